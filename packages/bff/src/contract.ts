@@ -1,0 +1,220 @@
+/**
+ * The checkout API's contract: request bodies the elements send and the one view every
+ * checkout response has. The same schemas validate the routes and generate the OpenAPI
+ * document; the elements import only the inferred types.
+ */
+import { z } from 'zod';
+
+export const CHECKOUT_STATES = [
+  'select-bank',
+  'login',
+  'second-login',
+  'select-contract',
+  'select-account',
+  'validate',
+  'redirect',
+  'periodic',
+  'succeeded',
+  'failed',
+  'expired',
+  'cancelled',
+  'unknown',
+] as const;
+export type CheckoutState = (typeof CHECKOUT_STATES)[number];
+export const FINAL_STATES: readonly CheckoutState[] = ['succeeded', 'failed', 'expired', 'cancelled'];
+
+export const CHECKOUT_MODES = ['native', 'redirect', 'periodic'] as const;
+export type CheckoutMode = (typeof CHECKOUT_MODES)[number];
+
+/**
+ * Stable error codes in a view's `error`: the provider's native codes (B100–B108, E300–E302)
+ * and the BFF's own.
+ */
+export const BFF_ERROR_CODES = [
+  'expired',
+  'cancelled',
+  'unknown',
+  'deadline',
+  'attempts',
+  'upstream',
+  'upstream-timeout',
+  'invalid-state',
+] as const;
+
+/* ---------- request bodies (elements → BFF) ---------- */
+
+const value = (max: number) => z.string().min(1, 'must not be empty').max(max, `at most ${max} characters`);
+const id = value(128);
+const fieldValues = z
+  .record(z.string().max(64), z.string().max(256, 'at most 256 characters'))
+  .refine((r) => Object.keys(r).length <= 10, 'at most 10 fields');
+
+export const loginBody = z.strictObject({ bankId: id, loginId: id, fields: fieldValues });
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const secondLoginBody = z.strictObject({ value: value(64) });
+export type SecondLoginBody = z.infer<typeof secondLoginBody>;
+
+export const contractBody = z.strictObject({ contractId: id });
+export type ContractBody = z.infer<typeof contractBody>;
+
+export const transferBody = z.strictObject({ accountId: id });
+export type TransferBody = z.infer<typeof transferBody>;
+
+export const validateBody = z.strictObject({ values: fieldValues });
+export type ValidateBody = z.infer<typeof validateBody>;
+
+export const periodicBody = z.strictObject({
+  bankId: id,
+  frequency: value(32),
+  debtorAccount: value(42),
+  startDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'),
+  endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').optional(),
+});
+export type PeriodicBody = z.infer<typeof periodicBody>;
+
+/* ---------- the view (BFF → elements) ---------- */
+
+/** A field to ask the payer, as the bank describes it (FieldBank). */
+export const fieldView = z.object({
+  fieldId: z.string(),
+  label: z.string(),
+  min: z.number().int().nullable(),
+  max: z.number().int().nullable(),
+  valueType: z.enum(['alfanumeric', 'numeric']),
+  specificType: z.string().nullable(),
+  password: z.boolean(),
+  /** Only in sandbox mode: a value the simulated bank accepts. */
+  testValue: z.string().optional(),
+});
+export type FieldView = z.infer<typeof fieldView>;
+
+export const loginTypeView = z.object({
+  loginId: z.string(),
+  label: z.string(),
+  active: z.boolean(),
+  fields: z.array(fieldView),
+});
+export type LoginTypeView = z.infer<typeof loginTypeView>;
+
+export const bankView = z.object({
+  bankId: z.string(),
+  /** 0 natural person, 1 legal person. */
+  type: z.union([z.literal(0), z.literal(1)]),
+  label: z.string(),
+  active: z.boolean(),
+  defaultLogin: z.string(),
+  logins: z.array(loginTypeView),
+});
+export type BankView = z.infer<typeof bankView>;
+
+export const bankGroupView = z.object({
+  group: z.string(),
+  name: z.string(),
+  defaultType: z.string(),
+  types: z.array(bankView),
+});
+export type BankGroupView = z.infer<typeof bankGroupView>;
+
+export const banksResponse = z.object({ groups: z.array(bankGroupView) });
+export type BanksResponse = z.infer<typeof banksResponse>;
+
+/** A bank of the payment-link service that allows periodic payments. */
+export const periodicBankView = z.object({
+  bankId: z.string(),
+  name: z.string(),
+  enabled: z.boolean(),
+  frequencies: z.array(z.string()),
+  groupId: z.number().int().nullable(),
+  groupName: z.string().nullable(),
+});
+export type PeriodicBankView = z.infer<typeof periodicBankView>;
+
+export const validationView = fieldView.extend({
+  /** 0 SIGNATURE … 6 INDIRECT_IN_OTHER_DEVICE. */
+  type: z.number().int().min(0).max(6),
+  /** What the bank shows: a coordinate position, or a card image as a data: URL (type 5). */
+  value: z.string().nullable(),
+});
+export type ValidationView = z.infer<typeof validationView>;
+
+const bankRef = z.object({ bankId: z.string(), label: z.string() });
+
+export const stepView = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('select-bank') }),
+  /** A login was tried and must be tried again for this bank. */
+  z.object({ state: z.literal('login'), bank: bankView }),
+  z.object({
+    state: z.literal('second-login'),
+    bank: bankRef,
+    /** 1 SMS code, 2 coordinates card position, 3 token from the bank's app. */
+    type: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    /** What the bank shows, such as the coordinate asked for. */
+    value: z.string().nullable(),
+    field: fieldView,
+  }),
+  z.object({
+    state: z.literal('select-contract'),
+    bank: bankRef,
+    contracts: z.array(z.object({ contractId: z.string(), info: z.string() })),
+  }),
+  z.object({
+    state: z.literal('select-account'),
+    bank: bankRef,
+    accounts: z.array(z.object({ accountId: z.string(), info: z.string(), balance: z.number().nullable() })),
+  }),
+  z.object({
+    state: z.literal('validate'),
+    bank: bankRef,
+    /** 1 for the first round of validations, 2 for a further one … */
+    round: z.number().int().positive(),
+    /** ISO instant after which the bank cancels the transfer (90 s after transfer init). */
+    deadline: z.string(),
+    validations: z.array(validationView),
+  }),
+  z.object({ state: z.literal('redirect'), url: z.string() }),
+  z.object({ state: z.literal('periodic'), banks: z.array(periodicBankView) }),
+  z.object({ state: z.literal('succeeded') }),
+  z.object({ state: z.literal('failed') }),
+  z.object({ state: z.literal('expired') }),
+  z.object({ state: z.literal('cancelled') }),
+  z.object({ state: z.literal('unknown') }),
+]);
+export type StepView = z.infer<typeof stepView>;
+
+export const checkoutView = z.object({
+  id: z.string(),
+  state: z.enum(CHECKOUT_STATES),
+  mode: z.enum(CHECKOUT_MODES),
+  /** In cents. */
+  amount: z.number().int(),
+  currency: z.literal('EUR'),
+  subject: z.string(),
+  reference: z.string(),
+  payee: z.object({ name: z.string(), iban: z.string().nullable() }),
+  expiresAt: z.string(),
+  sandbox: z.boolean(),
+  /** Failed login or validation attempts left before the checkout fails. */
+  attemptsLeft: z.number().int().nonnegative(),
+  step: stepView,
+  error: z
+    .object({
+      /** A provider code (B100…) or a BFF code (expired, deadline, …). */
+      code: z.string(),
+      /** Key into the elements' message catalogues, e.g. `error.B100`. */
+      message: z.string(),
+    })
+    .optional(),
+});
+export type CheckoutView = z.infer<typeof checkoutView>;
+
+/** Every BFF error body. */
+export const errorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    requestId: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBody>;

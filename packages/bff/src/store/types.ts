@@ -1,0 +1,99 @@
+/**
+ * The BFF's storage contract. Two engines implement it (embedded SQLite through libSQL, and
+ * PostgreSQL for several instances); one contract suite runs against both.
+ *
+ * Checkouts carry a `version` that every update must name: an update whose version is stale
+ * changes nothing and returns null, which is how two concurrent requests for one checkout
+ * start at most one upstream call.
+ */
+import type { CheckoutMode, CheckoutState } from '../contract.js';
+
+export interface CheckoutRecord {
+  id: string;
+  /** SHA-256 (hex) of the client secret; the secret itself is never stored. */
+  secretHash: string;
+  mode: CheckoutMode;
+  state: CheckoutState;
+  version: number;
+  amount: number;
+  subject: string;
+  reference: string;
+  holderDestiny: string;
+  accountDestiny: string;
+  customData: string | null;
+  urlOk: string | null;
+  urlError: string | null;
+  /** Allowed modes the merchant enabled for this checkout. */
+  modes: CheckoutMode[];
+  attemptsLeft: number;
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number;
+  /**
+   * State-machine data that stays inside the BFF: provider session and transaction ids, the
+   * bank, pending second-login, contracts, accounts, validations, deadline, idDebt, outcome.
+   * Never payer credentials or codes.
+   */
+  internal: Record<string, unknown>;
+  /** The last error shown with the view, if any. */
+  error: { code: string; message: string } | null;
+}
+
+export type CheckoutPatch = Partial<Omit<CheckoutRecord, 'id' | 'secretHash' | 'version' | 'createdAt'>>;
+
+export interface NotificationRecord {
+  id: string;
+  /** SHA-256 of the Base64 dataReturn: equal notifications are stored once. */
+  dedupeKey: string;
+  receivedAt: number;
+  /** Base64 JSON as received (or encoded from raw JSON). */
+  dataReturn: string;
+  signature: string;
+  verified: boolean;
+  status: string;
+  transactionId: string;
+  reference: string;
+  amount: number;
+  /** The checkout it was matched to, if any. */
+  checkoutId: string | null;
+  /** `applied` moved a checkout; `ignored` did not (older or equal state); `pending` not yet processed. */
+  outcome: 'pending' | 'applied' | 'ignored' | 'unmatched';
+}
+
+export interface IdempotencyRecord {
+  key: string;
+  /** SHA-256 of the request body the key was first used with. */
+  fingerprint: string;
+  checkoutId: string;
+  createdAt: number;
+}
+
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  /** Creates tables if missing. Safe to call on every boot and from several instances. */
+  init(): Promise<void>;
+  close(): Promise<void>;
+
+  /** Inserts a checkout; with an idempotency record, both or neither are written. */
+  createCheckout(
+    record: CheckoutRecord,
+    idempotency?: Omit<IdempotencyRecord, 'checkoutId'>,
+  ): Promise<{ created: true; record: CheckoutRecord } | { created: false; existing: IdempotencyRecord }>;
+  getCheckout(id: string): Promise<CheckoutRecord | null>;
+  getCheckoutBySecretHash(secretHash: string): Promise<CheckoutRecord | null>;
+  /** Most recent first. */
+  findCheckoutsByReference(reference: string): Promise<CheckoutRecord[]>;
+  /**
+   * Compare-and-set: applies the patch and bumps `version` only if the stored version equals
+   * `expectedVersion`. Returns the new record, or null when the version was stale or the id is
+   * unknown.
+   */
+  updateCheckout(id: string, expectedVersion: number, patch: CheckoutPatch): Promise<CheckoutRecord | null>;
+  getIdempotency(key: string): Promise<IdempotencyRecord | null>;
+
+  /** Inserts unless a notification with the same dedupeKey exists; returns the stored one. */
+  insertNotification(record: NotificationRecord): Promise<{ inserted: boolean; record: NotificationRecord }>;
+  updateNotification(id: string, patch: Pick<NotificationRecord, 'outcome' | 'checkoutId'>): Promise<void>;
+  /** Most recent first; `before` pages by receivedAt. */
+  listNotifications(opts: { limit: number; before?: number }): Promise<NotificationRecord[]>;
+}

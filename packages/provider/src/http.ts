@@ -1,0 +1,210 @@
+/**
+ * The one HTTP path both clients share: headers, a timeout on every call, a cap on the body
+ * read, JSON parsing, the provider's status code turned into a typed error, and the success
+ * body validated. No retries here: whether a call may be repeated is the caller's decision.
+ *
+ * Where the provider's HTTP status codes are not specified, the body decides: a JSON body with
+ * a `status` field is the provider's answer whatever the HTTP status; anything else is an
+ * upstream fault.
+ */
+import type { z } from 'zod';
+import { codeName } from './codes.js';
+
+export interface ClientOptions {
+  /** Base address without the environment segment, e.g. `https://api.example/links`. */
+  baseUrl: string;
+  /** Environment segment: `san`/`pro` for payment links, `test`/production for native. */
+  env: string;
+  apiKey: string;
+  apiToken: string;
+  fetch?: typeof fetch;
+  /** Per-call timeout in milliseconds. Default 15000. */
+  timeoutMs?: number;
+  /** Largest response body read, in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Header names carrying the key and the token. Default `X-Api-Key` and `Authorization`. */
+  headerNames?: { apiKey: string; apiToken: string };
+  /** Called after every call (for metrics and logs); never given bodies or secrets. */
+  onCall?: (event: CallEvent) => void;
+}
+
+export interface CallEvent {
+  service: 'native' | 'links';
+  endpoint: string;
+  durationMs: number;
+  /** `ok`, a provider code such as `B100`, or an upstream fault kind. */
+  outcome: string;
+  httpStatus?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** The provider answered with an error code in `status`. */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(
+    readonly code: string,
+    readonly description: string | null,
+    readonly endpoint: string,
+    readonly httpStatus: number,
+  ) {
+    super(`${endpoint}: provider answered ${code} (${codeName(code)})`);
+  }
+}
+
+export type UpstreamFault = 'timeout' | 'network' | 'http' | 'body' | 'schema' | 'too-large' | 'aborted';
+
+/** The provider could not be reached or answered something that is not a provider answer. */
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  constructor(
+    readonly kind: UpstreamFault,
+    readonly endpoint: string,
+    readonly httpStatus?: number,
+  ) {
+    super(`${endpoint}: upstream ${kind}${httpStatus ? ` (HTTP ${httpStatus})` : ''}`);
+  }
+}
+
+/** The request given to a client method broke the spec's rules; nothing was sent. */
+export class InvalidRequestError extends Error {
+  override readonly name = 'InvalidRequestError';
+  constructor(
+    readonly endpoint: string,
+    readonly issues: { path: string; message: string }[],
+  ) {
+    super(`${endpoint}: invalid request: ${issues.map((i) => `${i.path || '(body)'} ${i.message}`).join('; ')}`);
+  }
+}
+
+export function checkRequest<S extends z.ZodType>(schema: S, endpoint: string, body: unknown): z.output<S> {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    throw new InvalidRequestError(
+      endpoint,
+      result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    );
+  }
+  return result.data;
+}
+
+async function readCapped(res: Response, max: number): Promise<string | null> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    all.set(c, offset);
+    offset += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+export interface Transport {
+  call<S extends z.ZodType>(spec: {
+    endpoint: string;
+    method: 'GET' | 'POST';
+    path: string;
+    query?: Record<string, string | undefined>;
+    body?: unknown;
+    schema: S;
+    okCodes: readonly string[];
+    signal?: AbortSignal | undefined;
+  }): Promise<z.output<S>>;
+}
+
+export function createTransport(service: CallEvent['service'], opts: ClientOptions): Transport {
+  const doFetch = opts.fetch ?? fetch;
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
+  const names = opts.headerNames ?? { apiKey: 'X-Api-Key', apiToken: 'Authorization' };
+  const base = `${opts.baseUrl.replace(/\/+$/, '')}/${encodeURIComponent(opts.env)}`;
+
+  return {
+    async call({ endpoint, method, path, query, body, schema, okCodes, signal }) {
+      const started = performance.now();
+      let httpStatus: number | undefined;
+      const report = (outcome: string) =>
+        opts.onCall?.({ service, endpoint, durationMs: performance.now() - started, outcome, ...(httpStatus ? { httpStatus } : {}) });
+
+      const url = new URL(base + path);
+      for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const headers: Record<string, string> = {
+        [names.apiKey]: opts.apiKey,
+        [names.apiToken]: opts.apiToken,
+        Accept: 'application/json',
+      };
+      if (method === 'POST') headers['Content-Type'] = 'application/json';
+
+      let text: string | null;
+      try {
+        const res = await doFetch(url, {
+          method,
+          headers,
+          ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
+          signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+          redirect: 'error',
+        });
+        httpStatus = res.status;
+        text = await readCapped(res, maxBody);
+      } catch (err) {
+        const kind: UpstreamFault = timeout.aborted ? 'timeout' : signal?.aborted ? 'aborted' : 'network';
+        report(kind);
+        throw new UpstreamError(kind, endpoint, httpStatus);
+      }
+      if (text === null) {
+        report('too-large');
+        throw new UpstreamError('too-large', endpoint, httpStatus);
+      }
+
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        const kind = httpStatus !== undefined && httpStatus >= 400 ? 'http' : 'body';
+        report(kind);
+        throw new UpstreamError(kind, endpoint, httpStatus);
+      }
+      const status = json && typeof json === 'object' ? (json as Record<string, unknown>).status : undefined;
+      if (typeof status !== 'string' && typeof status !== 'number') {
+        const kind = httpStatus !== undefined && httpStatus >= 400 ? 'http' : 'schema';
+        report(kind);
+        throw new UpstreamError(kind, endpoint, httpStatus);
+      }
+      const code = String(status);
+      if (!okCodes.includes(code)) {
+        const record = json as Record<string, unknown>;
+        const desc = record.description ?? record['descripción'];
+        report(code);
+        throw new ProviderError(code, typeof desc === 'string' ? desc : null, endpoint, httpStatus ?? 0);
+      }
+      const parsed = schema.safeParse({ ...(json as object), status: code });
+      if (!parsed.success) {
+        report('schema');
+        throw new UpstreamError('schema', endpoint, httpStatus);
+      }
+      report('ok');
+      return parsed.data;
+    },
+  };
+}

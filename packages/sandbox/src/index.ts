@@ -1,0 +1,2 @@
+export { createSandbox, type Sandbox } from './app.js';
+export { SANDBOX_DEFAULTS, resolveConfig, type SandboxConfig, type ApiClient, type SignerVariant } from './context.js';
