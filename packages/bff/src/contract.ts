@@ -43,6 +43,9 @@ export const BFF_ERROR_CODES = [
 
 /* ---------- request bodies (elements → BFF) ---------- */
 
+/** Actions without data (cancel, redirect) take an empty object or no body. */
+export const emptyBody = z.strictObject({});
+
 const value = (max: number) => z.string().min(1, 'must not be empty').max(max, `at most ${max} characters`);
 const id = value(128);
 const fieldValues = z

@@ -1,0 +1,102 @@
+/**
+ * `createBff(config, deps?)`: the backend-for-frontend as a Hono app, so it can run under
+ * Node (`npm run bff`), be mounted in an existing server, or run on other runtimes.
+ */
+import { Hono } from 'hono';
+import type { BffConfig } from './config.js';
+import { ApiError, errorResponse, errors } from './errors.js';
+import { createLogger, type Logger } from './log.js';
+import { createRateLimiter, requestContext, securityHeaders, type BffEnv } from './http.js';
+import { createStore } from './store/index.js';
+import type { Store } from './store/types.js';
+import { createUpstream, type Upstream } from './upstream.js';
+import { createCheckoutService, type CheckoutEvent, type CheckoutService } from './checkout/service.js';
+import { createNotificationReceiver, type NotificationReceiver } from './notifications.js';
+import { createWebhook } from './webhook.js';
+import { checkoutRoutes } from './routes/checkout.js';
+import { merchantRoutes } from './routes/merchant.js';
+import { providerRoutes } from './routes/provider.js';
+import { openApiDocument } from './openapi.js';
+
+export interface BffDeps {
+  /** A store to use instead of the one DATABASE_URL names. */
+  store?: Store;
+  /** How the BFF reaches the provider (tests pass the simulator's `app.request`). */
+  fetch?: typeof fetch;
+  now?: () => number;
+  /** Where log lines go (one JSON object per line). Default stdout. */
+  log?: (line: string) => void;
+  /** Called when a checkout reaches a final state (or unknown). */
+  onCheckoutUpdate?: (event: CheckoutEvent) => void | Promise<void>;
+  retryDelayMs?: number;
+  webhookDelaysMs?: number[];
+}
+
+export interface AppParts {
+  config: BffConfig;
+  store: Store;
+  upstream: Upstream;
+  service: CheckoutService;
+  notifications: NotificationReceiver;
+  limiter: ReturnType<typeof createRateLimiter>;
+  logger: Logger;
+  now: () => number;
+}
+
+export type BffApp = Hono<BffEnv> & { parts: AppParts; ready: Promise<void>; close: () => Promise<void> };
+
+export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
+  const now = deps.now ?? Date.now;
+  const logger = createLogger(config.logLevel, deps.log);
+  const store = deps.store ?? createStore(config.databaseUrl);
+  const upstream = createUpstream(config, { logger, now, ...(deps.fetch ? { fetch: deps.fetch } : {}), ...(deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {}) });
+  const webhook = createWebhook({
+    ...(config.merchant.webhookUrl ? { url: config.merchant.webhookUrl } : {}),
+    ...(config.merchant.webhookSecret ? { secret: config.merchant.webhookSecret } : {}),
+    fetch: deps.fetch ?? fetch,
+    logger,
+    now,
+    ...(deps.webhookDelaysMs ? { delaysMs: deps.webhookDelaysMs } : {}),
+  });
+  const onFinal = (event: CheckoutEvent) => {
+    webhook.send(event);
+    Promise.resolve()
+      .then(() => deps.onCheckoutUpdate?.(event))
+      .catch((err) => logger.log('error', 'hook.failed', { checkoutId: event.checkoutId, reason: err instanceof Error ? err.message : 'error' }));
+  };
+  const service = createCheckoutService({ config, store, upstream, logger, now, onFinal });
+  const notifications = createNotificationReceiver({ config, store, service, logger, now });
+  const limiter = createRateLimiter(config.rateLimitPerMinute, now);
+  const parts: AppParts = { config, store, upstream, service, notifications, limiter, logger, now };
+
+  const ready = store.init();
+  ready.catch((err: unknown) => logger.log('error', 'store.init_failed', { reason: err instanceof Error ? err.message : 'error' }));
+
+  const app = new Hono<BffEnv>();
+  app.use('*', requestContext(logger));
+  app.use('*', securityHeaders);
+  app.use('/v1/*', async (_c, next) => {
+    try {
+      await ready;
+    } catch {
+      throw new ApiError(503, 'unavailable', 'The store is not available.');
+    }
+    await next();
+  });
+
+  app.get('/health', (c) => c.json({ ok: true }));
+  app.get('/v1/openapi.json', (c) => c.json(openApiDocument(config.publicUrl)));
+  app.route('/v1', checkoutRoutes(parts));
+  app.route('/v1', merchantRoutes(parts));
+  app.route('/v1', providerRoutes(parts));
+
+  app.notFound((c) => errorResponse(c, errors.notFound('Route')));
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return errorResponse(c, err);
+    const requestId = c.get('requestId') ?? 'unknown';
+    logger.log('error', 'http.unhandled', { requestId, path: c.req.path, reason: err instanceof Error ? err.name : 'error' });
+    return errorResponse(c, new ApiError(500, 'internal', 'Something went wrong; the request changed nothing it could not finish.'));
+  });
+
+  return Object.assign(app, { parts, ready, close: () => store.close() });
+}

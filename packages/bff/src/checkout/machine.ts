@@ -1,0 +1,268 @@
+/**
+ * The checkout state machine's pure part: what each provider answer does to a checkout, how a
+ * record becomes the browser's view, and the rules on payer input. No I/O here.
+ */
+import type { FieldBank, ValidationBank, BankType } from '@bank-checkout/provider';
+import type { CheckoutRecord, CheckoutPatch } from '../store/types.js';
+import {
+  FINAL_STATES,
+  type BankView,
+  type CheckoutState,
+  type CheckoutView,
+  type FieldView,
+  type PeriodicBankView,
+  type StepView,
+} from '../contract.js';
+import type { Issue } from '../errors.js';
+
+/** Time the bank gives to answer a transfer's validations (spec: 90 seconds). */
+export const VALIDATION_WINDOW_MS = 90_000;
+
+export interface SecondLoginInternal {
+  type: 1 | 2 | 3;
+  value: string | null;
+  field: FieldBank;
+}
+
+/** The BFF-only data of a checkout (CheckoutRecord.internal). */
+export interface Internal {
+  bank?: BankType;
+  sessionId?: string;
+  secondLogin?: SecondLoginInternal;
+  contracts?: { contractId: string; contractInfo: string }[];
+  contractId?: string;
+  accounts?: { accountId: string; accountInfo: string; amount: number | null }[];
+  accountId?: string;
+  transactionId?: string;
+  validations?: ValidationBank[];
+  round?: number;
+  deadline?: number;
+  /** An upstream call in flight: no second one may start. */
+  busy?: { op: string; since: number };
+  /** Payment-link modes. */
+  idDebt?: string;
+  url?: string;
+  /** The provider's transaction id from a result notification (periodic cancellation needs it). */
+  linkTransactionId?: string;
+  outcomeAt?: number;
+}
+
+export function internalOf(rec: CheckoutRecord): Internal {
+  return rec.internal as Internal;
+}
+
+export function isFinal(state: CheckoutState): boolean {
+  return FINAL_STATES.includes(state);
+}
+
+/* ---------- views ---------- */
+
+export function fieldView(f: FieldBank, sandbox: boolean): FieldView {
+  return {
+    fieldId: f.fieldId,
+    label: f.label,
+    min: f.min ?? null,
+    max: f.max ?? null,
+    valueType: f.valueType,
+    specificType: f.specificType ?? null,
+    password: f.password ?? false,
+    ...(sandbox && f.testValue ? { testValue: f.testValue } : {}),
+  };
+}
+
+export function bankView(b: BankType, sandbox: boolean): BankView {
+  return {
+    bankId: b.bankId,
+    type: b.type,
+    label: b.label,
+    active: b.active,
+    defaultLogin: b.defaultLogin,
+    logins: b.logins.map((l) => ({
+      loginId: l.loginId,
+      label: l.label,
+      active: l.active,
+      fields: l.fields.map((f) => fieldView(f, sandbox)),
+    })),
+  };
+}
+
+export interface ViewContext {
+  sandbox: boolean;
+  payeeName: string;
+  periodicBanks?: PeriodicBankView[];
+}
+
+function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
+  const i = internalOf(rec);
+  const bank = i.bank ? { bankId: i.bank.bankId, label: i.bank.label } : { bankId: '', label: '' };
+  switch (rec.state) {
+    case 'login':
+      return i.bank ? { state: 'login', bank: bankView(i.bank, ctx.sandbox) } : { state: 'select-bank' };
+    case 'second-login': {
+      const s = i.secondLogin!;
+      return { state: 'second-login', bank, type: s.type, value: s.value, field: fieldView(s.field, ctx.sandbox) };
+    }
+    case 'select-contract':
+      return {
+        state: 'select-contract',
+        bank,
+        contracts: (i.contracts ?? []).map((c) => ({ contractId: c.contractId, info: c.contractInfo })),
+      };
+    case 'select-account':
+      return {
+        state: 'select-account',
+        bank,
+        accounts: (i.accounts ?? []).map((a) => ({ accountId: a.accountId, info: a.accountInfo, balance: a.amount ?? null })),
+      };
+    case 'validate':
+      return {
+        state: 'validate',
+        bank,
+        round: i.round ?? 1,
+        deadline: new Date(i.deadline ?? 0).toISOString(),
+        validations: (i.validations ?? []).map((v) => ({ ...fieldView(v, ctx.sandbox), type: v.type, value: v.value ?? null })),
+      };
+    case 'redirect':
+      return { state: 'redirect', url: i.url ?? '' };
+    case 'periodic':
+      return { state: 'periodic', banks: ctx.periodicBanks ?? [] };
+    default:
+      return { state: rec.state } as StepView;
+  }
+}
+
+export function toView(rec: CheckoutRecord, ctx: ViewContext): CheckoutView {
+  return {
+    id: rec.id,
+    state: rec.state,
+    mode: rec.mode,
+    amount: rec.amount,
+    currency: 'EUR',
+    subject: rec.subject,
+    reference: rec.reference,
+    payee: { name: rec.holderDestiny || ctx.payeeName, iban: rec.accountDestiny || null },
+    expiresAt: new Date(rec.expiresAt).toISOString(),
+    sandbox: ctx.sandbox,
+    attemptsLeft: rec.attemptsLeft,
+    step: step(rec, ctx),
+    ...(rec.error ? { error: rec.error } : {}),
+  };
+}
+
+export function viewError(code: string): { code: string; message: string } {
+  return { code, message: `error.${code}` };
+}
+
+/* ---------- time rules ---------- */
+
+/**
+ * What time alone does to a checkout: past its expiry it is `expired`; in `validate` past the
+ * bank's deadline it has `failed`; an upstream call left in flight longer than `busyTtlMs` (a
+ * crash mid-call) of a transfer or validation is `unknown`, of anything else simply released.
+ */
+export function timePatch(rec: CheckoutRecord, now: number, busyTtlMs: number): CheckoutPatch | null {
+  const i = internalOf(rec);
+  if (i.busy && now - i.busy.since > busyTtlMs) {
+    const { busy, ...rest } = i;
+    if (busy.op === 'transfer' || busy.op === 'validate') {
+      return { state: 'unknown', internal: rest as Record<string, unknown>, error: viewError('unknown') };
+    }
+    return { internal: rest as Record<string, unknown> };
+  }
+  if (i.busy || isFinal(rec.state) || rec.state === 'unknown') return null;
+  if (rec.state === 'validate' && i.deadline !== undefined && now > i.deadline) {
+    return { state: 'failed', error: viewError('deadline'), internal: scrubSession(i) };
+  }
+  if (now > rec.expiresAt && rec.state !== 'redirect') {
+    return { state: 'expired', error: viewError('expired'), internal: scrubSession(i) };
+  }
+  return null;
+}
+
+/** Drops what a finished native session no longer needs. */
+export function scrubSession(i: Internal): Record<string, unknown> {
+  const { sessionId, secondLogin, validations, busy, ...rest } = i;
+  return rest as Record<string, unknown>;
+}
+
+/* ---------- provider answers ---------- */
+
+/** Where a provider error at each step leaves the checkout. */
+export function stateAfterError(op: 'login' | 'second-login' | 'accounts' | 'transfer' | 'validate', code: string): CheckoutState {
+  switch (op) {
+    case 'login':
+      // The bank cannot be used now (maintenance, action needed at the bank, user may not pay).
+      if (code === 'B104' || code === 'B105' || code === 'B108') return 'select-bank';
+      return 'login';
+    case 'second-login':
+      return 'login';
+    case 'accounts':
+      return 'select-bank';
+    case 'transfer':
+      // Another account may work.
+      if (code === 'B101' || code === 'B106' || code === 'B107' || code === 'E302') return 'select-account';
+      return 'failed';
+    case 'validate':
+      return 'failed';
+  }
+}
+
+/** Credential and code errors use up one of the payer's attempts. */
+export function costsAttempt(code: string): boolean {
+  return code === 'B100' || code === 'B103';
+}
+
+/* ---------- payer input ---------- */
+
+/** Checks a value against a field's rules (length, digits); returns a message or null. */
+export function checkField(field: Pick<FieldBank, 'min' | 'max' | 'valueType' | 'label'>, value: string | undefined): string | null {
+  if (value === undefined || value === '') return 'is required';
+  if (field.valueType === 'numeric' && !/^\d+$/.test(value)) return 'must contain digits only';
+  if (field.min != null && value.length < field.min) return `must have at least ${field.min} characters`;
+  if (field.max != null && value.length > field.max) return `must have at most ${field.max} characters`;
+  return null;
+}
+
+/** Checks a map of values against the fields asked for; unknown or missing fields are issues. */
+export function checkFields(fields: FieldBank[], values: Record<string, string>, prefix: string, skip: (f: FieldBank) => boolean = () => false): Issue[] {
+  const issues: Issue[] = [];
+  const known = new Set(fields.map((f) => f.fieldId));
+  for (const key of Object.keys(values)) if (!known.has(key)) issues.push({ path: `${prefix}.${key}`, message: 'is not a field of this step' });
+  for (const f of fields) {
+    if (skip(f)) continue;
+    const msg = checkField(f, values[f.fieldId]);
+    if (msg) issues.push({ path: `${prefix}.${f.fieldId}`, message: msg });
+  }
+  return issues;
+}
+
+const LOGIN_SLOTS = ['userId', 'userSecret', 'userExtraField'] as const;
+
+/**
+ * A login type's fields stand for the login call's userId, userSecret and userExtraField, in
+ * that order; a field named after a slot goes to that slot.
+ */
+export function loginCredentials(fields: FieldBank[], values: Record<string, string>) {
+  const out: { userId?: string; userSecret?: string; userExtraField?: string } = {};
+  fields.forEach((f, index) => {
+    const slot = (LOGIN_SLOTS as readonly string[]).includes(f.fieldId)
+      ? (f.fieldId as (typeof LOGIN_SLOTS)[number])
+      : LOGIN_SLOTS[index];
+    const v = values[f.fieldId];
+    if (slot && v !== undefined && v !== '') out[slot] = v;
+  });
+  return out;
+}
+
+/* ---------- payment-link outcomes ---------- */
+
+/**
+ * Link payments only move forward: pending → failed → succeeded. A succeeded checkout never
+ * changes again; a late error never overwrites a success.
+ */
+export function linkOutcome(current: CheckoutState, providerStatus: string): CheckoutState | null {
+  const next: CheckoutState = providerStatus === '200' ? 'succeeded' : 'failed';
+  if (current === 'succeeded') return null;
+  if (next === 'failed' && (current === 'failed' || current === 'cancelled' || current === 'expired')) return null;
+  return next;
+}

@@ -1,0 +1,143 @@
+/**
+ * The BFF's configuration, read only from environment variables and validated at boot. A bad
+ * value stops boot with a message that names the variable.
+ */
+import { z } from 'zod';
+import { isValidIban, normalizeIban } from '@bank-checkout/provider';
+
+const SANDBOX = {
+  linksUrl: 'http://127.0.0.1:4010',
+  nativeUrl: 'http://127.0.0.1:4010',
+  apiKey: 'sandbox-api-key',
+  apiToken: 'sandbox-api-token',
+  merchantSecret: 'dev-merchant-secret-change-me',
+  payeeName: 'Demo Shop S.L.',
+  payeeIban: 'ES9121000418450200051332',
+};
+
+const url = z.string().url().refine((v) => /^https?:\/\//.test(v), 'must be an http(s) URL');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: int(0, 65535).default(4020),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PROVIDER_LINKS_URL: url.default(SANDBOX.linksUrl),
+  PROVIDER_NATIVE_URL: url.default(SANDBOX.nativeUrl),
+  PROVIDER_ENV: z.enum(['san', 'pro']).default('san'),
+  PROVIDER_NATIVE_ENV: z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be a path segment such as test').default('test'),
+  PROVIDER_API_KEY: z.string().min(1).default(SANDBOX.apiKey),
+  PROVIDER_API_TOKEN: z.string().min(1).default(SANDBOX.apiToken),
+  /** Earlier signer variant: its own API client (key, token) and kind. */
+  PROVIDER_LEGACY_VARIANT: z.enum(['commerce', 'business']).default('business'),
+  PROVIDER_LEGACY_API_KEY: z.string().min(1).default('sandbox-business-key'),
+  PROVIDER_LEGACY_API_TOKEN: z.string().min(1).default('sandbox-business-token'),
+  PROVIDER_TIMEOUT_MS: int(100, 120_000).default(15_000),
+  /** The value that tells the native service a signature on another device is done (type 6). */
+  PROVIDER_INDIRECT_SIGNED_VALUE: z.string().min(1).max(64).default('SIGNED'),
+  BFF_MERCHANT_SECRET: z.string().min(16, 'must be at least 16 characters').default(SANDBOX.merchantSecret),
+  BFF_PUBLIC_URL: url.optional(),
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('http://127.0.0.1:5173,http://localhost:5173')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'each origin must be scheme://host[:port]'))),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|postgres(ql)?:\/\/|:memory:$)/, 'must be a file: path or a postgres:// URL')
+    .default('file:./data/bff.db'),
+  /** Default payee (the merchant's account) when a checkout names none. */
+  MERCHANT_NAME: z.string().min(1).max(140).default(SANDBOX.payeeName),
+  MERCHANT_IBAN: z.string().default(SANDBOX.payeeIban).transform(normalizeIban).refine(isValidIban, 'must be a valid IBAN'),
+  MERCHANT_WEBHOOK_URL: url.optional(),
+  MERCHANT_WEBHOOK_SECRET: z.string().min(16).optional(),
+  CHECKOUT_TTL_MINUTES: int(1, 24 * 60).default(30),
+  CHECKOUT_MAX_ATTEMPTS: int(1, 10).default(3),
+  BANKS_CACHE_TTL_MS: int(0, 24 * 3600_000).default(300_000),
+  RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(120),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface BffConfig {
+  port: number;
+  host: string;
+  provider: {
+    linksUrl: string;
+    nativeUrl: string;
+    env: 'san' | 'pro';
+    nativeEnv: string;
+    apiKey: string;
+    apiToken: string;
+    legacy: { variant: 'commerce' | 'business'; apiKey: string; apiToken: string };
+    timeoutMs: number;
+    indirectSignedValue: string;
+  };
+  /** True when talking to the provider's test environment: test values are shown. */
+  sandbox: boolean;
+  merchantSecret: string;
+  publicUrl: string;
+  allowedOrigins: string[];
+  databaseUrl: string;
+  merchant: { name: string; iban: string; webhookUrl?: string; webhookSecret?: string };
+  checkoutTtlMinutes: number;
+  maxAttempts: number;
+  banksCacheTtlMs: number;
+  rateLimitPerMinute: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Reads the configuration from an environment; throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): BffConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.PROVIDER_ENV === 'pro' && e.BFF_MERCHANT_SECRET === SANDBOX.merchantSecret) {
+    throw new ConfigError('Invalid configuration:\n  BFF_MERCHANT_SECRET: must be set (not the development default) when PROVIDER_ENV=pro');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    provider: {
+      linksUrl: e.PROVIDER_LINKS_URL,
+      nativeUrl: e.PROVIDER_NATIVE_URL,
+      env: e.PROVIDER_ENV,
+      nativeEnv: e.PROVIDER_NATIVE_ENV,
+      apiKey: e.PROVIDER_API_KEY,
+      apiToken: e.PROVIDER_API_TOKEN,
+      legacy: { variant: e.PROVIDER_LEGACY_VARIANT, apiKey: e.PROVIDER_LEGACY_API_KEY, apiToken: e.PROVIDER_LEGACY_API_TOKEN },
+      timeoutMs: e.PROVIDER_TIMEOUT_MS,
+      indirectSignedValue: e.PROVIDER_INDIRECT_SIGNED_VALUE,
+    },
+    sandbox: e.PROVIDER_ENV === 'san',
+    merchantSecret: e.BFF_MERCHANT_SECRET,
+    publicUrl: (e.BFF_PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    databaseUrl: e.DATABASE_URL,
+    merchant: {
+      name: e.MERCHANT_NAME,
+      iban: e.MERCHANT_IBAN,
+      ...(e.MERCHANT_WEBHOOK_URL ? { webhookUrl: e.MERCHANT_WEBHOOK_URL } : {}),
+      ...(e.MERCHANT_WEBHOOK_SECRET ? { webhookSecret: e.MERCHANT_WEBHOOK_SECRET } : {}),
+    },
+    checkoutTtlMinutes: e.CHECKOUT_TTL_MINUTES,
+    maxAttempts: e.CHECKOUT_MAX_ATTEMPTS,
+    banksCacheTtlMs: e.BANKS_CACHE_TTL_MS,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The one error shape of every BFF response: `{error: {code, message, requestId, issues?}}`.
+ * No stack traces, no internals, no upstream bodies.
+ */
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly issues?: Issue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const errors = {
+  badJson: () => new ApiError(400, 'invalid_json', 'The request body is not valid JSON.'),
+  validation: (issues: Issue[]) => new ApiError(422, 'validation_failed', 'The request is not valid.', issues),
+  unauthorized: (message = 'Missing or invalid credentials.') => new ApiError(401, 'unauthorized', message),
+  notFound: (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found.`),
+  conflict: (code: string, message: string) => new ApiError(409, code, message),
+  tooLarge: () => new ApiError(413, 'payload_too_large', 'The request body is too large.'),
+  unsupportedType: () => new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json.'),
+  rateLimited: (retryAfterS: number) =>
+    new ApiError(429, 'rate_limited', 'Too many requests; try again later.', undefined, { 'Retry-After': String(retryAfterS) }),
+  upstream: (message = 'The payment provider answered with an error.') => new ApiError(502, 'upstream', message),
+  upstreamTimeout: (message = 'The payment provider did not answer in time.') => new ApiError(504, 'upstream-timeout', message),
+};
+
+export function errorResponse(c: Context, err: ApiError) {
+  const requestId = (c.get('requestId' as never) as string | undefined) ?? 'unknown';
+  for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+  return c.json(
+    { error: { code: err.code, message: err.message, requestId, ...(err.issues ? { issues: err.issues } : {}) } },
+    err.status,
+  );
+}
+
+export function zodIssues(issues: readonly { path: PropertyKey[]; message: string }[]): Issue[] {
+  return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}

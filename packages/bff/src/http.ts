@@ -1,0 +1,143 @@
+/**
+ * HTTP plumbing shared by every route: request ids and access logs, security headers, JSON
+ * bodies (content type, size, parse, schema), a per-client rate limit, and the two ways a
+ * caller proves who it is.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
+import { timingSafeEqual } from '@bank-checkout/provider';
+import { errors, zodIssues } from './errors.js';
+import type { Logger } from './log.js';
+import { newId } from './checkout/secrets.js';
+
+export type BffEnv = { Variables: { requestId: string } };
+
+export const MAX_JSON_BYTES = 64 * 1024;
+
+export function requestContext(logger: Logger): MiddlewareHandler<BffEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const requestId = newId('req');
+    c.set('requestId', requestId);
+    await next();
+    c.header('X-Request-Id', requestId);
+    logger.log(c.res.status >= 500 ? 'error' : 'info', 'http.request', {
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    });
+  };
+}
+
+/** Headers on every response, errors included. */
+export const securityHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('X-Frame-Options', 'DENY');
+  c.header('Cross-Origin-Resource-Policy', 'same-site');
+  c.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  if (!c.res.headers.get('Content-Security-Policy')) {
+    c.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  }
+  if (!c.res.headers.get('Cache-Control')) c.header('Cache-Control', 'no-store');
+};
+
+/** Reads and validates a JSON body: 415 wrong type, 413 too large, 400 not JSON, 422 invalid. */
+export async function jsonBody<S extends z.ZodType>(c: Context, schema: S, opts: { allowEmpty?: boolean } = {}): Promise<z.output<S>> {
+  const type = c.req.header('Content-Type') ?? '';
+  const length = Number(c.req.header('Content-Length') ?? '0');
+  if (length > MAX_JSON_BYTES) throw errors.tooLarge();
+  let text: string;
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    if (opts.allowEmpty && !type && length === 0) text = '';
+    else throw errors.unsupportedType();
+  } else {
+    text = await readText(c, MAX_JSON_BYTES);
+  }
+  let parsed: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw errors.badJson();
+    }
+  } else if (!opts.allowEmpty) {
+    throw errors.badJson();
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) throw errors.validation(zodIssues(result.error.issues));
+  return result.data;
+}
+
+/** Reads a body as text with a cap, whatever Content-Length claims. */
+export async function readText(c: Context, max: number): Promise<string> {
+  const body = c.req.raw.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw errors.tooLarge();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let off = 0;
+  for (const ch of chunks) {
+    all.set(ch, off);
+    off += ch.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+export function query<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
+  const result = schema.safeParse(c.req.query());
+  if (!result.success) throw errors.validation(zodIssues(result.error.issues));
+  return result.data;
+}
+
+/** A fixed-window counter per key; memory is bounded by sweeping old windows. */
+export function createRateLimiter(limitPerMinute: number, now: () => number) {
+  let window = Math.floor(now() / 60_000);
+  let counts = new Map<string, number>();
+  return {
+    /** Returns seconds to wait, or 0 when the request may go on. */
+    hit(key: string): number {
+      const w = Math.floor(now() / 60_000);
+      if (w !== window) {
+        window = w;
+        counts = new Map();
+      }
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      return n > limitPerMinute ? Math.max(1, Math.ceil(((w + 1) * 60_000 - now()) / 1000)) : 0;
+    },
+  };
+}
+
+export function clientAddress(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const fwd = c.req.header('X-Forwarded-For')?.split(',')[0]?.trim();
+    if (fwd) return fwd;
+  }
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? 'local';
+}
+
+/** `Authorization: Bearer <merchant secret>`, compared in constant time. */
+export function merchantAuth(secret: string): MiddlewareHandler {
+  return async (c, next) => {
+    const header = c.req.header('Authorization') ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!token || !timingSafeEqual(token, secret)) throw errors.unauthorized();
+    await next();
+  };
+}

@@ -1,0 +1,5 @@
+export { createBff, type BffApp, type BffDeps, type AppParts } from './app.js';
+export { loadConfig, ConfigError, type BffConfig } from './config.js';
+export type { CheckoutEvent } from './checkout/service.js';
+export type { Store, CheckoutRecord, NotificationRecord } from './store/types.js';
+export * from './contract.js';

@@ -1,0 +1,35 @@
+/**
+ * Structured JSON logs, one line per event, with redaction. Callers log events and ids, never
+ * bodies; the redactor is the second line of defence: any key that can hold a secret, a
+ * credential or a code is replaced before the line is written.
+ */
+export type Level = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+
+const SENSITIVE =
+  /^(authorization|x-api-key|x-checkout-secret|apikey|apitoken|api_key|api_token|token|secret|clientsecret|client_secret|password|usersecret|userid|userextrafield|valuefromuser|value|values|fields|code|otp|signature|signaturedatareturn|datareturn|sessionid|transactionid|cookie|set-cookie|merchantsecret|debtoraccount)$/i;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6) return '[depth]';
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = SENSITIVE.test(k) ? '[redacted]' : redact(v, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+export interface Logger {
+  log(level: Level, event: string, fields?: Record<string, unknown>): void;
+}
+
+export function createLogger(level: Level | 'silent', write: (line: string) => void = (l) => process.stdout.write(l + '\n')): Logger {
+  const min = ORDER[level];
+  return {
+    log(lvl, event, fields = {}) {
+      if (ORDER[lvl] < min) return;
+      write(JSON.stringify({ time: new Date().toISOString(), level: lvl, event, ...(redact(fields) as object) }));
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Result notifications of the payment-link service. In order: the signature is verified in
+ * constant time (nothing is written when it fails), the notification is stored (deduplicated
+ * on its content) before it is acknowledged, then matched to its checkout and applied forward
+ * only, and the merchant is told.
+ */
+import { links, decodeDataReturn, encodeDataReturn, verifyNotification } from '@bank-checkout/provider';
+import type { BffConfig } from './config.js';
+import { ApiError, errors, zodIssues } from './errors.js';
+import type { Logger } from './log.js';
+import type { CheckoutRecord, NotificationRecord, Store } from './store/types.js';
+import type { CheckoutService } from './checkout/service.js';
+import { newId, sha256Hex } from './checkout/secrets.js';
+
+export const MAX_DATA_RETURN = 16 * 1024;
+
+export interface Received {
+  notification: NotificationRecord;
+  duplicate: boolean;
+  checkout: CheckoutRecord | null;
+}
+
+export function createNotificationReceiver(deps: {
+  config: BffConfig;
+  store: Store;
+  service: CheckoutService;
+  logger: Logger;
+  now: () => number;
+}) {
+  const { config, store, service, logger, now } = deps;
+
+  async function match(data: links.DataReturn, hint: string | undefined): Promise<CheckoutRecord | null> {
+    const candidates = hint ? [await store.getCheckout(hint)].filter((r): r is CheckoutRecord => r !== null) : await store.findCheckoutsByReference(data.reference);
+    // A result only counts for a checkout of the same reference and amount, in a link mode.
+    return candidates.find((r) => r.reference === data.reference && r.amount === data.amount && r.mode !== 'native') ?? null;
+  }
+
+  async function apply(n: NotificationRecord, data: links.DataReturn, hint: string | undefined, source: 'notification' | 'return') {
+    const rec = await match(data, hint);
+    if (!rec) {
+      await store.updateNotification(n.id, { outcome: 'unmatched', checkoutId: null });
+      logger.log('warn', 'notification.unmatched', { notificationId: n.id, status: data.status });
+      return null;
+    }
+    const settled = await service.settle(rec);
+    const { record, changed } = await service.applyLinkResult(settled, data.status, data.transactionId, source);
+    await store.updateNotification(n.id, { outcome: changed ? 'applied' : 'ignored', checkoutId: rec.id });
+    logger.log('info', 'notification.applied', { notificationId: n.id, checkoutId: rec.id, status: data.status, changed, state: record.state });
+    return record;
+  }
+
+  return {
+    /** Verifies, stores, deduplicates and applies one notification. Throws ApiError on bad input. */
+    async receive(input: { dataReturn: unknown; signatureDataReturn: unknown; hint?: string | undefined }, source: 'notification' | 'return'): Promise<Received> {
+      const { dataReturn, signatureDataReturn } = input;
+      if (typeof dataReturn !== 'string' || typeof signatureDataReturn !== 'string' || !dataReturn || !signatureDataReturn) {
+        throw errors.validation([{ path: 'dataReturn', message: 'dataReturn and signatureDataReturn are required strings' }]);
+      }
+      if (dataReturn.length > MAX_DATA_RETURN || signatureDataReturn.length > 512) throw errors.tooLarge();
+      if (!(await verifyNotification(dataReturn, signatureDataReturn, config.provider.apiKey))) {
+        logger.log('warn', 'notification.rejected', { reason: 'signature' });
+        throw new ApiError(401, 'invalid_signature', 'The notification signature does not verify.');
+      }
+      const parsed = links.dataReturn.safeParse(decodeDataReturn(dataReturn));
+      if (!parsed.success) throw errors.validation(zodIssues(parsed.error.issues).map((i) => ({ ...i, path: `dataReturn.${i.path}` })));
+      const data = parsed.data;
+      const b64 = encodeDataReturn(dataReturn);
+      const hint = input.hint && /^[A-Za-z0-9_-]{1,64}$/.test(input.hint) ? input.hint : undefined;
+      const { inserted, record } = await store.insertNotification({
+        id: newId('ntf'),
+        dedupeKey: await sha256Hex(b64),
+        receivedAt: now(),
+        dataReturn: b64,
+        signature: signatureDataReturn.trim(),
+        verified: true,
+        status: data.status,
+        transactionId: data.transactionId,
+        reference: data.reference,
+        amount: data.amount,
+        checkoutId: null,
+        outcome: 'pending',
+      });
+      // A duplicate whose first delivery was stored but not applied (a crash between the two)
+      // is applied now; applying is idempotent because results only move forward.
+      const checkout = inserted || record.outcome === 'pending' ? await apply(record, data, hint, source) : record.checkoutId ? await store.getCheckout(record.checkoutId) : null;
+      return { notification: record, duplicate: !inserted, checkout };
+    },
+  };
+}
+
+export type NotificationReceiver = ReturnType<typeof createNotificationReceiver>;

@@ -1,0 +1,138 @@
+/**
+ * The BFF's side of the provider: the three clients (native, payment links, earlier-variant
+ * links), retries for read-only calls only, the cached bank lists, and how upstream failures
+ * become API errors.
+ *
+ * Login, second-login, transfer init and validate go through `once`: never repeated, since each
+ * may burn one of the payer's limited attempts at the bank.
+ */
+import {
+  createLinksClient,
+  createNativeClient,
+  ProviderError,
+  UpstreamError,
+  InvalidRequestError,
+  type BankGroup,
+  type CallEvent,
+  type LinkBank,
+} from '@bank-checkout/provider';
+import type { BffConfig } from './config.js';
+import { ApiError, errors } from './errors.js';
+import type { Logger } from './log.js';
+
+export interface UpstreamDeps {
+  fetch?: typeof fetch;
+  logger: Logger;
+  now: () => number;
+  /** Delay between read-only retries; tests shorten it. */
+  retryDelayMs?: number;
+}
+
+export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
+  const calls = new Map<string, number>();
+  const onCall = (e: CallEvent) => {
+    calls.set(`${e.service} ${e.endpoint}`, (calls.get(`${e.service} ${e.endpoint}`) ?? 0) + 1);
+    deps.logger.log(e.outcome === 'ok' ? 'debug' : 'warn', 'upstream.call', {
+      service: e.service,
+      endpoint: e.endpoint,
+      outcome: e.outcome,
+      durationMs: Math.round(e.durationMs),
+      ...(e.httpStatus ? { httpStatus: e.httpStatus } : {}),
+    });
+  };
+  const common = {
+    timeoutMs: config.provider.timeoutMs,
+    onCall,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  };
+  const native = createNativeClient({
+    baseUrl: config.provider.nativeUrl,
+    env: config.provider.nativeEnv,
+    apiKey: config.provider.apiKey,
+    apiToken: config.provider.apiToken,
+    ...common,
+  });
+  const links = createLinksClient({
+    baseUrl: config.provider.linksUrl,
+    env: config.provider.env,
+    apiKey: config.provider.apiKey,
+    apiToken: config.provider.apiToken,
+    dateRules: { now: deps.now },
+    ...common,
+  });
+  const legacyLinks = createLinksClient({
+    baseUrl: config.provider.linksUrl,
+    env: config.provider.env,
+    apiKey: config.provider.legacy.apiKey,
+    apiToken: config.provider.legacy.apiToken,
+    dateRules: { now: deps.now },
+    ...common,
+  });
+
+  const retryDelay = deps.retryDelayMs ?? 100;
+
+  /** Read-only calls: up to 3 tries on upstream faults (never on a provider answer). */
+  async function readOnly<T>(fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (!(err instanceof UpstreamError) || attempt >= 3) throw err;
+        await new Promise((r) => setTimeout(r, retryDelay * 3 ** (attempt - 1) * (0.5 + Math.random())));
+      }
+    }
+  }
+
+  function cached<T>(ttlMs: number, load: () => Promise<T>) {
+    let value: { data: T; at: number } | null = null;
+    let inflight: Promise<T> | null = null;
+    return async (): Promise<T> => {
+      if (value && deps.now() - value.at < ttlMs) return value.data;
+      inflight ??= readOnly(load)
+        .then((data) => {
+          value = { data, at: deps.now() };
+          return data;
+        })
+        .finally(() => {
+          inflight = null;
+        });
+      return inflight;
+    };
+  }
+
+  const nativeBanks = cached<BankGroup[]>(config.banksCacheTtlMs, async () => (await native.banksList()).listBanks ?? []);
+  const periodicBanks = cached<LinkBank[]>(
+    config.banksCacheTtlMs,
+    async () => (await links.banks({ enabledPeriodicPayment: '1' })).data ?? [],
+  );
+
+  return { native, links, legacyLinks, readOnly, nativeBanks, periodicBanks, calls };
+}
+
+export type Upstream = ReturnType<typeof createUpstream>;
+
+/**
+ * Maps a failed provider call to an API error: timeouts 504, other upstream faults 502,
+ * provider error codes 502 (with the code, never the provider's body), invalid requests 422.
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof UpstreamError) {
+    return err.kind === 'timeout' ? errors.upstreamTimeout() : errors.upstream(`The payment provider could not be used (${err.kind}).`);
+  }
+  if (err instanceof ProviderError) {
+    // E301: the provider found the parameters wrong (e.g. an account not validated in its
+    // dashboard), something the merchant can fix; anything else is the provider's failure.
+    const invalid = err.code === 'E301';
+    return new ApiError(
+      invalid ? 422 : 502,
+      invalid ? 'provider_rejected' : 'provider_error',
+      `The payment provider ${invalid ? 'rejected the parameters' : 'answered with an error'} (${err.code}).`,
+      [{ path: 'providerCode', message: err.code }],
+    );
+  }
+  if (err instanceof InvalidRequestError) {
+    return errors.validation(err.issues);
+  }
+  throw err;
+}

@@ -1,0 +1,49 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { loadConfig, ConfigError } from '../src/config.js';
+
+describe('configuration from the environment', () => {
+  it('boots with no configuration at all against the local simulator', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 4020);
+    assert.equal(c.provider.env, 'san');
+    assert.equal(c.sandbox, true);
+    assert.equal(c.provider.nativeUrl, 'http://127.0.0.1:4010');
+    assert.equal(c.databaseUrl, 'file:./data/bff.db');
+    assert.deepEqual(c.allowedOrigins, ['http://127.0.0.1:5173', 'http://localhost:5173']);
+  });
+
+  it('names every bad variable', () => {
+    const bad: Record<string, string> = {
+      PORT: 'eighty',
+      PROVIDER_ENV: 'prod',
+      PROVIDER_LINKS_URL: 'ftp://x',
+      ALLOWED_ORIGINS: 'https://ok.example,not an origin',
+      DATABASE_URL: 'mysql://x',
+      BFF_MERCHANT_SECRET: 'short',
+      MERCHANT_IBAN: 'ES00123',
+      RATE_LIMIT_PER_MINUTE: '0',
+    };
+    for (const [name, value] of Object.entries(bad)) {
+      assert.throws(() => loadConfig({ [name]: value }), (err: Error) => err instanceof ConfigError && err.message.includes(name), name);
+    }
+  });
+
+  it('refuses the development merchant secret in production', () => {
+    assert.throws(() => loadConfig({ PROVIDER_ENV: 'pro' }), /BFF_MERCHANT_SECRET/);
+    const c = loadConfig({ PROVIDER_ENV: 'pro', BFF_MERCHANT_SECRET: 'a-real-secret-of-some-length' });
+    assert.equal(c.sandbox, false);
+  });
+
+  it('stops `npm run bff` with a message naming the variable', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'packages/bff/src/cli.ts'], {
+      cwd: new URL('../../..', import.meta.url).pathname,
+      env: { ...process.env, PROVIDER_ENV: 'nope' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /PROVIDER_ENV/);
+  });
+});

@@ -1,0 +1,63 @@
+/** Walks a checkout through the native flow with the simulator's test values. */
+import type { BankView, CheckoutView, ValidationView } from '../src/contract.js';
+import { SIM_BANKS } from '../../sandbox/src/native/catalogue.js';
+import { SANDBOX_DEFAULTS } from '../../sandbox/src/context.js';
+import { view, type Harness } from './harness.js';
+
+export async function bankOf(h: Harness, secret: string, bankId: string): Promise<BankView> {
+  const res = await h.checkout(secret, '/v1/banks');
+  const { groups } = (await res.json()) as { groups: { types: BankView[] }[] };
+  const bank = groups.flatMap((g) => g.types).find((b) => b.bankId === bankId);
+  if (!bank) throw new Error(`bank ${bankId} not listed`);
+  return bank;
+}
+
+export function testFields(bank: BankView, loginId = bank.defaultLogin): Record<string, string> {
+  const login = bank.logins.find((l) => l.loginId === loginId)!;
+  return Object.fromEntries(login.fields.map((f) => [f.fieldId, f.testValue ?? '']));
+}
+
+/** An account of the bank that the simulator lets pay the merchant. */
+export function payingAccount(bankId: string, offered: { accountId: string }[]): string {
+  const sim = SIM_BANKS.get(bankId);
+  const good = sim?.accounts.find((a) => !a.refusal && a.iban !== SANDBOX_DEFAULTS.merchantIban && offered.some((o) => o.accountId === a.accountId));
+  return good?.accountId ?? offered[0]!.accountId;
+}
+
+export interface WalkOptions {
+  /** Value given to a validation; default its test value (`SIGNED` for type 6). */
+  answer?: (v: ValidationView, round: number) => string;
+  /** Stop when the checkout reaches this state. */
+  stopAt?: CheckoutView['state'];
+}
+
+/** Logs in with the default login's test values and answers every step until a final state. */
+export async function walk(h: Harness, secret: string, bankId: string, opts: WalkOptions = {}): Promise<CheckoutView> {
+  const bank = await bankOf(h, secret, bankId);
+  let v = await view(await h.checkout(secret, '/v1/checkout/login', { bankId, loginId: bank.defaultLogin, fields: testFields(bank) }));
+  for (let guard = 0; guard < 12; guard++) {
+    if (opts.stopAt && v.state === opts.stopAt) return v;
+    const s = v.step;
+    switch (s.state) {
+      case 'second-login':
+        v = await view(await h.checkout(secret, '/v1/checkout/second-login', { value: s.field.testValue }));
+        break;
+      case 'select-contract':
+        v = await view(await h.checkout(secret, '/v1/checkout/contract', { contractId: s.contracts[0]!.contractId }));
+        break;
+      case 'select-account':
+        v = await view(await h.checkout(secret, '/v1/checkout/transfer', { accountId: payingAccount(bankId, s.accounts) }));
+        break;
+      case 'validate': {
+        const values = Object.fromEntries(
+          s.validations.map((x) => [x.fieldId, opts.answer?.(x, s.round) ?? (x.type === 6 ? 'SIGNED' : (x.testValue ?? ''))]),
+        );
+        v = await view(await h.checkout(secret, '/v1/checkout/validate', { values }));
+        break;
+      }
+      default:
+        return v;
+    }
+  }
+  throw new Error(`walk: no final state, last ${v.state}`);
+}

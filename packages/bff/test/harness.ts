@@ -1,0 +1,132 @@
+/**
+ * The BFF wired to the simulator in one process: each reaches the other through `app.request`
+ * (no sockets), one clock drives both, and every log line is captured.
+ */
+import { createSandbox, type Sandbox } from '@bank-checkout/sandbox';
+import { createBff, loadConfig, type BffApp, type CheckoutView } from '../src/index.js';
+import type { CheckoutEvent } from '../src/checkout/service.js';
+import { createStore } from '../src/store/index.js';
+
+export const MERCHANT_SECRET = 'test-merchant-secret-0123456789';
+export const SANDBOX_HOST = 'http://sandbox.test';
+export const BFF_HOST = 'http://bff.test';
+
+export interface Harness {
+  bff: BffApp;
+  sandbox: Sandbox;
+  logs: string[];
+  events: CheckoutEvent[];
+  clock: { now: number; advance(ms: number): void };
+  /** Upstream requests the BFF made, as `METHOD path`, with their JSON bodies. */
+  upstreamCalls: string[];
+  upstreamBodies: { path: string; body: unknown }[];
+  /** Requests that reached the merchant's webhook (http://merchant.test). */
+  webhooks: { headers: Headers; body: string }[];
+  merchant(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  checkout(secret: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  createCheckout(body?: Record<string, unknown>): Promise<{ id: string; clientSecret: string } & Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(env: Record<string, string> = {}, opts: { databaseUrl?: string } = {}): Promise<Harness> {
+  const clock = {
+    now: Date.parse('2026-11-20T10:00:00Z'),
+    advance(ms: number) {
+      clock.now += ms;
+    },
+  };
+  const now = () => clock.now;
+  const logs: string[] = [];
+  const events: CheckoutEvent[] = [];
+  const upstreamCalls: string[] = [];
+  const upstreamBodies: { path: string; body: unknown }[] = [];
+  const webhooks: { headers: Headers; body: string }[] = [];
+  let bff: BffApp;
+  const route = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
+    if (url.origin === SANDBOX_HOST) {
+      upstreamCalls.push(`${init?.method ?? 'GET'} ${url.pathname}`);
+      if (typeof init?.body === 'string') {
+        try {
+          upstreamBodies.push({ path: url.pathname, body: JSON.parse(init.body) });
+        } catch {
+          upstreamBodies.push({ path: url.pathname, body: init.body });
+        }
+      }
+      return sandbox.app.request(url.toString(), init);
+    }
+    if (url.origin === BFF_HOST) return bff.request(url.toString(), init);
+    if (url.origin === 'http://merchant.test') {
+      webhooks.push({ headers: new Headers(init?.headers), body: String(init?.body ?? '') });
+      return new Response('ok');
+    }
+    throw new TypeError(`fetch failed: ${url.origin} is not reachable in tests`);
+  };
+  const sandbox = createSandbox({ publicUrl: SANDBOX_HOST, allowLocalNotif: true, fetch: route as typeof fetch, now });
+  const config = loadConfig({
+    PROVIDER_LINKS_URL: SANDBOX_HOST,
+    PROVIDER_NATIVE_URL: SANDBOX_HOST,
+    BFF_PUBLIC_URL: BFF_HOST,
+    BFF_MERCHANT_SECRET: MERCHANT_SECRET,
+    DATABASE_URL: opts.databaseUrl ?? ':memory:',
+    LOG_LEVEL: 'debug',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    PROVIDER_TIMEOUT_MS: '2000',
+    ...env,
+  });
+  bff = createBff(config, {
+    store: createStore(config.databaseUrl),
+    fetch: route as typeof fetch,
+    now,
+    log: (line) => logs.push(line),
+    onCheckoutUpdate: (e) => {
+      events.push(e);
+    },
+    retryDelayMs: 1,
+    webhookDelaysMs: [1, 1],
+  });
+  await bff.ready;
+
+  const merchant: Harness['merchant'] = async (path, init = {}) =>
+    bff.request(`${BFF_HOST}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: {
+        Authorization: `Bearer ${MERCHANT_SECRET}`,
+        ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...init.headers,
+      },
+      ...(init.body !== undefined ? { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) } : {}),
+    });
+
+  const checkout: Harness['checkout'] = async (secret, path, body, headers = {}) =>
+    bff.request(`${BFF_HOST}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'X-Checkout-Secret': secret, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+
+  return {
+    bff,
+    sandbox,
+    logs,
+    events,
+    clock,
+    upstreamCalls,
+    upstreamBodies,
+    webhooks,
+    merchant,
+    checkout,
+    async createCheckout(body = {}) {
+      const res = await merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order 1001', reference: `REF-${Math.random().toString(36).slice(2, 10)}`, ...body } });
+      if (res.status !== 201) throw new Error(`createCheckout: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: string; clientSecret: string };
+    },
+    close: () => bff.close(),
+  };
+}
+
+export async function view(res: Response): Promise<CheckoutView> {
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${text}`);
+  return JSON.parse(text) as CheckoutView;
+}

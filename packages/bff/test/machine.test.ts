@@ -1,0 +1,65 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkField, checkFields, linkOutcome, loginCredentials, stateAfterError, timePatch, costsAttempt } from '../src/checkout/machine.js';
+import type { CheckoutRecord } from '../src/store/types.js';
+
+const field = (fieldId: string, extra: Record<string, unknown> = {}) => ({ fieldId, label: fieldId, min: 4, max: 8, valueType: 'numeric' as const, ...extra });
+
+describe('checkout state machine (pure)', () => {
+  it('checks a value against its field', () => {
+    assert.equal(checkField(field('a'), '1234'), null);
+    assert.match(checkField(field('a'), '12a4')!, /digits/);
+    assert.match(checkField(field('a'), '123')!, /at least 4/);
+    assert.match(checkField(field('a'), '123456789')!, /at most 8/);
+    assert.match(checkField(field('a'), '')!, /required/);
+    assert.equal(checkField(field('a', { valueType: 'alfanumeric' }), 'ab12'), null);
+  });
+
+  it('reports unknown and missing fields', () => {
+    const issues = checkFields([field('a'), field('b')], { a: '1234', c: 'x' }, 'fields');
+    assert.deepEqual(issues.map((i) => i.path).sort(), ['fields.b', 'fields.c']);
+  });
+
+  it('maps login fields to userId, userSecret, userExtraField by name, else by order', () => {
+    assert.deepEqual(loginCredentials([field('userId'), field('userSecret')], { userId: 'u', userSecret: 's' }), { userId: 'u', userSecret: 's' });
+    assert.deepEqual(loginCredentials([field('nif'), field('pin'), field('company')], { nif: 'u', pin: 's', company: 'c' }), {
+      userId: 'u',
+      userSecret: 's',
+      userExtraField: 'c',
+    });
+  });
+
+  it('routes provider errors to the step where the payer can act', () => {
+    assert.equal(stateAfterError('login', 'B100'), 'login');
+    assert.equal(stateAfterError('login', 'B105'), 'select-bank');
+    assert.equal(stateAfterError('transfer', 'B107'), 'select-account');
+    assert.equal(stateAfterError('transfer', 'E302'), 'select-account');
+    assert.equal(stateAfterError('transfer', 'B102'), 'failed');
+    assert.equal(stateAfterError('validate', 'B103'), 'failed');
+    assert.ok(costsAttempt('B100') && costsAttempt('B103') && !costsAttempt('B105'));
+  });
+
+  it('moves link payments only forward', () => {
+    assert.equal(linkOutcome('redirect', '200'), 'succeeded');
+    assert.equal(linkOutcome('redirect', 'B103'), 'failed');
+    assert.equal(linkOutcome('failed', '200'), 'succeeded');
+    assert.equal(linkOutcome('succeeded', 'B103'), null);
+    assert.equal(linkOutcome('succeeded', '200'), null);
+    assert.equal(linkOutcome('failed', 'E300'), null);
+  });
+
+  it('lets time expire a checkout, end a validation window, and settle a crashed call', () => {
+    const base = { state: 'select-bank', expiresAt: 1000, internal: {} } as unknown as CheckoutRecord;
+    assert.equal(timePatch(base, 999, 100), null);
+    assert.equal(timePatch(base, 1001, 100)?.state, 'expired');
+    const validating = { ...base, state: 'validate', expiresAt: 10_000, internal: { deadline: 500 } } as unknown as CheckoutRecord;
+    assert.equal(timePatch(validating, 501, 100)?.state, 'failed');
+    const crashed = { ...base, expiresAt: 10_000, internal: { busy: { op: 'transfer', since: 0 } } } as unknown as CheckoutRecord;
+    assert.equal(timePatch(crashed, 50, 100), null, 'still in flight');
+    assert.equal(timePatch(crashed, 101, 100)?.state, 'unknown');
+    const crashedLogin = { ...crashed, internal: { busy: { op: 'login', since: 0 } } } as unknown as CheckoutRecord;
+    const p = timePatch(crashedLogin, 101, 100);
+    assert.equal(p?.state, undefined);
+    assert.equal((p?.internal as Record<string, unknown>).busy, undefined);
+  });
+});

@@ -1,0 +1,165 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeDataReturn, signNotification } from '@bank-checkout/provider';
+import { createHarness, view, type Harness } from './harness.js';
+
+type Json = Record<string, any>;
+
+async function signed(data: Json, key = 'sandbox-api-key') {
+  const dataReturn = encodeDataReturn(data);
+  return { dataReturn, signatureDataReturn: await signNotification(dataReturn, key) };
+}
+
+const form = (fields: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
+
+describe('notifications and returns', () => {
+  let h: Harness;
+  before(async () => {
+    h = await createHarness({ MERCHANT_WEBHOOK_URL: 'http://merchant.test/hook', MERCHANT_WEBHOOK_SECRET: 'webhook-secret-0123456789' });
+  });
+  after(() => h.close());
+
+  async function redirectCheckout(extra: Json = {}) {
+    const c = await h.createCheckout({ urlOk: 'https://shop.example/ok', urlError: 'https://shop.example/ko', ...extra });
+    const v = await view(await h.checkout(c.clientSecret, '/v1/checkout/redirect', {}));
+    assert.equal(v.state, 'redirect');
+    assert.ok(v.step.state === 'redirect' && v.step.url.startsWith('http://sandbox.test/'));
+    const merchantView = (await (await h.merchant(`/v1/checkouts/${c.id}`)).json()) as Json;
+    return { ...c, reference: merchantView.reference as string, amount: merchantView.amount as number };
+  }
+
+  const result = (c: { reference: string; amount: number }, status = '200', tx = 'TX-1') => ({
+    status,
+    description: status === '200' ? 'OK' : 'Error',
+    transactionId: tx,
+    amount: c.amount,
+    reference: c.reference,
+    dateInitPayment: h.clock.now,
+  });
+
+  it('creates the signed URL with the BFF as notification and return target', async () => {
+    const c = await redirectCheckout();
+    const sent = h.upstreamBodies.filter((b) => b.path === '/san/url/signer').at(-1)!.body as Json;
+    assert.equal(sent.amount, c.amount);
+    assert.equal(sent.urlNotif, `http://bff.test/v1/notifications/provider?c=${c.id}`);
+    assert.equal(sent.urlOk, `http://bff.test/v1/return/ok?c=${c.id}`);
+    const again = await view(await h.checkout(c.clientSecret, '/v1/checkout/redirect', {}));
+    assert.equal(again.state, 'redirect', 'asking again returns the same URL');
+  });
+
+  it('verifies, stores, applies and acknowledges a notification once', async () => {
+    const c = await redirectCheckout();
+    const n = await signed(result(c));
+    const res = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(n));
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as Json).duplicate, false);
+    const v = await view(await h.checkout(c.clientSecret, '/v1/checkout'));
+    assert.equal(v.state, 'succeeded');
+    const dup = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(n));
+    assert.equal(((await dup.json()) as Json).duplicate, true);
+    assert.equal(h.events.filter((e) => e.checkoutId === c.id).length, 1);
+    const list = (await (await h.merchant('/v1/notifications')).json()) as Json;
+    const mine = list.notifications.filter((x: Json) => x.checkoutId === c.id);
+    assert.equal(mine.length, 1);
+    assert.equal(mine[0].outcome, 'applied');
+    assert.equal(mine[0].verified, true);
+    assert.equal(mine[0].signature, undefined);
+  });
+
+  it('accepts JSON bodies and raw-JSON dataReturn', async () => {
+    const c = await redirectCheckout();
+    const raw = JSON.stringify(result(c, '200', 'TX-RAW'));
+    const res = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ dataReturn: raw, signatureDataReturn: await signNotification(raw, 'sandbox-api-key') }),
+    });
+    assert.equal(res.status, 200);
+    assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'succeeded');
+  });
+
+  it('rejects tampered, mis-signed, empty and huge notifications with no side effect', async () => {
+    const c = await redirectCheckout();
+    const before = ((await (await h.merchant('/v1/notifications?limit=200')).json()) as Json).notifications.length;
+    const good = await signed(result(c));
+    const tampered = encodeDataReturn({ ...result(c), amount: 1 });
+    const cases: [RequestInit, number][] = [
+      [form({ dataReturn: tampered, signatureDataReturn: good.signatureDataReturn }), 401],
+      [form({ dataReturn: good.dataReturn, signatureDataReturn: good.signatureDataReturn.slice(0, -2) + 'xx' }), 401],
+      [form(await signed(result(c), 'another-key')), 401],
+      [form({ dataReturn: '', signatureDataReturn: '' }), 422],
+      [form({ dataReturn: good.dataReturn }), 422],
+      [form({ dataReturn: 'x'.repeat(50_000), signatureDataReturn: 'y' }), 413],
+      [{ method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hello' }, 415],
+      [{ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"dataReturn":' }, 400],
+      [form(await signed({ hello: 'world' })), 422],
+    ];
+    for (const [init, status] of cases) {
+      const res = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, init);
+      assert.equal(res.status, status, String(init.body).slice(0, 40));
+      assert.ok(((await res.json()) as Json).error.code);
+    }
+    const after = ((await (await h.merchant('/v1/notifications?limit=200')).json()) as Json).notifications.length;
+    assert.equal(after, before);
+    assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'redirect');
+  });
+
+  it('moves only forward: a late error never overwrites a success', async () => {
+    const c = await redirectCheckout();
+    await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(await signed(result(c, 'B103', 'TX-A'))));
+    assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'failed');
+    await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(await signed(result(c, '200', 'TX-B'))));
+    assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'succeeded');
+    const late = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(await signed(result(c, 'B103', 'TX-C'))));
+    assert.equal(late.status, 200);
+    assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'succeeded');
+  });
+
+  it('applies 10 concurrent duplicates exactly once', async () => {
+    const c = await redirectCheckout();
+    const n = await signed(result(c, '200', 'TX-CONC'));
+    const results = await Promise.all(Array.from({ length: 10 }, () => h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(n))));
+    assert.ok(results.every((r) => r.status === 200));
+    const dup = await Promise.all(results.map(async (r) => ((await r.json()) as Json).duplicate));
+    assert.equal(dup.filter((d) => d === false).length, 1);
+    assert.equal(h.events.filter((e) => e.checkoutId === c.id).length, 1);
+  });
+
+  it('does not apply a result whose amount or reference differs from the checkout', async () => {
+    const c = await redirectCheckout();
+    await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(await signed({ ...result(c), amount: c.amount + 1 })));
+    assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'redirect');
+  });
+
+  it('turns the payer return into a 303 to the merchant page with the verified outcome', async () => {
+    const c = await redirectCheckout();
+    const ok = await h.bff.request(`http://bff.test/v1/return/ok?c=${c.id}`, form(await signed(result(c, '200', 'TX-RET'))));
+    assert.equal(ok.status, 303);
+    assert.equal(ok.headers.get('Location'), `https://shop.example/ok?checkout=${c.id}&result=succeeded`);
+    const c2 = await redirectCheckout();
+    const bad = await h.bff.request(`http://bff.test/v1/return/error?c=${c2.id}`, form({ dataReturn: 'abc', signatureDataReturn: 'def' }));
+    assert.equal(bad.status, 303);
+    assert.equal(bad.headers.get('Location'), `https://shop.example/ko?checkout=${c2.id}&result=unverified`);
+    assert.equal((await view(await h.checkout(c2.clientSecret, '/v1/checkout'))).state, 'redirect');
+    assert.equal((await h.bff.request('http://bff.test/v1/return/ok?c=chk_none', form({}))).status, 404);
+  });
+
+  it('signs the outbound webhook', async () => {
+    const c = await redirectCheckout();
+    const before = h.webhooks.length;
+    await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(await signed(result(c, '200', 'TX-WH'))));
+    for (let i = 0; i < 50 && h.webhooks.length === before; i++) await new Promise((r) => setTimeout(r, 5));
+    const hook = h.webhooks.at(-1)!;
+    const body = JSON.parse(hook.body) as Json;
+    assert.equal(body.data.checkoutId, c.id);
+    assert.equal(body.data.state, 'succeeded');
+    const sig = hook.headers.get('X-Bank-Checkout-Signature')!;
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(sig)!;
+    const { createHmac } = await import('node:crypto');
+    assert.equal(v1, createHmac('sha256', 'webhook-secret-0123456789').update(`${t}.${hook.body}`).digest('hex'));
+  });
+});
