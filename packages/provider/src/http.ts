@@ -119,6 +119,18 @@ async function readCapped(res: Response, max: number): Promise<string | null> {
   return new TextDecoder().decode(all);
 }
 
+/**
+ * Settles with `work`, or rejects as soon as `signal` aborts: the deadline holds even with a
+ * fetch implementation (or a response body) that ignores the signal.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 export interface Transport {
   call<S extends z.ZodType>(spec: {
     endpoint: string;
@@ -148,29 +160,42 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
 
       const url = new URL(base + path);
       for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-      const timeout = AbortSignal.timeout(timeoutMs);
+      // A timer of our own rather than AbortSignal.timeout: it is cleared when the call ends and,
+      // while the call is pending, it keeps the process alive like the socket it waits on.
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(new DOMException('upstream timeout', 'TimeoutError')), timeoutMs);
+      // The spec's three headers go on every request, GET included.
       const headers: Record<string, string> = {
         [names.apiKey]: opts.apiKey,
         [names.apiToken]: opts.apiToken,
+        'Content-Type': 'application/json',
         Accept: 'application/json',
       };
-      if (method === 'POST') headers['Content-Type'] = 'application/json';
+      const stop = signal ? AbortSignal.any([timeout.signal, signal]) : timeout.signal;
 
       let text: string | null;
       try {
-        const res = await doFetch(url, {
-          method,
-          headers,
-          ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
-          signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
-          redirect: 'error',
-        });
-        httpStatus = res.status;
-        text = await readCapped(res, maxBody);
-      } catch (err) {
-        const kind: UpstreamFault = timeout.aborted ? 'timeout' : signal?.aborted ? 'aborted' : 'network';
+        if (stop.aborted) throw stop.reason;
+        text = await untilAborted(
+          (async () => {
+            const res = await doFetch(url, {
+              method,
+              headers,
+              ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
+              signal: stop,
+              redirect: 'error',
+            });
+            httpStatus = res.status;
+            return readCapped(res, maxBody);
+          })(),
+          stop,
+        );
+      } catch {
+        const kind: UpstreamFault = timeout.signal.aborted ? 'timeout' : signal?.aborted ? 'aborted' : 'network';
         report(kind);
         throw new UpstreamError(kind, endpoint, httpStatus);
+      } finally {
+        clearTimeout(timer);
       }
       if (text === null) {
         report('too-large');
