@@ -33,10 +33,10 @@ export function createLinksClient(opts: LinksClientOptions) {
 
   return {
     /** 1. `url/signer`: a signed URL for a single payment, with its `idDebt`. */
-    signer: (req: l.SignerRequest, call?: CallOptions) =>
+    signer: async (req: l.SignerRequest, call?: CallOptions) =>
       post('url/signer', l.signerResponse, checkRequest(l.signerRequest, 'url/signer', req), call),
     /** 2. `banks`, with the optional `enabled`, `enabledPeriodicPayment` and `country` filters. */
-    banks: (query: l.BanksQuery = {}, call?: CallOptions) =>
+    banks: async (query: l.BanksQuery = {}, call?: CallOptions) =>
       t.call({
         endpoint: 'banks',
         method: 'GET',
@@ -47,7 +47,7 @@ export function createLinksClient(opts: LinksClientOptions) {
         signal: call?.signal,
       }),
     /** 3. `url/periodic-payment-signer`. */
-    periodicSigner: (req: l.PeriodicSignerRequest, call?: CallOptions) =>
+    periodicSigner: async (req: l.PeriodicSignerRequest, call?: CallOptions) =>
       post(
         'url/periodic-payment-signer',
         l.signerResponse,
@@ -55,7 +55,7 @@ export function createLinksClient(opts: LinksClientOptions) {
         call,
       ),
     /** 4. `url/cancel-periodic-payment-signer`. */
-    cancelPeriodic: (req: l.CancelPeriodicRequest, call?: CallOptions) =>
+    cancelPeriodic: async (req: l.CancelPeriodicRequest, call?: CallOptions) =>
       post(
         'url/cancel-periodic-payment-signer',
         l.signerResponse,
@@ -63,7 +63,7 @@ export function createLinksClient(opts: LinksClientOptions) {
         call,
       ),
     /** 6. `info/payment-orders`. */
-    paymentOrders: (query: l.PaymentOrdersQuery, call?: CallOptions) =>
+    paymentOrders: async (query: l.PaymentOrdersQuery, call?: CallOptions) =>
       post(
         'info/payment-orders',
         l.paymentOrdersResponse,
@@ -71,7 +71,7 @@ export function createLinksClient(opts: LinksClientOptions) {
         call,
       ),
     /** 7. `update/enable-disable-payment-order`. */
-    enableDisable: (req: l.EnableDisableRequest, call?: CallOptions) =>
+    enableDisable: async (req: l.EnableDisableRequest, call?: CallOptions) =>
       post(
         'update/enable-disable-payment-order',
         l.statusResponse,
@@ -79,7 +79,7 @@ export function createLinksClient(opts: LinksClientOptions) {
         call,
       ),
     /** Earlier signer, variant 1 ("Commerce", fixed destination) or 2 ("Business"). */
-    legacySigner: (
+    legacySigner: async (
       req: { variant: 'commerce'; body: l.LegacyCommerceSignerRequest } | { variant: 'business'; body: l.LegacyBusinessSignerRequest },
       call?: CallOptions,
     ) =>
@@ -92,10 +92,10 @@ export function createLinksClient(opts: LinksClientOptions) {
         call,
       ),
     /** 8. `info/debts` (earlier variant of the orders query). */
-    debts: (query: l.DebtsQuery, call?: CallOptions) =>
+    debts: async (query: l.DebtsQuery, call?: CallOptions) =>
       post('info/debts', l.debtsResponse, ordersBody(checkRequest(l.debtsQuery, 'info/debts', query)), call),
     /** 8. `update/enable-disable-url` (earlier variant of enable/disable). */
-    legacyEnableDisable: (req: l.LegacyEnableDisableRequest, call?: CallOptions) =>
+    legacyEnableDisable: async (req: l.LegacyEnableDisableRequest, call?: CallOptions) =>
       post(
         'update/enable-disable-url',
         l.statusResponse,

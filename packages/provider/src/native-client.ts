@@ -17,21 +17,21 @@ export function createNativeClient(opts: NativeClientOptions) {
 
   return {
     /** 1. `banks/list`: the bank groups with their banks, login types and fields. */
-    banksList: (call?: CallOptions) => post('banks/list', '/banks/list', n.banksListResponse, {}, call),
+    banksList: async (call?: CallOptions) => post('banks/list', '/banks/list', n.banksListResponse, {}, call),
     /** 2. `login`: 200 opens a session; 229 asks for a second login. */
-    login: (req: n.LoginRequest, call?: CallOptions) =>
+    login: async (req: n.LoginRequest, call?: CallOptions) =>
       post('login', '/login', n.loginResponse, checkRequest(n.loginRequest, 'login', req), call),
     /** 3. `secondlogin`: only after a 229 from login. */
-    secondLogin: (req: n.SecondLoginRequest, call?: CallOptions) =>
+    secondLogin: async (req: n.SecondLoginRequest, call?: CallOptions) =>
       post('secondlogin', '/secondlogin', n.secondLoginResponse, checkRequest(n.secondLoginRequest, 'secondlogin', req), call),
     /** 4. `accounts/list`: `contractId` only for multi-contract banks. */
-    accountsList: (req: n.AccountsRequest, call?: CallOptions) =>
+    accountsList: async (req: n.AccountsRequest, call?: CallOptions) =>
       post('accounts/list', '/accounts/list', n.accountsResponse, checkRequest(n.accountsRequest, 'accounts/list', req), call),
     /** 5. `transfer/init`: 228 with the validations the bank asks for. */
-    transferInit: (req: n.TransferInitRequest, call?: CallOptions) =>
+    transferInit: async (req: n.TransferInitRequest, call?: CallOptions) =>
       post('transfer/init', '/transfer/init', n.transferResponse, checkRequest(n.transferInitRequest, 'transfer/init', req), call),
     /** 6. `transfer/validate`: 200 done, 228 a further round. */
-    transferValidate: (req: n.TransferValidateRequest, call?: CallOptions) =>
+    transferValidate: async (req: n.TransferValidateRequest, call?: CallOptions) =>
       post(
         'transfer/validate',
         '/transfer/validate',

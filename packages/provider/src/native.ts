@@ -78,10 +78,11 @@ export const loginRequest = z.object({
 });
 export type LoginRequest = z.input<typeof loginRequest>;
 
+const SECOND_LOGIN_TYPE = 'secondLoginType must be 1, 2 or 3';
 export const secondLoginRequest = z.object({
   sessionId: required('sessionId', 128),
-  secondLoginType: z.union([z.string().regex(/^[123]$/), z.literal(1), z.literal(2), z.literal(3)], {
-    error: 'secondLoginType must be 1, 2 or 3',
+  secondLoginType: z.union([z.string().regex(/^[123]$/, SECOND_LOGIN_TYPE), z.literal(1), z.literal(2), z.literal(3)], {
+    error: SECOND_LOGIN_TYPE,
   }).transform(String),
   valueFromUser: required('valueFromUser', 64),
 });

@@ -82,14 +82,13 @@ export async function signNotification(dataReturn: string | object, apiKey: stri
 
 /**
  * Compares two strings in time that depends only on their lengths (a signature's length is
- * public: always 88 characters).
+ * public: always 88 characters). UTF-16 code units are compared as they are, so strings that
+ * only a UTF-8 encoder would make alike (lone surrogates) stay different.
  */
 export function timingSafeEqual(a: string, b: string): boolean {
-  const ab = encoder.encode(a);
-  const bb = encoder.encode(b);
-  const other = ab.length === bb.length ? bb : ab;
-  let diff = ab.length ^ bb.length;
-  for (let i = 0; i < ab.length; i++) diff |= ab[i]! ^ other[i]!;
+  const other = a.length === b.length ? b : a;
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ other.charCodeAt(i);
   return diff === 0;
 }
 
