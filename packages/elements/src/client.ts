@@ -1,0 +1,139 @@
+/**
+ * The typed client of the BFF's checkout API. One method per endpoint; each checkout call
+ * answers with the checkout view. The client secret travels only in the `X-Checkout-Secret`
+ * header (never in a URL), no cookies are sent, and errors become `CheckoutApiError`.
+ */
+import type {
+  BanksResponse,
+  CheckoutView,
+  ContractBody,
+  ErrorBody,
+  LoginBody,
+  PeriodicBody,
+  SecondLoginBody,
+  TransferBody,
+  ValidateBody,
+} from '@bank-checkout/bff/contract';
+
+/** The value the validate call sends for a type-6 validation once the payer signed in the app. */
+export const INDIRECT_SIGNED_VALUE = 'SIGNED';
+
+export interface CheckoutClientOptions {
+  /** Base address of the BFF, such as `https://shop.example/bff` (a path like `/bff` works too). */
+  api: string;
+  /** The checkout's client secret. */
+  secret: string;
+  /** A fetch to use instead of the global one (tests, instrumentation). */
+  fetch?: typeof fetch;
+  /** Called with every view the BFF answers, before the call's promise resolves. */
+  onView?: (view: CheckoutView) => void;
+}
+
+export interface CheckoutClient {
+  /** `GET /v1/banks`: the native bank groups. */
+  banks(): Promise<BanksResponse>;
+  /** `GET /v1/checkout`: the current view (read-only; safe to repeat). */
+  checkout(): Promise<CheckoutView>;
+  login(body: LoginBody): Promise<CheckoutView>;
+  secondLogin(body: SecondLoginBody): Promise<CheckoutView>;
+  contract(body: ContractBody): Promise<CheckoutView>;
+  transfer(body: TransferBody): Promise<CheckoutView>;
+  validate(body: ValidateBody): Promise<CheckoutView>;
+  cancel(): Promise<CheckoutView>;
+  redirect(): Promise<CheckoutView>;
+  periodic(body: PeriodicBody): Promise<CheckoutView>;
+}
+
+export interface ApiIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * A failed call. `status` is the HTTP status (0 when the BFF was not reached), `code` the BFF's
+ * error code (`validation_failed`, `invalid_state`, `upstream`, …) or `network` /
+ * `invalid_response` when the answer was missing or not the contract's.
+ */
+export class CheckoutApiError extends Error {
+  override readonly name = 'CheckoutApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | null = null,
+    readonly issues: readonly ApiIssue[] = [],
+  ) {
+    super(message);
+  }
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function isCheckoutView(x: unknown): x is CheckoutView {
+  return isObject(x) && typeof x.state === 'string' && isObject(x.step) && typeof x.amount === 'number' && isObject(x.payee);
+}
+
+function isBanksResponse(x: unknown): x is BanksResponse {
+  return isObject(x) && Array.isArray(x.groups);
+}
+
+function errorOf(status: number, body: unknown): CheckoutApiError {
+  const e = isObject(body) && isObject((body as Partial<ErrorBody>).error) ? (body as ErrorBody).error : null;
+  if (e && typeof e.code === 'string') {
+    return new CheckoutApiError(status, e.code, String(e.message ?? ''), typeof e.requestId === 'string' ? e.requestId : null, Array.isArray(e.issues) ? e.issues : []);
+  }
+  const code = status === 504 ? 'upstream-timeout' : status >= 500 ? 'upstream' : 'http_error';
+  return new CheckoutApiError(status, code, `HTTP ${status}`);
+}
+
+export function createCheckoutClient(options: CheckoutClientOptions): CheckoutClient {
+  const base = options.api.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Checkout-Secret': options.secret },
+        credentials: 'omit',
+        cache: 'no-store',
+        ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
+      });
+    } catch {
+      throw new CheckoutApiError(0, 'network', 'The checkout service could not be reached.');
+    }
+    let data: unknown = null;
+    try {
+      data = await res.json();
+    } catch {
+      data = null;
+    }
+    if (!res.ok) throw errorOf(res.status, data);
+    return data;
+  }
+
+  async function view(method: 'GET' | 'POST', path: string, body?: unknown): Promise<CheckoutView> {
+    const data = await call(method, path, body);
+    if (!isCheckoutView(data)) throw new CheckoutApiError(200, 'invalid_response', 'The checkout service answered with an unexpected body.');
+    options.onView?.(data);
+    return data;
+  }
+
+  return {
+    async banks() {
+      const data = await call('GET', '/v1/banks');
+      if (!isBanksResponse(data)) throw new CheckoutApiError(200, 'invalid_response', 'The checkout service answered with an unexpected body.');
+      return data;
+    },
+    checkout: () => view('GET', '/v1/checkout'),
+    login: (body) => view('POST', '/v1/checkout/login', body),
+    secondLogin: (body) => view('POST', '/v1/checkout/second-login', body),
+    contract: (body) => view('POST', '/v1/checkout/contract', body),
+    transfer: (body) => view('POST', '/v1/checkout/transfer', body),
+    validate: (body) => view('POST', '/v1/checkout/validate', body),
+    cancel: () => view('POST', '/v1/checkout/cancel', {}),
+    redirect: () => view('POST', '/v1/checkout/redirect', {}),
+    periodic: (body) => view('POST', '/v1/checkout/periodic', body),
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The context `<bank-checkout>` provides to its step elements: the current view, the bank list,
+ * the typed client, the locale, whether a call is in flight, and the way to run an action.
+ */
+import { createContext } from '@lit/context';
+import type { BankGroupView, CheckoutView } from '@bank-checkout/bff/contract';
+import type { CheckoutClient } from './client.js';
+
+export type CheckoutAction = (client: CheckoutClient) => Promise<CheckoutView>;
+
+export interface CheckoutContextValue {
+  view: CheckoutView | null;
+  groups: BankGroupView[] | null;
+  client: CheckoutClient | null;
+  /** A resolved locale with a catalogue (`es`, `en`, …). */
+  locale: string;
+  /** A call to the BFF is in flight: actions are disabled. */
+  busy: boolean;
+  /**
+   * Runs one action against the BFF and shows its answer. Resolves with the new view, or null
+   * when the call failed (the provider shows the error and resynchronises the view).
+   */
+  run(action: CheckoutAction): Promise<CheckoutView | null>;
+  /** Reads the current view again (read-only, safe to repeat). */
+  refresh(): Promise<void>;
+}
+
+export const checkoutContext = createContext<CheckoutContextValue | undefined>(Symbol.for('bank-checkout.context'));

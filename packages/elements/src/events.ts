@@ -1,0 +1,74 @@
+/**
+ * The kit's events: typed, bubbling and composed (they cross shadow roots). No detail ever holds
+ * a credential, a code the payer typed, or the client secret.
+ */
+import type { BankView, CheckoutState } from '@bank-checkout/bff/contract';
+
+export type CheckoutOutcome = 'succeeded' | 'failed' | 'expired' | 'cancelled';
+
+export interface CheckoutStepDetail {
+  checkoutId: string;
+  /** The state the BFF answered with. */
+  state: CheckoutState;
+  /** The state shown before, or null on the first view. */
+  previous: CheckoutState | null;
+}
+
+export interface CheckoutCompleteDetail {
+  checkoutId: string;
+  outcome: CheckoutOutcome;
+  /** The error code behind a failure (`B102`, `deadline`, …), null on success. */
+  code: string | null;
+}
+
+export interface CheckoutErrorDetail {
+  checkoutId: string | null;
+  /** A BFF or provider code (`network`, `rate_limited`, `upstream`, `B100`, …). */
+  code: string;
+  /** The HTTP status of a failed call (0: not reached), null for an error the view carries. */
+  status: number | null;
+  requestId: string | null;
+}
+
+export interface BankSelectDetail {
+  bankId: string;
+  bank: BankView;
+}
+
+export interface ChallengeExpireDetail {
+  deadline: string;
+}
+
+export interface BankEventMap {
+  'bank-checkout-step': CheckoutStepDetail;
+  'bank-checkout-complete': CheckoutCompleteDetail;
+  'bank-checkout-error': CheckoutErrorDetail;
+  /** `<bank-selector>`: the payer chose a bank. */
+  'bank-select': BankSelectDetail;
+  /** `<bank-challenge>`: the validation deadline passed. */
+  'bank-challenge-expire': ChallengeExpireDetail;
+  /** `<bank-result>`: the payer asked to try again. */
+  'bank-retry': Record<string, never>;
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'bank-checkout-step': CustomEvent<CheckoutStepDetail>;
+    'bank-checkout-complete': CustomEvent<CheckoutCompleteDetail>;
+    'bank-checkout-error': CustomEvent<CheckoutErrorDetail>;
+    'bank-select': CustomEvent<BankSelectDetail>;
+    'bank-challenge-expire': CustomEvent<ChallengeExpireDetail>;
+    'bank-retry': CustomEvent<Record<string, never>>;
+  }
+}
+
+/** Dispatches one of the kit's events from `target` (bubbling, composed). */
+export function emit<K extends keyof BankEventMap>(target: EventTarget, type: K, detail: BankEventMap[K]): boolean {
+  return target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+}
+
+export const OUTCOMES: readonly CheckoutState[] = ['succeeded', 'failed', 'expired', 'cancelled'];
+
+export function isOutcome(state: CheckoutState): state is CheckoutOutcome {
+  return OUTCOMES.includes(state);
+}

@@ -1,0 +1,72 @@
+/**
+ * Typed per-locale message catalogues. English and Spanish are built in; other locales are added
+ * with `registerCatalogue`. A locale is chosen from the `locale` attribute, then the browser's
+ * languages, then English.
+ */
+import { en, type Catalogue, type MessageKey } from './en.js';
+import { es } from './es.js';
+
+export type { Catalogue, MessageKey };
+export type MessageParams = Record<string, string | number>;
+
+const catalogues = new Map<string, Catalogue>([
+  ['en', en],
+  ['es', es],
+]);
+
+export const DEFAULT_LOCALE = 'en';
+
+/** Adds (or replaces) the catalogue of a locale such as `ca`. */
+export function registerCatalogue(locale: string, catalogue: Catalogue): void {
+  catalogues.set(locale.toLowerCase(), catalogue);
+}
+
+export function availableLocales(): string[] {
+  return [...catalogues.keys()];
+}
+
+/**
+ * The first candidate with a catalogue, tried as given (`es-es`) and by its language (`es`);
+ * English when none has one.
+ */
+export function resolveLocale(...candidates: readonly (string | null | undefined | readonly string[])[]): string {
+  for (const c of candidates.flat()) {
+    if (!c) continue;
+    const tag = c.toLowerCase();
+    if (catalogues.has(tag)) return tag;
+    const lang = tag.split(/[-_]/)[0]!;
+    if (catalogues.has(lang)) return lang;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/** The browser's preferred languages (empty outside a browser). */
+export function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+}
+
+/** Replaces `{name}` with its parameter; unknown names are left as they are. */
+export function interpolate(template: string, params?: MessageParams): string {
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+}
+
+export function translate(locale: string, key: MessageKey, params?: MessageParams): string {
+  const text = catalogues.get(locale)?.[key] ?? en[key];
+  return interpolate(text, params);
+}
+
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key);
+}
+
+/**
+ * The message key for an error: the view's own key (`error.B100`) when the catalogue has it,
+ * else `error.<code>`, else the generic message.
+ */
+export function errorKey(code: string | null | undefined, message?: string | null): MessageKey {
+  if (message && isMessageKey(message)) return message;
+  const byCode = `error.${code ?? ''}`;
+  return isMessageKey(byCode) ? byCode : 'error.generic';
+}

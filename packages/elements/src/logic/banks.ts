@@ -1,0 +1,77 @@
+/**
+ * The bank list as the selector shows it: search (accent- and case-insensitive), person type,
+ * and the last bank used on this device (its id only).
+ */
+import type { BankGroupView, BankView } from '@bank-checkout/bff/contract';
+import { normalizeForSearch } from './format.js';
+
+/** 0 natural person, 1 legal person (BankType.type). */
+export type PersonType = 0 | 1;
+
+export interface BankGroupMatch {
+  group: BankGroupView;
+  banks: BankView[];
+}
+
+/** A group offers both a natural-person and a legal-person bank. */
+export function hasBothPersonTypes(group: BankGroupView): boolean {
+  return group.types.some((b) => b.type === 0) && group.types.some((b) => b.type === 1);
+}
+
+/** The payer must say which person type they are when some group has banks for both. */
+export function needsPersonType(groups: readonly BankGroupView[]): boolean {
+  return groups.some(hasBothPersonTypes);
+}
+
+/** The banks of a group for a person type: a group with only one kind shows all of them. */
+export function banksFor(group: BankGroupView, personType: PersonType): BankView[] {
+  return hasBothPersonTypes(group) ? group.types.filter((b) => b.type === personType) : group.types;
+}
+
+/** Groups with their banks that match `query` (in the bank's label or the group's name). */
+export function filterBanks(groups: readonly BankGroupView[], query: string, personType: PersonType): BankGroupMatch[] {
+  const q = normalizeForSearch(query);
+  const out: BankGroupMatch[] = [];
+  for (const group of groups) {
+    const groupHit = q === '' || normalizeForSearch(group.name).includes(q);
+    const banks = banksFor(group, personType).filter((b) => groupHit || normalizeForSearch(b.label).includes(q));
+    if (banks.length) out.push({ group, banks });
+  }
+  return out;
+}
+
+export function findBank(groups: readonly BankGroupView[], bankId: string | null | undefined): BankView | undefined {
+  if (!bankId) return undefined;
+  for (const g of groups) for (const b of g.types) if (b.bankId === bankId) return b;
+  return undefined;
+}
+
+/** The storage key of the last bank used on this device; the value is a bank id and nothing else. */
+export const LAST_BANK_KEY = 'bank-checkout:last-bank';
+
+type KeyValueStore = Pick<Storage, 'getItem' | 'setItem'>;
+
+/** The device's storage, or null where it is unavailable (privacy modes, sandboxed frames). */
+export function deviceStorage(): KeyValueStore | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function recallBank(store: KeyValueStore | null): string | null {
+  try {
+    return store?.getItem(LAST_BANK_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function rememberBank(store: KeyValueStore | null, bankId: string): void {
+  try {
+    store?.setItem(LAST_BANK_KEY, bankId);
+  } catch {
+    // Storage full or blocked: remembering is a convenience only.
+  }
+}

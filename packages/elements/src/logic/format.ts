@@ -1,0 +1,35 @@
+/** Formatters: pure functions from data to the text shown. */
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** An amount in cents as currency text in a locale (`1234, 'EUR', 'es'` → `12,34 €`). */
+export function formatCents(cents: number, currency: string, locale: string): string {
+  const id = `${locale}|${currency}`;
+  let nf = numberFormats.get(id);
+  if (!nf) {
+    nf = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    numberFormats.set(id, nf);
+  }
+  return nf.format(cents / 100);
+}
+
+/** An IBAN in groups of four (`ES9121000418450200051332` → `ES91 2100 0418 4502 0005 1332`). */
+export function formatIban(iban: string): string {
+  return iban.replace(/\s+/g, '').toUpperCase().replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+/** Seconds as `m:ss` (`87` → `1:27`); negative counts as zero. */
+export function formatClock(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Text for matching: no accents, lower case, single spaces (`  Caixa  Galícia ` → `caixa galicia`). */
+export function normalizeForSearch(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}

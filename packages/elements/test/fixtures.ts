@@ -1,0 +1,209 @@
+/**
+ * Contract-shaped test data and a fake BFF fetch for the element tests. Bank data follows the
+ * sandbox catalogue's shapes (DNI/CIF fields, masked numeric secrets, a bank in maintenance).
+ */
+import type { BankGroupView, BankView, CheckoutView, FieldView, StepView, ValidationView } from '@bank-checkout/bff/contract';
+
+export const field = (over: Partial<FieldView> & Pick<FieldView, 'fieldId' | 'label'>): FieldView => ({
+  min: null,
+  max: null,
+  valueType: 'alfanumeric',
+  specificType: null,
+  password: false,
+  ...over,
+});
+
+export const AURORA: BankView = {
+  bankId: 'aurora',
+  type: 0,
+  label: 'Banco Aurora · Particulares',
+  active: true,
+  defaultLogin: 'dni',
+  logins: [
+    {
+      loginId: 'dni',
+      label: 'DNI y clave',
+      active: true,
+      fields: [
+        field({ fieldId: 'userId', label: 'DNI / NIE', min: 9, max: 9, specificType: 'DNI_NIE', testValue: '12345678Z' }),
+        field({ fieldId: 'userSecret', label: 'Clave', min: 4, max: 8, valueType: 'numeric', password: true, testValue: '135790' }),
+      ],
+    },
+    {
+      loginId: 'user',
+      label: 'Usuario y contraseña',
+      active: true,
+      fields: [
+        field({ fieldId: 'userId', label: 'Usuario', min: 6, max: 16, testValue: 'aurora.demo' }),
+        field({ fieldId: 'userSecret', label: 'Contraseña', min: 6, max: 20, password: true, testValue: 'Aurora2024' }),
+      ],
+    },
+    {
+      loginId: 'card',
+      label: 'Tarjeta y PIN',
+      active: false,
+      fields: [field({ fieldId: 'userId', label: 'Número de tarjeta', min: 16, max: 16, valueType: 'numeric' })],
+    },
+  ],
+};
+
+export const AURORA_EMPRESAS: BankView = {
+  bankId: 'aurora-empresas',
+  type: 1,
+  label: 'Banco Aurora · Empresas',
+  active: true,
+  defaultLogin: 'cif',
+  logins: [
+    {
+      loginId: 'cif',
+      label: 'CIF y contraseña',
+      active: true,
+      fields: [
+        field({ fieldId: 'userId', label: 'CIF', min: 9, max: 9, specificType: 'CIF', testValue: 'B12345674' }),
+        field({ fieldId: 'userSecret', label: 'Contraseña', min: 8, max: 20, password: true, testValue: 'Empresa2024' }),
+        field({ fieldId: 'userExtraField', label: 'Código de usuario', min: 4, max: 6, valueType: 'numeric', testValue: '7788' }),
+      ],
+    },
+  ],
+};
+
+export const GALICIA: BankView = {
+  bankId: 'galicia',
+  type: 0,
+  label: 'Caixa Galícia',
+  active: true,
+  defaultLogin: 'user',
+  logins: [
+    {
+      loginId: 'user',
+      label: 'Usuario',
+      active: true,
+      fields: [
+        field({ fieldId: 'userId', label: 'Usuario', min: 6, max: 12, testValue: 'cantabro1' }),
+        field({ fieldId: 'userSecret', label: 'Clave', min: 6, max: 6, valueType: 'numeric', password: true, testValue: '864200' }),
+      ],
+    },
+  ],
+};
+
+export const NORTE: BankView = {
+  bankId: 'norte',
+  type: 0,
+  label: 'Banco Norte',
+  active: false,
+  defaultLogin: 'dni',
+  logins: [{ loginId: 'dni', label: 'DNI', active: true, fields: [field({ fieldId: 'userId', label: 'DNI', min: 9, max: 9 })] }],
+};
+
+export const GROUPS: BankGroupView[] = [
+  { group: 'aurora', name: 'Grupo Aurora', defaultType: 'aurora', types: [AURORA, AURORA_EMPRESAS] },
+  { group: 'galicia', name: 'Caixa Galícia', defaultType: 'galicia', types: [GALICIA] },
+  { group: 'norte', name: 'Banco Norte', defaultType: 'norte', types: [NORTE] },
+];
+
+export const validation = (type: number, over: Partial<ValidationView> = {}): ValidationView => ({
+  ...field({ fieldId: `v${type}`, label: `Código ${type}`, min: 4, max: 8, valueType: 'numeric' }),
+  type,
+  value: null,
+  ...over,
+});
+
+/** A 1×1 PNG as the coordinates card. */
+export const CARD_IMAGE =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+export function view(step: StepView, over: Partial<CheckoutView> = {}): CheckoutView {
+  return {
+    id: 'chk_test',
+    state: step.state,
+    mode: 'native',
+    amount: 4250,
+    currency: 'EUR',
+    subject: 'Pedido 1042',
+    reference: 'ORD-1042',
+    payee: { name: 'Tienda Demo', iban: 'ES9121000418450200051332' },
+    expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
+    sandbox: false,
+    attemptsLeft: 3,
+    step,
+    ...over,
+  };
+}
+
+export interface FakeCall {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+  credentials: RequestCredentials | undefined;
+}
+
+export type FakeReply = CheckoutView | { status: number; body: unknown } | Error;
+export type FakeRoute = (body: any, call: FakeCall) => FakeReply | Promise<FakeReply>;
+
+/**
+ * A fake fetch for `https://bff.test`: routes are keyed `METHOD /path`; every call is recorded.
+ * A route answering an Error makes fetch reject (network failure).
+ */
+export function fakeBff(routes: Record<string, FakeRoute>) {
+  const calls: FakeCall[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input));
+    const method = init?.method ?? 'GET';
+    const headers = Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    const call: FakeCall = { method, path: url.pathname, headers, body, credentials: init?.credentials };
+    calls.push(call);
+    const route = routes[`${method} ${url.pathname}`];
+    if (!route) return Response.json({ error: { code: 'not_found', message: 'no route', requestId: 'r0' } }, { status: 404 });
+    const reply = await route(body, call);
+    if (reply instanceof Error) throw new TypeError('Failed to fetch');
+    if ('status' in reply && 'body' in reply && !('step' in reply)) return Response.json(reply.body, { status: reply.status });
+    return Response.json(reply);
+  };
+  return { fetch: fetch as typeof globalThis.fetch, calls };
+}
+
+export const apiError = (status: number, code: string) => ({ status, body: { error: { code, message: code, requestId: 'req-1' } } });
+
+/** Every attribute value anywhere in `root` and the shadow roots below it. */
+export function allAttributeValues(root: Element | ShadowRoot): string[] {
+  const out: string[] = [];
+  const visit = (node: Element | ShadowRoot) => {
+    if (node instanceof Element) for (const a of node.attributes) out.push(a.value);
+    for (const child of node.children) visit(child);
+    if (node instanceof Element && node.shadowRoot) visit(node.shadowRoot);
+  };
+  visit(root);
+  return out;
+}
+
+/** Elements with an inline `style` attribute anywhere under `root` (there must be none). */
+export function inlineStyled(root: Element | ShadowRoot): Element[] {
+  const out: Element[] = [];
+  const visit = (node: Element | ShadowRoot) => {
+    if (node instanceof Element && node.hasAttribute('style')) out.push(node);
+    for (const child of node.children) visit(child);
+    if (node instanceof Element && node.shadowRoot) visit(node.shadowRoot);
+  };
+  visit(root);
+  return out;
+}
+
+/** Types into an input as a payer would (sets the value and fires `input`). */
+export function type(input: HTMLInputElement, text: string): void {
+  input.focus();
+  input.value = text;
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+}
+
+/** Waits until `check` returns a truthy value (polling each animation frame, 2 s at most). */
+export async function until<T>(check: () => T | null | undefined | false, what = 'condition'): Promise<T> {
+  const end = performance.now() + 2000;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+  }
+}

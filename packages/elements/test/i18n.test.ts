@@ -1,0 +1,94 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { en } from '../src/i18n/en.js';
+import { es } from '../src/i18n/es.js';
+import { ca } from '../src/i18n/ca.js';
+import { errorKey, interpolate, registerCatalogue, resolveLocale, translate } from '../src/i18n/index.js';
+import { NATIVE_ERROR_CODES } from '@bank-checkout/provider';
+import { BFF_ERROR_CODES } from '@bank-checkout/bff/contract';
+
+const catalogues = { en, es, ca } as const;
+const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe('catalogues', () => {
+  for (const [name, cat] of Object.entries(catalogues)) {
+    it(`${name} has every key of English, no other, each non-empty with the same parameters`, () => {
+      assert.deepEqual(Object.keys(cat).sort(), Object.keys(en).sort());
+      for (const [key, text] of Object.entries(en)) {
+        const translated = (cat as Record<string, string>)[key]!;
+        assert.ok(translated.trim().length > 0, `${name}:${key} is empty`);
+        assert.deepEqual(params(translated), params(text), `${name}:${key} parameters differ`);
+      }
+    });
+  }
+
+  it('Spanish and Catalan are translated, not copies of English', () => {
+    const same = (cat: Record<string, string>) => Object.keys(en).filter((k) => cat[k] === (en as Record<string, string>)[k]);
+    assert.ok(same(es).length <= 2, `untranslated in es: ${same(es).join(', ')}`);
+    assert.ok(same(ca).length <= 2, `untranslated in ca: ${same(ca).join(', ')}`);
+  });
+
+  it('has a message for every provider and BFF error code in every locale', () => {
+    const codes = [...NATIVE_ERROR_CODES, ...BFF_ERROR_CODES];
+    assert.ok(codes.includes('B100') && codes.includes('E302') && codes.includes('invalid-state'));
+    for (const code of codes) {
+      assert.equal(errorKey(code), `error.${code}`, `no message for ${code}`);
+      for (const cat of Object.values(catalogues)) assert.ok((cat as Record<string, string>)[`error.${code}`]);
+    }
+  });
+});
+
+describe('locale resolution and messages', () => {
+  it('takes the attribute, then the browser languages, then English', () => {
+    assert.equal(resolveLocale('es', ['en-GB']), 'es');
+    assert.equal(resolveLocale('es-ES'), 'es');
+    assert.equal(resolveLocale(undefined, ['fr-FR', 'es-MX']), 'es');
+    assert.equal(resolveLocale('de', ['fr']), 'en');
+    assert.equal(resolveLocale(null, []), 'en');
+  });
+
+  it('uses a registered locale and falls back to English for a key it lacks', () => {
+    registerCatalogue('xx', { ...en, 'login.submit': 'Xign in' });
+    assert.equal(resolveLocale('xx-YY'), 'xx');
+    assert.equal(translate('xx', 'login.submit'), 'Xign in');
+    assert.equal(translate('zz', 'login.submit'), en['login.submit']);
+  });
+
+  it('interpolates named parameters and leaves unknown ones visible', () => {
+    assert.equal(interpolate('Pay {amount} to {payee}', { amount: '5 €' }), 'Pay 5 € to {payee}');
+    assert.equal(translate('es', 'account.submit', { amount: '42,50 €' }), 'Pagar 42,50 €');
+  });
+
+  it('maps error codes to keys: the view key first, then the code, then generic', () => {
+    assert.equal(errorKey('B100', 'error.B100'), 'error.B100');
+    assert.equal(errorKey('whatever', 'error.B105'), 'error.B105');
+    assert.equal(errorKey('rate_limited', 'not.a.key'), 'error.rate_limited');
+    assert.equal(errorKey('Z999'), 'error.generic');
+    assert.equal(errorKey(null), 'error.generic');
+  });
+});
+
+describe('source rules', () => {
+  const src = new URL('../src/', import.meta.url).pathname;
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : n.endsWith('.ts') ? [join(dir, n)] : []));
+  const sources = files(src).map((f) => ({ f, text: readFileSync(f, 'utf8') }));
+
+  it('uses no styleMap, inline style, eval, Function, unsafeHTML or storage other than the bank id', () => {
+    assert.ok(sources.length >= 15);
+    for (const { f, text } of sources) {
+      for (const banned of [/styleMap/, /\bstyle=/, /\beval\(/, /new Function\(/, /unsafeHTML/, /unsafeCSS/, /sessionStorage/, /document\.cookie/, /indexedDB/]) {
+        assert.doesNotMatch(text, banned, `${f} uses ${banned}`);
+      }
+      if (!f.endsWith('logic/banks.ts')) assert.doesNotMatch(text, /localStorage/, `${f} touches localStorage`);
+    }
+  });
+
+  it('imports only types from the BFF', () => {
+    for (const { f, text } of sources) {
+      for (const m of text.matchAll(/import\s+(type\s+)?[^;]*?from\s+'@bank-checkout\/bff[^']*'/g)) assert.ok(m[1], `${f}: runtime import from the BFF`);
+    }
+  });
+});

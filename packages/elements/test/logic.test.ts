@@ -1,0 +1,189 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { digitsOnly, isValidCif, isValidDniNie, lengthWithin, specificType, validateField, type FieldRules } from '../src/logic/validators.js';
+import { parseDigits, parseFieldInput, parseIdentityDocument } from '../src/logic/parsers.js';
+import { formatCents, formatClock, formatIban, normalizeForSearch } from '../src/logic/format.js';
+import { ANNOUNCE_AT_SECONDS, announcementDue, deadlineMs, secondsLeft } from '../src/logic/countdown.js';
+import { LAST_BANK_KEY, banksFor, filterBanks, findBank, needsPersonType, recallBank, rememberBank } from '../src/logic/banks.js';
+import { GROUPS, AURORA, AURORA_EMPRESAS } from './fixtures.js';
+
+const DNI_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
+
+describe('identity documents', () => {
+  it('accepts DNIs with the right check letter and rejects every other letter', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 99_999_999 }), (n) => {
+        const digits = String(n).padStart(8, '0');
+        const right = DNI_LETTERS[n % 23]!;
+        assert.equal(isValidDniNie(digits + right), true);
+        assert.equal(isValidDniNie(digits + right.toLowerCase()), true, 'case is ignored');
+        for (const wrong of DNI_LETTERS.replace(right, '')) assert.equal(isValidDniNie(digits + wrong), false);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('accepts NIEs (X/Y/Z count as 0/1/2) and rejects malformed ids', () => {
+    assert.equal(isValidDniNie('X1234567L'), true);
+    assert.equal(isValidDniNie('Y1234567X'), true);
+    assert.equal(isValidDniNie('Z1234567R'), true);
+    assert.equal(isValidDniNie('X1234567T'), false);
+    for (const bad of ['', '1234567Z', '123456789Z', '12345678', 'A1234567L', '12345678-Z']) assert.equal(isValidDniNie(bad), false, bad);
+  });
+
+  it('checks CIF control characters: digit, letter, or either by organisation letter', () => {
+    assert.equal(isValidCif('B12345674'), true);
+    assert.equal(isValidCif('A76543214'), true);
+    assert.equal(isValidCif('b12345674'), true, 'case is ignored');
+    assert.equal(isValidCif('B12345675'), false);
+    assert.equal(isValidCif('B1234567D'), false, 'B needs a digit control');
+    assert.equal(isValidCif('P1234567D'), true, 'P needs a letter control (4 → D)');
+    assert.equal(isValidCif('P12345674'), false);
+    assert.equal(isValidCif('G1234567D'), true, 'G takes either');
+    assert.equal(isValidCif('G12345674'), true);
+    for (const bad of ['', 'I12345674', 'B1234567', 'B123456745', '12345678Z']) assert.equal(isValidCif(bad), false, bad);
+  });
+});
+
+describe('validateField', () => {
+  const pin: FieldRules = { min: 4, max: 8, valueType: 'numeric', specificType: null };
+  const dni: FieldRules = { min: 9, max: 9, valueType: 'alfanumeric', specificType: 'DNI_NIE' };
+
+  it('reports the first broken rule: required, digits, length, then format', () => {
+    assert.deepEqual(validateField(pin, ''), { key: 'field.required' });
+    assert.deepEqual(validateField(pin, '12a4'), { key: 'field.digits' });
+    assert.deepEqual(validateField(pin, '123'), { key: 'field.min', params: { min: 4 } });
+    assert.deepEqual(validateField(pin, '123456789'), { key: 'field.max', params: { max: 8 } });
+    assert.equal(validateField(pin, '1234'), null);
+    assert.deepEqual(validateField(dni, '1234'), { key: 'field.exact', params: { min: 9 } });
+    assert.deepEqual(validateField(dni, '12345678A'), { key: 'field.DNI_NIE' });
+    assert.equal(validateField(dni, '12345678Z'), null);
+    assert.deepEqual(validateField({ ...dni, specificType: 'CIF' }, '12345678Z'), { key: 'field.CIF' });
+  });
+
+  it('lets unknown specific types and missing limits pass', () => {
+    assert.equal(specificType('anything', 'IBAN_FUTURE'), null);
+    assert.equal(specificType('anything', null), null);
+    assert.equal(lengthWithin('x'.repeat(500), null, null), null);
+    assert.equal(validateField({ min: null, max: null, valueType: 'alfanumeric', specificType: 'SOMETHING' }, 'a b'), null);
+  });
+
+  it('digitsOnly accepts only ASCII digits', () => {
+    assert.equal(digitsOnly('0123456789'), null);
+    assert.deepEqual(digitsOnly('١٢'), { key: 'field.digits' });
+    assert.deepEqual(digitsOnly('1 2'), { key: 'field.digits' });
+  });
+});
+
+describe('parsers', () => {
+  it('numeric input keeps only digits, whatever is typed or pasted', () => {
+    fc.assert(fc.property(fc.string(), (s) => assert.match(parseDigits(s), /^\d*$/)));
+    assert.equal(parseFieldInput({ valueType: 'numeric', specificType: null }, ' 12-34 a5'), '12345');
+  });
+
+  it('identity documents lose separators and become upper case; other text is kept as typed', () => {
+    assert.equal(parseIdentityDocument(' 12.345.678-z '), '12345678Z');
+    assert.equal(parseFieldInput({ valueType: 'alfanumeric', specificType: 'DNI_NIE' }, 'x1234567-l'), 'X1234567L');
+    assert.equal(parseFieldInput({ valueType: 'alfanumeric', specificType: 'CIF' }, 'b 1234567 4'), 'B12345674');
+    assert.equal(parseFieldInput({ valueType: 'alfanumeric', specificType: null }, ' Pass word '), ' Pass word ');
+  });
+});
+
+describe('formatters', () => {
+  it('formats cents as currency per locale', () => {
+    assert.equal(formatCents(123456, 'EUR', 'en').replace(/\s/g, ' '), '€1,234.56');
+    assert.match(formatCents(123456, 'EUR', 'es'), /^1\.?234,56\s€$/);
+    assert.match(formatCents(5, 'EUR', 'ca'), /^0,05\s€$/);
+  });
+
+  it('groups IBANs by four', () => {
+    assert.equal(formatIban('es9121000418450200051332'), 'ES91 2100 0418 4502 0005 1332');
+    assert.equal(formatIban('ES91 2100 0418'), 'ES91 2100 0418');
+  });
+
+  it('shows seconds as m:ss, never negative', () => {
+    assert.equal(formatClock(87), '1:27');
+    assert.equal(formatClock(9), '0:09');
+    assert.equal(formatClock(-3), '0:00');
+  });
+
+  it('normalises text for search: accents, case and spaces', () => {
+    assert.equal(normalizeForSearch('  Caixa   GALÍCIA '), 'caixa galicia');
+    assert.equal(normalizeForSearch('Cañón'), 'canon');
+  });
+});
+
+describe('countdown', () => {
+  it('counts whole seconds up to the deadline, never below zero', () => {
+    assert.equal(secondsLeft(10_000, 0), 10);
+    assert.equal(secondsLeft(10_000, 9_001), 1);
+    assert.equal(secondsLeft(10_000, 10_000), 0);
+    assert.equal(secondsLeft(10_000, 20_000), 0);
+    assert.equal(deadlineMs('2030-01-01T00:00:00.000Z'), Date.UTC(2030, 0, 1));
+    assert.equal(deadlineMs('not a date'), 0);
+  });
+
+  it('announces the first reading and each mark crossed, never every second', () => {
+    assert.equal(announcementDue(null, 87), 87);
+    assert.equal(announcementDue(87, 86), null);
+    assert.equal(announcementDue(61, 60), 60);
+    assert.equal(announcementDue(60, 59), null);
+    assert.equal(announcementDue(45, 12), 12, 'a background tab may skip a mark');
+    assert.equal(announcementDue(11, 10), 10);
+    assert.equal(announcementDue(1, 0), null, 'expiry has its own message');
+  });
+
+  it('announces at most once per mark plus once at the start over a whole countdown', () => {
+    let last: number | null = null;
+    const said: number[] = [];
+    for (let s = 90; s >= 0; s--) {
+      const due = announcementDue(last, s);
+      if (due !== null) {
+        said.push(due);
+        last = due;
+      }
+    }
+    assert.deepEqual(said, [90, ...ANNOUNCE_AT_SECONDS]);
+  });
+});
+
+describe('bank list', () => {
+  it('asks for the person type only when a group has both', () => {
+    assert.equal(needsPersonType(GROUPS), true);
+    assert.equal(needsPersonType(GROUPS.slice(1)), false);
+    assert.deepEqual(banksFor(GROUPS[0]!, 1), [AURORA_EMPRESAS]);
+    assert.deepEqual(banksFor(GROUPS[1]!, 1).map((b) => b.bankId), ['galicia'], 'a single-type group shows its banks');
+  });
+
+  it('searches bank and group names ignoring accents and case', () => {
+    const ids = (q: string, p: 0 | 1 = 0) => filterBanks(GROUPS, q, p).flatMap((m) => m.banks.map((b) => b.bankId));
+    assert.deepEqual(ids(''), ['aurora', 'galicia', 'norte']);
+    assert.deepEqual(ids('GALICIA'), ['galicia']);
+    assert.deepEqual(ids('aurora'), ['aurora']);
+    assert.deepEqual(ids('aurora', 1), ['aurora-empresas']);
+    assert.deepEqual(ids('empresas', 1), ['aurora-empresas']);
+    assert.deepEqual(ids('zzz'), []);
+    assert.equal(findBank(GROUPS, 'aurora')?.label, AURORA.label);
+    assert.equal(findBank(GROUPS, 'nope'), undefined);
+  });
+
+  it('remembers only a bank id, and survives a storage that throws', () => {
+    const data = new Map<string, string>();
+    const store = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
+    rememberBank(store, 'aurora');
+    assert.deepEqual([...data.entries()], [[LAST_BANK_KEY, 'aurora']]);
+    assert.equal(recallBank(store), 'aurora');
+    const broken = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('denied');
+      },
+    };
+    assert.equal(recallBank(broken), null);
+    assert.doesNotThrow(() => rememberBank(broken, 'aurora'));
+    assert.equal(recallBank(null), null);
+  });
+});
