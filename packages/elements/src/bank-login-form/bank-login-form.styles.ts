@@ -1,0 +1,8 @@
+import { css } from 'lit';
+
+export const loginFormStyles = css`
+  .types {
+    display: grid;
+    gap: 8px;
+  }
+`;

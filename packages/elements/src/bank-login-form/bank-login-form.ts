@@ -1,0 +1,142 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { BankView, CheckoutView, LoginTypeView } from '@bank-checkout/bff/contract';
+import { BankElement } from '../shared/bank-element.js';
+import { FieldsController } from '../shared/fields.js';
+import { elementStyles } from '../shared/styles.js';
+import { loginFormStyles } from './bank-login-form.styles.js';
+
+/** The login type shown first: the bank's default when active, else the first active one. */
+export function initialLogin(bank: BankView): LoginTypeView | undefined {
+  const active = bank.logins.filter((l) => l.active);
+  return active.find((l) => l.loginId === bank.defaultLogin) ?? active[0];
+}
+
+/**
+ * The bank's login form, built from its login types and field descriptors: a choice of login
+ * type when there are several (those in maintenance disabled), numeric fields that take digits
+ * only, lengths, masking with a reveal toggle, identity-document checks, errors after
+ * interaction or submit. The values are sent with `POST /v1/checkout/login` and cleared from
+ * the form at once. In test mode it shows a banner and can fill the bank's test values.
+ *
+ * @summary Signs the payer in to their bank.
+ * @fires bank-checkout-step - Used alone with `client`: the BFF answered with a new state.
+ * @fires bank-checkout-error - Used alone with `client`: the call failed.
+ * @csspart form - The form.
+ * @csspart title - The heading.
+ * @csspart sandbox-banner - The test-mode banner.
+ * @csspart login-types - The choice of login type.
+ * @csspart field - A field (label, input, messages).
+ * @csspart label - A field's label.
+ * @csspart input - A field's input.
+ * @csspart reveal - The show-password toggle.
+ * @csspart field-error - A field's error message.
+ * @csspart error - The error from the bank.
+ * @csspart submit - The sign-in button.
+ * @csspart fill-test - The "fill test values" button (test mode).
+ */
+@customElement('bank-login-form')
+export class BankLoginForm extends BankElement {
+  static override styles = [...elementStyles, loginFormStyles];
+  protected override readonly stepState = 'login' as const;
+
+  /** The bank to sign in to; by default the one of a `login` step. */
+  @property({ attribute: false }) bank?: BankView | null;
+
+  @state() private loginId: string | null = null;
+  private shownBankId: string | null = null;
+  private readonly fields = new FieldsController(this, 'login');
+
+  private get currentBank(): BankView | null {
+    if (this.bank) return this.bank;
+    const step = this.currentView?.step;
+    return step?.state === 'login' ? step.bank : null;
+  }
+
+  private get login(): LoginTypeView | undefined {
+    const bank = this.currentBank;
+    return bank?.logins.find((l) => l.loginId === this.loginId && l.active);
+  }
+
+  protected override willUpdate(): void {
+    const bank = this.currentBank;
+    if ((bank?.bankId ?? null) !== this.shownBankId) {
+      this.shownBankId = bank?.bankId ?? null;
+      this.loginId = bank ? (initialLogin(bank)?.loginId ?? null) : null;
+      this.fields.clear();
+    }
+  }
+
+  protected override viewErrorApplies(view: CheckoutView): boolean {
+    return view.step.state === 'login' && view.step.bank.bankId === this.currentBank?.bankId;
+  }
+
+  private chooseLogin(loginId: string): void {
+    this.loginId = loginId;
+    this.fields.clear();
+  }
+
+  private fillTestValues(): void {
+    for (const f of this.login?.fields ?? []) if (f.testValue) this.fields.set(f, f.testValue);
+  }
+
+  private async submit(e: SubmitEvent): Promise<void> {
+    e.preventDefault();
+    const bank = this.currentBank;
+    const login = this.login;
+    if (!bank || !login || this.busy) return;
+    const values = this.fields.collect(login.fields);
+    if (!values) return;
+    this.fields.clear();
+    await this.run((client) => client.login({ bankId: bank.bankId, loginId: login.loginId, fields: values }));
+  }
+
+  private renderLoginTypes(bank: BankView): TemplateResult {
+    return html`<fieldset part="login-types">
+      <legend>${this.t('login.type')}</legend>
+      <div class="types">
+        ${bank.logins.map(
+          (l) => html`<label class="choice">
+            <input
+              type="radio"
+              name="login-type"
+              .checked=${l.loginId === this.loginId}
+              ?disabled=${!l.active || this.busy}
+              @change=${() => this.chooseLogin(l.loginId)}
+            />
+            <span>${l.label}${l.active ? nothing : html` <span class="muted">(${this.t('login.unavailable')})</span>`}</span>
+          </label>`,
+        )}
+      </div>
+    </fieldset>`;
+  }
+
+  override render() {
+    const bank = this.currentBank;
+    if (!bank) return nothing;
+    const login = this.login;
+    const sandbox = this.inSandbox;
+    const attempts = this.errorCode?.code === 'B100' && this.currentView ? html`<p>${this.t('field.attemptsLeft', { count: this.currentView.attemptsLeft })}</p>` : nothing;
+    return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
+      <h2 part="title" tabindex="-1">${this.t('login.title', { bank: bank.label })}</h2>
+      ${sandbox && !this.checkout ? html`<p class="notice" part="sandbox-banner">${this.t('sandbox.banner')}</p>` : nothing} ${this.renderError(attempts)}
+      <p class="hint">${this.t('login.intro')}</p>
+      ${bank.logins.length > 1 ? this.renderLoginTypes(bank) : nothing}
+      ${login
+        ? login.fields.map((f) => this.fields.render(f, { autocomplete: 'off', disabled: this.busy }))
+        : html`<p class="alert" role="alert">${this.t('login.noActiveType')}</p>`}
+      <div class="actions">
+        <button type="submit" class="primary" part="submit" ?disabled=${!login || this.busy}>${this.t('login.submit')}</button>
+        ${sandbox && login?.fields.some((f) => f.testValue)
+          ? html`<button type="button" part="fill-test" ?disabled=${this.busy} @click=${this.fillTestValues}>${this.t('login.fillTest')}</button>`
+          : nothing}
+      </div>
+    </form>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'bank-login-form': BankLoginForm;
+  }
+}

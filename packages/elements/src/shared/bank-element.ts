@@ -1,0 +1,133 @@
+/**
+ * The base of every kit element: locale, messages, the checkout context, and running an action
+ * either through `<bank-checkout>` (context) or, when used alone, through its own `client`.
+ */
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { consume } from '@lit/context';
+import type { CheckoutState, CheckoutView } from '@bank-checkout/bff/contract';
+import { CheckoutApiError, type CheckoutClient } from '../client.js';
+import { checkoutContext, type CheckoutAction, type CheckoutContextValue } from '../context.js';
+import { emit } from '../events.js';
+import { browserLanguages, errorKey, resolveLocale, translate, type MessageKey, type MessageParams } from '../i18n/index.js';
+import { elementStyles } from './styles.js';
+
+/** Any failure as a `CheckoutApiError` (a thrown non-API error counts as generic). */
+export function asApiError(err: unknown): CheckoutApiError {
+  return err instanceof CheckoutApiError ? err : new CheckoutApiError(0, 'generic', 'Unexpected error.');
+}
+
+/** Locale and messages, shared by every kit element. */
+export abstract class BankBase extends LitElement {
+  static override styles = elementStyles;
+
+  /** Language of the texts (`es`, `en`, `ca`, …). Default: the checkout's, then the browser's, then English. */
+  @property() locale?: string;
+
+  /** A locale inherited from an enclosing element, if any. */
+  protected get inheritedLocale(): string | undefined {
+    return undefined;
+  }
+
+  protected get resolvedLocale(): string {
+    return resolveLocale(this.locale, this.inheritedLocale, browserLanguages());
+  }
+
+  t(key: MessageKey, params?: MessageParams): string {
+    return translate(this.resolvedLocale, key, params);
+  }
+
+  /** Moves focus to the start of what the element shows: its heading, else its first control. */
+  async focusStart(): Promise<void> {
+    await this.updateComplete;
+    const root = this.renderRoot as ShadowRoot;
+    const target = root.querySelector<HTMLElement>('h2[tabindex]') ?? root.querySelector<HTMLElement>('input:checked, input:not([disabled]), button:not([disabled])');
+    target?.focus();
+  }
+}
+
+/** A step of the checkout: context, view, client, and the view's error. */
+export abstract class BankElement extends BankBase {
+
+  /** The checkout view to render when used without `<bank-checkout>`. */
+  @property({ attribute: false }) view?: CheckoutView | null;
+
+  /** The client to call when used without `<bank-checkout>`. */
+  @property({ attribute: false }) client?: CheckoutClient;
+
+  /** Test mode (the sandbox): shows a banner and test helpers. Default: the view's `sandbox`. */
+  @property({ type: Boolean }) sandbox = false;
+
+  /** Provided by an enclosing `<bank-checkout>`. */
+  @consume({ context: checkoutContext, subscribe: true })
+  @state()
+  protected checkout?: CheckoutContextValue;
+
+  /** The error of this element's own last call (when used alone). */
+  @state() protected failure: CheckoutApiError | null = null;
+
+  @state() private ownBusy = false;
+
+  /** The state this element stands for, to decide whether the view's error is about it. */
+  protected readonly stepState: CheckoutState | null = null;
+
+  protected override get inheritedLocale(): string | undefined {
+    return this.checkout?.locale;
+  }
+
+  protected get currentView(): CheckoutView | null {
+    return this.view ?? this.checkout?.view ?? null;
+  }
+
+  protected get busy(): boolean {
+    return this.ownBusy || (this.checkout?.busy ?? false);
+  }
+
+  protected get inSandbox(): boolean {
+    return this.sandbox || (this.currentView?.sandbox ?? false);
+  }
+
+  /**
+   * Runs an action: through `<bank-checkout>` when inside one; alone, with `client`, firing
+   * `bank-checkout-step` or `bank-checkout-error` itself.
+   */
+  protected async run(action: CheckoutAction): Promise<CheckoutView | null> {
+    if (this.checkout) return this.checkout.run(action);
+    if (!this.client || this.ownBusy) return null;
+    this.ownBusy = true;
+    this.failure = null;
+    try {
+      const next = await action(this.client);
+      emit(this, 'bank-checkout-step', { checkoutId: next.id, state: next.state, previous: this.currentView?.state ?? this.stepState });
+      return next;
+    } catch (err) {
+      const e = asApiError(err);
+      this.failure = e;
+      emit(this, 'bank-checkout-error', { checkoutId: this.currentView?.id ?? null, code: e.code, status: e.status, requestId: e.requestId });
+      return null;
+    } finally {
+      this.ownBusy = false;
+    }
+  }
+
+  /** Whether the view's error belongs to what this element shows now. */
+  protected viewErrorApplies(view: CheckoutView): boolean {
+    return view.state === this.stepState;
+  }
+
+  protected get errorCode(): { code: string; message?: string } | null {
+    if (this.failure) return { code: this.failure.code };
+    const v = this.currentView;
+    return v?.error && this.viewErrorApplies(v) ? v.error : null;
+  }
+
+  /** The current error as an alert, with optional extra lines. */
+  protected renderError(extra?: TemplateResult | typeof nothing): TemplateResult | typeof nothing {
+    const e = this.errorCode;
+    if (!e) return nothing;
+    return html`<div class="alert" role="alert" part="error">
+      <p>${this.t(errorKey(e.code, e.message))}</p>
+      ${extra ?? nothing}
+    </div>`;
+  }
+}

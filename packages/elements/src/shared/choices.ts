@@ -1,0 +1,41 @@
+/**
+ * A list of native radio choices inside a form: arrows move and select, Tab leaves, the form's
+ * button confirms. Used by the contract and account pickers.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+
+export interface Choice {
+  id: string;
+  title: string;
+  detail?: string;
+}
+
+export function renderChoices(opts: {
+  name: string;
+  legend: string;
+  choices: readonly Choice[];
+  selected: string | null;
+  disabled: boolean;
+  onSelect: (id: string) => void;
+}): TemplateResult {
+  return html`<fieldset part="list">
+    <legend part="title">${opts.legend}</legend>
+    <div class="choices">
+      ${opts.choices.map(
+        (c) => html`<label class="choice" part="option">
+          <input
+            type="radio"
+            name=${opts.name}
+            .checked=${c.id === opts.selected}
+            ?disabled=${opts.disabled}
+            @change=${() => opts.onSelect(c.id)}
+          />
+          <span class="choice-text">
+            <span class="choice-title">${c.title}</span>
+            ${c.detail ? html`<span class="choice-detail" part="detail">${c.detail}</span>` : nothing}
+          </span>
+        </label>`,
+      )}
+    </div>
+  </fieldset>`;
+}

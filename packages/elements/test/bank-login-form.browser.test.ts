@@ -1,0 +1,151 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../src/bank-login-form/bank-login-form.js';
+import type { BankLoginForm } from '../src/bank-login-form/bank-login-form.js';
+import { createCheckoutClient } from '../src/client.js';
+import { AURORA, AURORA_EMPRESAS, allAttributeValues, fakeBff, type, until, view } from './fixtures.js';
+
+const q = <T extends Element = HTMLElement>(el: BankLoginForm, sel: string) => el.shadowRoot!.querySelector(sel) as T;
+const inputs = (el: BankLoginForm) => [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input:not([type=radio])')];
+const errors = (el: BankLoginForm) => [...el.shadowRoot!.querySelectorAll('[part=field-error]')].map((e) => e.textContent!.trim());
+const submit = async (el: BankLoginForm) => {
+  q<HTMLButtonElement>(el, 'button[type=submit]').click();
+  await el.updateComplete;
+};
+
+describe('<bank-login-form>', () => {
+  it('builds the form from the bank’s login types and field descriptors', async () => {
+    const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
+    expect(q(el, 'h2').textContent).to.equal('Sign in to Banco Aurora · Particulares');
+    const radios = [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')];
+    expect(radios.map((r) => r.closest('label')!.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
+      'DNI y clave',
+      'Usuario y contraseña',
+      'Tarjeta y PIN (not available right now)',
+    ]);
+    expect(radios.map((r) => [r.checked, r.disabled])).to.deep.equal([
+      [true, false],
+      [false, false],
+      [false, true],
+    ]);
+    const [dni, pin] = inputs(el);
+    expect(q(el, `label[for=${dni!.id}]`).textContent).to.equal('DNI / NIE');
+    expect([dni!.type, dni!.getAttribute('inputmode'), dni!.maxLength, dni!.minLength, dni!.autocomplete]).to.deep.equal(['text', 'text', 9, 9, 'off']);
+    expect([pin!.type, pin!.getAttribute('inputmode'), pin!.maxLength, pin!.autocomplete]).to.deep.equal(['password', 'numeric', 8, 'off']);
+    expect(el.shadowRoot!.querySelector('[part=sandbox-banner]')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('takes digits only in numeric fields and normalises identity documents', async () => {
+    const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
+    const [dni, pin] = inputs(el);
+    type(pin!, '12ab-34');
+    await el.updateComplete;
+    expect(pin!.value).to.equal('1234');
+    type(dni!, '12.345.678-z');
+    await el.updateComplete;
+    expect(dni!.value).to.equal('12345678Z');
+  });
+
+  it('shows errors only after interaction or submit, and focuses the first invalid field', async () => {
+    const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
+    const [dni, pin] = inputs(el);
+    dni!.focus();
+    dni!.blur();
+    await el.updateComplete;
+    expect(errors(el), 'leaving an untouched field says nothing').to.deep.equal([]);
+    type(dni!, '1234');
+    await el.updateComplete;
+    expect(errors(el), 'no error while typing').to.deep.equal([]);
+    dni!.blur();
+    await el.updateComplete;
+    expect(errors(el)).to.deep.equal(['Use exactly 9 characters.']);
+    expect(dni!.getAttribute('aria-invalid')).to.equal('true');
+    expect(dni!.getAttribute('aria-describedby')).to.contain(`${dni!.id}-error`);
+    type(dni!, '12345678A');
+    await el.updateComplete;
+    expect(errors(el)).to.deep.equal(['Enter a valid DNI or NIE, for example 12345678Z.']);
+    type(dni!, '12345678Z');
+    await submit(el);
+    expect(errors(el)).to.deep.equal(['This field is required.']);
+    await el.updateComplete;
+    expect(el.shadowRoot!.activeElement).to.equal(pin);
+    type(pin!, '12');
+    await el.updateComplete;
+    expect(errors(el)).to.deep.equal(['Use at least 4 characters.']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('masks passwords with a reveal toggle', async () => {
+    const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
+    const toggle = q<HTMLButtonElement>(el, '[part=reveal]');
+    const pin = inputs(el)[1]!;
+    expect(toggle.getAttribute('aria-pressed')).to.equal('false');
+    expect(toggle.getAttribute('aria-controls')).to.equal(pin.id);
+    expect(toggle.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Show Clave');
+    toggle.click();
+    await el.updateComplete;
+    expect(pin.type).to.equal('text');
+    expect(toggle.getAttribute('aria-pressed')).to.equal('true');
+    toggle.click();
+    await el.updateComplete;
+    expect(pin.type).to.equal('password');
+  });
+
+  it('switches login type with the fields of that type, starting empty', async () => {
+    const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
+    type(inputs(el)[0]!, '12345678Z');
+    el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')[1]!.click();
+    await el.updateComplete;
+    const [user, pass] = inputs(el);
+    expect(q(el, `label[for=${user!.id}]`).textContent).to.equal('Usuario');
+    expect(user!.value).to.equal('');
+    expect([pass!.type, pass!.getAttribute('inputmode'), pass!.maxLength]).to.deep.equal(['password', 'text', 20]);
+  });
+
+  it('in test mode shows a banner, fills test values, sends them and clears the inputs', async () => {
+    const bff = fakeBff({ 'POST /v1/checkout/login': () => view({ state: 'select-account', bank: { bankId: 'aurora-empresas', label: 'x' }, accounts: [] }) });
+    const client = createCheckoutClient({ api: 'https://bff.test', secret: 's', fetch: bff.fetch });
+    const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" sandbox .bank=${AURORA_EMPRESAS} .client=${client}></bank-login-form>`);
+    expect(q(el, '[part=sandbox-banner]').textContent).to.equal('Test mode: no real money moves.');
+    q<HTMLButtonElement>(el, '[part=fill-test]').click();
+    await el.updateComplete;
+    expect(inputs(el).map((i) => i.value)).to.deep.equal(['B12345674', 'Empresa2024', '7788']);
+    for (const v of ['B12345674', 'Empresa2024']) expect(allAttributeValues(el.shadowRoot!).join('|')).not.to.contain(v);
+    await expect(el).to.be.accessible();
+    const step = oneEvent(el, 'bank-checkout-step');
+    await submit(el);
+    expect(inputs(el).map((i) => i.value), 'cleared after submit').to.deep.equal(['', '', '']);
+    const e = await step;
+    expect(e.detail).to.deep.equal({ checkoutId: 'chk_test', state: 'select-account', previous: 'login' });
+    expect(JSON.stringify(e.detail)).not.to.contain('Empresa2024');
+    expect(bff.calls[0]!.body).to.deep.equal({
+      bankId: 'aurora-empresas',
+      loginId: 'cif',
+      fields: { userId: 'B12345674', userSecret: 'Empresa2024', userExtraField: '7788' },
+    });
+    expect(localStorage.length + sessionStorage.length).to.equal(0);
+    expect(document.cookie).to.equal('');
+  });
+
+  it('retries a failed login from the view: the error, attempts left, and the bank of the step', async () => {
+    const v = view({ state: 'login', bank: AURORA }, { error: { code: 'B100', message: 'error.B100' }, attemptsLeft: 2 });
+    const el = await fixture<BankLoginForm>(html`<bank-login-form locale="es" .view=${v}></bank-login-form>`);
+    expect(q(el, 'h2').textContent).to.equal('Accede a Banco Aurora · Particulares');
+    const alert = q(el, '[role=alert]');
+    expect(alert.textContent).to.contain('Tu banco no ha aceptado estas claves');
+    expect(alert.textContent).to.contain('Intentos restantes: 2');
+    await expect(el).to.be.accessible();
+    el.bank = AURORA_EMPRESAS;
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[role=alert]'), 'the error was about another bank').to.equal(null);
+  });
+
+  it('says when no login type can be used', async () => {
+    const bank = { ...AURORA, logins: AURORA.logins.map((l) => ({ ...l, active: false })) };
+    const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${bank}></bank-login-form>`);
+    expect(q(el, '.alert').textContent).to.equal('This bank cannot be used right now. Please choose another bank.');
+    expect(q<HTMLButtonElement>(el, 'button[type=submit]').disabled).to.equal(true);
+    await until(() => el.shadowRoot!.querySelector('.alert'));
+    await expect(el).to.be.accessible();
+  });
+});

@@ -1,0 +1,135 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../src/bank-selector/bank-selector.js';
+import type { BankSelector } from '../src/bank-selector/bank-selector.js';
+import { createCheckoutClient } from '../src/client.js';
+import { LAST_BANK_KEY } from '../src/logic/banks.js';
+import { GROUPS, fakeBff, type, until } from './fixtures.js';
+
+const q = (el: BankSelector, sel: string) => el.shadowRoot!.querySelector(sel) as HTMLElement;
+const options = (el: BankSelector) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[role=option]')];
+const labels = (el: BankSelector) => options(el).map((o) => o.querySelector('span')!.textContent!.trim());
+const search = (el: BankSelector) => q(el, 'input[role=combobox]') as HTMLInputElement;
+
+async function render(extra = {}) {
+  const el = await fixture<BankSelector>(html`<bank-selector locale="en" .groups=${GROUPS}></bank-selector>`);
+  Object.assign(el, extra);
+  await el.updateComplete;
+  return el;
+}
+
+describe('<bank-selector>', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('lists groups and banks, asks the person type, and is accessible', async () => {
+    const el = await render();
+    expect(q(el, 'h2').textContent).to.equal('Choose your bank');
+    expect([...el.shadowRoot!.querySelectorAll('.group-name')].map((g) => g.textContent)).to.deep.equal(['Grupo Aurora', 'Caixa Galícia', 'Banco Norte']);
+    expect(labels(el)).to.deep.equal(['Banco Aurora · Particulares', 'Caixa Galícia', 'Banco Norte']);
+    const radios = el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]');
+    expect(radios.length).to.equal(2);
+    radios[1]!.click();
+    await el.updateComplete;
+    expect(labels(el)).to.deep.equal(['Banco Aurora · Empresas', 'Caixa Galícia', 'Banco Norte']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('hides the person type when no group has both kinds', async () => {
+    const el = await render({ groups: GROUPS.slice(1) });
+    expect(el.shadowRoot!.querySelector('input[type=radio]')).to.equal(null);
+  });
+
+  it('searches ignoring accents and case, and says when nothing matches', async () => {
+    const el = await render();
+    type(search(el), 'GALICIA');
+    await el.updateComplete;
+    expect(labels(el)).to.deep.equal(['Caixa Galícia']);
+    expect(q(el, '[role=status]').textContent).to.equal('Banks found: 1');
+    type(search(el), 'grupo áurora');
+    await el.updateComplete;
+    expect(labels(el)).to.deep.equal(['Banco Aurora · Particulares']);
+    type(search(el), 'xyz');
+    await el.updateComplete;
+    expect(options(el)).to.have.length(0);
+    expect(q(el, '[part=empty]').textContent).to.contain('xyz');
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows banks in maintenance but does not let them be chosen', async () => {
+    const el = await render();
+    const norte = options(el)[2]!;
+    expect(norte.getAttribute('aria-disabled')).to.equal('true');
+    expect(norte.textContent).to.contain('in maintenance');
+    let chosen = 0;
+    el.addEventListener('bank-select', () => chosen++);
+    norte.click();
+    await el.updateComplete;
+    expect(chosen).to.equal(0);
+    options(el)[1]!.click();
+    expect(chosen).to.equal(1);
+  });
+
+  it('works from the keyboard: arrows move, Enter chooses, Escape clears', async () => {
+    const el = await render();
+    search(el).focus();
+    await sendKeys({ press: 'ArrowDown' });
+    await el.updateComplete;
+    expect(search(el).getAttribute('aria-activedescendant')).to.equal('bank-aurora');
+    expect(options(el)[0]!.getAttribute('aria-selected')).to.equal('true');
+    await sendKeys({ press: 'ArrowDown' });
+    await sendKeys({ press: 'ArrowDown' });
+    await el.updateComplete;
+    expect(search(el).getAttribute('aria-activedescendant')).to.equal('bank-norte');
+    let events = 0;
+    el.addEventListener('bank-select', () => events++);
+    await sendKeys({ press: 'Enter' });
+    expect(events, 'a bank in maintenance is not chosen').to.equal(0);
+    await sendKeys({ press: 'ArrowUp' });
+    const chosen = oneEvent(el, 'bank-select');
+    await sendKeys({ press: 'Enter' });
+    const e = await chosen;
+    expect(e.detail.bankId).to.equal('galicia');
+    expect(e.bubbles && e.composed).to.equal(true);
+    await sendKeys({ type: 'zz' });
+    await el.updateComplete;
+    expect(search(el).value).to.equal('zz');
+    await sendKeys({ press: 'Escape' });
+    await el.updateComplete;
+    expect(search(el).value).to.equal('');
+    expect(options(el)).to.have.length(3);
+  });
+
+  it('remembers only the chosen bank id on this device and lists it first next time', async () => {
+    const first = await render();
+    first.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')[1]!.click();
+    await first.updateComplete;
+    options(first)[0]!.click();
+    expect(Object.keys(localStorage)).to.deep.equal([LAST_BANK_KEY]);
+    expect(localStorage.getItem(LAST_BANK_KEY)).to.equal('aurora-empresas');
+
+    const again = await render();
+    const radios = again.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]');
+    expect(radios[1]!.checked, 'the remembered bank’s person type').to.equal(true);
+    expect(q(again, '.group-name').textContent).to.equal('Last used');
+    expect(labels(again)).to.deep.equal(['Banco Aurora · Empresas', 'Caixa Galícia', 'Banco Norte']);
+    await expect(again).to.be.accessible();
+
+    localStorage.clear();
+    const forgetful = await fixture<BankSelector>(html`<bank-selector locale="en" no-remember .groups=${GROUPS}></bank-selector>`);
+    options(forgetful)[1]!.click();
+    expect(localStorage.length).to.equal(0);
+  });
+
+  it('loads the banks with its own client when used alone, and switches language', async () => {
+    const bff = fakeBff({ 'GET /v1/banks': () => ({ status: 200, body: { groups: GROUPS } }) });
+    const client = createCheckoutClient({ api: 'https://bff.test', secret: 's', fetch: bff.fetch });
+    const el = await fixture<BankSelector>(html`<bank-selector locale="es" .client=${client}></bank-selector>`);
+    await until(() => options(el).length === 3, 'banks');
+    expect(q(el, 'h2').textContent).to.equal('Elige tu banco');
+    expect(options(el)[2]!.textContent).to.contain('en mantenimiento');
+    el.locale = 'en';
+    await el.updateComplete;
+    expect(q(el, 'h2').textContent).to.equal('Choose your bank');
+    expect(bff.calls).to.have.length(1);
+  });
+});
