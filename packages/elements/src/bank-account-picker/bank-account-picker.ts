@@ -1,0 +1,101 @@
+import { html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { BankElement } from '../shared/bank-element.js';
+import { renderChoices } from '../shared/choices.js';
+import { elementStyles } from '../shared/styles.js';
+import { formatCents } from '../logic/format.js';
+import { accountPickerStyles } from './bank-account-picker.styles.js';
+
+export interface AccountItem {
+  accountId: string;
+  info: string;
+  /** Balance in cents when the bank gives it. */
+  balance: number | null;
+}
+
+/**
+ * The payer's accounts at the bank, as a radio list (arrow keys move and select), each with its
+ * balance when the bank gives one (formatted for the locale). The pay button names the amount;
+ * the choice starts the transfer with `POST /v1/checkout/transfer`.
+ *
+ * @summary Lets the payer choose the account to pay from.
+ * @fires bank-checkout-step - Used alone with `client`: the BFF answered with a new state.
+ * @fires bank-checkout-error - Used alone with `client`: the call failed.
+ * @csspart form - The form.
+ * @csspart list - The list of accounts.
+ * @csspart title - The heading of the list.
+ * @csspart option - One account.
+ * @csspart detail - An account's balance.
+ * @csspart empty - The text shown when there are no accounts.
+ * @csspart error - An error message (such as an account that cannot pay).
+ * @csspart submit - The pay button.
+ */
+@customElement('bank-account-picker')
+export class BankAccountPicker extends BankElement {
+  static override styles = [...elementStyles, accountPickerStyles];
+  protected override readonly stepState = 'select-account' as const;
+
+  /** The accounts; by default the step's. */
+  @property({ attribute: false }) accounts?: AccountItem[] | null;
+  /** The amount to pay in cents, for the pay button; by default the checkout's. */
+  @property({ type: Number }) amount?: number;
+  /** ISO currency of amount and balances; by default the checkout's, else EUR. */
+  @property() currency?: string;
+
+  @state() private selected: string | null = null;
+
+  private get items(): AccountItem[] {
+    const s = this.currentView?.step;
+    return this.accounts ?? (s?.state === 'select-account' ? s.accounts : []);
+  }
+
+  protected override willUpdate(): void {
+    const items = this.items;
+    if (!items.some((a) => a.accountId === this.selected)) this.selected = items.length === 1 ? items[0]!.accountId : null;
+  }
+
+  private async submit(e: SubmitEvent): Promise<void> {
+    e.preventDefault();
+    const accountId = this.selected;
+    if (!accountId || this.busy) return;
+    await this.run((client) => client.transfer({ accountId }));
+  }
+
+  override render() {
+    const items = this.items;
+    const locale = this.resolvedLocale;
+    const currency = this.currency ?? this.currentView?.currency ?? 'EUR';
+    const amount = this.amount ?? this.currentView?.amount;
+    const money = (cents: number) => formatCents(cents, currency, locale);
+    return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
+      ${this.renderError()}
+      ${items.length
+        ? renderChoices({
+            name: 'account',
+            legend: this.t('account.title'),
+            choices: items.map((a) => ({
+              id: a.accountId,
+              title: a.info,
+              ...(a.balance != null ? { detail: this.t('account.balance', { amount: money(a.balance) }) } : {}),
+            })),
+            selected: this.selected,
+            disabled: this.busy,
+            onSelect: (id) => (this.selected = id),
+          })
+        : html`<p part="empty">${this.t('account.empty')}</p>`}
+      ${items.length
+        ? html`<div class="actions">
+            <button type="submit" class="primary" part="submit" ?disabled=${!this.selected || this.busy}>
+              ${amount != null ? this.t('account.submit', { amount: money(amount) }) : this.t('action.continue')}
+            </button>
+          </div>`
+        : nothing}
+    </form>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'bank-account-picker': BankAccountPicker;
+  }
+}
