@@ -2,7 +2,7 @@
  * The kit's events: typed, bubbling and composed (they cross shadow roots). No detail ever holds
  * a credential, a code the payer typed, or the client secret.
  */
-import type { BankView, CheckoutState } from '@bank-checkout/bff/contract';
+import type { CheckoutState } from '@bank-checkout/bff/contract';
 
 export type CheckoutOutcome = 'succeeded' | 'failed' | 'expired' | 'cancelled';
 
@@ -30,9 +30,12 @@ export interface CheckoutErrorDetail {
   requestId: string | null;
 }
 
+/** The chosen bank, named (its descriptors stay out of events: in test mode they hold test codes). */
 export interface BankSelectDetail {
   bankId: string;
-  bank: BankView;
+  label: string;
+  /** 0 natural person, 1 legal person. */
+  type: 0 | 1;
 }
 
 export interface ChallengeExpireDetail {
@@ -43,7 +46,7 @@ export interface BankEventMap {
   'bank-checkout-step': CheckoutStepDetail;
   'bank-checkout-complete': CheckoutCompleteDetail;
   'bank-checkout-error': CheckoutErrorDetail;
-  /** `<bank-selector>`: the payer chose a bank. */
+  /** `<bank-selector>`: the payer chose a bank; detail `{bankId, label, type}`. */
   'bank-select': BankSelectDetail;
   /** `<bank-challenge>`: the validation deadline passed. */
   'bank-challenge-expire': ChallengeExpireDetail;

@@ -3,7 +3,7 @@ import '../src/bank-challenge/bank-challenge.js';
 import type { BankChallenge, Clock } from '../src/bank-challenge/bank-challenge.js';
 import { createCheckoutClient, INDIRECT_SIGNED_VALUE } from '../src/client.js';
 import type { ValidationView } from '@bank-checkout/bff/contract';
-import { CARD_IMAGE, allAttributeValues, fakeBff, type, validation, view } from './fixtures.js';
+import { CARD_IMAGE, allAttributeValues, fakeBff, type, until, validation, view } from './fixtures.js';
 
 const START = Date.UTC(2030, 0, 1);
 const bank = { bankId: 'aurora', label: 'Banco Aurora' };
@@ -112,8 +112,7 @@ describe('<bank-challenge>', () => {
     expect(done.textContent!.trim()).to.equal('I have approved it');
     await expect(el).to.be.accessible();
     done.click();
-    await new Promise((r) => setTimeout(r, 10));
-    await el.updateComplete;
+    await until(() => el.shadowRoot!.querySelector('.notice'), 'not yet');
     expect(bff.calls[0]!.body).to.deep.equal({ values: { appConfirmation: INDIRECT_SIGNED_VALUE } });
     expect(q(el, '.notice').textContent).to.equal('Your bank has not received the confirmation yet. Try again.');
   });

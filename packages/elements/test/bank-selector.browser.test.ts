@@ -4,23 +4,21 @@ import '../src/bank-selector/bank-selector.js';
 import type { BankSelector } from '../src/bank-selector/bank-selector.js';
 import { createCheckoutClient } from '../src/client.js';
 import { LAST_BANK_KEY } from '../src/logic/banks.js';
-import { GROUPS, fakeBff, type, until } from './fixtures.js';
+import { GROUPS, fakeBff, memoryStorage, type, until } from './fixtures.js';
 
 const q = (el: BankSelector, sel: string) => el.shadowRoot!.querySelector(sel) as HTMLElement;
 const options = (el: BankSelector) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[role=option]')];
 const labels = (el: BankSelector) => options(el).map((o) => o.querySelector('span')!.textContent!.trim());
 const search = (el: BankSelector) => q(el, 'input[role=combobox]') as HTMLInputElement;
 
-async function render(extra = {}) {
-  const el = await fixture<BankSelector>(html`<bank-selector locale="en" .groups=${GROUPS}></bank-selector>`);
+async function render(extra = {}, storage = memoryStorage()) {
+  const el = await fixture<BankSelector>(html`<bank-selector locale="en" .storage=${storage} .groups=${GROUPS}></bank-selector>`);
   Object.assign(el, extra);
   await el.updateComplete;
   return el;
 }
 
 describe('<bank-selector>', () => {
-  beforeEach(() => localStorage.clear());
-
   it('lists groups and banks, asks the person type, and is accessible', async () => {
     const el = await render();
     expect(q(el, 'h2').textContent).to.equal('Choose your bank');
@@ -100,24 +98,31 @@ describe('<bank-selector>', () => {
   });
 
   it('remembers only the chosen bank id on this device and lists it first next time', async () => {
-    const first = await render();
+    const device = memoryStorage();
+    const first = await render({}, device);
     first.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')[1]!.click();
     await first.updateComplete;
     options(first)[0]!.click();
-    expect(Object.keys(localStorage)).to.deep.equal([LAST_BANK_KEY]);
-    expect(localStorage.getItem(LAST_BANK_KEY)).to.equal('aurora-empresas');
+    expect([...device.data.entries()]).to.deep.equal([[LAST_BANK_KEY, 'aurora-empresas']]);
 
-    const again = await render();
+    const again = await render({}, device);
     const radios = again.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]');
     expect(radios[1]!.checked, 'the remembered bank’s person type').to.equal(true);
     expect(q(again, '.group-name').textContent).to.equal('Last used');
     expect(labels(again)).to.deep.equal(['Banco Aurora · Empresas', 'Caixa Galícia', 'Banco Norte']);
     await expect(again).to.be.accessible();
 
-    localStorage.clear();
-    const forgetful = await fixture<BankSelector>(html`<bank-selector locale="en" no-remember .groups=${GROUPS}></bank-selector>`);
+    const untouched = memoryStorage();
+    const forgetful = await fixture<BankSelector>(html`<bank-selector locale="en" no-remember .storage=${untouched} .groups=${GROUPS}></bank-selector>`);
     options(forgetful)[1]!.click();
-    expect(localStorage.length).to.equal(0);
+    expect(untouched.data.size).to.equal(0);
+  });
+
+  it('uses the device’s localStorage by default', async () => {
+    const el = await fixture<BankSelector>(html`<bank-selector locale="en" .groups=${GROUPS}></bank-selector>`);
+    options(el)[1]!.click();
+    // Checked in the same task: other test pages share this origin's storage.
+    expect(localStorage.getItem(LAST_BANK_KEY)).to.equal('galicia');
   });
 
   it('loads the banks with its own client when used alone, and switches language', async () => {

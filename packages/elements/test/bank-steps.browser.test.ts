@@ -7,7 +7,7 @@ import type { BankSecondLogin } from '../src/bank-second-login/bank-second-login
 import type { BankContractPicker } from '../src/bank-contract-picker/bank-contract-picker.js';
 import type { BankAccountPicker } from '../src/bank-account-picker/bank-account-picker.js';
 import { createCheckoutClient } from '../src/client.js';
-import { apiError, fakeBff, field, type, view } from './fixtures.js';
+import { apiError, fakeBff, field, type, until, view } from './fixtures.js';
 
 const q = <T extends Element = HTMLElement>(el: Element, sel: string) => el.shadowRoot!.querySelector(sel) as T;
 const bank = { bankId: 'levante', label: 'Caja Levante' };
@@ -81,7 +81,7 @@ describe('<bank-contract-picker>', () => {
     await sendKeys({ press: 'Tab' });
     expect(el.shadowRoot!.activeElement).to.equal(submit);
     await sendKeys({ press: 'Enter' });
-    await new Promise((r) => setTimeout(r));
+    await until(() => bff.calls.length, 'call');
     expect(bff.calls[0]!.body).to.deep.equal({ contractId: 'AUE-C02' });
   });
 });
@@ -108,7 +108,7 @@ describe('<bank-account-picker>', () => {
     el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')[1]!.click();
     await el.updateComplete;
     submit.click();
-    await new Promise((r) => setTimeout(r));
+    await until(() => bff.calls.length, 'call');
     expect(bff.calls[0]!.body).to.deep.equal({ accountId: 'AUR-0002' });
   });
 

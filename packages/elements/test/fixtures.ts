@@ -190,6 +190,17 @@ export function inlineStyled(root: Element | ShadowRoot): Element[] {
   return out;
 }
 
+/** An in-memory `localStorage` stand-in (pages of a concurrent run share the real one). */
+export function memoryStorage() {
+  const data = new Map<string, string>();
+  return { data, getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
+}
+
+/** Leaves a field as a payer would (a background test page gets no real blur). */
+export function leave(input: HTMLInputElement): void {
+  input.dispatchEvent(new FocusEvent('blur'));
+}
+
 /** Types into an input as a payer would (sets the value and fires `input`). */
 export function type(input: HTMLInputElement, text: string): void {
   input.focus();
@@ -197,13 +208,25 @@ export function type(input: HTMLInputElement, text: string): void {
   input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
 }
 
-/** Waits until `check` returns a truthy value (polling each animation frame, 2 s at most). */
+/**
+ * One turn of the event loop. A message, not a frame or a timer: pages of a concurrent run sit in
+ * background tabs, where frames stop and timers slow down.
+ */
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(0);
+  });
+}
+
+/** Waits until `check` returns a truthy value (3 s at most). */
 export async function until<T>(check: () => T | null | undefined | false, what = 'condition'): Promise<T> {
-  const end = performance.now() + 2000;
+  const end = performance.now() + 3000;
   for (;;) {
     const v = check();
     if (v) return v;
     if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    await nextTask();
   }
 }

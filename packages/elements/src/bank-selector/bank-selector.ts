@@ -5,7 +5,7 @@ import type { BankGroupView, BankView } from '@bank-checkout/bff/contract';
 import { BankElement, asApiError } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
 import { emit } from '../events.js';
-import { deviceStorage, filterBanks, findBank, needsPersonType, recallBank, rememberBank, type PersonType } from '../logic/banks.js';
+import { deviceStorage, filterBanks, findBank, needsPersonType, recallBank, rememberBank, type KeyValueStore, type PersonType } from '../logic/banks.js';
 import { selectorStyles } from './bank-selector.styles.js';
 
 const optionId = (bankId: string) => `bank-${bankId.replace(/[^\w-]/g, '_')}`;
@@ -17,7 +17,7 @@ const optionId = (bankId: string) => `bank-${bankId.replace(/[^\w-]/g, '_')}`;
  * move, Enter to choose, Escape to clear.
  *
  * @summary Lets the payer find and choose their bank.
- * @fires bank-select - The payer chose a bank; detail `{bankId, bank}`.
+ * @fires bank-select - The payer chose a bank; detail `{bankId, label, type}`.
  * @fires bank-checkout-error - Loading the banks failed (used alone with `client`).
  * @csspart selector - The whole selector.
  * @csspart title - The heading.
@@ -41,6 +41,9 @@ export class BankSelector extends BankElement {
   /** Do not remember the chosen bank on this device. */
   @property({ type: Boolean, attribute: 'no-remember' }) noRemember = false;
 
+  /** Where the last bank's id is kept; the device's own storage by default. */
+  @property({ attribute: false }) storage: KeyValueStore | null = deviceStorage();
+
   @state() private query = '';
   @state() private personType: PersonType = 0;
   @state() private activeId: string | null = null;
@@ -51,7 +54,7 @@ export class BankSelector extends BankElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.recentId = this.noRemember ? null : recallBank(deviceStorage());
+    this.recentId = this.noRemember ? null : recallBank(this.storage);
   }
 
   private get allGroups(): BankGroupView[] | null {
@@ -96,8 +99,8 @@ export class BankSelector extends BankElement {
   private select(bank: BankView): void {
     if (!bank.active) return;
     this.activeId = bank.bankId;
-    if (!this.noRemember) rememberBank(deviceStorage(), bank.bankId);
-    emit(this, 'bank-select', { bankId: bank.bankId, bank });
+    if (!this.noRemember) rememberBank(this.storage, bank.bankId);
+    emit(this, 'bank-select', { bankId: bank.bankId, label: bank.label, type: bank.type });
   }
 
   private onKeydown(e: KeyboardEvent, order: BankView[]): void {

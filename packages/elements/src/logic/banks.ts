@@ -49,7 +49,7 @@ export function findBank(groups: readonly BankGroupView[], bankId: string | null
 /** The storage key of the last bank used on this device; the value is a bank id and nothing else. */
 export const LAST_BANK_KEY = 'bank-checkout:last-bank';
 
-type KeyValueStore = Pick<Storage, 'getItem' | 'setItem'>;
+export type KeyValueStore = Pick<Storage, 'getItem' | 'setItem'>;
 
 /** The device's storage, or null where it is unavailable (privacy modes, sandboxed frames). */
 export function deviceStorage(): KeyValueStore | null {

@@ -1,0 +1,54 @@
+import { css } from 'lit';
+
+export const checkoutStyles = css`
+  :host {
+    max-width: var(--bank-max-width, 32rem);
+  }
+  .checkout {
+    display: grid;
+    gap: calc(var(--_gap) * 1.5);
+    padding: var(--bank-padding, 16px);
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 1.5);
+    background: var(--_bg);
+  }
+  .summary dl {
+    display: grid;
+    grid-template-columns: minmax(0, max-content) minmax(0, 1fr);
+    gap: 4px 12px;
+    margin: 0;
+  }
+  .summary dt {
+    color: var(--_muted);
+  }
+  .summary dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  .summary .amount {
+    font-size: 1.4em;
+    font-weight: 700;
+    font-variant-numeric: tabular-nums;
+  }
+  .status:empty {
+    display: none;
+  }
+  .status {
+    color: var(--_muted);
+  }
+  .step {
+    display: grid;
+    gap: var(--_gap);
+    justify-items: stretch;
+  }
+  .step > button.link {
+    justify-self: start;
+  }
+  .cancel {
+    padding-top: var(--_gap);
+    border-top: 1px solid var(--_border);
+  }
+  a {
+    color: var(--_primary);
+  }
+`;

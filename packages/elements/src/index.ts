@@ -1,0 +1,32 @@
+/**
+ * `import '@bank-checkout/elements'` registers every element of the kit (English, Spanish and
+ * Catalan texts). Each element can also be imported alone from its folder.
+ */
+import { registerCatalogue } from './i18n/index.js';
+import { ca } from './i18n/ca.js';
+
+registerCatalogue('ca', ca);
+
+export { BankCheckout } from './bank-checkout/bank-checkout.js';
+export { BankSelector } from './bank-selector/bank-selector.js';
+export { BankLoginForm } from './bank-login-form/bank-login-form.js';
+export { BankSecondLogin, type SecondLoginKind } from './bank-second-login/bank-second-login.js';
+export { BankContractPicker, type ContractItem } from './bank-contract-picker/bank-contract-picker.js';
+export { BankAccountPicker, type AccountItem } from './bank-account-picker/bank-account-picker.js';
+export { BankChallenge, systemClock, type Clock } from './bank-challenge/bank-challenge.js';
+export { BankResult, canRetry, type ResultStatus } from './bank-result/bank-result.js';
+export { createCheckoutClient, CheckoutApiError, INDIRECT_SIGNED_VALUE, type CheckoutClient, type CheckoutClientOptions, type ApiIssue } from './client.js';
+export { checkoutContext, type CheckoutContextValue, type CheckoutAction } from './context.js';
+export type {
+  BankEventMap,
+  BankSelectDetail,
+  ChallengeExpireDetail,
+  CheckoutCompleteDetail,
+  CheckoutErrorDetail,
+  CheckoutOutcome,
+  CheckoutStepDetail,
+} from './events.js';
+export { registerCatalogue, resolveLocale, translate, availableLocales, type Catalogue, type MessageKey } from './i18n/index.js';
+export { en } from './i18n/en.js';
+export { es } from './i18n/es.js';
+export { ca } from './i18n/ca.js';
