@@ -37,7 +37,6 @@ export interface ElementsBuildOptions {
 export function elementsLibrary(opts: ElementsBuildOptions = {}): UserConfig {
   const entries = opts.entries ?? ELEMENT_ENTRIES;
   return {
-    configFile: false,
     root,
     logLevel: 'warn',
     publicDir: false,

@@ -11,7 +11,7 @@ import { elementsLibrary } from '../vite.config.js';
 const BUDGET_GZIP = 30 * 1024;
 
 async function measure(name: string, entry: string): Promise<{ min: number; gzip: number; zod: boolean }> {
-  const out = (await build(elementsLibrary({ entries: { [name]: entry }, write: false }))) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  const out = (await build({ ...elementsLibrary({ entries: { [name]: entry }, write: false }), configFile: false })) as Rollup.RollupOutput | Rollup.RollupOutput[];
   const chunks = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
   const code = chunks.map((c) => c.code).join('\n');
   return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length, zod: /\bZodError\b|zod/.test(code) };
