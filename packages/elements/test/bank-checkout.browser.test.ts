@@ -308,13 +308,22 @@ describe('<bank-checkout>', () => {
     expect(events.filter((e) => e.type === 'bank-checkout-complete').map((e) => e.detail)).to.deep.equal([{ checkoutId: 'chk_test', outcome: 'cancelled', code: 'cancelled' }]);
   });
 
-  it('goes to the bank in the redirect state, only to a web address', async () => {
+  it('in redirect mode sends the payer to the bank’s gateway, only to a web address', async () => {
     const visited: string[] = [];
-    const bff = fakeBff({ 'GET /v1/checkout': () => view({ state: 'redirect', url: 'https://gateway.example/pay/abc' }) });
+    const bff = fakeBff({
+      'GET /v1/checkout': () => view({ state: 'select-bank' }, { mode: 'redirect' }),
+      'POST /v1/checkout/redirect': () => view({ state: 'redirect', url: 'https://gateway.example/pay/abc' }, { mode: 'redirect' }),
+    });
     const el = await mount(bff.fetch, 'en', { navigate: (u: string) => visited.push(u) });
+    const start = await need<HTMLButtonElement>(el, '[part=redirect-start]');
+    expect(text(start)).to.equal('Pay at your bank’s website');
+    expect(bff.calls.some((c) => c.path === '/v1/banks'), 'no bank list in redirect mode').to.equal(false);
+    await expect(el).to.be.accessible();
+    start.click();
     await until(() => visited.length);
     expect(visited).to.deep.equal(['https://gateway.example/pay/abc']);
     expect((await need<HTMLAnchorElement>(el, '[part=redirect-link]')).href).to.equal('https://gateway.example/pay/abc');
+    await expect(el).to.be.accessible();
     const bad: string[] = [];
     const other = await mount(fakeBff({ 'GET /v1/checkout': () => view({ state: 'redirect', url: 'javascript:alert(1)' }) }).fetch, 'en', { navigate: (u: string) => bad.push(u) });
     await until(() => other.shadowRoot!.querySelector('h2'));

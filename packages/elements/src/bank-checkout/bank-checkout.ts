@@ -48,24 +48,9 @@ const stepKey = (v: CheckoutView) => (v.step.state === 'validate' ? `validate#${
  * @csspart status - "Contacting your bank…" while a call is in flight.
  * @csspart step - The current step.
  * @csspart back - The "choose another bank" button.
+ * @csspart redirect-start - The button that starts a checkout in redirect mode.
  * @csspart redirect-link - The link to the bank in the redirect state.
  * @csspart cancel - The cancel button and its confirmation.
- * @cssproperty --bank-color-background - Background.
- * @cssproperty --bank-color-surface - Background of highlighted areas.
- * @cssproperty --bank-color-text - Text colour.
- * @cssproperty --bank-color-muted - Secondary text colour.
- * @cssproperty --bank-color-border - Border colour of inputs and frames.
- * @cssproperty --bank-color-primary - Buttons, links, selection.
- * @cssproperty --bank-color-on-primary - Text on primary buttons.
- * @cssproperty --bank-color-error - Errors.
- * @cssproperty --bank-color-success - Success.
- * @cssproperty --bank-color-notice-background - Background of notices and the test-mode banner.
- * @cssproperty --bank-color-notice-text - Text of notices and the test-mode banner.
- * @cssproperty --bank-color-focus - Focus ring.
- * @cssproperty --bank-radius - Corner radius (8px).
- * @cssproperty --bank-spacing - Base spacing (12px).
- * @cssproperty --bank-font-family - Font family (system UI).
- * @cssproperty --bank-font-size - Base font size (1rem).
  * @cssproperty --bank-max-width - Widest the checkout grows (32rem).
  * @cssproperty --bank-padding - Padding inside the frame (16px).
  */
@@ -231,7 +216,7 @@ export class BankCheckout extends BankBase {
       emit(this, 'bank-checkout-complete', { checkoutId: view.id, outcome: view.state, code: view.error?.code ?? null });
     }
     if (view.step.state === 'redirect' && isWebUrl(view.step.url)) this.navigate(view.step.url);
-    if (view.state === 'select-bank') void this.loadGroups();
+    if (view.state === 'select-bank' && view.mode !== 'redirect') void this.loadGroups();
     this.stopPolling();
     if (view.state === 'unknown') this.pollTimer = setTimeout(() => void this.refresh(), this.pollInterval);
   }
@@ -320,6 +305,12 @@ export class BankCheckout extends BankBase {
     const step = v.step;
     switch (step.state) {
       case 'select-bank':
+        // A checkout created for the payment-link service's gateway: one action takes the payer there.
+        if (v.mode === 'redirect') {
+          return html`<button type="button" class="primary" part="redirect-start" ?disabled=${this.busy} @click=${() => this.run((c) => c.redirect())}>
+            ${this.t('redirect.start')}
+          </button>`;
+        }
         return this.renderSelector();
       case 'login':
         return this.picking ? this.renderSelector() : this.renderLogin(null);

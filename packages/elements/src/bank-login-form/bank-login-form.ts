@@ -104,7 +104,7 @@ export class BankLoginForm extends BankElement {
               ?disabled=${!l.active || this.busy}
               @change=${() => this.chooseLogin(l.loginId)}
             />
-            <span>${l.label}${l.active ? nothing : html` <span class="muted">(${this.t('login.unavailable')})</span>`}</span>
+            <span>${l.label}${l.active ? nothing : html` <span class="muted">${this.t('login.unavailable')}</span>`}</span>
           </label>`,
         )}
       </div>

@@ -172,7 +172,7 @@ export class BankSelector extends BankElement {
       @click=${() => this.select(bank)}
     >
       <span>${bank.label}</span>
-      ${bank.active ? nothing : html`<span class="badge">(${this.t('selector.maintenance')})</span>`}
+      ${bank.active ? nothing : html`<span class="badge">${this.t('selector.maintenance')}</span>`}
     </div>`;
   }
 

@@ -28,14 +28,14 @@ export const ca: Catalogue = {
   'selector.natural': 'Particular',
   'selector.legal': 'Empresa',
   'selector.recent': 'Usat l’últim cop',
-  'selector.maintenance': 'en manteniment',
+  'selector.maintenance': '(en manteniment)',
   'selector.empty': 'Cap banc coincideix amb «{query}».',
   'selector.results': 'Bancs trobats: {count}',
 
   'login.title': 'Accedeix a {bank}',
   'login.intro': 'Fes servir les claus de la teva banca en línia. Van directament al teu banc i mai no es desen.',
   'login.type': 'Com vols accedir?',
-  'login.unavailable': 'no disponible ara',
+  'login.unavailable': '(no disponible ara)',
   'login.noActiveType': 'Aquest banc no està disponible ara. Tria un altre banc.',
   'login.submit': 'Accedeix',
   'login.fillTest': 'Omple els valors de prova',
@@ -99,6 +99,7 @@ export const ca: Catalogue = {
 
   'redirect.title': 'Et portem al teu banc…',
   'redirect.link': 'Continua al teu banc',
+  'redirect.start': 'Paga al web del teu banc',
   'periodic.title': 'Pagament periòdic',
   'periodic.body': 'Aquest pagament es configura com a pagament periòdic amb el teu banc.',
 

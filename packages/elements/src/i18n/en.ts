@@ -29,14 +29,14 @@ export const en = {
   'selector.natural': 'Personal',
   'selector.legal': 'Business',
   'selector.recent': 'Last used',
-  'selector.maintenance': 'in maintenance',
+  'selector.maintenance': '(in maintenance)',
   'selector.empty': 'No bank matches “{query}”.',
   'selector.results': 'Banks found: {count}',
 
   'login.title': 'Sign in to {bank}',
   'login.intro': 'Use your online-banking credentials. They go straight to your bank and are never stored.',
   'login.type': 'How do you want to sign in?',
-  'login.unavailable': 'not available right now',
+  'login.unavailable': '(not available right now)',
   'login.noActiveType': 'This bank cannot be used right now. Please choose another bank.',
   'login.submit': 'Sign in',
   'login.fillTest': 'Fill test values',
@@ -100,6 +100,7 @@ export const en = {
 
   'redirect.title': 'Taking you to your bank…',
   'redirect.link': 'Continue to your bank',
+  'redirect.start': 'Pay at your bank’s website',
   'periodic.title': 'Periodic payment',
   'periodic.body': 'This payment is set up as a periodic payment with your bank.',
 

@@ -28,14 +28,14 @@ export const es: Catalogue = {
   'selector.natural': 'Particular',
   'selector.legal': 'Empresa',
   'selector.recent': 'Usado la última vez',
-  'selector.maintenance': 'en mantenimiento',
+  'selector.maintenance': '(en mantenimiento)',
   'selector.empty': 'Ningún banco coincide con «{query}».',
   'selector.results': 'Bancos encontrados: {count}',
 
   'login.title': 'Accede a {bank}',
   'login.intro': 'Usa las claves de tu banca online. Van directamente a tu banco y nunca se guardan.',
   'login.type': '¿Cómo quieres acceder?',
-  'login.unavailable': 'no disponible ahora',
+  'login.unavailable': '(no disponible ahora)',
   'login.noActiveType': 'Este banco no está disponible ahora. Elige otro banco.',
   'login.submit': 'Acceder',
   'login.fillTest': 'Rellenar valores de prueba',
@@ -99,6 +99,7 @@ export const es: Catalogue = {
 
   'redirect.title': 'Te llevamos a tu banco…',
   'redirect.link': 'Continuar en tu banco',
+  'redirect.start': 'Pagar en la web de tu banco',
   'periodic.title': 'Pago periódico',
   'periodic.body': 'Este pago se configura como pago periódico con tu banco.',
 

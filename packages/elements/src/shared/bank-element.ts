@@ -17,7 +17,26 @@ export function asApiError(err: unknown): CheckoutApiError {
   return err instanceof CheckoutApiError ? err : new CheckoutApiError(0, 'generic', 'Unexpected error.');
 }
 
-/** Locale and messages, shared by every kit element. */
+/**
+ * Locale, messages and theme, shared by every kit element.
+ *
+ * @cssproperty --bank-color-background - Background.
+ * @cssproperty --bank-color-surface - Background of highlighted areas.
+ * @cssproperty --bank-color-text - Text colour.
+ * @cssproperty --bank-color-muted - Secondary text colour.
+ * @cssproperty --bank-color-border - Border colour of inputs and frames.
+ * @cssproperty --bank-color-primary - Buttons, links, selection.
+ * @cssproperty --bank-color-on-primary - Text on primary buttons.
+ * @cssproperty --bank-color-error - Errors.
+ * @cssproperty --bank-color-success - Success.
+ * @cssproperty --bank-color-notice-background - Background of notices and the test-mode banner.
+ * @cssproperty --bank-color-notice-text - Text of notices and the test-mode banner.
+ * @cssproperty --bank-color-focus - Focus ring.
+ * @cssproperty --bank-radius - Corner radius (8px).
+ * @cssproperty --bank-spacing - Base spacing (12px).
+ * @cssproperty --bank-font-family - Font family (system UI).
+ * @cssproperty --bank-font-size - Base font size (1rem).
+ */
 export abstract class BankBase extends LitElement {
   static override styles = elementStyles;
 
