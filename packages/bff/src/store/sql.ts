@@ -1,0 +1,225 @@
+/**
+ * The store written once over a minimal SQL driver; the SQLite and PostgreSQL engines differ
+ * only in their drivers. Indexed fields are real columns, everything else of a record is one
+ * JSON document (`data`). Statements use `?` placeholders; a driver rewrites them if needed.
+ *
+ * The store writes what it is given and logs nothing.
+ */
+import type { CheckoutState } from '../contract.js';
+import type { CheckoutPatch, CheckoutRecord, IdempotencyRecord, NotificationRecord, Store } from './types.js';
+
+export type SqlValue = string | number | null;
+export type Row = Record<string, unknown>;
+export interface Statement {
+  sql: string;
+  args: SqlValue[];
+}
+
+export interface SqlDriver {
+  readonly engine: Store['engine'];
+  /** Column type for the JSON documents. */
+  readonly jsonType: string;
+  /** One statement on its own; `count` is the number of rows it changed. */
+  query(sql: string, args?: SqlValue[]): Promise<{ rows: Row[]; count: number }>;
+  /** All statements in one transaction: every one applies, or none does. */
+  transaction(statements: Statement[]): Promise<void>;
+  /** Runs the schema statements once, serialised against other instances booting at once. */
+  migrate(statements: string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Largest page `listNotifications` returns, whatever the caller asks. */
+export const MAX_PAGE = 500;
+
+const CHECKOUT_COLUMNS = ['id', 'secret_hash', 'state', 'reference', 'version', 'created_at', 'updated_at', 'expires_at', 'data'];
+const NOTIFICATION_COLUMNS = ['id', 'dedupe_key', 'received_at', 'reference', 'transaction_id', 'checkout_id', 'outcome', 'data'];
+
+function schema(jsonType: string): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS checkouts (
+      id TEXT PRIMARY KEY,
+      secret_hash TEXT NOT NULL UNIQUE,
+      state TEXT NOT NULL,
+      reference TEXT NOT NULL,
+      version INTEGER NOT NULL,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL,
+      expires_at BIGINT NOT NULL,
+      data ${jsonType} NOT NULL
+    )`,
+    'CREATE INDEX IF NOT EXISTS checkouts_reference_idx ON checkouts (reference, created_at)',
+    'CREATE INDEX IF NOT EXISTS checkouts_state_expires_idx ON checkouts (state, expires_at)',
+    'CREATE INDEX IF NOT EXISTS checkouts_updated_idx ON checkouts (updated_at)',
+    `CREATE TABLE IF NOT EXISTS idempotency_keys (
+      idem_key TEXT PRIMARY KEY,
+      fingerprint TEXT NOT NULL,
+      checkout_id TEXT NOT NULL,
+      created_at BIGINT NOT NULL
+    )`,
+    `CREATE TABLE IF NOT EXISTS notifications (
+      id TEXT PRIMARY KEY,
+      dedupe_key TEXT NOT NULL UNIQUE,
+      received_at BIGINT NOT NULL,
+      reference TEXT NOT NULL,
+      transaction_id TEXT NOT NULL,
+      checkout_id TEXT,
+      outcome TEXT NOT NULL,
+      data ${jsonType} NOT NULL
+    )`,
+    'CREATE INDEX IF NOT EXISTS notifications_received_idx ON notifications (received_at, id)',
+    'CREATE INDEX IF NOT EXISTS notifications_reference_idx ON notifications (reference)',
+  ];
+}
+
+const insertSql = (table: string, columns: string[]) =>
+  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+
+/** SQLite hands JSON back as text, PostgreSQL's jsonb as a parsed value. */
+const json = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+/** PostgreSQL hands BIGINT back as a string. */
+const num = (v: unknown): number => Number(v);
+const str = (v: unknown): string => String(v);
+
+function checkoutArgs(r: CheckoutRecord): SqlValue[] {
+  const { id, secretHash, state, reference, version, createdAt, updatedAt, expiresAt, ...rest } = r;
+  return [id, secretHash, state, reference, version, createdAt, updatedAt, expiresAt, JSON.stringify(rest)];
+}
+
+function checkoutFromRow(row: Row): CheckoutRecord {
+  return {
+    ...(json(row.data) as Omit<CheckoutRecord, 'id'>),
+    id: str(row.id),
+    secretHash: str(row.secret_hash),
+    state: str(row.state) as CheckoutState,
+    reference: str(row.reference),
+    version: num(row.version),
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+    expiresAt: num(row.expires_at),
+  };
+}
+
+function notificationArgs(n: NotificationRecord): SqlValue[] {
+  const { id, dedupeKey, receivedAt, reference, transactionId, checkoutId, outcome, ...rest } = n;
+  return [id, dedupeKey, receivedAt, reference, transactionId, checkoutId, outcome, JSON.stringify(rest)];
+}
+
+function notificationFromRow(row: Row): NotificationRecord {
+  return {
+    ...(json(row.data) as Omit<NotificationRecord, 'id'>),
+    id: str(row.id),
+    dedupeKey: str(row.dedupe_key),
+    receivedAt: num(row.received_at),
+    reference: str(row.reference),
+    transactionId: str(row.transaction_id),
+    checkoutId: row.checkout_id === null || row.checkout_id === undefined ? null : str(row.checkout_id),
+    outcome: str(row.outcome) as NotificationRecord['outcome'],
+  };
+}
+
+function idempotencyFromRow(row: Row): IdempotencyRecord {
+  return { key: str(row.idem_key), fingerprint: str(row.fingerprint), checkoutId: str(row.checkout_id), createdAt: num(row.created_at) };
+}
+
+/** The patched record: fields the patch leaves undefined keep their value; identity never changes. */
+function applyPatch(current: CheckoutRecord, patch: CheckoutPatch): CheckoutRecord {
+  const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  return { ...current, ...defined, id: current.id, secretHash: current.secretHash, createdAt: current.createdAt, version: current.version + 1 };
+}
+
+function pageSize(limit: number): number {
+  return Number.isFinite(limit) ? Math.min(MAX_PAGE, Math.max(0, Math.floor(limit))) : MAX_PAGE;
+}
+
+export function createSqlStore(driver: SqlDriver): Store {
+  let ready: Promise<void> | null = null;
+  const init = (): Promise<void> =>
+    (ready ??= driver.migrate(schema(driver.jsonType)).catch((err: unknown) => {
+      ready = null;
+      throw err;
+    }));
+  const query = async (sql: string, args: SqlValue[] = []) => {
+    await init();
+    return driver.query(sql, args);
+  };
+  const one = async <T>(sql: string, args: SqlValue[], decode: (row: Row) => T): Promise<T | null> => {
+    const { rows } = await query(sql, args);
+    return rows[0] ? decode(rows[0]) : null;
+  };
+
+  const getCheckout = (id: string) => one('SELECT * FROM checkouts WHERE id = ?', [id], checkoutFromRow);
+  const getIdempotency = (key: string) => one('SELECT * FROM idempotency_keys WHERE idem_key = ?', [key], idempotencyFromRow);
+  const checkoutUpdateSql = `UPDATE checkouts SET ${CHECKOUT_COLUMNS.slice(1)
+    .map((c) => `${c} = ?`)
+    .join(', ')} WHERE id = ? AND version = ? RETURNING *`;
+
+  return {
+    engine: driver.engine,
+    init,
+    close: () => driver.close(),
+
+    async createCheckout(record, idempotency) {
+      await init();
+      const statements: Statement[] = [{ sql: insertSql('checkouts', CHECKOUT_COLUMNS), args: checkoutArgs(record) }];
+      if (idempotency) {
+        statements.push({
+          sql: insertSql('idempotency_keys', ['idem_key', 'fingerprint', 'checkout_id', 'created_at']),
+          args: [idempotency.key, idempotency.fingerprint, record.id, idempotency.createdAt],
+        });
+      }
+      try {
+        await driver.transaction(statements);
+      } catch (err) {
+        // A key already used (possibly by a concurrent request that just won) rolls the
+        // checkout back too; any other failure is the caller's to see.
+        const existing = idempotency ? await getIdempotency(idempotency.key) : null;
+        if (existing) return { created: false, existing };
+        throw err;
+      }
+      return { created: true, record: structuredClone(record) };
+    },
+
+    getCheckout,
+
+    getCheckoutBySecretHash: (secretHash) => one('SELECT * FROM checkouts WHERE secret_hash = ?', [secretHash], checkoutFromRow),
+
+    async findCheckoutsByReference(reference) {
+      const { rows } = await query('SELECT * FROM checkouts WHERE reference = ? ORDER BY created_at DESC, id DESC', [reference]);
+      return rows.map(checkoutFromRow);
+    },
+
+    async updateCheckout(id, expectedVersion, patch) {
+      const current = await getCheckout(id);
+      if (!current || current.version !== expectedVersion) return null;
+      const next = applyPatch(current, patch);
+      // The version in the WHERE clause makes the write a compare-and-set: of several
+      // writers that read the same version, one changes the row and the rest change nothing.
+      return one(checkoutUpdateSql, [...checkoutArgs(next).slice(1), id, expectedVersion], checkoutFromRow);
+    },
+
+    getIdempotency,
+
+    async insertNotification(record) {
+      const { count } = await query(
+        `${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`,
+        notificationArgs(record),
+      );
+      const stored = await one('SELECT * FROM notifications WHERE dedupe_key = ?', [record.dedupeKey], notificationFromRow);
+      if (!stored) throw new Error('store: notification vanished after insert');
+      return { inserted: count === 1, record: stored };
+    },
+
+    async updateNotification(id, patch) {
+      await query('UPDATE notifications SET outcome = ?, checkout_id = ? WHERE id = ?', [patch.outcome, patch.checkoutId, id]);
+    },
+
+    async listNotifications(opts) {
+      const limit = pageSize(opts.limit);
+      const { rows } =
+        opts.before === undefined
+          ? await query('SELECT * FROM notifications ORDER BY received_at DESC, id DESC LIMIT ?', [limit])
+          : await query('SELECT * FROM notifications WHERE received_at < ? ORDER BY received_at DESC, id DESC LIMIT ?', [opts.before, limit]);
+      return rows.map(notificationFromRow);
+    },
+  };
+}
