@@ -1,0 +1,394 @@
+/**
+ * One contract suite for the store, run against both engines: SQLite on a file in a temporary
+ * directory, and PostgreSQL (TEST_DATABASE_URL) in a fresh schema dropped at the end.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createClient } from '@libsql/client';
+import {
+  createPostgresStore,
+  createSqliteStore,
+  createStore,
+  type CheckoutRecord,
+  type NotificationRecord,
+  type Store,
+} from '../src/store/index.js';
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}_${++seq}_${randomBytes(4).toString('hex')}`;
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+function checkout(overrides: Partial<CheckoutRecord> = {}): CheckoutRecord {
+  const id = unique('chk');
+  return {
+    id,
+    secretHash: sha256(`secret-${id}`),
+    mode: 'native',
+    state: 'select-bank',
+    version: 1,
+    amount: 1250,
+    subject: 'Order 42',
+    reference: unique('ref'),
+    holderDestiny: 'Shop S.L.',
+    accountDestiny: 'ES9121000418450200051332',
+    customData: null,
+    urlOk: 'https://shop.example/ok',
+    urlError: null,
+    modes: ['native', 'redirect'],
+    attemptsLeft: 3,
+    createdAt: 1_700_000_000_000,
+    updatedAt: 1_700_000_000_000,
+    expiresAt: 1_700_000_000_000 + 30 * 60_000,
+    internal: {},
+    error: null,
+    ...overrides,
+  };
+}
+
+function notification(overrides: Partial<NotificationRecord> = {}): NotificationRecord {
+  const id = unique('ntf');
+  return {
+    id,
+    dedupeKey: sha256(`data-${id}`),
+    receivedAt: 1_700_000_000_000,
+    dataReturn: Buffer.from(JSON.stringify({ id })).toString('base64'),
+    signature: 'c2lnbmF0dXJl',
+    verified: true,
+    status: 'OK',
+    transactionId: unique('tx'),
+    reference: unique('ref'),
+    amount: 1250,
+    checkoutId: null,
+    outcome: 'pending',
+    ...overrides,
+  };
+}
+
+interface Engine {
+  /** A new store on the same database, not yet initialised. */
+  open(): Store;
+  teardown(): Promise<void>;
+}
+
+function contract(name: string, makeEngine: () => Engine) {
+  describe(`store contract: ${name}`, () => {
+    let engine: Engine;
+    let store: Store;
+    before(() => {
+      engine = makeEngine();
+      store = engine.open();
+    });
+    after(async () => {
+      await store?.close();
+      await engine?.teardown();
+    });
+
+    test('init is safe when several instances boot at once, and when repeated', async () => {
+      const others = [engine.open(), engine.open()];
+      try {
+        await Promise.all([store.init(), ...others.map((s) => s.init())]);
+        await store.init();
+        const rec = checkout();
+        await others[1]!.createCheckout(rec);
+        assert.deepEqual(await store.getCheckout(rec.id), rec);
+      } finally {
+        await Promise.all(others.map((s) => s.close()));
+      }
+    });
+
+    test('creates a checkout and finds it by id, secret hash and reference', async () => {
+      const reference = unique('ref');
+      const [a, b, c] = [1000, 3000, 2000].map((t) => checkout({ reference, createdAt: t, updatedAt: t }));
+      for (const rec of [a!, b!, c!]) assert.deepEqual(await store.createCheckout(rec), { created: true, record: rec });
+      assert.deepEqual(await store.getCheckout(a!.id), a);
+      assert.deepEqual(await store.getCheckoutBySecretHash(b!.secretHash), b);
+      assert.deepEqual(
+        (await store.findCheckoutsByReference(reference)).map((r) => r.id),
+        [b!.id, c!.id, a!.id],
+      );
+      assert.equal(await store.getCheckout('missing'), null);
+      assert.equal(await store.getCheckoutBySecretHash(sha256('missing')), null);
+      assert.deepEqual(await store.findCheckoutsByReference(unique('ref')), []);
+    });
+
+    test('rejects a second checkout with the same id or secret hash', async () => {
+      const rec = checkout();
+      await store.createCheckout(rec);
+      await assert.rejects(store.createCheckout({ ...checkout(), id: rec.id }));
+      const twin = checkout({ secretHash: rec.secretHash });
+      await assert.rejects(store.createCheckout(twin));
+      assert.equal(await store.getCheckout(twin.id), null);
+      assert.deepEqual(await store.getCheckout(rec.id), rec);
+    });
+
+    test('round-trips internal, error, modes and nullable fields', async () => {
+      const internal = {
+        sessionId: 'sess-1',
+        bank: { id: 'b1', name: 'Banco Ñandú' },
+        accounts: [{ iban: 'ES7620770024003102575766', balance: 12.5, tags: [] }],
+        nested: { list: [1, 'two', null, true, { deep: { deeper: 'yes' } }] },
+        text: 'quotes " \' backslash \\ emoji 😀 newline \n',
+        deadline: 1_700_000_123_456,
+      };
+      const rec = checkout({
+        mode: 'periodic',
+        modes: ['periodic', 'native'],
+        customData: '{"order":42}',
+        urlOk: null,
+        urlError: 'https://shop.example/ko',
+        internal,
+        error: { code: 'B101', message: 'Wrong credentials' },
+      });
+      await store.createCheckout(rec);
+      assert.deepEqual(await store.getCheckout(rec.id), rec);
+
+      const next = await store.updateCheckout(rec.id, rec.version, { internal: {}, error: null, modes: ['redirect'] });
+      assert.deepEqual(next, { ...rec, internal: {}, error: null, modes: ['redirect'], version: rec.version + 1 });
+      assert.deepEqual(await store.getCheckout(rec.id), next);
+    });
+
+    test('idempotency: a second create with the same key returns the first and writes nothing', async () => {
+      const key = unique('idem');
+      const first = checkout();
+      const idem = { key, fingerprint: sha256('body-1'), createdAt: 1_700_000_000_500 };
+      assert.deepEqual(await store.createCheckout(first, idem), { created: true, record: first });
+      const expected = { ...idem, checkoutId: first.id };
+      assert.deepEqual(await store.getIdempotency(key), expected);
+
+      const second = checkout();
+      const again = await store.createCheckout(second, { key, fingerprint: sha256('body-2'), createdAt: 1_700_000_009_000 });
+      assert.deepEqual(again, { created: false, existing: expected });
+      assert.equal(await store.getCheckout(second.id), null);
+      assert.equal(await store.getIdempotency(unique('idem')), null);
+    });
+
+    test('idempotency: the checkout and its key are written both or neither', async () => {
+      const taken = checkout();
+      await store.createCheckout(taken);
+      const key = unique('idem');
+      const clash = checkout({ secretHash: taken.secretHash });
+      await assert.rejects(store.createCheckout(clash, { key, fingerprint: sha256('b'), createdAt: 1 }));
+      assert.equal(await store.getIdempotency(key), null);
+      assert.equal(await store.getCheckout(clash.id), null);
+
+      const ok = checkout();
+      assert.equal((await store.createCheckout(ok, { key, fingerprint: sha256('b'), createdAt: 2 })).created, true);
+      assert.equal((await store.getIdempotency(key))?.checkoutId, ok.id);
+    });
+
+    test('idempotency: concurrent creates with one key create exactly one checkout', async () => {
+      const key = unique('idem');
+      const records = Array.from({ length: 5 }, () => checkout());
+      const results = await Promise.all(records.map((r) => store.createCheckout(r, { key, fingerprint: sha256('same'), createdAt: 3 })));
+      const winners = results.filter((r) => r.created);
+      assert.equal(winners.length, 1);
+      const winnerId = winners[0]!.created ? winners[0]!.record.id : '';
+      for (const r of results) if (!r.created) assert.equal(r.existing.checkoutId, winnerId);
+      const stored = await Promise.all(records.map((r) => store.getCheckout(r.id)));
+      assert.deepEqual(
+        stored.filter((r) => r !== null).map((r) => r.id),
+        [winnerId],
+      );
+    });
+
+    test('updateCheckout applies a patch with the current version and bumps it', async () => {
+      const rec = checkout({ internal: { sessionId: 's1' } });
+      await store.createCheckout(rec);
+      const patch = { state: 'login' as const, updatedAt: rec.updatedAt + 5000, attemptsLeft: 2, internal: { sessionId: 's1', bankId: 'b' } };
+      const next = await store.updateCheckout(rec.id, 1, patch);
+      assert.deepEqual(next, { ...rec, ...patch, version: 2 });
+      assert.deepEqual(await store.getCheckout(rec.id), next);
+      const byState = await store.updateCheckout(rec.id, 2, { customData: undefined, reference: 'moved' });
+      assert.equal(byState?.customData, rec.customData, 'an undefined patch field keeps its value');
+      assert.deepEqual(await store.findCheckoutsByReference('moved').then((r) => r.map((x) => x.id)), [rec.id]);
+    });
+
+    test('updateCheckout with a stale version or unknown id changes nothing and returns null', async () => {
+      const rec = checkout();
+      await store.createCheckout(rec);
+      const next = await store.updateCheckout(rec.id, 1, { state: 'login' });
+      assert.equal(next?.version, 2);
+      assert.equal(await store.updateCheckout(rec.id, 1, { state: 'failed' }), null);
+      assert.equal(await store.updateCheckout(rec.id, 3, { state: 'failed' }), null);
+      assert.equal(await store.updateCheckout('missing', 1, { state: 'failed' }), null);
+      assert.deepEqual(await store.getCheckout(rec.id), next);
+    });
+
+    test('of 10 concurrent updates naming the same version exactly one succeeds', async () => {
+      const rec = checkout();
+      await store.createCheckout(rec);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.updateCheckout(rec.id, 1, { attemptsLeft: i, updatedAt: rec.updatedAt + i })),
+      );
+      const winners = results.filter((r) => r !== null);
+      assert.equal(winners.length, 1);
+      const stored = await store.getCheckout(rec.id);
+      assert.equal(stored?.version, 2);
+      assert.deepEqual(stored, winners[0]);
+    });
+
+    test('insertNotification stores one notification per dedupeKey', async () => {
+      const first = notification();
+      assert.deepEqual(await store.insertNotification(first), { inserted: true, record: first });
+      const repeat = notification({ dedupeKey: first.dedupeKey, receivedAt: first.receivedAt + 10 });
+      assert.deepEqual(await store.insertNotification(repeat), { inserted: false, record: first });
+    });
+
+    test('10 concurrent inserts of one dedupeKey store exactly one', async () => {
+      const dedupeKey = sha256(unique('data'));
+      const results = await Promise.all(Array.from({ length: 10 }, () => store.insertNotification(notification({ dedupeKey }))));
+      assert.equal(results.filter((r) => r.inserted).length, 1);
+      const storedId = results.find((r) => r.inserted)!.record.id;
+      for (const r of results) assert.equal(r.record.id, storedId);
+    });
+
+    test('listNotifications returns the most recent first, paged by limit and before', async () => {
+      // Later than anything else this suite stores, so these five are the newest.
+      const base = 4_000_000_000_000;
+      const made = [3, 0, 4, 1, 2].map((i) => notification({ receivedAt: base + i * 1000 }));
+      for (const n of made) await store.insertNotification(n);
+      const newestFirst = [...made].sort((a, b) => b.receivedAt - a.receivedAt).map((n) => n.id);
+
+      const page1 = await store.listNotifications({ limit: 2 });
+      assert.deepEqual(page1.map((n) => n.id), newestFirst.slice(0, 2));
+      assert.deepEqual(page1[0], made[2]);
+      const page2 = await store.listNotifications({ limit: 2, before: page1.at(-1)!.receivedAt });
+      assert.deepEqual(page2.map((n) => n.id), newestFirst.slice(2, 4));
+      const page3 = await store.listNotifications({ limit: 2, before: page2.at(-1)!.receivedAt });
+      assert.equal(page3[0]?.id, newestFirst[4]);
+      assert.ok(page3.every((n) => n.receivedAt < base + 1000));
+      assert.deepEqual(await store.listNotifications({ limit: 0 }), []);
+    });
+
+    test('updateNotification sets outcome and checkout, and ignores unknown ids', async () => {
+      const n = notification();
+      await store.insertNotification(n);
+      await store.updateNotification(n.id, { outcome: 'applied', checkoutId: 'chk_1' });
+      const { record } = await store.insertNotification(notification({ dedupeKey: n.dedupeKey }));
+      assert.deepEqual(record, { ...n, outcome: 'applied', checkoutId: 'chk_1' });
+      await store.updateNotification(n.id, { outcome: 'unmatched', checkoutId: null });
+      assert.deepEqual((await store.insertNotification(notification({ dedupeKey: n.dedupeKey }))).record, { ...n, outcome: 'unmatched' });
+      await assert.doesNotReject(store.updateNotification('missing', { outcome: 'ignored', checkoutId: null }));
+    });
+
+    test('data survives closing the store and opening a new one', async () => {
+      const rec = checkout({ internal: { kept: true } });
+      const key = unique('idem');
+      await store.createCheckout(rec, { key, fingerprint: sha256('x'), createdAt: 9 });
+      const n = notification();
+      await store.insertNotification(n);
+      await store.close();
+      await store.close();
+
+      store = engine.open();
+      await store.init();
+      assert.deepEqual(await store.getCheckout(rec.id), rec);
+      assert.equal((await store.getIdempotency(key))?.checkoutId, rec.id);
+      assert.deepEqual((await store.insertNotification(notification({ dedupeKey: n.dedupeKey }))).record, n);
+      assert.equal((await store.updateCheckout(rec.id, 1, { state: 'login' }))?.version, 2);
+    });
+  });
+}
+
+/* ---------- SQLite ---------- */
+
+let sqliteDir = '';
+let sqliteUrl = '';
+contract('sqlite', () => {
+  sqliteDir = mkdtempSync(join(tmpdir(), 'bff-store-'));
+  sqliteUrl = `file:${join(sqliteDir, 'nested', 'dir', 'bff.db')}`;
+  return {
+    open: () => createSqliteStore(sqliteUrl),
+    teardown: async () => rmSync(sqliteDir, { recursive: true, force: true }),
+  };
+});
+
+describe('sqlite engine', () => {
+  test('creates the parent directory and uses WAL journaling', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bff-store-'));
+    try {
+      const path = join(dir, 'a', 'b', 'c.db');
+      const store = createSqliteStore(`file:${path}`);
+      await store.init();
+      await store.close();
+      assert.ok(existsSync(path));
+      const client = createClient({ url: `file:${path}` });
+      const rs = await client.execute('PRAGMA journal_mode');
+      client.close();
+      assert.equal(rs.rows[0]?.[0], 'wal');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  for (const url of [':memory:', 'file::memory:']) {
+    test(`${url} gives a working private database`, async () => {
+      const store = createStore(url);
+      assert.equal(store.engine, 'sqlite');
+      const rec = checkout();
+      await store.createCheckout(rec);
+      assert.deepEqual(await store.getCheckout(rec.id), rec);
+      const other = createStore(url);
+      assert.equal(await other.getCheckout(rec.id), null);
+      await Promise.all([store.close(), other.close()]);
+    });
+  }
+});
+
+/* ---------- choosing an engine ---------- */
+
+describe('createStore', () => {
+  test('chooses the engine by the URL scheme', async () => {
+    for (const url of ['postgres://u:p@127.0.0.1:1/db', 'postgresql://u:p@127.0.0.1:1/db']) {
+      const store = createStore(url);
+      assert.equal(store.engine, 'postgres');
+      await store.close();
+    }
+  });
+
+  test('rejects another scheme naming DATABASE_URL without echoing the URL', () => {
+    assert.throws(
+      () => createStore('mysql://user:hunter2@db/x'),
+      (err: Error) => /DATABASE_URL/.test(err.message) && /mysql:/.test(err.message) && !err.message.includes('hunter2'),
+    );
+    assert.throws(() => createStore('data/bff.db'), /DATABASE_URL/);
+  });
+
+  test('rejects a PostgreSQL schema name that is not a plain identifier', () => {
+    assert.throws(() => createPostgresStore('postgres://u@127.0.0.1:1/db', { schema: 'x; DROP TABLE y' }), /schema/);
+  });
+});
+
+/* ---------- PostgreSQL ---------- */
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+if (pgUrl) {
+  const schema = `store_test_${randomBytes(6).toString('hex')}`;
+  contract('postgres', () => ({
+    open: () => createPostgresStore(pgUrl, { schema, max: 12 }),
+    async teardown() {
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  }));
+} else if (process.env.CI === 'true') {
+  test('store contract: postgres needs TEST_DATABASE_URL', () => {
+    assert.fail(
+      'TEST_DATABASE_URL is not set. Start PostgreSQL with `bash scripts/postgres-test.sh` and run with ' +
+        'TEST_DATABASE_URL=postgres://bank_checkout:bank_checkout@127.0.0.1:5432/bank_checkout_test',
+    );
+  });
+} else {
+  const reason = 'TEST_DATABASE_URL is not set (start PostgreSQL with: bash scripts/postgres-test.sh)';
+  test(`store contract: postgres skipped: ${reason}`, { skip: reason }, () => {});
+}
