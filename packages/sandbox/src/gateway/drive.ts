@@ -4,7 +4,8 @@
  * return and notification handling, end-to-end journeys).
  */
 
-export type RequestFn = (url: string, init?: RequestInit) => Promise<Response>;
+/** `fetch`, or a Hono app's `request`. */
+export type RequestFn = (url: string, init?: RequestInit) => Response | Promise<Response>;
 
 export interface GatewayForm {
   action: string;

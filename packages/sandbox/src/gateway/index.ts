@@ -34,6 +34,7 @@ export const GATEWAY_SESSION_TTL_MS = 30 * 60_000;
 const MAX_SESSIONS = 10_000;
 const MAX_FORM_BYTES = 16 * 1024;
 const CODE = /^[A-Za-z0-9]{1,32}$/;
+const STEPS = ['start', 'bank', 'login', 'code', 'leave'];
 
 type Stage = 'bank' | 'login' | 'code' | 'failed';
 
@@ -255,7 +256,8 @@ ${key ? h`<label for="loginKey">Additional login key</label><input type="text" i
     if (data instanceof Response) return data;
     const no = refused(c, order);
     if (no) return no;
-    const step = data.get('step');
+    const step = data.get('step') ?? '';
+    if (!STEPS.includes(step)) return page(c, 400, 'Unknown step', h`<p>The form sent is not one of the gateway's.</p>`);
     const session = findSession(order, data.get('session'));
 
     const expiredSession = () =>
@@ -339,15 +341,12 @@ ${key ? h`<label for="loginKey">Additional login key</label><input type="text" i
       return page(c, 200, TEXTS[order.kind].done, h`<p class="ok">${TEXTS[order.kind].done}.</p>${summary(order)}${returnForm(order.urlOk, signed)}`);
     }
 
-    if (step === 'bank' || step === 'login' || step === 'code') {
-      return page(
-        c,
-        409,
-        'This step is not the current one',
-        h`<p>The gateway is waiting for another step. Start again from the payment summary.</p><p><a href="${order.urlLong}">Back to the payment summary</a></p>`,
-      );
-    }
-    return page(c, 400, 'Unknown step', h`<p>The form sent is not one of the gateway's.</p>`);
+    return page(
+      c,
+      409,
+      'This step is not the current one',
+      h`<p>The gateway is waiting for another step. Start again from the payment summary.</p><p><a href="${order.urlLong}">Back to the payment summary</a></p>`,
+    );
   });
 
   /* ---------- short URLs ---------- */

@@ -246,8 +246,8 @@ export function createLinksService(config: SandboxConfig, options: LinksServiceO
         if (req instanceof Response) return req;
         const q = req.data;
         if (q.pageSize !== undefined && q.pageSize > maxPageSize) return e301(c, `pageSize: at most ${maxPageSize}`);
+        if (q.dateTo !== undefined && q.dateTo < q.dateFrom) return e301(c, 'dateTo: must not be before dateFrom');
         const to = q.dateTo ?? config.now();
-        if (to < q.dateFrom) return e301(c, 'dateTo: must not be before dateFrom');
         const found = store.list(env, c.get('client').apiKey, q.dateFrom, to, q.orderAsc === true);
         const { items, ...page } = paginate(found, q.pageRequest, q.pageSize ?? links.LIMITS.pageSizeDefault);
         return answer(c, '200', OK, { ...page, [listField]: items.map(view) });

@@ -77,7 +77,6 @@ export function createNotifier(opts: NotifierOptions) {
         controller.abort();
         reject(new Error(`no answer within ${timeoutMs} ms`));
       }, timeoutMs);
-      timer.unref?.();
     });
     try {
       const res = await Promise.race([
