@@ -26,6 +26,8 @@ export interface SecondLoginInternal {
 
 /** The BFF-only data of a checkout (CheckoutRecord.internal). */
 export interface Internal {
+  /** The merchant named the destination when creating the checkout (kept for its whole life). */
+  explicitDestiny?: boolean;
   bank?: BankType;
   sessionId?: string;
   secondLogin?: SecondLoginInternal;
@@ -177,6 +179,11 @@ export function timePatch(rec: CheckoutRecord, now: number, busyTtlMs: number): 
     return { state: 'expired', error: viewError('expired'), internal: scrubSession(i) };
   }
   return null;
+}
+
+/** What a checkout keeps when the payer starts over with a bank: only the merchant's choices. */
+export function merchantData(i: Internal): Internal {
+  return i.explicitDestiny ? { explicitDestiny: true } : {};
 }
 
 /** Drops what a finished native session no longer needs. */

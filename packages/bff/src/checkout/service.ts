@@ -18,6 +18,7 @@ import {
   costsAttempt,
   internalOf,
   isFinal,
+  merchantData,
   linkOutcome,
   loginCredentials,
   scrubSession,
@@ -165,8 +166,7 @@ export function createCheckoutService(deps: ServiceDeps) {
     }
     let internal: Internal = i;
     if (state === 'select-bank' || state === 'login' || state === 'failed') {
-      const { sessionId, secondLogin, contracts, contractId, accounts, accountId, transactionId, validations, round, deadline, ...rest } = i;
-      internal = state === 'select-bank' ? { ...rest, bank: undefined } : rest;
+      internal = state === 'select-bank' ? merchantData(i) : { ...merchantData(i), ...(i.bank ? { bank: i.bank } : {}) };
     }
     return { state, attemptsLeft, error: viewError(code), internal: internal as Record<string, unknown> };
   }
@@ -200,7 +200,7 @@ export function createCheckoutService(deps: ServiceDeps) {
       return { patch: { state: 'select-account', error: null, internal: { ...i, accounts } as Record<string, unknown> } };
     } catch (err) {
       if (err instanceof ProviderError) {
-        return { patch: { state: 'select-bank', error: viewError(err.code), internal: scrubSession({ ...i, bank: undefined }) } };
+        return { patch: { state: 'select-bank', error: viewError(err.code), internal: merchantData(i) as Record<string, unknown> } };
       }
       return faultOutcome(scrubSession(i) as Internal, 'accounts', err, 'select-bank');
     }
@@ -236,7 +236,7 @@ export function createCheckoutService(deps: ServiceDeps) {
         if (issues.length) throw errors.validation(issues);
         const creds = loginCredentials(loginType.fields, body.fields);
         if (!creds.userId || !creds.userSecret) throw errors.validation([{ path: 'fields', message: 'user and secret are required' }]);
-        const fresh: Internal = { bank };
+        const fresh: Internal = { ...merchantData(i), bank };
         try {
           const res = await upstream.native.login({ bankId: bank.bankId, userId: creds.userId, userSecret: creds.userSecret, ...(creds.userExtraField ? { userExtraField: creds.userExtraField } : {}) });
           if (!res.sessionId) throw new UpstreamError('schema', 'login');
@@ -356,7 +356,7 @@ export function createCheckoutService(deps: ServiceDeps) {
       ensureMode(rec, mode);
       if (mode === 'redirect') return this.redirect(rec);
       return act(rec, 'mode', ['select-bank', 'login', 'periodic'], async (_locked, i) => ({
-        patch: { mode, state: mode === 'periodic' ? 'periodic' : 'select-bank', error: null, internal: scrubSession({ ...i, bank: undefined }) },
+        patch: { mode, state: mode === 'periodic' ? 'periodic' : 'select-bank', error: null, internal: merchantData(i) as Record<string, unknown> },
       }));
     },
 
@@ -471,6 +471,5 @@ function returnUrls(config: BffConfig, rec: CheckoutRecord) {
  * explicitly on the checkout.
  */
 function destinyForLinks(rec: CheckoutRecord) {
-  const i = rec.internal as { explicitDestiny?: boolean };
-  return i.explicitDestiny ? { holderDestiny: rec.holderDestiny, accountDestiny: rec.accountDestiny } : {};
+  return internalOf(rec).explicitDestiny ? { holderDestiny: rec.holderDestiny, accountDestiny: rec.accountDestiny } : {};
 }
