@@ -189,6 +189,8 @@ export const checkoutView = z.object({
   id: z.string(),
   state: z.enum(CHECKOUT_STATES),
   mode: z.enum(CHECKOUT_MODES),
+  /** The modes the merchant allowed for this checkout; the payer may switch between them. */
+  modes: z.array(z.enum(CHECKOUT_MODES)),
   /** In cents. */
   amount: z.number().int(),
   currency: z.literal('EUR'),

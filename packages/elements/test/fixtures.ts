@@ -117,6 +117,7 @@ export function view(step: StepView, over: Partial<CheckoutView> = {}): Checkout
     id: 'chk_test',
     state: step.state,
     mode: 'native',
+    modes: ['native'],
     amount: 4250,
     currency: 'EUR',
     subject: 'Pedido 1042',

@@ -138,6 +138,7 @@ export function toView(rec: CheckoutRecord, ctx: ViewContext): CheckoutView {
     id: rec.id,
     state: rec.state,
     mode: rec.mode,
+    modes: [...rec.modes],
     amount: rec.amount,
     currency: 'EUR',
     subject: rec.subject,
