@@ -33,7 +33,7 @@ const config = loadConfig({
   PROVIDER_NATIVE_URL: `http://127.0.0.1:${sp}`,
   BFF_PUBLIC_URL: `http://127.0.0.1:${bp}`,
   DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(mkdtempSync(join(tmpdir(), 'bench-')), 'bff.db')}`,
-  RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '100000000',
+  RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 });
 const bff = createBff(config);

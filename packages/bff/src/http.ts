@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { timingSafeEqual } from '@bank-checkout/provider';
 import { errors, zodIssues } from './errors.js';
 import type { Logger } from './log.js';
-import { newId } from './checkout/secrets.js';
+import { randomUUID } from 'node:crypto';
 
 export type BffEnv = { Variables: { requestId: string } };
 
@@ -17,10 +17,12 @@ export const MAX_JSON_BYTES = 64 * 1024;
 export function requestContext(logger: Logger): MiddlewareHandler<BffEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const requestId = newId('req');
+    const requestId = `req_${randomUUID()}`;
     c.set('requestId', requestId);
-    await next();
+    // Set before the handler runs, so the response is built with it (no copy afterwards).
     c.header('X-Request-Id', requestId);
+    await next();
+    if (!c.res.headers.has('X-Request-Id')) c.header('X-Request-Id', requestId);
     logger.log(c.res.status >= 500 ? 'error' : 'info', 'http.request', {
       requestId,
       method: c.req.method,
@@ -31,18 +33,32 @@ export function requestContext(logger: Logger): MiddlewareHandler<BffEnv> {
   };
 }
 
-/** Headers on every response, errors included. */
+const SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Resource-Policy': 'same-site',
+  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+};
+/** Defaults a handler may replace with its own value. */
+const DEFAULT_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Cache-Control': 'no-store',
+};
+
+/**
+ * Headers on every response, errors included. They are prepared before the handler runs, so
+ * responses built through the context carry them from the start; a response a handler builds
+ * on its own gets them added afterwards.
+ */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
+  for (const [name, value] of Object.entries(DEFAULT_HEADERS)) c.header(name, value);
   await next();
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'no-referrer');
-  c.header('X-Frame-Options', 'DENY');
-  c.header('Cross-Origin-Resource-Policy', 'same-site');
-  c.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-  if (!c.res.headers.get('Content-Security-Policy')) {
-    c.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
-  }
-  if (!c.res.headers.get('Cache-Control')) c.header('Cache-Control', 'no-store');
+  const headers = c.res.headers;
+  if (headers.get('X-Content-Type-Options') === 'nosniff') return;
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
+  for (const [name, value] of Object.entries(DEFAULT_HEADERS)) if (!headers.has(name)) c.header(name, value);
 };
 
 /** Reads and validates a JSON body: 415 wrong type, 413 too large, 400 not JSON, 422 invalid. */

@@ -3,6 +3,8 @@
  * HMAC of the id under a key derived from the merchant secret (256 bits), so an idempotent
  * replay can hand the same secret back while the store keeps only its SHA-256.
  */
+import { createHash, randomBytes } from 'node:crypto';
+
 const encoder = new TextEncoder();
 
 function base64url(bytes: ArrayBuffer | Uint8Array): string {
@@ -13,7 +15,7 @@ function base64url(bytes: ArrayBuffer | Uint8Array): string {
 }
 
 export function newId(prefix: string): string {
-  return `${prefix}_${base64url(crypto.getRandomValues(new Uint8Array(16)))}`;
+  return `${prefix}_${randomBytes(16).toString('base64url')}`;
 }
 
 export async function hmac(key: string, message: string): Promise<ArrayBuffer> {
@@ -29,9 +31,13 @@ export async function clientSecretFor(merchantSecret: string, checkoutId: string
   return `cs_${base64url(await hmac(`checkout-secret:${merchantSecret}`, checkoutId))}`;
 }
 
+/**
+ * SHA-256 in hex. Synchronous (node:crypto, also offered by Bun, Deno and edge runtimes with
+ * Node compatibility): it runs on every checkout request, and WebCrypto's digest would send
+ * each one through the thread pool.
+ */
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return createHash('sha256').update(text).digest('hex');
 }
 
 export const hashSecret = sha256Hex;

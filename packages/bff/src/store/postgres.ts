@@ -56,6 +56,10 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
   const driver: SqlDriver = {
     engine: 'postgres',
     jsonType: 'JSONB',
+    async first(sql, args = []) {
+      const r = await pool.query(numbered(sql), args);
+      return r.rows[0] ?? null;
+    },
     async query(sql, args = []) {
       const r = await pool.query(numbered(sql), args);
       return { rows: r.rows as Record<string, unknown>[], count: r.rowCount ?? 0 };

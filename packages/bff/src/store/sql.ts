@@ -21,6 +21,8 @@ export interface SqlDriver {
   readonly jsonType: string;
   /** One statement on its own; `count` is the number of rows it changed. */
   query(sql: string, args?: SqlValue[]): Promise<{ rows: Row[]; count: number }>;
+  /** The first row of a read, or null. */
+  first(sql: string, args?: SqlValue[]): Promise<Row | null>;
   /** All statements in one transaction: every one applies, or none does. */
   transaction(statements: Statement[]): Promise<void>;
   /** Runs the schema statements once, serialised against other instances booting at once. */
@@ -143,8 +145,9 @@ export function createSqlStore(driver: SqlDriver): Store {
     return driver.query(sql, args);
   };
   const one = async <T>(sql: string, args: SqlValue[], decode: (row: Row) => T): Promise<T | null> => {
-    const { rows } = await query(sql, args);
-    return rows[0] ? decode(rows[0]) : null;
+    await init();
+    const row = await driver.first(sql, args);
+    return row ? decode(row) : null;
   };
 
   const getCheckout = (id: string) => one('SELECT * FROM checkouts WHERE id = ?', [id], checkoutFromRow);

@@ -6,9 +6,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createClient } from '@libsql/client';
-import { createSqlStore, type SqlDriver } from './sql.js';
+import { fileURLToPath } from 'node:url';
+import Database from 'libsql';
+import { createSqlStore, type SqlDriver, type SqlValue } from './sql.js';
 import type { Store } from './types.js';
 
 /** How long a write waits for another process's lock before failing. */
@@ -24,31 +24,60 @@ export function sqliteFilePath(url: string): string | null {
   return resolve(path);
 }
 
+/** Statements that hand rows back; the rest report how many rows they changed. */
+const returnsRows = (sql: string) => /^\s*SELECT\b|\bRETURNING\b/i.test(sql);
+
+/**
+ * libSQL's synchronous driver with one prepared statement per SQL text, kept for the life of
+ * the connection: the store runs a handful of distinct statements, so preparing each once
+ * takes most of the per-request cost off a read.
+ */
 export function createSqliteStore(url: string): Store {
   const file = sqliteFilePath(url);
   if (file) mkdirSync(dirname(file), { recursive: true });
-  const client = createClient({ url: file ? pathToFileURL(file).href : ':memory:', timeout: BUSY_TIMEOUT_MS });
+  const db = new Database(file ?? ':memory:', { timeout: BUSY_TIMEOUT_MS });
+  const prepared = new Map<string, ReturnType<typeof db.prepare>>();
+  const statement = (sql: string) => {
+    let stmt = prepared.get(sql);
+    if (!stmt) prepared.set(sql, (stmt = db.prepare(sql)));
+    return stmt;
+  };
+  const run = (sql: string, args: SqlValue[]) => {
+    const stmt = statement(sql);
+    if (returnsRows(sql)) {
+      const rows = stmt.all(args) as Record<string, unknown>[];
+      return { rows, count: rows.length };
+    }
+    return { rows: [], count: Number(stmt.run(args).changes) };
+  };
   let closed = false;
 
   const driver: SqlDriver = {
     engine: 'sqlite',
     jsonType: 'TEXT',
     async query(sql, args = []) {
-      const rs = await client.execute({ sql, args });
-      return { rows: rs.rows as unknown as Record<string, unknown>[], count: rs.rowsAffected };
+      return run(sql, args);
+    },
+    async first(sql, args = []) {
+      return (statement(sql).get(args) as Record<string, unknown> | undefined) ?? null;
     },
     async transaction(statements) {
-      await client.batch(statements, 'write');
+      db.transaction(() => {
+        for (const s of statements) run(s.sql, s.args);
+      }).immediate();
     },
     async migrate(statements) {
       // WAL lets readers run beside the writer; the setting is stored in the file.
-      if (file) await client.execute('PRAGMA journal_mode = WAL');
-      await client.batch(statements, 'write');
+      if (file) db.exec('PRAGMA journal_mode = WAL');
+      db.transaction(() => {
+        for (const s of statements) db.exec(s);
+      }).immediate();
     },
     async close() {
       if (closed) return;
       closed = true;
-      client.close();
+      prepared.clear();
+      db.close();
     },
   };
   return createSqlStore(driver);
