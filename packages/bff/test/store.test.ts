@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createClient } from '@libsql/client';
+import Database from 'libsql';
 import {
   createPostgresStore,
   createSqliteStore,
@@ -317,10 +317,10 @@ describe('sqlite engine', () => {
       await store.init();
       await store.close();
       assert.ok(existsSync(path));
-      const client = createClient({ url: `file:${path}` });
-      const rs = await client.execute('PRAGMA journal_mode');
-      client.close();
-      assert.equal(rs.rows[0]?.[0], 'wal');
+      const db = new Database(path);
+      const mode = db.prepare('PRAGMA journal_mode').get([]) as { journal_mode: string };
+      db.close();
+      assert.equal(mode.journal_mode, 'wal');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
