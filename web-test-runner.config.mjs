@@ -2,6 +2,8 @@
 // `*.browser.test.ts`; `node scripts/test.mjs browser` passes them in.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, defaultReporter } from '@web/test-runner';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
@@ -30,10 +32,57 @@ function countingReporter() {
   };
 }
 
+/**
+ * The real simulator and BFF for journeys, started on first use (bench/lib/servers.ts in a child
+ * process, loopback, free ports, a temporary SQLite file). A test asks the dev server for
+ * `/__journey/checkout` and gets `{bffUrl, clientSecret}` of a fresh checkout, created the
+ * way a merchant's server does it (the merchant secret stays in this process).
+ */
+function journeyServers() {
+  let origin = '';
+  let child = null;
+  let started = null;
+  const start = () =>
+    (started ??= new Promise((resolve, reject) => {
+      child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/servers.ts'], {
+        env: { ...process.env, ALLOWED_ORIGINS: origin, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const timer = setTimeout(() => reject(new Error('journey servers did not start in 30 s')), 30_000);
+      child.on('exit', (code) => reject(new Error(`journey servers exited with ${code}`)));
+      createInterface({ input: child.stdout }).once('line', (line) => {
+        clearTimeout(timer);
+        resolve(JSON.parse(line));
+      });
+    }));
+  return {
+    name: 'journey-servers',
+    serverStart({ config }) {
+      origin = `http://${config.hostname ?? 'localhost'}:${config.port}`;
+    },
+    async serve(context) {
+      if (context.path !== '/__journey/checkout') return undefined;
+      const servers = await start();
+      const params = new URL(context.url, origin).searchParams;
+      const res = await fetch(`${servers.bffUrl}/v1/checkouts`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${servers.merchantSecret}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ amount: Number(params.get('amount') ?? 4250), subject: 'Journey order', reference: `JRN-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` }),
+      });
+      const created = await res.json();
+      if (res.status !== 201) throw new Error(`checkout not created: ${res.status} ${JSON.stringify(created)}`);
+      return { body: JSON.stringify({ bffUrl: servers.bffUrl, clientSecret: created.clientSecret }), type: 'json' };
+    },
+    serverStop() {
+      child?.kill('SIGTERM');
+    },
+  };
+}
+
 export default {
   nodeResolve: true,
   files: ['packages/*/test/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), journeyServers()],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -1,0 +1,107 @@
+/**
+ * Whole native journeys of `<bank-checkout>` in Chromium against the real BFF and simulator
+ * (started by the test runner's `journey-servers` plugin on first use): bank choice to success,
+ * and to a failure when the payer answers a challenge with `0000`.
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../packages/elements/src/index.js';
+import type { BankCheckout } from '../../packages/elements/src/index.js';
+import type { CheckoutView } from '../../packages/bff/src/contract.js';
+import { nextTask, type } from '../../packages/elements/test/fixtures.js';
+
+interface Journey {
+  bffUrl: string;
+  clientSecret: string;
+}
+
+async function newCheckout(): Promise<Journey> {
+  const res = await fetch('/__journey/checkout');
+  expect(res.status, 'journey checkout created').to.equal(200);
+  return (await res.json()) as Journey;
+}
+
+/** Waits for `check` to hold; real servers answer in milliseconds, 10 s is the ceiling. */
+async function waitFor<T>(check: () => T | null | undefined | false, what: string): Promise<T> {
+  const end = performance.now() + 10_000;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await nextTask();
+  }
+}
+
+const stepTag = (el: BankCheckout) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
+const stepEl = (el: BankCheckout, tag: string) => (stepTag(el) === tag ? el.shadowRoot!.querySelector<HTMLElement>(`.step > ${tag}`) : null);
+const text = (el: Element | null | undefined) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+
+async function submit(host: HTMLElement) {
+  const button = await waitFor(() => host.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]:not([disabled])'), `${host.localName} submit`);
+  button.click();
+}
+
+/** What the BFF shows the element now (read with the checkout's own secret, as the element does). */
+async function current(j: Journey): Promise<CheckoutView> {
+  const res = await fetch(`${j.bffUrl}/v1/checkout`, { headers: { 'X-Checkout-Secret': j.clientSecret } });
+  return (await res.json()) as CheckoutView;
+}
+
+/** From the bank list to the transfer's first challenge, with the bank's test values. */
+async function toChallenge(j: Journey, bankId: string) {
+  const el = await fixture<BankCheckout>(html`<bank-checkout api=${j.bffUrl} checkout-secret=${j.clientSecret} locale="en"></bank-checkout>`);
+  const completions: unknown[] = [];
+  el.addEventListener('bank-checkout-complete', (e) => completions.push((e as CustomEvent).detail));
+
+  const selector = await waitFor(() => stepEl(el, 'bank-selector'), 'bank selector');
+  const option = await waitFor(() => selector.shadowRoot!.querySelector<HTMLElement>(`#bank-${bankId}`), `bank ${bankId}`);
+  expect(text(el.shadowRoot!.querySelector('[part=amount]'))).to.equal('€42.50');
+  option.click();
+
+  const login = await waitFor(() => stepEl(el, 'bank-login-form'), 'login form');
+  await waitFor(() => login.shadowRoot!.querySelector('[part=fill-test]'), 'fill test values').then((b) => (b as HTMLButtonElement).click());
+  await submit(login);
+
+  const account = await waitFor(() => stepEl(el, 'bank-account-picker'), 'account picker');
+  (await waitFor(() => account.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]'), 'first account')).click();
+  await submit(account);
+
+  const challenge = await waitFor(() => stepEl(el, 'bank-challenge'), 'challenge');
+  const view = await current(j);
+  expect(view.state).to.equal('validate');
+  return { el, challenge, view, completions };
+}
+
+describe('<bank-checkout> against the real BFF and simulator', function () {
+  this.timeout(40_000);
+
+  it('pays from bank choice to success', async () => {
+    const j = await newCheckout();
+    const { el, challenge, view, completions } = await toChallenge(j, 'aurora');
+    if (view.step.state !== 'validate') throw new Error('not validating');
+    const inputs = [...challenge.shadowRoot!.querySelectorAll<HTMLInputElement>('input')];
+    expect(inputs.length).to.equal(view.step.validations.length);
+    view.step.validations.forEach((v, i) => type(inputs[i]!, v.testValue!));
+    await submit(challenge);
+
+    const result = await waitFor(() => stepEl(el, 'bank-result'), 'result');
+    expect(text(result.shadowRoot!.querySelector('h2'))).to.equal('Payment completed');
+    expect((await current(j)).state).to.equal('succeeded');
+    expect(completions).to.deep.equal([{ checkoutId: view.id, outcome: 'succeeded', code: null }]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('fails the transfer when the payer answers 0000, and says why', async () => {
+    const j = await newCheckout();
+    const { el, challenge, view, completions } = await toChallenge(j, 'aurora');
+    for (const input of challenge.shadowRoot!.querySelectorAll<HTMLInputElement>('input')) type(input, '0000');
+    await submit(challenge);
+
+    const result = await waitFor(() => stepEl(el, 'bank-result'), 'result');
+    const after = await current(j);
+    expect(after.state).to.equal('failed');
+    expect(after.error?.code).to.equal('B103');
+    expect(text(result.shadowRoot!.querySelector('h2'))).to.not.equal('Payment completed');
+    expect(completions).to.deep.equal([{ checkoutId: view.id, outcome: 'failed', code: 'B103' }]);
+    await expect(el).to.be.accessible();
+  });
+});
