@@ -34,15 +34,25 @@ export function checkoutRoutes(p: AppParts) {
     return rec;
   };
 
+  /** The bank list as the elements get it, serialised once per cached upstream list. */
+  let banksBody: { from: unknown; json: string } | null = null;
+  const banksJson = (groups: Awaited<ReturnType<typeof p.upstream.nativeBanks>>) => {
+    if (banksBody?.from !== groups) {
+      const body: contract.BanksResponse = {
+        groups: groups.map((g) => ({ group: g.group, name: g.name, defaultType: g.defaultType, types: g.types.map((t) => bankView(t, p.config.sandbox)) })),
+      };
+      banksBody = { from: groups, json: JSON.stringify(body) };
+    }
+    return banksBody.json;
+  };
+
   app.get('/banks', async (c) => {
     await checkoutOf(c);
     const groups = await p.upstream.nativeBanks().catch((err) => {
       throw toApiError(err);
     });
-    const body: contract.BanksResponse = {
-      groups: groups.map((g) => ({ group: g.group, name: g.name, defaultType: g.defaultType, types: g.types.map((t) => bankView(t, p.config.sandbox)) })),
-    };
-    return c.json(body);
+    c.header('Content-Type', 'application/json');
+    return c.body(banksJson(groups));
   });
 
   app.get('/checkout', async (c) => c.json(await p.service.view(await checkoutOf(c))));
