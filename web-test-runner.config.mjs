@@ -101,6 +101,7 @@ export default {
     }),
   ],
   concurrency: 2,
-  testFramework: { config: { timeout: 10000 } },
+  // Journeys against the real servers include their start on first use.
+  testFramework: { config: { timeout: 30000 } },
   reporters: [defaultReporter(), countingReporter()],
 };

@@ -71,9 +71,7 @@ async function toChallenge(j: Journey, bankId: string) {
   return { el, challenge, view, completions };
 }
 
-describe('<bank-checkout> against the real BFF and simulator', function () {
-  this.timeout(40_000);
-
+describe('<bank-checkout> against the real BFF and simulator', () => {
   it('pays from bank choice to success', async () => {
     const j = await newCheckout();
     const { el, challenge, view, completions } = await toChallenge(j, 'aurora');
