@@ -61,6 +61,46 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   for (const [name, value] of Object.entries(DEFAULT_HEADERS)) if (!headers.has(name)) c.header(name, value);
 };
 
+export interface CorsOptions {
+  methods: string[];
+  headers: string[];
+  expose: string[];
+  maxAgeSeconds: number;
+}
+
+/**
+ * CORS for an allowlist of exact origins, without credentials. Headers are prepared before the
+ * handler runs (the response is built once, with them). A preflight from an allowed origin gets
+ * 204 with the allowed methods and headers; any other origin gets no CORS header at all, so the
+ * browser refuses the call.
+ */
+export function corsAllowlist(allowed: readonly string[], opts: CorsOptions): MiddlewareHandler {
+  const methods = opts.methods.join(', ');
+  const headers = opts.headers.join(', ');
+  const expose = opts.expose.join(', ');
+  const maxAge = String(opts.maxAgeSeconds);
+  return async (c, next) => {
+    const origin = c.req.header('Origin');
+    const ok = origin !== undefined && allowed.includes(origin);
+    c.header('Vary', 'Origin', { append: true });
+    if (c.req.method === 'OPTIONS') {
+      c.header('Vary', 'Access-Control-Request-Headers', { append: true });
+      if (ok) {
+        c.header('Access-Control-Allow-Origin', origin);
+        c.header('Access-Control-Allow-Methods', methods);
+        c.header('Access-Control-Allow-Headers', headers);
+        c.header('Access-Control-Max-Age', maxAge);
+      }
+      return c.body(null, 204);
+    }
+    if (ok) {
+      c.header('Access-Control-Allow-Origin', origin);
+      c.header('Access-Control-Expose-Headers', expose);
+    }
+    await next();
+  };
+}
+
 /** Reads and validates a JSON body: 415 wrong type, 413 too large, 400 not JSON, 422 invalid. */
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S, opts: { allowEmpty?: boolean } = {}): Promise<z.output<S>> {
   const type = c.req.header('Content-Type') ?? '';

@@ -5,24 +5,21 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import type { CheckoutRecord } from '../store/types.js';
-import { cors } from 'hono/cors';
 import * as contract from '../contract.js';
 import { modeBody } from '../merchant-contract.js';
 import { errors } from '../errors.js';
 import { bankView } from '../checkout/machine.js';
-import { jsonBody, type BffEnv } from '../http.js';
+import { corsAllowlist, jsonBody, type BffEnv } from '../http.js';
 import { toApiError } from '../upstream.js';
 import type { AppParts } from '../app.js';
 
 export function checkoutRoutes(p: AppParts) {
   const app = new Hono<BffEnv>();
-  const corsMiddleware = cors({
-      origin: (origin) => (p.config.allowedOrigins.includes(origin) ? origin : null),
-      allowMethods: ['GET', 'POST'],
-      allowHeaders: ['Content-Type', 'X-Checkout-Secret'],
-      exposeHeaders: ['X-Request-Id', 'Retry-After'],
-      maxAge: 600,
-      credentials: false,
+  const corsMiddleware = corsAllowlist(p.config.allowedOrigins, {
+    methods: ['GET', 'POST'],
+    headers: ['Content-Type', 'X-Checkout-Secret'],
+    expose: ['X-Request-Id', 'Retry-After'],
+    maxAgeSeconds: 600,
   });
   for (const path of ['/banks', '/checkout', '/checkout/*']) app.use(path, corsMiddleware);
 
