@@ -56,6 +56,7 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
   const driver: SqlDriver = {
     engine: 'postgres',
     jsonType: 'JSONB',
+    singleWriter: false,
     async first(sql, args = []) {
       const r = await pool.query(numbered(sql), args);
       return r.rows[0] ?? null;

@@ -19,6 +19,11 @@ export interface SqlDriver {
   readonly engine: Store['engine'];
   /** Column type for the JSON documents. */
   readonly jsonType: string;
+  /**
+   * Only this process writes the database (the embedded engine): checkouts read back are kept
+   * in memory, written through on every change, so a read by secret costs no query.
+   */
+  readonly singleWriter: boolean;
   /** One statement on its own; `count` is the number of rows it changed. */
   query(sql: string, args?: SqlValue[]): Promise<{ rows: Row[]; count: number }>;
   /** The first row of a read, or null. */
@@ -133,7 +138,52 @@ function pageSize(limit: number): number {
   return Number.isFinite(limit) ? Math.min(MAX_PAGE, Math.max(0, Math.floor(limit))) : MAX_PAGE;
 }
 
+/** Most checkouts a single-writer store keeps in memory; the oldest go first. */
+export const CACHED_CHECKOUTS = 10_000;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * Checkouts by id and by secret hash, for a store whose database no other process writes.
+ * Records are frozen: every reader shares them, and a change is a new record through the store.
+ */
+function checkoutCache(enabled: boolean) {
+  const byId = new Map<string, CheckoutRecord>();
+  const idBySecret = new Map<string, string>();
+  return {
+    get: (id: string) => (enabled ? byId.get(id) : undefined),
+    bySecret(hash: string) {
+      const id = enabled ? idBySecret.get(hash) : undefined;
+      return id === undefined ? undefined : byId.get(id);
+    },
+    put(rec: CheckoutRecord | null): CheckoutRecord | null {
+      if (!enabled || !rec) return rec;
+      byId.delete(rec.id);
+      byId.set(rec.id, deepFreeze(rec));
+      idBySecret.set(rec.secretHash, rec.id);
+      if (byId.size > CACHED_CHECKOUTS) {
+        const oldest = byId.keys().next().value!;
+        idBySecret.delete(byId.get(oldest)!.secretHash);
+        byId.delete(oldest);
+      }
+      return rec;
+    },
+    forget(id: string) {
+      const rec = byId.get(id);
+      if (rec) idBySecret.delete(rec.secretHash);
+      byId.delete(id);
+    },
+  };
+}
+
 export function createSqlStore(driver: SqlDriver): Store {
+  const cache = checkoutCache(driver.singleWriter);
   let ready: Promise<void> | null = null;
   const init = (): Promise<void> =>
     (ready ??= driver.migrate(schema(driver.jsonType)).catch((err: unknown) => {
@@ -150,7 +200,7 @@ export function createSqlStore(driver: SqlDriver): Store {
     return row ? decode(row) : null;
   };
 
-  const getCheckout = (id: string) => one('SELECT * FROM checkouts WHERE id = ?', [id], checkoutFromRow);
+  const getCheckout = async (id: string) => cache.get(id) ?? cache.put(await one('SELECT * FROM checkouts WHERE id = ?', [id], checkoutFromRow));
   const getIdempotency = (key: string) => one('SELECT * FROM idempotency_keys WHERE idem_key = ?', [key], idempotencyFromRow);
   const checkoutUpdateSql = `UPDATE checkouts SET ${CHECKOUT_COLUMNS.slice(1)
     .map((c) => `${c} = ?`)
@@ -179,12 +229,14 @@ export function createSqlStore(driver: SqlDriver): Store {
         if (existing) return { created: false, existing };
         throw err;
       }
+      cache.put(structuredClone(record));
       return { created: true, record: structuredClone(record) };
     },
 
     getCheckout,
 
-    getCheckoutBySecretHash: (secretHash) => one('SELECT * FROM checkouts WHERE secret_hash = ?', [secretHash], checkoutFromRow),
+    getCheckoutBySecretHash: async (secretHash) =>
+      cache.bySecret(secretHash) ?? cache.put(await one('SELECT * FROM checkouts WHERE secret_hash = ?', [secretHash], checkoutFromRow)),
 
     async findCheckoutsByReference(reference) {
       const { rows } = await query('SELECT * FROM checkouts WHERE reference = ? ORDER BY created_at DESC, id DESC', [reference]);
@@ -197,7 +249,9 @@ export function createSqlStore(driver: SqlDriver): Store {
       const next = applyPatch(current, patch);
       // The version in the WHERE clause makes the write a compare-and-set: of several
       // writers that read the same version, one changes the row and the rest change nothing.
-      return one(checkoutUpdateSql, [...checkoutArgs(next).slice(1), id, expectedVersion], checkoutFromRow);
+      const updated = await one(checkoutUpdateSql, [...checkoutArgs(next).slice(1), id, expectedVersion], checkoutFromRow);
+      if (!updated) cache.forget(id);
+      return cache.put(updated);
     },
 
     getIdempotency,

@@ -55,6 +55,7 @@ export function createSqliteStore(url: string): Store {
   const driver: SqlDriver = {
     engine: 'sqlite',
     jsonType: 'TEXT',
+    singleWriter: true,
     async query(sql, args = []) {
       return run(sql, args);
     },
