@@ -1,5 +1,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NATIVE_BANKS, NATIVE_MAGIC, NATIVE_TEST_INPUTS, SIM_BANKS } from '../../sandbox/src/native/catalogue.js';
 import { SANDBOX_DEFAULTS } from '../../sandbox/src/context.js';
 import { createHarness, view, type Harness } from './harness.js';
@@ -351,5 +354,31 @@ describe('checkout API: the native flow against the simulator', () => {
     const all = h.logs.join('\n');
     assert.ok(h.logs.length > 5, 'logs were written');
     for (const canary of canaries) assert.ok(!all.includes(canary), `log leaks ${canary.slice(0, 3)}…`);
+  });
+});
+
+describe('checkout API: a BFF restart mid-flow', () => {
+  it('keeps the checkout where it was on a SQLite file and completes it after the restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bff-restart-'));
+    const h = await createHarness({}, { databaseUrl: `file:${join(dir, 'bff.db')}` });
+    try {
+      const c = await h.createCheckout({ amount: 1234 });
+      const before = await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+      assert.equal(before.state, 'select-account');
+      await h.restart();
+      const after = await view(await h.checkout(c.clientSecret, '/v1/checkout'));
+      assert.equal(after.state, 'select-account');
+      assert.equal(after.amount, 1234);
+      assert.deepEqual(after.step, before.step);
+      const transfers = h.upstreamCalls.filter((x) => x.endsWith('/transfer/init')).length;
+      const done = await walk(h, c.clientSecret, 'aurora', { resumeOnly: true });
+      assert.equal(done.state, 'succeeded');
+      assert.equal(h.upstreamCalls.filter((x) => x.endsWith('/transfer/init')).length - transfers, 1);
+      const merchant = await (await h.merchant(`/v1/checkouts/${c.id}`)).json();
+      assert.equal(merchant.state, 'succeeded');
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

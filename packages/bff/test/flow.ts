@@ -29,12 +29,19 @@ export interface WalkOptions {
   answer?: (v: ValidationView, round: number) => string;
   /** Stop when the checkout reaches this state. */
   stopAt?: CheckoutView['state'];
+  /** Go on from the checkout's current state instead of logging in. */
+  resumeOnly?: boolean;
 }
 
 /** Logs in with the default login's test values and answers every step until a final state. */
 export async function walk(h: Harness, secret: string, bankId: string, opts: WalkOptions = {}): Promise<CheckoutView> {
-  const bank = await bankOf(h, secret, bankId);
-  let v = await view(await h.checkout(secret, '/v1/checkout/login', { bankId, loginId: bank.defaultLogin, fields: testFields(bank) }));
+  let v: CheckoutView;
+  if (opts.resumeOnly) {
+    v = await view(await h.checkout(secret, '/v1/checkout'));
+  } else {
+    const bank = await bankOf(h, secret, bankId);
+    v = await view(await h.checkout(secret, '/v1/checkout/login', { bankId, loginId: bank.defaultLogin, fields: testFields(bank) }));
+  }
   for (let guard = 0; guard < 12; guard++) {
     if (opts.stopAt && v.state === opts.stopAt) return v;
     const s = v.step;

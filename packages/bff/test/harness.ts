@@ -25,6 +25,8 @@ export interface Harness {
   merchant(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
   checkout(secret: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   createCheckout(body?: Record<string, unknown>): Promise<{ id: string; clientSecret: string } & Record<string, unknown>>;
+  /** Stops the BFF and starts another on the same database (a file survives, :memory: does not). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -74,18 +76,22 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
     PROVIDER_TIMEOUT_MS: '2000',
     ...env,
   });
-  bff = createBff(config, {
-    store: createStore(config.databaseUrl),
-    fetch: route as typeof fetch,
-    now,
-    log: (line) => logs.push(line),
-    onCheckoutUpdate: (e) => {
-      events.push(e);
-    },
-    retryDelayMs: 1,
-    webhookDelaysMs: [1, 1],
-  });
-  await bff.ready;
+  /** A BFF process: a fresh store connection on the same database, the same simulator. */
+  const boot = async () => {
+    bff = createBff(config, {
+      store: createStore(config.databaseUrl),
+      fetch: route as typeof fetch,
+      now,
+      log: (line) => logs.push(line),
+      onCheckoutUpdate: (e) => {
+        events.push(e);
+      },
+      retryDelayMs: 1,
+      webhookDelaysMs: [1, 1],
+    });
+    await bff.ready;
+  };
+  await boot();
 
   const merchant: Harness['merchant'] = async (path, init = {}) =>
     bff.request(`${BFF_HOST}${path}`, {
@@ -106,7 +112,9 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
     });
 
   return {
-    bff,
+    get bff() {
+      return bff;
+    },
     sandbox,
     logs,
     events,
@@ -120,6 +128,10 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
       const res = await merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order 1001', reference: `REF-${Math.random().toString(36).slice(2, 10)}`, ...body } });
       if (res.status !== 201) throw new Error(`createCheckout: ${res.status} ${await res.text()}`);
       return (await res.json()) as { id: string; clientSecret: string };
+    },
+    async restart() {
+      await bff.close();
+      await boot();
     },
     close: () => bff.close(),
   };
