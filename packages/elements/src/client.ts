@@ -5,6 +5,7 @@
  */
 import type {
   BanksResponse,
+  CheckoutMode,
   CheckoutView,
   ContractBody,
   ErrorBody,
@@ -40,8 +41,17 @@ export interface CheckoutClient {
   transfer(body: TransferBody): Promise<CheckoutView>;
   validate(body: ValidateBody): Promise<CheckoutView>;
   cancel(): Promise<CheckoutView>;
+  /** `POST /v1/checkout/redirect`: creates the signed gateway URL; the view's step holds it. */
   redirect(): Promise<CheckoutView>;
+  /** `POST /v1/checkout/periodic`: creates the signed periodic URL; the view's step holds it. */
   periodic(body: PeriodicBody): Promise<CheckoutView>;
+  /** `POST /v1/checkout/mode`: switches to another mode the merchant allowed. */
+  mode(body: ModeBody): Promise<CheckoutView>;
+}
+
+/** The body of `POST /v1/checkout/mode`. */
+export interface ModeBody {
+  mode: CheckoutMode;
 }
 
 export interface ApiIssue {
@@ -135,5 +145,6 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
     cancel: () => view('POST', '/v1/checkout/cancel', {}),
     redirect: () => view('POST', '/v1/checkout/redirect', {}),
     periodic: (body) => view('POST', '/v1/checkout/periodic', body),
+    mode: (body) => view('POST', '/v1/checkout/mode', body),
   };
 }

@@ -42,6 +42,22 @@ export interface ChallengeExpireDetail {
   deadline: string;
 }
 
+/**
+ * What the payer set up in `<bank-periodic-form>`: the body of `POST /v1/checkout/periodic`.
+ * `debtorAccount` is the payer's IBAN (compact, upper case): not a secret, but personal data to
+ * keep out of logs.
+ */
+export interface PeriodicSubmitDetail {
+  bankId: string;
+  /** One of the bank's frequency codes (`Monthly`, …). */
+  frequency: string;
+  debtorAccount: string;
+  /** `YYYY-MM-DD`, after today. */
+  startDate: string;
+  /** `YYYY-MM-DD`, after `startDate`; absent for an order without end. */
+  endDate?: string;
+}
+
 export interface BankEventMap {
   'bank-checkout-step': CheckoutStepDetail;
   'bank-checkout-complete': CheckoutCompleteDetail;
@@ -52,6 +68,8 @@ export interface BankEventMap {
   'bank-challenge-expire': ChallengeExpireDetail;
   /** `<bank-result>`: the payer asked to try again. */
   'bank-retry': Record<string, never>;
+  /** `<bank-periodic-form>`: the payer submitted a valid periodic order. */
+  'bank-periodic-submit': PeriodicSubmitDetail;
 }
 
 declare global {
@@ -62,6 +80,7 @@ declare global {
     'bank-select': CustomEvent<BankSelectDetail>;
     'bank-challenge-expire': CustomEvent<ChallengeExpireDetail>;
     'bank-retry': CustomEvent<Record<string, never>>;
+    'bank-periodic-submit': CustomEvent<PeriodicSubmitDetail>;
   }
 }
 

@@ -8,7 +8,7 @@ const ok = view({ state: 'select-bank' });
 describe('createCheckoutClient', () => {
   it('calls each endpoint with its method, path and body, the secret only in a header, no cookies', async () => {
     const routes = Object.fromEntries(
-      ['/login', '/second-login', '/contract', '/transfer', '/validate', '/cancel', '/redirect', '/periodic'].map((p) => [`POST /bff/v1/checkout${p}`, () => ok]),
+      ['/login', '/second-login', '/contract', '/transfer', '/validate', '/cancel', '/redirect', '/periodic', '/mode'].map((p) => [`POST /bff/v1/checkout${p}`, () => ok]),
     );
     const bff = fakeBff({ ...routes, 'GET /bff/v1/checkout': () => ok, 'GET /bff/v1/banks': () => ({ status: 200, body: { groups: GROUPS } }) });
     const c = createCheckoutClient({ api: 'https://bff.test/bff/', secret: 'cs_secret', fetch: bff.fetch });
@@ -23,14 +23,16 @@ describe('createCheckoutClient', () => {
     await c.cancel();
     await c.redirect();
     await c.periodic({ bankId: 'b', frequency: 'MONTHLY', debtorAccount: 'ES91', startDate: '2030-01-01' });
+    await c.mode({ mode: 'periodic' });
     assert.deepEqual(
       bff.calls.map((x) => `${x.method} ${x.path}`),
       [
         'GET /bff/v1/banks',
         'GET /bff/v1/checkout',
-        ...['login', 'second-login', 'contract', 'transfer', 'validate', 'cancel', 'redirect', 'periodic'].map((p) => `POST /bff/v1/checkout/${p}`),
+        ...['login', 'second-login', 'contract', 'transfer', 'validate', 'cancel', 'redirect', 'periodic', 'mode'].map((p) => `POST /bff/v1/checkout/${p}`),
       ],
     );
+    assert.deepEqual(bff.calls[10]!.body, { mode: 'periodic' });
     assert.deepEqual(bff.calls[2]!.body, { bankId: 'aurora', loginId: 'dni', fields: { userId: '12345678Z' } });
     assert.deepEqual(bff.calls[6]!.body, { values: { sms: '482913' } });
     assert.deepEqual(bff.calls[7]!.body, {});

@@ -2,7 +2,7 @@
  * Contract-shaped test data and a fake BFF fetch for the element tests. Bank data follows the
  * sandbox catalogue's shapes (DNI/CIF fields, masked numeric secrets, a bank in maintenance).
  */
-import type { BankGroupView, BankView, CheckoutView, FieldView, StepView, ValidationView } from '@bank-checkout/bff/contract';
+import type { BankGroupView, BankView, CheckoutView, FieldView, PeriodicBankView, StepView, ValidationView } from '@bank-checkout/bff/contract';
 
 export const field = (over: Partial<FieldView> & Pick<FieldView, 'fieldId' | 'label'>): FieldView => ({
   min: null,
@@ -100,6 +100,37 @@ export const GROUPS: BankGroupView[] = [
   { group: 'galicia', name: 'Caixa Galícia', defaultType: 'galicia', types: [GALICIA] },
   { group: 'norte', name: 'Banco Norte', defaultType: 'norte', types: [NORTE] },
 ];
+
+const periodicBank = (bankId: string, name: string, frequencies: string[], group: [number, string] | null = null, enabled = true): PeriodicBankView => ({
+  bankId,
+  name,
+  enabled,
+  frequencies,
+  groupId: group?.[0] ?? null,
+  groupName: group?.[1] ?? null,
+});
+const AURORA_GROUP: [number, string] = [10, 'Grupo Aurora'];
+
+/**
+ * Banks of the payment-link service that allow periodic payments, as the BFF lists them: a
+ * group of three (one not operational), a group of one, banks on their own (one not
+ * operational), each with its own frequencies.
+ */
+export const PERIODIC_BANKS: PeriodicBankView[] = [
+  periodicBank('es-levante', 'Caja Levante', ['Monthly']),
+  periodicBank('es-aurora', 'Banco Aurora', ['Monthly', 'Quarterly', 'Yearly'], AURORA_GROUP),
+  periodicBank('es-aurora-empresas', 'Aurora Empresas', ['Weekly', 'Monthly'], AURORA_GROUP),
+  periodicBank('es-aurora-privada', 'Aurora Banca Privada', ['Monthly'], AURORA_GROUP, false),
+  periodicBank('es-cantabrico', 'Banco Cantábrico', ['Weekly', 'Monthly', 'Quarterly', 'Yearly'], [20, 'Grupo Cantábrico']),
+  periodicBank('es-norte', 'Banco del Norte', ['Monthly'], null, false),
+  periodicBank('es-sur', 'Caja del Sur', ['Monthly', 'Yearly']),
+];
+
+/** A valid Spanish IBAN (ISO 13616 checksum 91). */
+export const DEBTOR_IBAN = 'ES9121000418450200051332';
+
+/** 2030-03-10 at 10:00 UTC (11:00 in Madrid): the first start date allowed is 2030-03-11. */
+export const FIXED_NOW = Date.UTC(2030, 2, 10, 10, 0, 0);
 
 export const validation = (type: number, over: Partial<ValidationView> = {}): ValidationView => ({
   ...field({ fieldId: `v${type}`, label: `Código ${type}`, min: 4, max: 8, valueType: 'numeric' }),

@@ -17,8 +17,10 @@ export function renderChoices(opts: {
   selected: string | null;
   disabled: boolean;
   onSelect: (id: string) => void;
+  /** Ids of the texts that describe the group (such as its error). */
+  describedBy?: string;
 }): TemplateResult {
-  return html`<fieldset part="list">
+  return html`<fieldset part="list" aria-describedby=${opts.describedBy || nothing}>
     <legend part="title">${opts.legend}</legend>
     <div class="choices">
       ${opts.choices.map(

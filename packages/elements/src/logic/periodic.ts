@@ -1,0 +1,124 @@
+/**
+ * The periodic payment's choices and rules: banks shown by the payment-link service's grouping
+ * rule, frequency labels, the date rules of the periodic signer, and the sentence that says
+ * when the payment runs. Pure functions.
+ */
+import type { PeriodicBankView } from '@bank-checkout/bff/contract';
+import { isMessageKey, type MessageKey, type MessageParams } from '../i18n/index.js';
+import type { FieldError } from './validators.js';
+
+/** One entry of the bank list: a bank on its own, or a group shown once by its name. */
+export interface PeriodicChoice {
+  /** `bank:<bankId>` or `group:<groupId>`. */
+  key: string;
+  name: string;
+  /** The bank, or the group's banks (sorted by name). */
+  banks: PeriodicBankView[];
+  group: boolean;
+  /** The bank is operational, or the group has an operational bank. */
+  enabled: boolean;
+}
+
+/**
+ * The bank list by the grouping rule: banks with a group are hidden behind one entry named
+ * after the group (a second choice then picks the bank); the others stand alone. Sorted by
+ * name in `locale`; entries with no operational bank stay listed, marked not enabled.
+ */
+export function periodicChoices(banks: readonly PeriodicBankView[], locale: string): PeriodicChoice[] {
+  const collator = new Intl.Collator(locale, { sensitivity: 'base' });
+  const byName = (a: { name: string }, b: { name: string }) => collator.compare(a.name, b.name);
+  const groups = new Map<number, PeriodicChoice>();
+  const out: PeriodicChoice[] = [];
+  for (const bank of banks) {
+    if (bank.groupId === null) {
+      out.push({ key: `bank:${bank.bankId}`, name: bank.name, banks: [bank], group: false, enabled: bank.enabled });
+      continue;
+    }
+    let g = groups.get(bank.groupId);
+    if (!g) {
+      g = { key: `group:${bank.groupId}`, name: bank.groupName ?? bank.name, banks: [], group: true, enabled: false };
+      groups.set(bank.groupId, g);
+      out.push(g);
+    }
+    g.banks.push(bank);
+    g.enabled ||= bank.enabled;
+  }
+  for (const g of groups.values()) g.banks.sort(byName);
+  return out.sort(byName);
+}
+
+/** The message key of a frequency code (`Monthly` → `frequency.Monthly`), null for a code without one. */
+export function frequencyKey(code: string): MessageKey | null {
+  const key = `frequency.${code}`;
+  return isMessageKey(key) ? key : null;
+}
+
+/** The time zone in which the payment-link service judges "after the current date". */
+export const PROVIDER_TIME_ZONE = 'Europe/Madrid';
+
+/** The calendar date (`YYYY-MM-DD`) at `now` in `timeZone` (the device's when absent). */
+export function isoDateAt(now: number, timeZone?: string): string {
+  return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', ...(timeZone ? { timeZone } : {}) }).format(now);
+}
+
+/** `YYYY-MM-DD` naming a real calendar date. */
+export function isIsoDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
+}
+
+/** `iso` plus `days` calendar days. */
+export function addDays(iso: string, days: number): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * The earliest start date: the day after today, today being the later of the device's date and
+ * the service's (so the service never finds the date in the past).
+ */
+export function firstStartDate(now: number): string {
+  const local = isoDateAt(now);
+  const provider = isoDateAt(now, PROVIDER_TIME_ZONE);
+  return addDays(local > provider ? local : provider, 1);
+}
+
+/** The start date: required, a real date, not before `first`. */
+export function validateStartDate(value: string, first: string): FieldError | null {
+  if (value === '') return { key: 'periodic.startRequired' };
+  if (!isIsoDate(value)) return { key: 'periodic.dateInvalid' };
+  return value < first ? { key: 'periodic.startAfterToday' } : null;
+}
+
+/** The optional end date: a real date after the start date. */
+export function validateEndDate(value: string, start: string): FieldError | null {
+  if (value === '') return null;
+  if (!isIsoDate(value)) return { key: 'periodic.dateInvalid' };
+  return isIsoDate(start) && value <= start ? { key: 'periodic.endAfterStart' } : null;
+}
+
+/**
+ * When the payment runs, as a message: weekly on the start date's weekday; monthly and
+ * quarterly on its day of the month; yearly on its day and month. Null for an unknown frequency
+ * or a date that is not one.
+ */
+export function describeSchedule(frequency: string, startDate: string, locale: string): { key: MessageKey; params: MessageParams } | null {
+  if (!isIsoDate(startDate)) return null;
+  const date = new Date(`${startDate}T00:00:00Z`);
+  const format = (opts: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, { ...opts, timeZone: 'UTC' }).format(date);
+  const day = date.getUTCDate();
+  switch (frequency) {
+    case 'Weekly':
+      return { key: 'periodic.scheduleWeekly', params: { weekday: format({ weekday: 'long' }) } };
+    case 'Monthly':
+      return { key: 'periodic.scheduleMonthly', params: { day } };
+    case 'Quarterly':
+      return { key: 'periodic.scheduleQuarterly', params: { day } };
+    case 'Yearly':
+      return { key: 'periodic.scheduleYearly', params: { date: format({ day: 'numeric', month: 'long' }) } };
+    default:
+      return null;
+  }
+}
