@@ -14,8 +14,9 @@ export { BankSecondLogin, type SecondLoginKind } from './bank-second-login/bank-
 export { BankContractPicker, type ContractItem } from './bank-contract-picker/bank-contract-picker.js';
 export { BankAccountPicker, type AccountItem } from './bank-account-picker/bank-account-picker.js';
 export { BankChallenge, systemClock, type Clock } from './bank-challenge/bank-challenge.js';
+export { BankPeriodicForm } from './bank-periodic-form/bank-periodic-form.js';
 export { BankResult, canRetry, type ResultStatus } from './bank-result/bank-result.js';
-export { createCheckoutClient, CheckoutApiError, INDIRECT_SIGNED_VALUE, type CheckoutClient, type CheckoutClientOptions, type ApiIssue } from './client.js';
+export { createCheckoutClient, CheckoutApiError, INDIRECT_SIGNED_VALUE, type CheckoutClient, type CheckoutClientOptions, type ApiIssue, type ModeBody } from './client.js';
 export { checkoutContext, type CheckoutContextValue, type CheckoutAction } from './context.js';
 export type {
   BankEventMap,
@@ -25,6 +26,7 @@ export type {
   CheckoutErrorDetail,
   CheckoutOutcome,
   CheckoutStepDetail,
+  PeriodicSubmitDetail,
 } from './events.js';
 export { registerCatalogue, resolveLocale, translate, availableLocales, type Catalogue, type MessageKey } from './i18n/index.js';
 export { en } from './i18n/en.js';

@@ -5,7 +5,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
-import { CARD_IMAGE, GROUPS, fakeBff, field, type, until, validation, view } from './fixtures.js';
+import { CARD_IMAGE, GROUPS, PERIODIC_BANKS, fakeBff, field, type, until, validation, view } from './fixtures.js';
 
 const violations: string[] = [];
 document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.violatedDirective} ${e.blockedURI}`));
@@ -27,10 +27,12 @@ describe('under script-src \'self\'; style-src \'self\'', () => {
 
   it('renders and styles every step without a violation', async () => {
     const steps = [
-      view({ state: 'select-bank' }, { sandbox: true }),
+      view({ state: 'select-bank' }, { sandbox: true, modes: ['native', 'redirect', 'periodic'] }),
       view({ state: 'second-login', bank: { bankId: 'a', label: 'A' }, type: 2, value: 'B3', field: field({ fieldId: 'c', label: 'C', password: true }) }),
       view({ state: 'select-account', bank: { bankId: 'a', label: 'A' }, accounts: [{ accountId: 'x', info: 'Cuenta', balance: 100 }] }),
       view({ state: 'validate', bank: { bankId: 'a', label: 'A' }, round: 1, deadline: new Date(Date.now() + 60_000).toISOString(), validations: [validation(5, { value: CARD_IMAGE }), validation(6)] }),
+      view({ state: 'periodic', banks: PERIODIC_BANKS }, { mode: 'periodic', modes: ['native', 'periodic'] }),
+      view({ state: 'redirect', url: 'https://gateway.example/pay' }, { mode: 'redirect' }),
       view({ state: 'succeeded' }),
     ];
     let current = steps[0]!;
@@ -52,6 +54,14 @@ describe('under script-src \'self\'; style-src \'self\'', () => {
       // Styles applied: the constructable style sheets are in force.
       expect(el.shadowRoot!.adoptedStyleSheets.length).to.be.greaterThan(0);
       expect(getComputedStyle(el.shadowRoot!.querySelector('[part=base]')!).display).to.equal('grid');
+      if (next.state === 'periodic') {
+        const form = step.shadowRoot!;
+        form.querySelector<HTMLSelectElement>('#pf-bank')!.value = 'group:10';
+        form.querySelector<HTMLSelectElement>('#pf-bank')!.dispatchEvent(new Event('change'));
+        type(form.querySelector<HTMLInputElement>('#pf-iban')!, 'ES91 2100');
+        await step.updateComplete;
+        expect(getComputedStyle(form.querySelector('select')!).minHeight).to.equal('44px');
+      }
       if (next.state === 'validate') {
         const card = step.shadowRoot!.querySelector<HTMLImageElement>('img[part=card]')!;
         await until(() => card.complete && card.naturalWidth === 1, 'the card image');

@@ -262,3 +262,23 @@ export async function until<T>(check: () => T | null | undefined | false, what =
     await nextTask();
   }
 }
+
+/** Finds an element through the open shadow roots below `root`. */
+export function deep<T extends Element = HTMLElement>(root: Element | ShadowRoot, selector: string): T | null {
+  const direct = root.querySelector<T>(selector);
+  if (direct) return direct;
+  for (const el of root.querySelectorAll('*')) {
+    if (el.shadowRoot) {
+      const found = deep<T>(el.shadowRoot, selector);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** A promise with its resolve, to hold a fake answer until the test lets it go. */
+export function gate<T = void>() {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (open = resolve));
+  return { promise, open };
+}

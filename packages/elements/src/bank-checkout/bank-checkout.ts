@@ -1,15 +1,17 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { ContextProvider } from '@lit/context';
-import type { BankGroupView, BankView, CheckoutView } from '@bank-checkout/bff/contract';
+import type { BankGroupView, BankView, CheckoutMode, CheckoutView } from '@bank-checkout/bff/contract';
 import { createCheckoutClient, type CheckoutApiError, type CheckoutClient } from '../client.js';
 import { checkoutContext, type CheckoutAction } from '../context.js';
 import { emit, isOutcome, type BankSelectDetail } from '../events.js';
 import { errorKey, type MessageKey } from '../i18n/index.js';
 import { formatCents, formatIban } from '../logic/format.js';
 import { findBank } from '../logic/banks.js';
+import { isWebUrl, pollDelay } from '../logic/redirect.js';
 import { BankBase, asApiError } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
+import { renderChoices } from '../shared/choices.js';
 import { canRetry } from '../bank-result/bank-result.js';
 import { systemClock, type Clock } from '../bank-challenge/bank-challenge.js';
 import '../bank-selector/bank-selector.js';
@@ -18,16 +20,29 @@ import '../bank-second-login/bank-second-login.js';
 import '../bank-contract-picker/bank-contract-picker.js';
 import '../bank-account-picker/bank-account-picker.js';
 import '../bank-challenge/bank-challenge.js';
+import '../bank-periodic-form/bank-periodic-form.js';
 import '../bank-result/bank-result.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
 
 /** States the payer may cancel from. */
 const CANCELLABLE: readonly string[] = ['select-bank', 'login', 'second-login', 'select-contract', 'select-account', 'validate', 'periodic'];
 
-const isWebUrl = (url: string) => /^https?:\/\//i.test(url);
+/** States at the start of a checkout, where the BFF switches modes. */
+const START_STATES: readonly string[] = ['select-bank', 'login', 'periodic'];
+/** States where the mode chooser is shown (when the merchant allowed more than one mode). */
+const CHOOSER_STATES: readonly string[] = ['select-bank', 'periodic'];
 
 /** What changes the step shown: the state, and the round of validations. */
 const stepKey = (v: CheckoutView) => (v.step.state === 'validate' ? `validate#${v.step.round}` : v.state);
+
+/** The mode a view at its start stands for. */
+const modeOf = (v: CheckoutView): CheckoutMode => (v.state === 'periodic' ? 'periodic' : v.mode === 'redirect' ? 'redirect' : 'native');
+
+/**
+ * Whether choosing `mode` needs `POST /v1/checkout/mode`. Redirect never does: the redirect
+ * button's own call creates the signed URL (switching to it would create one at once).
+ */
+const needsSwitch = (mode: CheckoutMode, v: CheckoutView) => mode !== 'redirect' && START_STATES.includes(v.state) && modeOf(v) !== mode;
 
 /**
  * The whole checkout, driven by the state the BFF returns: a summary (amount and payee always
@@ -39,17 +54,18 @@ const stepKey = (v: CheckoutView) => (v.step.state === 'validate' ? `validate#${
  * @fires bank-checkout-step - The checkout moved to another step; detail `{checkoutId, state, previous}`.
  * @fires bank-checkout-complete - Once, when the payment ended; detail `{checkoutId, outcome, code}`.
  * @fires bank-checkout-error - A call failed or the BFF answered with an error; detail `{checkoutId, code, status, requestId}`.
- * @slot periodic - A periodic-payment form shown in the `periodic` state.
  * @csspart base - The checkout's frame.
  * @csspart sandbox-banner - The test-mode banner.
  * @csspart summary - Amount, payee and concept.
  * @csspart amount - The amount.
  * @csspart notice - A message about a failed call.
  * @csspart status - "Contacting your bank…" while a call is in flight.
+ * @csspart modes - The choice of how to pay (when the merchant allowed several modes).
  * @csspart step - The current step.
  * @csspart back - The "choose another bank" button.
- * @csspart redirect-start - The button that starts a checkout in redirect mode.
- * @csspart redirect-link - The link to the bank in the redirect state.
+ * @csspart redirect-start - The button that takes the payer to the bank's page (redirect mode).
+ * @csspart redirect-link - The link to the bank's page in the redirect state.
+ * @csspart redirect-check - "Check again" while waiting for the bank's result.
  * @csspart cancel - The cancel button and its confirmation.
  * @cssproperty --bank-max-width - Widest the checkout grows (32rem).
  * @cssproperty --bank-padding - Padding inside the frame (16px).
@@ -64,13 +80,21 @@ export class BankCheckout extends BankBase {
   @property() api = '';
   /** A fetch to use instead of the global one. */
   @property({ attribute: false }) fetch?: typeof fetch;
+  /**
+   * The mode the merchant prefers: `native`, `redirect` or `periodic`. On load, when the
+   * checkout allows it and is at its start, the checkout switches to it.
+   */
+  @property() mode?: CheckoutMode;
   /** A ready client instead of `api`, `checkout-secret` and `fetch`. */
   @property({ attribute: false }) client?: CheckoutClient;
   /** The clock of the validation countdown. */
   @property({ attribute: false }) clock: Clock = systemClock;
-  /** Milliseconds between checks while the outcome is unknown. */
+  /**
+   * Milliseconds before the first check while the outcome is unknown or the payer is back from
+   * the bank's page; each next wait is 1.5 times longer, up to a minute.
+   */
   @property({ type: Number, attribute: 'poll-interval' }) pollInterval = 5000;
-  /** How the page goes to the bank in the redirect state. */
+  /** How the page goes to the bank's page (`window.location.assign` by default). */
   @property({ attribute: false }) navigate: (url: string) => void = (url) => window.location.assign(url);
 
   @state() private view: CheckoutView | null = null;
@@ -83,6 +107,10 @@ export class BankCheckout extends BankBase {
   /** In the `login` state: the payer went back to the list. */
   @state() private picking = false;
   @state() private confirmingCancel = false;
+  /** The mode the payer (or the `mode` attribute) chose at the start; null: the view's. */
+  @state() private wantedMode: CheckoutMode | null = null;
+  /** This page sent the payer to the bank's page (rather than the payer coming back to it). */
+  @state() private leaving = false;
 
   private activeClient: CheckoutClient | null = null;
   /** Bumped when the checkout changes, so late answers for the old one are dropped. */
@@ -90,15 +118,33 @@ export class BankCheckout extends BankBase {
   private completed = false;
   private loadingGroups = false;
   private pollTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Checks made in the current waiting state (the wait grows with each). */
+  private pollAttempt = 0;
+  private pollKey = '';
   private readonly provider = new ContextProvider(this, { context: checkoutContext });
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('pageshow', this.onPageShow);
+    if (this.view) this.schedulePoll(this.view);
+  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    window.removeEventListener('pageshow', this.onPageShow);
     this.stopPolling();
   }
 
+  /** Back on this page from the bank's through the browser's history: wait for the result. */
+  private readonly onPageShow = (e: PageTransitionEvent): void => {
+    if (!e.persisted || !this.leaving) return;
+    this.leaving = false;
+    void this.refresh();
+  };
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('checkoutSecret') || changed.has('api') || changed.has('fetch') || changed.has('client')) this.start();
+    else if (changed.has('mode') && this.view) this.prefer(this.view);
     this.provider.setValue({
       view: this.view,
       groups: this.groups,
@@ -124,6 +170,8 @@ export class BankCheckout extends BankBase {
     this.chosenBank = null;
     this.picking = false;
     this.confirmingCancel = false;
+    this.wantedMode = null;
+    this.leaving = false;
     this.busy = false;
     this.completed = false;
     this.loadingGroups = false;
@@ -131,14 +179,20 @@ export class BankCheckout extends BankBase {
   }
 
   /** Reads the checkout again (read-only, safe to repeat). */
-  readonly refresh = async (): Promise<void> => {
+  readonly refresh = (): Promise<void> => this.read(false);
+
+  /**
+   * Reads the checkout. A quiet read (a background check while waiting) shows no busy state
+   * and is dropped if an action started meanwhile; a failed one only schedules the next check.
+   */
+  private async read(quiet: boolean): Promise<void> {
     const client = this.activeClient;
-    if (!client) return;
+    if (!client || (quiet && this.busy)) return;
     const gen = this.generation;
-    this.busy = true;
+    if (!quiet) this.busy = true;
     try {
       const view = await client.checkout();
-      if (gen !== this.generation) return;
+      if (gen !== this.generation || (quiet && this.busy)) return;
       this.loadError = null;
       this.apply(view, false);
     } catch (err) {
@@ -146,18 +200,24 @@ export class BankCheckout extends BankBase {
       const e = asApiError(err);
       this.report(e);
       if (!this.view || e.status === 401 || e.status === 404) {
+        this.stopPolling();
         this.view = null;
         this.loadError = e;
+      } else if (quiet) {
+        this.schedulePoll(this.view);
       } else {
         this.notice = { key: errorKey(e.code), retry: canRetry('error', e.code) };
       }
     } finally {
-      if (gen === this.generation) this.busy = false;
+      if (gen === this.generation && !quiet) this.busy = false;
     }
-  };
+    if (gen === this.generation && !quiet) void this.syncMode();
+  }
 
   /** Runs one action; after a failed call the view is read again, as the call may have changed it. */
-  readonly run = async (action: CheckoutAction): Promise<CheckoutView | null> => {
+  readonly run = (action: CheckoutAction): Promise<CheckoutView | null> => this.perform(action, true);
+
+  private async perform(action: CheckoutAction, focus: boolean): Promise<CheckoutView | null> {
     const client = this.activeClient;
     if (!client || this.busy) return null;
     const gen = this.generation;
@@ -168,7 +228,7 @@ export class BankCheckout extends BankBase {
       if (gen !== this.generation) return null;
       this.busy = false;
       this.apply(view, true);
-      void this.focusStep();
+      if (focus) void this.focusStep();
       return view;
     } catch (err) {
       if (gen !== this.generation) return null;
@@ -185,12 +245,12 @@ export class BankCheckout extends BankBase {
       const v = this.view as CheckoutView | null;
       const told = v && (v.error?.code === e.code || isOutcome(v.state) || v.state === 'unknown');
       this.notice = told ? null : { key: errorKey(e.code), retry: canRetry('error', e.code) };
-      void this.focusStep();
+      if (focus) void this.focusStep();
       return null;
     } finally {
       if (gen === this.generation) this.busy = false;
     }
-  };
+  }
 
   private report(e: CheckoutApiError): void {
     emit(this, 'bank-checkout-error', { checkoutId: this.view?.id ?? null, code: e.code, status: e.status, requestId: e.requestId });
@@ -215,10 +275,73 @@ export class BankCheckout extends BankBase {
       this.completed = true;
       emit(this, 'bank-checkout-complete', { checkoutId: view.id, outcome: view.state, code: view.error?.code ?? null });
     }
-    if (view.step.state === 'redirect' && isWebUrl(view.step.url)) this.navigate(view.step.url);
-    if (view.state === 'select-bank' && view.mode !== 'redirect') void this.loadGroups();
+    if (!before) this.prefer(view);
+    // Only an action of this page sends the payer away; a checkout found in `redirect` waits for the result.
+    if (fromAction && view.step.state === 'redirect' && isWebUrl(view.step.url)) {
+      this.leaving = true;
+      this.navigate(view.step.url);
+    }
+    if (view.state === 'select-bank' && this.shownMode(view) === 'native' && !needsSwitch('native', view)) void this.loadGroups();
+    this.schedulePoll(view);
+  }
+
+  /** Takes the `mode` attribute as the payer's choice when the checkout allows it and is at its start. */
+  private prefer(view: CheckoutView): void {
+    const mode = this.mode;
+    if (mode && view.modes.includes(mode) && START_STATES.includes(view.state) && modeOf(view) !== mode) {
+      this.wantedMode = mode;
+      void this.syncMode();
+    }
+  }
+
+  /** The mode shown at the start: the one chosen, else the view's. */
+  private shownMode(v: CheckoutView): CheckoutMode {
+    return this.wantedMode && v.modes.includes(this.wantedMode) ? this.wantedMode : modeOf(v);
+  }
+
+  /** The payer chose a mode: redirect is shown at once; native and periodic ask the BFF. */
+  private chooseMode(mode: CheckoutMode): void {
+    this.wantedMode = mode;
+    this.notice = null;
+    this.chosenBank = null;
+    const v = this.view;
+    if (v?.state === 'select-bank' && mode === 'native' && !needsSwitch(mode, v)) void this.loadGroups();
+    void this.syncMode();
+  }
+
+  /**
+   * Switches the BFF to the chosen mode, one call at a time, until it matches the latest
+   * choice (the payer may move through the choices faster than the BFF answers). Focus stays
+   * on the chooser.
+   */
+  private async syncMode(): Promise<void> {
+    let v = this.view;
+    while (v && this.wantedMode && !this.busy && needsSwitch(this.wantedMode, v)) {
+      const mode = this.wantedMode;
+      const next = await this.perform((c) => c.mode({ mode }), false);
+      if (!next) {
+        this.wantedMode = null;
+        return;
+      }
+      v = next;
+    }
+  }
+
+  /**
+   * While the outcome is unknown, or the payer is back from the bank's page before its result
+   * arrived, reads the checkout again: first after `pollInterval`, then 1.5 times later each
+   * time, up to a minute. Stops on any other state and when the element leaves the page.
+   */
+  private schedulePoll(view: CheckoutView | null): void {
     this.stopPolling();
-    if (view.state === 'unknown') this.pollTimer = setTimeout(() => void this.refresh(), this.pollInterval);
+    const waiting = view && (view.state === 'unknown' || (view.state === 'redirect' && !this.leaving));
+    if (!waiting || !this.isConnected) return;
+    const key = stepKey(view);
+    if (key !== this.pollKey) {
+      this.pollKey = key;
+      this.pollAttempt = 0;
+    }
+    this.pollTimer = setTimeout(() => void this.read(true), pollDelay(this.pollAttempt++, this.pollInterval));
   }
 
   private stopPolling(): void {
@@ -247,7 +370,8 @@ export class BankCheckout extends BankBase {
   private async retryNotice(): Promise<void> {
     this.notice = null;
     await this.refresh();
-    if (this.view?.state === 'select-bank' || this.picking) await this.loadGroups();
+    const v = this.view;
+    if ((v?.state === 'select-bank' && this.shownMode(v) === 'native') || this.picking) await this.loadGroups();
   }
 
   private async focusStep(): Promise<void> {
@@ -301,16 +425,46 @@ export class BankCheckout extends BankBase {
     return this.chosenBank ? this.renderLogin(this.chosenBank) : html`<bank-selector @bank-select=${(e: CustomEvent<BankSelectDetail>) => this.chooseBank(e.detail.bankId)}></bank-selector>`;
   }
 
+  /** The choice of how to pay, while the checkout is at its start and allows several modes. */
+  private renderModes(v: CheckoutView): TemplateResult | typeof nothing {
+    if (v.modes.length < 2 || !CHOOSER_STATES.includes(v.state)) return nothing;
+    return html`<div class="modes" part="modes">
+      ${renderChoices({
+        name: 'mode',
+        legend: this.t('mode.title'),
+        choices: v.modes.map((m) => ({ id: m, title: this.t(`mode.${m}`), detail: this.t(`mode.${m}Detail`) })),
+        selected: this.shownMode(v),
+        disabled: false,
+        onSelect: (m) => this.chooseMode(m as CheckoutMode),
+      })}
+    </div>`;
+  }
+
+  /** Redirect mode at the start: one button creates the signed URL and takes the payer there. */
+  private renderRedirectStart(): TemplateResult {
+    return html`<p>${this.t('redirect.intro')}</p>
+      <button type="button" class="primary" part="redirect-start" ?disabled=${this.busy} @click=${() => this.run((c) => c.redirect())}>
+        ${this.t('redirect.start')}
+      </button>`;
+  }
+
+  /** The `redirect` state: on the way to the bank, or back from it and waiting for its result. */
+  private renderRedirect(url: string): TemplateResult {
+    const link = (key: MessageKey) => (isWebUrl(url) ? html`<a part="redirect-link" href=${url} rel="noopener">${this.t(key)}</a>` : nothing);
+    if (this.leaving) return html`<h2 tabindex="-1">${this.t('redirect.title')}</h2><p>${link('redirect.link')}</p>`;
+    return html`<h2 tabindex="-1">${this.t('redirect.waitingTitle')}</h2>
+      <p>${this.t('redirect.waitingBody')}</p>
+      <div class="actions">
+        ${link('redirect.back')}
+        <button type="button" part="redirect-check" ?disabled=${this.busy} @click=${() => this.refresh()}>${this.t('action.refresh')}</button>
+      </div>`;
+  }
+
   private renderStep(v: CheckoutView): TemplateResult | typeof nothing {
     const step = v.step;
+    if (START_STATES.includes(step.state) && this.shownMode(v) === 'redirect') return this.renderRedirectStart();
     switch (step.state) {
       case 'select-bank':
-        // A checkout created for the payment-link service's gateway: one action takes the payer there.
-        if (v.mode === 'redirect') {
-          return html`<button type="button" class="primary" part="redirect-start" ?disabled=${this.busy} @click=${() => this.run((c) => c.redirect())}>
-            ${this.t('redirect.start')}
-          </button>`;
-        }
         return this.renderSelector();
       case 'login':
         return this.picking ? this.renderSelector() : this.renderLogin(null);
@@ -323,10 +477,9 @@ export class BankCheckout extends BankBase {
       case 'validate':
         return html`<bank-challenge .clock=${this.clock}></bank-challenge>`;
       case 'redirect':
-        return html`<h2 tabindex="-1">${this.t('redirect.title')}</h2>
-          ${isWebUrl(step.url) ? html`<p><a part="redirect-link" href=${step.url} rel="noopener">${this.t('redirect.link')}</a></p>` : nothing}`;
+        return this.renderRedirect(step.url);
       case 'periodic':
-        return html`<slot name="periodic"><h2 tabindex="-1">${this.t('periodic.title')}</h2><p>${this.t('periodic.body')}</p></slot>`;
+        return html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>`;
       default:
         return html`<bank-result></bank-result>`;
     }
@@ -352,6 +505,7 @@ export class BankCheckout extends BankBase {
                 ${this.notice.retry ? html`<button type="button" ?disabled=${this.busy} @click=${this.retryNotice}>${this.t('action.retry')}</button>` : nothing}
               </div>`
             : nothing}
+          ${this.renderModes(v)}
           <div class="step" part="step">${this.renderStep(v)}</div>
           ${CANCELLABLE.includes(v.state) ? this.renderCancel() : nothing}`
       : this.loadError
