@@ -185,6 +185,8 @@ describe('<bank-checkout> modes', () => {
     expect(text(notice)).to.contain('This way of paying is not available for this payment.');
     await until(() => checkedMode(el) === 0);
     expect(stepTag(el)).to.equal('bank-selector');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(paths(bff.calls).filter((p) => p.startsWith('POST')), 'a failed switch is not repeated').to.deep.equal(['POST /v1/checkout/mode']);
     await expect(el).to.be.accessible();
   });
 

@@ -117,6 +117,8 @@ export class BankCheckout extends BankBase {
   private generation = 0;
   private completed = false;
   private loadingGroups = false;
+  /** A mode switch is running (it follows later choices itself). */
+  private switching = false;
   private pollTimer: ReturnType<typeof setTimeout> | null = null;
   /** Checks made in the current waiting state (the wait grows with each). */
   private pollAttempt = 0;
@@ -175,6 +177,7 @@ export class BankCheckout extends BankBase {
     this.busy = false;
     this.completed = false;
     this.loadingGroups = false;
+    this.switching = false;
     if (this.activeClient) void this.refresh();
   }
 
@@ -315,15 +318,24 @@ export class BankCheckout extends BankBase {
    * on the chooser.
    */
   private async syncMode(): Promise<void> {
-    let v = this.view;
-    while (v && this.wantedMode && !this.busy && needsSwitch(this.wantedMode, v)) {
-      const mode = this.wantedMode;
-      const next = await this.perform((c) => c.mode({ mode }), false);
-      if (!next) {
-        this.wantedMode = null;
-        return;
+    if (this.switching) return;
+    const gen = this.generation;
+    this.switching = true;
+    try {
+      let v = this.view;
+      while (v && this.wantedMode && !this.busy && needsSwitch(this.wantedMode, v)) {
+        const mode = this.wantedMode;
+        const next = await this.perform((c) => c.mode({ mode }), false);
+        if (gen !== this.generation) return;
+        if (!next) {
+          // The notice tells why; the chooser shows the mode the checkout is in.
+          this.wantedMode = null;
+          return;
+        }
+        v = next;
       }
-      v = next;
+    } finally {
+      if (gen === this.generation) this.switching = false;
     }
   }
 
