@@ -45,7 +45,7 @@ async function fill(el: BankPeriodicForm, end = '2031-03-15') {
   await choose(el, '#pf-group-bank', 'es-aurora-empresas');
   radios(el)[1]!.click();
   await el.updateComplete;
-  type(q<HTMLInputElement>(el, '#pf-iban'), 'es91 2100 0418 4502 0005 1332');
+  type(q<HTMLInputElement>(el, '#pf-iban'), 'es79 2100 0813 6101 2345 6789');
   await setDate(el, 'pf-start', '2030-03-15');
   if (end) await setDate(el, 'pf-end', end);
 }
@@ -139,6 +139,14 @@ describe('<bank-periodic-form>', () => {
     expect(iban.value).to.equal('ES91 2100 0418 4502 0005 1332');
     expect(errors(el)).to.deep.equal([]);
     expect(allAttributeValues(el).join('|'), 'the IBAN stays out of attributes').not.to.contain('2100');
+
+    // With the checkout's view, the payee's own account is refused.
+    el.view = view({ state: 'periodic', banks: PERIODIC_BANKS });
+    await el.updateComplete;
+    expect(errors(el)).to.deep.equal(['This is the account that receives the payment. Enter the account you pay from.']);
+    type(iban, DEBTOR_IBAN);
+    await el.updateComplete;
+    expect(errors(el)).to.deep.equal([]);
   });
 
   it('wants a start after today, says when a monthly payment runs, and an end after the start', async () => {

@@ -126,8 +126,8 @@ export const PERIODIC_BANKS: PeriodicBankView[] = [
   periodicBank('es-sur', 'Caja del Sur', ['Monthly', 'Yearly']),
 ];
 
-/** A valid Spanish IBAN (ISO 13616 checksum 91). */
-export const DEBTOR_IBAN = 'ES9121000418450200051332';
+/** The payer's account in the periodic tests: a valid Spanish IBAN (not the payee's). */
+export const DEBTOR_IBAN = 'ES7921000813610123456789';
 
 /** 2030-03-10 at 10:00 UTC (11:00 in Madrid): the first start date allowed is 2030-03-11. */
 export const FIXED_NOW = Date.UTC(2030, 2, 10, 10, 0, 0);

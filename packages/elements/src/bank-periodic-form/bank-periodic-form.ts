@@ -29,7 +29,7 @@ const FIELD_IDS: Readonly<Record<FieldName, string>> = {
  * A periodic payment order: the bank (banks of a group are chosen through the group, then a
  * second list; banks not operational are listed but cannot be chosen), one of the frequencies
  * that bank accepts, the payer's IBAN (grouped in fours as it is typed, checked with the ISO
- * 13616 checksum), the first payment's date (after today; the sentence under it says when the
+ * 13616 checksum, and not the payee's own account), the first payment's date (after today; the sentence under it says when the
  * payment runs) and an optional end date. Errors show once a field was left or on submit. A
  * valid submit fires `bank-periodic-submit`, then calls `POST /v1/checkout/periodic` through
  * `<bank-checkout>` (or its own `client`), which sends the payer to the bank's signed page.
@@ -144,11 +144,13 @@ export class BankPeriodicForm extends BankElement {
   private errors(first: string): Record<FieldName, FieldError | null> {
     const entry = this.entry;
     const bank = this.bank;
+    const iban = compactIban(this.iban);
+    const payee = this.currentView?.payee.iban;
     return {
       bank: entry ? null : { key: 'periodic.bankRequired' },
       groupBank: entry?.group && !bank ? { key: 'periodic.bankRequired' } : null,
       frequency: bank && !this.frequency ? { key: 'periodic.frequencyRequired' } : null,
-      iban: validateIban(compactIban(this.iban)),
+      iban: validateIban(iban) ?? (payee && iban === compactIban(payee) ? { key: 'iban.payee' } : null),
       start: validateStartDate(this.startDate, first),
       end: validateEndDate(this.endDate, this.startDate),
     };

@@ -123,6 +123,7 @@ export const ca: Catalogue = {
   'iban.format': 'Un IBAN comença amb dues lletres i dues xifres, com ES91.',
   'iban.length': 'Un IBAN que comença per {country} té {length} caràcters.',
   'iban.checksum': 'Aquest IBAN no és vàlid. Comprova que cada caràcter és correcte.',
+  'iban.payee': 'Aquest és el compte que rep el pagament. Escriu el compte des del qual pagues.',
   'periodic.start': 'Primer pagament el',
   'periodic.startRequired': 'Tria la data del primer pagament.',
   'periodic.startAfterToday': 'Tria una data posterior a avui.',

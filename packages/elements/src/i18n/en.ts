@@ -124,6 +124,7 @@ export const en = {
   'iban.format': 'An IBAN starts with two letters and two digits, such as ES91.',
   'iban.length': 'An IBAN starting with {country} has {length} characters.',
   'iban.checksum': 'This IBAN is not valid. Check that every character is right.',
+  'iban.payee': 'This is the account that receives the payment. Enter the account you pay from.',
   'periodic.start': 'First payment on',
   'periodic.startRequired': 'Choose the date of the first payment.',
   'periodic.startAfterToday': 'Choose a date after today.',

@@ -123,6 +123,7 @@ export const es: Catalogue = {
   'iban.format': 'Un IBAN empieza por dos letras y dos cifras, como ES91.',
   'iban.length': 'Un IBAN que empieza por {country} tiene {length} caracteres.',
   'iban.checksum': 'Este IBAN no es válido. Comprueba que cada carácter es correcto.',
+  'iban.payee': 'Esta es la cuenta que recibe el pago. Escribe la cuenta desde la que pagas.',
   'periodic.start': 'Primer pago el',
   'periodic.startRequired': 'Elige la fecha del primer pago.',
   'periodic.startAfterToday': 'Elige una fecha posterior a hoy.',
