@@ -1,54 +1,173 @@
 /**
- * `npm start`: the simulator and the BFF with the embedded defaults (no keys, SQLite under
- * ./data/), wired to each other; prints the URLs and stops cleanly on Ctrl-C.
- * Ports: SANDBOX_PORT (4010), BFF_PORT (4020).
+ * `npm start`: the demonstration shop, the BFF and the simulator on one machine, wired to each
+ * other, with no keys and no configuration; prints the URLs (the shop first) and stops cleanly
+ * on Ctrl-C. The BFF's store is SQLite under ./data/.
+ *
+ * Ports: DEMO_PORT (5173), BFF_PORT (4020), SANDBOX_PORT (4010); 0 picks a free one. The BFF
+ * reads its other variables from the environment as `npm run bff` does (packages/bff/README.md);
+ * ALLOWED_ORIGINS and MERCHANT_WEBHOOK_URL/SECRET are wired to the shop unless set.
+ *
+ * `startAll(options)` does the same from code (the screenshots script and the end-to-end
+ * journeys use it with free ports and a temporary data folder).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { serve, type ServerType } from '@hono/node-server';
-import { createSandbox } from '../packages/sandbox/src/index.js';
-import { createBff, loadConfig, ConfigError } from '../packages/bff/src/index.js';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { createSandbox, type Sandbox } from '../packages/sandbox/src/index.js';
+import { createBff, loadConfig, ConfigError, type BffApp } from '../packages/bff/src/index.js';
+import { createDemo, WEBHOOK_PATH, type DemoApp } from '../apps/demo/src/index.js';
 
-const host = '127.0.0.1';
-const sandboxPort = Number(process.env.SANDBOX_PORT ?? 4010);
-const bffPort = Number(process.env.BFF_PORT ?? 4020);
-const servers: ServerType[] = [];
+export interface StartOptions {
+  /** 0 picks a free port. Defaults: DEMO_PORT, BFF_PORT, SANDBOX_PORT, else 5173, 4020, 4010. */
+  ports?: { demo?: number; bff?: number; sandbox?: number };
+  /** Where the BFF's SQLite file lives (`<dataDir>/bff.db`). Default ./data. */
+  dataDir?: string;
+  /** The BFF's environment (default `process.env`); the wiring fills what it does not set. */
+  env?: Record<string, string | undefined>;
+  host?: string;
+}
 
-function listen(name: string, fetchFn: (req: Request) => Response | Promise<Response>, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch: fetchFn, port, hostname: host }, () => resolve());
-    server.on('error', (err: NodeJS.ErrnoException) =>
-      reject(new Error(err.code === 'EADDRINUSE' ? `${name}: port ${port} is in use (set ${name === 'sandbox' ? 'SANDBOX_PORT' : 'BFF_PORT'})` : err.message)),
+export interface Started {
+  urls: { demo: string; bff: string; sandbox: string };
+  merchantSecret: string;
+  sandbox: Sandbox;
+  bff: BffApp;
+  demo: DemoApp;
+  /** Closes the three servers and the store. */
+  stop: () => Promise<void>;
+}
+
+type FetchFn = (req: Request) => Response | Promise<Response>;
+
+const PORT_VARS = { demo: 'DEMO_PORT', bff: 'BFF_PORT', sandbox: 'SANDBOX_PORT' } as const;
+const DEFAULT_PORTS = { demo: 5173, bff: 4020, sandbox: 4010 } as const;
+
+function portOf(name: keyof typeof PORT_VARS, given: number | undefined, env: Record<string, string | undefined>): number {
+  const raw = given ?? env[PORT_VARS[name]] ?? DEFAULT_PORTS[name];
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${PORT_VARS[name]} must be a port number, got ${JSON.stringify(raw)}`);
+  return port;
+}
+
+/** Listens first (so a port of 0 is known), and hands requests to the app built afterwards. */
+function listen(name: keyof typeof PORT_VARS, port: number, host: string): Promise<{ server: Server; port: number; route: (f: FetchFn) => void }> {
+  let target: FetchFn | null = null;
+  return new Promise((resolvePort, reject) => {
+    const server = serve({ fetch: (req) => (target ? target(req) : new Response('starting', { status: 503 })), port, hostname: host }, (info: AddressInfo) =>
+      resolvePort({ server, port: info.port, route: (f) => (target = f) }),
+    ) as Server;
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new Error(err.code === 'EADDRINUSE' ? `${name}: port ${port} is in use (set ${PORT_VARS[name]})` : `${name}: ${err.message}`)),
     );
-    servers.push(server);
   });
 }
 
-try {
-  mkdirSync('data', { recursive: true });
-  const sandbox = createSandbox({ publicUrl: `http://${host}:${sandboxPort}`, allowLocalNotif: true });
-  await listen('sandbox', sandbox.app.fetch, sandboxPort);
-  const config = loadConfig({
-    PROVIDER_LINKS_URL: `http://${host}:${sandboxPort}`,
-    PROVIDER_NATIVE_URL: `http://${host}:${sandboxPort}`,
-    BFF_PUBLIC_URL: `http://${host}:${bffPort}`,
-    PORT: String(bffPort),
-    ...process.env,
-  });
-  const bff = createBff(config);
-  await bff.ready;
-  await listen('bff', bff.fetch, bffPort);
-  console.log(`sandbox  http://${host}:${sandboxPort}   provider simulator (links /san /pro, native /${sandbox.config.nativeEnv})`);
-  console.log(`bff      http://${host}:${bffPort}   checkout and merchant API (OpenAPI at /v1/openapi.json), store ${bff.parts.store.engine}`);
-  const stop = () => {
-    console.log('stopping…');
-    let open = servers.length;
-    for (const s of servers) s.close(() => --open === 0 && void bff.close().finally(() => process.exit(0)));
-    setTimeout(() => process.exit(0), 3000).unref();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-} catch (err) {
-  console.error(err instanceof ConfigError ? err.message : `start: ${err instanceof Error ? err.message : String(err)}`);
-  for (const s of servers) s.close();
-  process.exit(1);
+export async function startAll(opts: StartOptions = {}): Promise<Started> {
+  const env = opts.env ?? process.env;
+  const host = opts.host ?? '127.0.0.1';
+  const dataDir = resolve(opts.dataDir ?? 'data');
+  const listening: Server[] = [];
+  const closeServers = () =>
+    Promise.all(
+      listening.map(
+        (s) =>
+          new Promise<void>((done) => {
+            s.close(() => done());
+            s.closeAllConnections();
+          }),
+      ),
+    );
+  try {
+    for (const name of ['sandbox', 'bff', 'demo'] as const) portOf(name, opts.ports?.[name], env);
+    const [sp, bp, dp] = await Promise.all(
+      (['sandbox', 'bff', 'demo'] as const).map(async (name) => {
+        const l = await listen(name, portOf(name, opts.ports?.[name], env), host);
+        listening.push(l.server);
+        return l;
+      }),
+    );
+    const urls = { sandbox: `http://${host}:${sp!.port}`, bff: `http://${host}:${bp!.port}`, demo: `http://${host}:${dp!.port}` };
+    const demoOrigins = [urls.demo, ...(host === '127.0.0.1' ? [`http://localhost:${dp!.port}`] : [])];
+
+    const sandbox = createSandbox({ publicUrl: urls.sandbox, allowLocalNotif: true });
+    sp!.route(sandbox.app.fetch);
+
+    mkdirSync(dataDir, { recursive: true });
+    const webhookSecret = env.MERCHANT_WEBHOOK_SECRET || randomBytes(24).toString('base64url');
+    const config = loadConfig({
+      LOG_LEVEL: 'warn',
+      ...env,
+      PROVIDER_LINKS_URL: env.PROVIDER_LINKS_URL || urls.sandbox,
+      PROVIDER_NATIVE_URL: env.PROVIDER_NATIVE_URL || urls.sandbox,
+      BFF_PUBLIC_URL: env.BFF_PUBLIC_URL || urls.bff,
+      DATABASE_URL: env.DATABASE_URL || `file:${join(dataDir, 'bff.db')}`,
+      ALLOWED_ORIGINS: [...demoOrigins, ...(env.ALLOWED_ORIGINS ? env.ALLOWED_ORIGINS.split(',') : [])].join(','),
+      MERCHANT_WEBHOOK_URL: env.MERCHANT_WEBHOOK_URL || `${urls.demo}${WEBHOOK_PATH}`,
+      MERCHANT_WEBHOOK_SECRET: webhookSecret,
+      PORT: String(bp!.port),
+      HOST: host,
+    });
+    const bff = createBff(config);
+    await bff.ready;
+    bp!.route(bff.fetch);
+
+    const demo = createDemo({
+      bffUrl: urls.bff,
+      browserBffUrl: config.publicUrl,
+      merchantSecret: config.merchantSecret,
+      publicUrl: urls.demo,
+      aliasOrigins: demoOrigins.slice(1),
+      webhookSecret,
+    });
+    await demo.ready;
+    dp!.route(demo.fetch);
+
+    return {
+      urls,
+      merchantSecret: config.merchantSecret,
+      sandbox,
+      bff,
+      demo,
+      stop: async () => {
+        demo.close();
+        await closeServers();
+        await bff.close();
+      },
+    };
+  } catch (err) {
+    await closeServers();
+    throw err;
+  }
+}
+
+/* ---------- npm start ---------- */
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+
+if (isMain) {
+  try {
+    const started = await startAll();
+    const { urls } = started;
+    console.log(`demo     ${urls.demo}   the shop: open this one (console at /console, embedding examples at /examples)`);
+    console.log(`bff      ${urls.bff}   checkout and merchant API (OpenAPI at /v1/openapi.json), store ${started.bff.parts.store.engine}`);
+    console.log(`sandbox  ${urls.sandbox}   provider simulator (links /san /pro, native /${started.sandbox.config.nativeEnv})`);
+    console.log(`ready in ${process.uptime().toFixed(1)} s · data in ./data · Ctrl-C stops`);
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      console.log('stopping…');
+      setTimeout(() => process.exit(0), 3000).unref();
+      void started.stop().finally(() => process.exit(0));
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  } catch (err) {
+    console.error(err instanceof ConfigError ? err.message : `start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
 }

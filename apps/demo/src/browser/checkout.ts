@@ -1,0 +1,16 @@
+/**
+ * The checkout and result pages: the elements, and a link to the order once the payment ended
+ * (the element shows the outcome itself; the shop then shows the order's own page).
+ */
+import '@bank-checkout/elements';
+
+const after = document.getElementById('after');
+const link = document.getElementById('after-link');
+
+document.addEventListener('bank-checkout-complete', (e) => {
+  if (!after || !(link instanceof HTMLAnchorElement)) return;
+  const { checkoutId, outcome } = e.detail;
+  link.href = `/result?${new URLSearchParams({ checkout: checkoutId, result: outcome }).toString()}`;
+  link.textContent = outcome === 'succeeded' ? 'Continue: see your order' : 'See what happened to your order';
+  after.hidden = false;
+});

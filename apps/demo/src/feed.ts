@@ -1,0 +1,186 @@
+/**
+ * The console's live feed. The BFF posts a signed webhook when a checkout changes
+ * (`X-Bank-Checkout-Signature: t=<ms>,v1=<hex HMAC-SHA256 of "<t>.<body>">`); the shop verifies
+ * it in constant time, then reads the BFF's verified notifications and pushes what is new to
+ * every open console over Server-Sent Events. While a console is open the feed also reads the
+ * notifications every few seconds, so results of payment links (which belong to no checkout)
+ * arrive as well.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { dateTime, euros } from './html.js';
+import type { MerchantClient, StoredNotification } from './merchant.js';
+
+/** One table row, as cells of text: the server renders it and the console's script builds it. */
+export interface FeedRow {
+  id: string;
+  cells: { text: string; className?: string }[];
+  /** What a screen reader hears when the row arrives. */
+  announce: string;
+}
+
+export interface CheckoutUpdate {
+  checkoutId: string;
+  reference: string;
+  amount: number;
+  state: string;
+  previousState: string;
+  source: string;
+  receivedAt: number;
+}
+
+export type FeedEvent = { type: 'notification'; row: FeedRow } | { type: 'checkout'; row: FeedRow };
+
+const WEBHOOK_TOLERANCE_MS = 5 * 60_000;
+const MAX_WEBHOOK_BYTES = 64 * 1024;
+const KEEP = 50;
+
+export function notificationRow(n: StoredNotification): FeedRow {
+  const ok = n.status === '200';
+  return {
+    id: n.id,
+    cells: [
+      { text: dateTime(n.receivedAt) },
+      { text: ok ? '200 OK' : n.status, className: ok ? 'badge ok' : 'badge error' },
+      { text: n.reference },
+      { text: euros(n.amount), className: 'num' },
+      { text: n.transactionId, className: 'mono' },
+      { text: n.verified ? 'Verified' : 'Not verified', className: n.verified ? 'badge ok' : 'badge error' },
+      { text: n.checkoutId ? `${n.outcome} · ${n.checkoutId}` : n.outcome },
+    ],
+    announce: `Notification ${ok ? 'OK' : n.status} for ${n.reference}, ${euros(n.amount)}.`,
+  };
+}
+
+export function checkoutRow(u: CheckoutUpdate): FeedRow {
+  return {
+    id: `${u.checkoutId}:${u.state}`,
+    cells: [
+      { text: dateTime(u.receivedAt) },
+      { text: u.state, className: u.state === 'succeeded' ? 'badge ok' : u.state === 'unknown' ? 'badge' : 'badge error' },
+      { text: u.reference },
+      { text: euros(u.amount), className: 'num' },
+      { text: u.checkoutId, className: 'mono' },
+      { text: 'Signature verified', className: 'badge ok' },
+      { text: `${u.previousState} → ${u.state} (${u.source})` },
+    ],
+    announce: `Checkout ${u.reference} ${u.state}.`,
+  };
+}
+
+/** Checks the webhook's signature header against the raw body; false for anything off. */
+export function verifyWebhook(secret: string, header: string | undefined, body: string, now: number): boolean {
+  if (!header) return false;
+  const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
+  const t = parts.t;
+  const v1 = parts.v1;
+  if (!t || !v1 || !/^\d{1,16}$/.test(t) || !/^[0-9a-f]{64}$/.test(v1)) return false;
+  if (Math.abs(now - Number(t)) > WEBHOOK_TOLERANCE_MS) return false;
+  const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
+  return timingSafeEqual(expected, Buffer.from(v1, 'hex'));
+}
+
+export function createFeed(opts: { merchant: MerchantClient; webhookSecret?: string; intervalMs: number; now: () => number }) {
+  const listeners = new Set<(e: FeedEvent) => void>();
+  const seen = new Set<string>();
+  const updates: CheckoutUpdate[] = [];
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let refreshing: Promise<void> | null = null;
+
+  const broadcast = (e: FeedEvent) => {
+    for (const l of listeners) l(e);
+  };
+
+  /** The latest notifications, oldest first. */
+  const latest = async (): Promise<StoredNotification[]> => {
+    const res = await opts.merchant.notifications(KEEP);
+    return res.ok ? [...res.data.notifications].reverse() : [];
+  };
+
+  /** Reads the latest notifications and announces the ones not announced before. */
+  const refresh = (): Promise<void> =>
+    (refreshing ??= latest()
+      .then((list) => {
+        for (const n of list) {
+          if (seen.has(n.id)) continue;
+          seen.add(n.id);
+          broadcast({ type: 'notification', row: notificationRow(n) });
+        }
+        // Bounded: only ids that can still come back in a listing are worth keeping.
+        if (seen.size > KEEP * 20) {
+          const keep = new Set(list.map((n) => n.id));
+          for (const id of seen) if (!keep.has(id)) seen.delete(id);
+        }
+      })
+      .finally(() => {
+        refreshing = null;
+      }));
+
+  return {
+    /** Handles a webhook delivery: 401 unless signed with the shared secret, 400 for bad JSON. */
+    async receive(header: string | undefined, body: string): Promise<{ status: 200 | 400 | 401 | 413; code: string }> {
+      if (body.length > MAX_WEBHOOK_BYTES) return { status: 413, code: 'payload_too_large' };
+      if (!opts.webhookSecret || !verifyWebhook(opts.webhookSecret, header, body, opts.now())) return { status: 401, code: 'invalid_signature' };
+      let event: { type?: unknown; data?: Record<string, unknown> } | null;
+      try {
+        event = JSON.parse(body) as typeof event;
+      } catch {
+        return { status: 400, code: 'invalid_json' };
+      }
+      const d = event?.data;
+      if (event?.type === 'checkout.updated' && d && typeof d.checkoutId === 'string' && typeof d.state === 'string') {
+        const update: CheckoutUpdate = {
+          checkoutId: d.checkoutId,
+          reference: typeof d.reference === 'string' ? d.reference : '',
+          amount: typeof d.amount === 'number' ? d.amount : 0,
+          state: d.state,
+          previousState: typeof d.previousState === 'string' ? d.previousState : '',
+          source: typeof d.source === 'string' ? d.source : '',
+          receivedAt: opts.now(),
+        };
+        updates.unshift(update);
+        updates.length = Math.min(updates.length, KEEP);
+        broadcast({ type: 'checkout', row: checkoutRow(update) });
+      }
+      // A notification may have come with it (a redirect or periodic result): read them now.
+      if (listeners.size) void refresh();
+      return { status: 200, code: 'received' };
+    },
+    /**
+     * Listens to the feed. The listener first gets the latest rows (the page it belongs to may
+     * have been rendered a moment before something arrived; the console skips rows it shows),
+     * then every new one. The returned function stops listening.
+     */
+    subscribe(listener: (e: FeedEvent) => void): () => void {
+      listeners.add(listener);
+      for (const u of [...updates].reverse()) listener({ type: 'checkout', row: checkoutRow(u) });
+      void latest().then((list) => {
+        if (!listeners.has(listener)) return;
+        for (const n of list) {
+          seen.add(n.id);
+          listener({ type: 'notification', row: notificationRow(n) });
+        }
+      });
+      timer ??= setInterval(() => void refresh(), opts.intervalMs);
+      timer.unref?.();
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && timer) {
+          clearInterval(timer);
+          timer = null;
+        }
+      };
+    },
+    /** Checkout updates received by webhook, newest first. */
+    updates: (): readonly CheckoutUpdate[] => updates,
+    get listeners() {
+      return listeners.size;
+    },
+    close(): void {
+      listeners.clear();
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+}
+
+export type Feed = ReturnType<typeof createFeed>;

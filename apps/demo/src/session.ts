@@ -1,0 +1,90 @@
+/**
+ * The shop's server-side sessions: a random id in an HttpOnly, SameSite=Lax cookie, the data in
+ * this process's memory (a cart, the checkouts started from it, a one-time message). Nothing
+ * about a session is readable from the page's script.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+
+export interface CartLine {
+  productId: string;
+  quantity: number;
+}
+
+/** A checkout the session started: the client secret is handed only to this session's pages. */
+export interface SessionOrder {
+  checkoutId: string;
+  clientSecret: string;
+  reference: string;
+  amount: number;
+  /** The cart revision it was made for; paying it empties that cart. */
+  cartRevision: number;
+}
+
+export interface Flash {
+  kind: 'success' | 'error';
+  text: string;
+  /** Extra lines shown under the message, such as a new link's address. */
+  details?: { label: string; value: string; href?: string }[];
+}
+
+export interface Session {
+  id: string;
+  cart: CartLine[];
+  cartRevision: number;
+  orders: SessionOrder[];
+  flash: Flash | null;
+  lastSeen: number;
+}
+
+export const SESSION_COOKIE = 'shop_sid';
+const IDLE_MS = 24 * 3600_000;
+const MAX_SESSIONS = 10_000;
+const MAX_ORDERS = 20;
+
+export function createSessions(opts: { secureCookie: boolean; now?: () => number }) {
+  const now = opts.now ?? Date.now;
+  const sessions = new Map<string, Session>();
+
+  const sweep = () => {
+    const limit = now() - IDLE_MS;
+    for (const [id, s] of sessions) if (s.lastSeen < limit) sessions.delete(id);
+    // Still full: the least recently created go first (Map keeps insertion order).
+    for (const id of sessions.keys()) {
+      if (sessions.size < MAX_SESSIONS) break;
+      sessions.delete(id);
+    }
+  };
+
+  return {
+    /** The caller's session, created (and its cookie set) when there is none. */
+    get(c: Context): Session {
+      const id = getCookie(c, SESSION_COOKIE);
+      const found = id && /^[A-Za-z0-9_-]{43}$/.test(id) ? sessions.get(id) : undefined;
+      if (found) {
+        found.lastSeen = now();
+        return found;
+      }
+      if (sessions.size >= MAX_SESSIONS) sweep();
+      const s: Session = { id: randomBytes(32).toString('base64url'), cart: [], cartRevision: 0, orders: [], flash: null, lastSeen: now() };
+      sessions.set(s.id, s);
+      setCookie(c, SESSION_COOKIE, s.id, { httpOnly: true, sameSite: 'Lax', path: '/', secure: opts.secureCookie });
+      return s;
+    },
+    /** Reads and clears the one-time message. */
+    takeFlash(s: Session): Flash | null {
+      const f = s.flash;
+      s.flash = null;
+      return f;
+    },
+    addOrder(s: Session, order: SessionOrder): void {
+      s.orders = [order, ...s.orders.filter((o) => o.checkoutId !== order.checkoutId)].slice(0, MAX_ORDERS);
+    },
+    get size() {
+      return sessions.size;
+    },
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;
