@@ -19,6 +19,7 @@ export const ELEMENT_ENTRIES: Record<string, string> = {
   'bank-account-picker': 'bank-account-picker/bank-account-picker.ts',
   'bank-challenge': 'bank-challenge/bank-challenge.ts',
   'bank-result': 'bank-result/bank-result.ts',
+  'bank-periodic-form': 'bank-periodic-form/bank-periodic-form.ts',
 };
 
 export interface ElementsBuildOptions {
