@@ -198,6 +198,26 @@ describe('notifications', () => {
     assert.equal(hooksFor(c.id), 1, 'one webhook');
   });
 
+  it('a genuine result first posted for another checkout, or for none, is still applied when it arrives for its own', async () => {
+    // The payer's browser holds the signed result (the gateway's return form) and can post it
+    // anywhere before the provider's own delivery comes.
+    for (const wrongHint of ['chk_nobody', (await rig.createCheckout()).id, (await linkCheckout()).id]) {
+      const c = await linkCheckout();
+      const n = form(await signed(result(c)));
+      const first = await json<Json>(await rig.call(`/v1/notifications/provider?c=${wrongHint}`, n));
+      assert.equal(first.duplicate, false);
+      assert.equal((await sideEffects(c.id)).state, 'redirect', 'a result is never applied to a checkout it does not name');
+      const genuine = await json<Json>(await rig.call(`/v1/notifications/provider?c=${c.id}`, n));
+      assert.equal(genuine.duplicate, true);
+      assert.equal((await sideEffects(c.id)).state, 'succeeded', `applied after a first delivery for ${wrongHint}`);
+      const back = await rig.call(`/v1/return/ok?c=${c.id}`, n);
+      assert.equal(new URL(back.headers.get('Location')!).searchParams.get('result'), 'succeeded');
+      const row = (await rig.bff.parts.store.listNotifications({ limit: 500 })).find((r) => r.id === genuine.id);
+      assert.equal(row?.outcome, 'applied');
+      assert.equal(row?.checkoutId, c.id);
+    }
+  });
+
   it('a late PENDING or error after OK is stored and ignored: the checkout stays succeeded', async () => {
     const c = await linkCheckout();
     await json(await rig.call('/v1/notifications/provider', form(await signed(result(c, '200', 'TX-OK')))));

@@ -80,9 +80,11 @@ export function createNotificationReceiver(deps: {
         checkoutId: null,
         outcome: 'pending',
       });
-      // A duplicate whose first delivery was stored but not applied (a crash between the two)
-      // is applied now; applying is idempotent because results only move forward.
-      const checkout = inserted || record.outcome === 'pending' ? await apply(record, data, hint, source) : record.checkoutId ? await store.getCheckout(record.checkoutId) : null;
+      // A duplicate whose first delivery was stored but not applied (a crash between the two),
+      // or matched no checkout (anyone holding the signed result may post it first with another
+      // checkout's hint), is applied now; applying is idempotent because results only move forward.
+      const retry = inserted || record.outcome === 'pending' || record.outcome === 'unmatched';
+      const checkout = retry ? await apply(record, data, hint, source) : record.checkoutId ? await store.getCheckout(record.checkoutId) : null;
       return { notification: record, duplicate: !inserted, checkout };
     },
   };
