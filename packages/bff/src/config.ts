@@ -15,7 +15,12 @@ const SANDBOX = {
   payeeIban: 'ES9121000418450200051332',
 };
 
-const url = z.string().url().refine((v) => /^https?:\/\//.test(v), 'must be an http(s) URL');
+/** No user or password in it: fetch refuses such a URL and puts it, password included, in its error. */
+const url = z
+  .string()
+  .url()
+  .refine((v) => /^https?:\/\//.test(v), 'must be an http(s) URL')
+  .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'must not hold a user or password');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
