@@ -1,0 +1,202 @@
+/**
+ * What the browser journeys share: the three servers started by `startAll()` on free loopback
+ * ports with a temporary data folder, one headless Chromium per file (playwright-core with the
+ * system browser), pages that record console errors and CSP violations, and steps through the
+ * shop, the checkout element and the simulator's gateway.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import type { CheckoutView } from '@bank-checkout/bff/contract';
+import { startAll, type Started } from '../../scripts/start.js';
+
+export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless=new',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface Stack extends Started {
+  browser: Browser;
+  close: () => Promise<void>;
+}
+
+/** Servers on free ports, a temporary store, and one browser; `close()` ends all of it. */
+export async function startStack(): Promise<Stack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bank-checkout-e2e-'));
+  const [started, browser] = await Promise.all([
+    startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' } }),
+    chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS, headless: true }),
+  ]);
+  return {
+    ...started,
+    browser,
+    close: async () => {
+      await browser.close();
+      await started.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface WatchedPage {
+  page: Page;
+  /**
+   * Console errors, uncaught exceptions and CSP violations of the shop's pages, in order. The
+   * simulator's gateway pages are the provider's, not the shop's: their messages are left out
+   * (a failed validation page answers 422 by design, which Chromium logs).
+   */
+  problems: string[];
+  /** Asserts that nothing went wrong in the page, allowing messages that match `allowed`. */
+  assertClean: (allowed?: RegExp[]) => void;
+  close: () => Promise<void>;
+}
+
+/** A page in a fresh context that reports every console error and CSP violation. */
+export async function openPage(stack: Stack): Promise<WatchedPage> {
+  const context = await stack.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const problems: string[] = [];
+  const provider = (url: string) => url.startsWith(stack.urls.sandbox);
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !provider(msg.location().url || page.url())) problems.push(`console: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (err) => {
+    if (!provider(page.url())) problems.push(`exception: ${err.message}`);
+  });
+  // Violations are also reported as events in the page: log them where the listener above hears.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  return {
+    page,
+    problems,
+    assertClean: (allowed = []) => {
+      const left = problems.filter((p) => !allowed.some((re) => re.test(p)));
+      assert.deepEqual(left, [], `problems in the page:\n${left.join('\n')}`);
+    },
+    close: () => context.close(),
+  };
+}
+
+/* ---------- the shop ---------- */
+
+/** Puts a product in the cart and goes to the checkout page in `mode`; answers its checkout id. */
+export async function checkoutFromCart(page: Page, stack: Stack, mode: 'native' | 'redirect' | 'periodic' = 'native'): Promise<string> {
+  await page.goto(`${stack.urls.demo}/`);
+  await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
+  await page.waitForURL('**/cart');
+  await page.getByRole('radio', { name: { native: 'In this page', redirect: "At my bank's page", periodic: 'As a periodic payment' }[mode] }).check();
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.waitForURL(/\/checkout\?order=/);
+  const id = new URL(page.url()).searchParams.get('order');
+  assert.ok(id, 'the checkout page names its checkout');
+  return id;
+}
+
+/** The checkout as the merchant API shows it. */
+export async function merchantCheckout(stack: Stack, id: string): Promise<{ state: string; error?: { code: string }; reference: string; amount: number }> {
+  const res = await fetch(`${stack.urls.bff}/v1/checkouts/${id}`, { headers: { Authorization: `Bearer ${stack.merchantSecret}` } });
+  assert.equal(res.status, 200);
+  return (await res.json()) as { state: string; error?: { code: string }; reference: string; amount: number };
+}
+
+/* ---------- the checkout element ---------- */
+
+const isCheckoutCall = (stack: Stack) => (r: Response) => r.url().startsWith(`${stack.urls.bff}/v1/checkout/`) && r.request().method() === 'POST';
+
+/** Clicks and waits for the checkout action that click sends; answers the view the BFF returned. */
+export async function act(page: Page, stack: Stack, click: () => Promise<void>): Promise<CheckoutView> {
+  const [response] = await Promise.all([page.waitForResponse(isCheckoutCall(stack)), click()]);
+  return (await response.json()) as CheckoutView;
+}
+
+/**
+ * Pays a native checkout already on screen at `bankId`: the bank's test values through the login
+ * form's "fill test values", then the second login, contract, account and every validation round
+ * with the test values the BFF shows in sandbox mode (`0000` in each validation when `failWith`).
+ * Answers the last view.
+ */
+export async function payNative(page: Page, stack: Stack, bankId: string, opts: { legal?: boolean; validationValue?: string } = {}): Promise<CheckoutView> {
+  const option = page.locator(`bank-selector [role=option]#bank-${bankId}`);
+  if (opts.legal) await page.locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
+  await option.click();
+  await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+  let view = await act(page, stack, () => page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+  for (let steps = 0; steps < 10; steps++) {
+    const step = view.step;
+    switch (step.state) {
+      case 'second-login': {
+        const host = page.locator('bank-second-login');
+        await host.locator('input').fill(step.field.testValue ?? '');
+        view = await act(page, stack, () => host.locator('[part=submit]').click());
+        break;
+      }
+      case 'select-contract': {
+        const host = page.locator('bank-contract-picker');
+        await host.locator('input[type=radio]').first().check();
+        view = await act(page, stack, () => host.locator('button[type=submit]').click());
+        break;
+      }
+      case 'select-account': {
+        const host = page.locator('bank-account-picker');
+        await host.locator('input[type=radio]').first().check();
+        view = await act(page, stack, () => host.locator('button[type=submit]').click());
+        break;
+      }
+      case 'validate': {
+        const host = page.locator('bank-challenge');
+        const typed = step.validations.filter((v) => v.type !== 6);
+        const inputs = host.locator('input');
+        assert.equal(await inputs.count(), typed.length, 'one input per typed validation');
+        for (const [i, v] of typed.entries()) await inputs.nth(i).fill(opts.validationValue ?? v.testValue ?? '');
+        view = await act(page, stack, () => host.locator('[part=submit]').click());
+        break;
+      }
+      default:
+        return view;
+    }
+  }
+  throw new Error(`the payment did not end; last state ${view.state}`);
+}
+
+/** The element's result heading, once it shows one. */
+export async function resultTitle(page: Page): Promise<string> {
+  const title = page.locator('bank-result [part=title]');
+  await title.waitFor();
+  return (await title.textContent())?.trim() ?? '';
+}
+
+/* ---------- the simulator's hosted gateway (server-rendered pages, no script) ---------- */
+
+/**
+ * Goes through the gateway's pages as a payer: summary, bank, login (any user and password in
+ * the sandbox; `user1` when the bank asks for an additional key), validation code (`0000`
+ * fails). Ends on the page after the code.
+ */
+export async function walkGateway(page: Page, opts: { bank?: string; code: string }): Promise<void> {
+  await page.getByRole('button', { name: 'Continue' }).click();
+  if (opts.bank && (await page.getByRole('radio').count())) {
+    await page.getByRole('radio', { name: opts.bank, exact: true }).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+  }
+  await page.getByLabel('User', { exact: true }).fill('demo-user');
+  await page.getByLabel('Password', { exact: true }).fill('demo-password');
+  const key = page.getByLabel(/login key/i);
+  if (await key.count()) await key.fill('user1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByLabel('Validation code').fill(opts.code);
+  await page.getByRole('button', { name: 'Authorise' }).click();
+}

@@ -1,0 +1,63 @@
+/**
+ * Native payments through the shop's checkout page, against the real BFF and simulator: one
+ * bank per kind of challenge (validation types 0–6 between them, the three second logins, the
+ * multi-contract banks), each from the cart to the shop's order page, under the shop's strict
+ * CSP with Trusted Types and without a console error.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { checkoutFromCart, merchantCheckout, openPage, payNative, resultTitle, startStack, type Stack } from './lib.js';
+
+let stack: Stack;
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack?.close();
+});
+
+/** Between them: validation types 0–6, second logins 1–3, contracts. */
+const BANKS: { bankId: string; legal?: boolean; covers: string }[] = [
+  { bankId: 'aurora', covers: 'validation 1 (SMS)' },
+  { bankId: 'aurora-empresas', legal: true, covers: 'contracts, validations 0 and 4 in one round' },
+  { bankId: 'levante', covers: 'second login 1 (SMS), validation 2 (coordinate)' },
+  { bankId: 'levante-empresas', legal: true, covers: 'second login 2 (coordinates), contracts, validation 3' },
+  { bankId: 'cantabrico', covers: 'second login 3 (token), validation 5 (card image) then 1' },
+  { bankId: 'meridiano', covers: 'validation 6 (approve in the app)' },
+];
+
+describe('native payments on the checkout page', () => {
+  for (const bank of BANKS) {
+    it(`pays at ${bank.bankId}: ${bank.covers}`, async () => {
+      const { page, assertClean, close } = await openPage(stack);
+      const id = await checkoutFromCart(page, stack, 'native');
+      const view = await payNative(page, stack, bank.bankId, { legal: bank.legal ?? false });
+      assert.equal(view.state, 'succeeded', `ended ${view.state} ${view.error?.code ?? ''}`);
+      assert.equal(await resultTitle(page), 'Payment completed');
+      assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+
+      // The shop's page for the order: read from the BFF on the server, and the cart emptied.
+      await page.getByRole('link', { name: 'Continue: see your order' }).click();
+      await page.waitForURL(/\/result\?/);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Thank you: your payment is complete');
+      await page.goto(`${stack.urls.demo}/cart`);
+      assert.match((await page.locator('main').textContent()) ?? '', /Your cart is empty/);
+      assertClean();
+      await close();
+    });
+  }
+
+  it('fails with 0000 at a validation and says so on the order page', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    const id = await checkoutFromCart(page, stack, 'native');
+    const view = await payNative(page, stack, 'aurora', { validationValue: '0000' });
+    assert.equal(view.state, 'failed');
+    assert.equal(view.error?.code, 'B103');
+    assert.notEqual(await resultTitle(page), 'Payment completed');
+    assert.equal((await merchantCheckout(stack, id)).state, 'failed');
+    await page.getByRole('link', { name: 'See what happened to your order' }).click();
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'The payment did not go through');
+    assertClean();
+    await close();
+  });
+});

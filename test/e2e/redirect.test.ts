@@ -1,0 +1,85 @@
+/**
+ * Redirect payments: from the shop's checkout page through the simulator's hosted gateway and
+ * back to the shop's /result page (the BFF verifies the posted result and answers 303). The
+ * merchant console, open meanwhile, shows the verified notification and the checkout update
+ * (the BFF's signed webhook to the shop, pushed over Server-Sent Events) without reloading.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { checkoutFromCart, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
+
+let stack: Stack;
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack?.close();
+});
+
+describe('redirect payments through the gateway', () => {
+  it('pays at the bank, comes back to /result, and the console shows the verified notification live', async () => {
+    const desk = await openPage(stack);
+    await desk.page.goto(`${stack.urls.demo}/console`);
+    await desk.page.locator('#feed-state', { hasText: 'live' }).waitFor();
+    let navigations = 0;
+    desk.page.on('framenavigated', (f) => {
+      if (f === desk.page.mainFrame()) navigations++;
+    });
+
+    const payer = await openPage(stack);
+    const id = await checkoutFromCart(payer.page, stack, 'redirect');
+    const { reference } = await merchantCheckout(stack, id);
+    await payer.page.locator('bank-checkout [part=redirect-start]').click();
+    await payer.page.waitForURL(`${stack.urls.sandbox}/gateway/**`);
+    await walkGateway(payer.page, { bank: 'Caja Levante', code: '482913' });
+    await payer.page.getByRole('heading', { name: 'Payment completed successfully' }).waitFor();
+    await payer.page.getByRole('button', { name: /return to the shop/i }).click();
+
+    await payer.page.waitForURL(`${stack.urls.demo}/result?**`);
+    const url = new URL(payer.page.url());
+    assert.equal(url.searchParams.get('checkout'), id);
+    assert.equal(url.searchParams.get('result'), 'succeeded');
+    assert.equal(await payer.page.getByRole('heading', { level: 1 }).textContent(), 'Thank you: your payment is complete');
+    await payer.page.locator('bank-result [part=title]', { hasText: 'Payment completed' }).waitFor();
+    assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+
+    // The console, never reloaded: the notification (verified by the BFF) and the webhook's update.
+    const note = desk.page.locator('#notification-rows tr', { hasText: reference });
+    await note.waitFor();
+    assert.match((await note.textContent()) ?? '', /200 OK[\s\S]*Verified[\s\S]*applied/);
+    const update = desk.page.locator('#checkout-rows tr', { hasText: reference });
+    await update.waitFor();
+    assert.match((await update.textContent()) ?? '', /succeeded[\s\S]*Signature verified[\s\S]*redirect → succeeded/);
+    assert.equal(navigations, 0, 'the console was not reloaded');
+    assert.match((await desk.page.locator('#live-status').textContent()) ?? '', new RegExp(reference));
+
+    payer.assertClean();
+    desk.assertClean();
+    await payer.close();
+    await desk.close();
+  });
+
+  it('fails with 0000 at the gateway and shows the failure on /result', async () => {
+    const payer = await openPage(stack);
+    const id = await checkoutFromCart(payer.page, stack, 'redirect');
+    await payer.page.locator('bank-checkout [part=redirect-start]').click();
+    await payer.page.waitForURL(`${stack.urls.sandbox}/gateway/**`);
+    await walkGateway(payer.page, { bank: 'Caja Levante', code: '0000' });
+    await payer.page.getByRole('heading', { name: 'Validation failed' }).waitFor();
+    await payer.page.getByRole('button', { name: 'Leave and return to the shop' }).click();
+    await payer.page.getByRole('button', { name: 'Return to the shop' }).click();
+
+    await payer.page.waitForURL(`${stack.urls.demo}/result?**`);
+    assert.equal(new URL(payer.page.url()).searchParams.get('result'), 'failed');
+    assert.equal(await payer.page.getByRole('heading', { level: 1 }).textContent(), 'The payment did not go through');
+    await payer.page.locator('bank-result [part=title]').waitFor();
+    const checkout = await merchantCheckout(stack, id);
+    assert.equal(checkout.state, 'failed');
+    assert.equal(checkout.error?.code, 'B103');
+    // The cart is kept for another try.
+    await payer.page.goto(`${stack.urls.demo}/cart`);
+    await payer.page.getByRole('button', { name: 'Continue to payment' }).waitFor();
+    payer.assertClean();
+    await payer.close();
+  });
+});
