@@ -170,6 +170,27 @@ describe('canaries on the embedded SQLite store', () => {
     assertNoLeaks([...rig.samples(), ...samples], secretCanaries, 'a configured secret');
   });
 
+  it("checkout client secrets appear only in the merchant's creation answer: never in a log, a URL, a webhook or the database", () => {
+    const created = rig.responses.filter((r) => r.where === 'BFF POST /v1/checkouts' && r.status === 201);
+    const secrets = created.map((r) => (JSON.parse(r.body) as { clientSecret: string }).clientSecret);
+    assert.ok(secrets.length >= 10 && secrets.every((s) => /^cs_[\w-]{43}$/.test(s)));
+    const elsewhere = rig.samples().filter((s) => !s.where.startsWith('BFF POST /v1/checkouts ('));
+    const { samples } = dumpSqlite(file);
+    assertNoLeaks([...elsewhere, ...samples], secrets, 'a client secret');
+  });
+
+  it("the provider's native session and transaction ids never reach the browser, the logs or the merchant", () => {
+    const ids = new Set<string>();
+    for (const u of rig.upstream) {
+      if (!u.url.includes('/test/') || !u.answer) continue;
+      const answer = JSON.parse(u.answer) as { sessionId?: string; transactionId?: string };
+      if (answer.sessionId) ids.add(answer.sessionId);
+      if (answer.transactionId) ids.add(answer.transactionId);
+    }
+    assert.ok(ids.size >= 10, `ids seen: ${ids.size}`);
+    assertNoLeaks(rig.samples(), [...ids], 'a provider session or transaction id');
+  });
+
   it('the webhook is signed with its secret without carrying it', () => {
     const hook = rig.webhooks[0]!;
     assert.match(hook.headers['x-bank-checkout-signature'] ?? '', /^t=\d+,v1=[0-9a-f]{64}$/);

@@ -47,8 +47,8 @@ export interface Rig {
   logs: string[];
   events: CheckoutEvent[];
   webhooks: Captured[];
-  /** Requests the BFF sent to the provider. */
-  upstream: { method: string; url: string; headers: Record<string, string>; body: unknown }[];
+  /** Requests the BFF sent to the provider, with the provider's answers (as the provider sent them). */
+  upstream: { method: string; url: string; headers: Record<string, string>; body: unknown; answer?: string }[];
   /** Every BFF response: to the merchant, to the browser, to the provider's notifications. */
   responses: Captured[];
   /** Pages of the provider's gateway, as the payer's browser got them. */
@@ -136,8 +136,13 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
           /* kept as text */
         }
       }
-      upstream.push({ method: init?.method ?? 'GET', url: url.toString(), headers: headersOf(init?.headers), body });
+      const sent: Rig['upstream'][number] = { method: init?.method ?? 'GET', url: url.toString(), headers: headersOf(init?.headers), body };
+      upstream.push(sent);
       const res = await sandbox.app.request(url.toString(), init);
+      if (res.status === 200 && res.headers.get('Content-Type')?.includes('json')) {
+        const text = await res.clone().text().catch(() => undefined);
+        if (text !== undefined) sent.answer = text;
+      }
       if (!hide || !url.pathname.startsWith(nativePrefix)) return res;
       const text = await res.text();
       let json: unknown;
