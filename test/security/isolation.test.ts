@@ -153,12 +153,14 @@ describe('isolation', () => {
         const before = await snapshot(c.id);
         assert.equal(before.state, state);
         const calls = upstreamCount();
+        const received = rig.sandbox.faults.calls();
         for (const [path, body] of ACTIONS) {
           const res = await rig.checkout(c.clientSecret, path, body);
           const err = await json(res, 409);
           assert.equal(err.error.code, 'checkout_finished', path);
         }
         assert.equal(upstreamCount(), calls);
+        assert.deepEqual(rig.sandbox.faults.calls(), received, "the simulator's call log did not move");
         assert.deepEqual(await snapshot(c.id), before);
       });
     }
