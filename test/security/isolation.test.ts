@@ -192,6 +192,17 @@ describe('isolation', () => {
       assert.equal(again.error.code, 'invalid_state', 'a second transfer while validating');
     });
 
+    it('concurrent actions on one checkout start one upstream call; the others get 409', async () => {
+      const c = await rig.createCheckout();
+      await payNative(rig, c.clientSecret, 'aurora', { loginId: 'user', stopAt: 'select-account' });
+      const before = rig.upstream.filter((u) => u.url.endsWith('/test/transfer/init')).length;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => rig.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })));
+      const statuses = answers.map((r) => r.status).sort();
+      assert.equal(statuses.filter((s) => s === 200).length, 1, `statuses ${statuses.join(', ')}`);
+      assert.ok(statuses.filter((s) => s !== 200).every((s) => s === 409));
+      assert.equal(rig.upstream.filter((u) => u.url.endsWith('/test/transfer/init')).length, before + 1, 'one transfer started');
+    });
+
     it('a mode the merchant did not allow is refused with 409', async () => {
       const c = await rig.createCheckout({ modes: ['native'] });
       const calls = upstreamCount();

@@ -87,6 +87,23 @@ describe('web', () => {
       }
     });
 
+    it("lets an allowed page read the checkout API's errors, and no other page", async () => {
+      const c = await rig.createCheckout();
+      for (const [secret, path, body, status] of [
+        ['cs_wrong', '/v1/checkout', undefined, 401],
+        [c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' }, 409],
+        [c.clientSecret, '/v1/checkout/login', { bankId: 1 }, 422],
+        [c.clientSecret, '/v1/checkout/login', '{', 400],
+      ] as const) {
+        for (const origin of [ALLOWED[0]!, REFUSED[0]!]) {
+          const res = await rig.checkout(secret, path, body, { Origin: origin });
+          assert.equal(res.status, status);
+          assert.equal(res.headers.get('Access-Control-Allow-Origin'), origin === ALLOWED[0] ? origin : null, `${status} for ${origin}`);
+          if (origin === ALLOWED[0]) assert.match(res.headers.get('Access-Control-Expose-Headers') ?? '', /X-Request-Id/);
+        }
+      }
+    });
+
     it('never opens the merchant API, the provider routes or the rest to a browser', async () => {
       for (const path of SERVER_ROUTES) {
         for (const origin of ALLOWED) {
