@@ -56,7 +56,11 @@ export interface WatchedPage {
    * (a failed validation page answers 422 by design, which Chromium logs).
    */
   problems: string[];
-  /** Asserts that nothing went wrong in the page, allowing messages that match `allowed`. */
+  /**
+   * Asserts that nothing went wrong in the page since the last check, allowing messages that
+   * match `allowed` (such as the log line Chromium writes for a page answered with a 422 on
+   * purpose), then starts a new record.
+   */
   assertClean: (allowed?: RegExp[]) => void;
   close: () => Promise<void>;
 }
@@ -85,11 +89,16 @@ export async function openPage(stack: Stack): Promise<WatchedPage> {
     problems,
     assertClean: (allowed = []) => {
       const left = problems.filter((p) => !allowed.some((re) => re.test(p)));
+      problems.length = 0;
       assert.deepEqual(left, [], `problems in the page:\n${left.join('\n')}`);
     },
     close: () => context.close(),
   };
 }
+
+/** Chromium's log line for a page of the shop answered with `status` on purpose. */
+export const pageStatus = (status: number, path: string): RegExp =>
+  new RegExp(`^console: Failed to load resource: the server responded with a status of ${status} .*\\(https?://[^/]+${path.replace(/[?]/g, '\\?')}\\)$`);
 
 /* ---------- the shop ---------- */
 

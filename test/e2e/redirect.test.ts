@@ -46,10 +46,10 @@ describe('redirect payments through the gateway', () => {
     // The console, never reloaded: the notification (verified by the BFF) and the webhook's update.
     const note = desk.page.locator('#notification-rows tr', { hasText: reference });
     await note.waitFor();
-    assert.match((await note.textContent()) ?? '', /200 OK[\s\S]*Verified[\s\S]*applied/);
+    assert.match((await note.textContent()) ?? '', new RegExp(`200 OK[\\s\\S]*Verified[\\s\\S]*applied to checkout ${id}`));
     const update = desk.page.locator('#checkout-rows tr', { hasText: reference });
     await update.waitFor();
-    assert.match((await update.textContent()) ?? '', /succeeded[\s\S]*Signature verified[\s\S]*redirect → succeeded/);
+    assert.match((await update.textContent()) ?? '', /succeeded[\s\S]*Verified[\s\S]*redirect → succeeded/);
     assert.equal(navigations, 0, 'the console was not reloaded');
     assert.match((await desk.page.locator('#live-status').textContent()) ?? '', new RegExp(reference));
 

@@ -68,13 +68,24 @@ const tomorrowIn = (timeZone: string, now: number) => new Intl.DateTimeFormat('e
 const rowHtml = (r: FeedRow): SafeHtml =>
   html`<tr data-id="${r.id}">${r.cells.map((cell) => html`<td${cell.className ? html` class="${cell.className}"` : ''}>${cell.text}</td>`)}</tr>`;
 
-const FEED_HEAD = html`<tr><th scope="col">Received</th><th scope="col">Status</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th><th scope="col">Transaction / checkout</th><th scope="col">Signature</th><th scope="col">Outcome</th></tr>`;
+const FEED_HEAD = html`<tr><th scope="col">Received (UTC)</th><th scope="col">Status</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th><th scope="col">Signature</th><th scope="col">Details</th></tr>`;
 
 export function consoleRoutes(ctx: DemoContext, feed: Feed) {
   const app = new Hono();
   const { merchant, sessions } = ctx;
   const notifUrl = `${ctx.opts.bffUrl.replace(/\/+$/, '')}/v1/notifications/provider`;
   const closers = new Set<() => void>();
+  /**
+   * Cancellations created here: their reference, and the periodic order each one cancels. The
+   * payment-orders query has no field for a periodic order's state (the spec leaves the query of
+   * periodic payments unpublished), so an order counts as cancelled once a successful
+   * notification with one of its cancellations' references has arrived.
+   */
+  const cancellations = new Map<string, string>();
+  const rememberCancellation = (reference: string, order: string) => {
+    cancellations.set(reference, order);
+    if (cancellations.size > 1000) cancellations.delete(cancellations.keys().next().value!);
+  };
 
   const sub = (active: string) => {
     const items = [
@@ -99,26 +110,30 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
     return html`<span class="badge ${cls}">${label}</span>${o.enabled ? '' : html` <span class="badge off">Disabled</span>`}`;
   };
 
-  const ordersTable = (orders: PaymentOrder[], authorisations: Map<string, string>, back: string) =>
+  /** ACTIVE or CANCELLED: the provider's own field when it sends one, else what the notifications tell. */
+  const periodicState = (o: PaymentOrder, cancelled: Set<string>): string | null =>
+    o.periodicStatus ?? (!o.periodicFrequency || o.codStatus !== 'OK' ? null : cancelled.has(o.idDebt) ? 'CANCELLED' : 'ACTIVE');
+
+  const ordersTable = (orders: PaymentOrder[], authorisations: Map<string, string>, cancelled: Set<string>, back: string) =>
     orders.length
       ? html`<div class="table-wrap"><table class="orders">
           <caption class="visually-hidden">Payment orders</caption>
-          <thead><tr><th scope="col">Created</th><th scope="col">Order</th><th scope="col">Subject</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
+          <thead><tr><th scope="col">Created (UTC)</th><th scope="col">Order</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
           <tbody>${orders.map((o) => {
+            const state = periodicState(o, cancelled);
             const periodic = o.periodicFrequency
               ? html`<p class="meta">${o.periodicFrequency} from ${o.periodicStartDate ?? '?'}${o.periodicEndDate ? html` to ${o.periodicEndDate}` : ''}${
-                  o.periodicStatus ? html` · <span class="badge ${o.periodicStatus === 'ACTIVE' ? 'ok' : 'off'}">${o.periodicStatus.toLowerCase()}</span>` : ''
+                  state ? html` · <span class="badge ${state === 'ACTIVE' ? 'ok' : 'off'}">${state.toLowerCase()}</span>` : ''
                 }</p>`
               : '';
             const transactionId = o.reference ? authorisations.get(o.reference) : undefined;
-            const cancellable = Boolean(o.periodicFrequency) && o.codStatus === 'OK' && o.periodicStatus !== 'CANCELLED';
+            const cancellable = state === 'ACTIVE';
             return html`<tr data-order="${o.idDebt}">
-              <td>${dateTime(o.createAt)}</td>
-              <td><span class="mono">${o.idDebt}</span><p class="meta">${o.reference ?? ''}</p></td>
-              <td>${o.subject}${periodic}</td>
+              <td class="when">${dateTime(o.createAt)}</td>
+              <td>${o.subject}<p class="meta">${o.reference ?? ''} · <span class="mono">${o.idDebt}</span></p>${periodic}</td>
               <td class="num">${euros(o.amount)}</td>
               <td>${statusBadge(o)}</td>
-              <td class="actions">
+              <td><div class="actions">
                 ${o.urlShort ? html`<a href="${o.urlShort}" rel="noopener" target="_blank" aria-label="Open link of ${o.idDebt} (new window)">Open link</a>` : ''}
                 <form method="post" action="/console/orders/${encodeURIComponent(o.idDebt)}/${o.enabled ? 'disable' : 'enable'}" class="inline">
                   <input type="hidden" name="back" value="${back}">
@@ -127,7 +142,7 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
                 ${cancellable
                   ? html`<a href="/console/periodic/cancel?${new URLSearchParams({ order: o.idDebt, ...(transactionId ? { transactionId } : {}) }).toString()}" aria-label="Cancel periodic order ${o.idDebt}">Cancel periodic</a>`
                   : ''}
-              </td>
+              </div></td>
             </tr>`;
           })}</tbody>
         </table></div>`
@@ -168,14 +183,20 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
     const notifications = notes.ok ? notes.data.notifications : [];
     // The transaction id of each authorised periodic order (its cancellation needs it).
     const authorisations = new Map<string, string>();
-    for (const n of [...notifications].reverse()) if (n.status === '200') authorisations.set(n.reference, n.transactionId);
+    const cancelled = new Set<string>();
+    for (const n of [...notifications].reverse()) {
+      if (n.status !== '200') continue;
+      authorisations.set(n.reference, n.transactionId);
+      const order = cancellations.get(n.reference);
+      if (order) cancelled.add(order);
+    }
 
     const filterErrors: FieldErrors = {};
     let listing: SafeHtml;
     if (orders.ok) {
       const data = orders.data;
       const current = data.currentPage ?? query.page;
-      listing = html`${ordersTable(data.paymentOrders ?? [], authorisations, consoleQuery(values, current))}${pager(values, current, data.totalPages ?? 0, data.totalItems ?? 0)}`;
+      listing = html`${ordersTable(data.paymentOrders ?? [], authorisations, cancelled, consoleQuery(values, current))}${pager(values, current, data.totalPages ?? 0, data.totalItems ?? 0)}`;
     } else {
       const { fields, form } = issuesByField({ id: 'orders', title: '', submit: '', fields: [...FILTER_FIELDS, { name: 'page', label: 'Page', kind: 'integer' }] }, orders.error);
       Object.assign(filterErrors, fields);
@@ -263,6 +284,7 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
     action: string,
     send: (body: Record<string, unknown>) => Promise<Result<SignedLink>>,
     what: string,
+    onCreated?: (body: Record<string, unknown>, values: FormValues) => void,
   ) => {
     const session = sessions.get(c);
     const values = await readForm(c);
@@ -271,6 +293,7 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
     const res = await send(body);
     if (!res.ok) return formPage(c, def, action, values, issuesByField(def, res.error as ApiErrorBody));
     linkCreated(session, what, res.data);
+    onCreated?.(body, values);
     return c.redirect('/console', 303);
   };
 
@@ -302,12 +325,16 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
       c,
       CANCEL_FORM,
       '/console/periodic/cancel',
-      { transactionId: transactionId.slice(0, 128), reference: newReference('CANCEL') },
+      { transactionId: transactionId.slice(0, 128), reference: newReference('CANCEL'), order: ORDER_ID.test(order) ? order : '' },
       undefined,
       cancelIntro,
     );
   });
-  app.post('/console/periodic/cancel', (c) => submitForm(c, CANCEL_FORM, '/console/periodic/cancel', merchant.cancelPeriodic, 'Cancellation link'));
+  app.post('/console/periodic/cancel', (c) =>
+    submitForm(c, CANCEL_FORM, '/console/periodic/cancel', merchant.cancelPeriodic, 'Cancellation link', (body, values) => {
+      if (values.order && ORDER_ID.test(values.order) && typeof body.reference === 'string') rememberCancellation(body.reference, values.order);
+    }),
+  );
 
   /* ---------- live feed ---------- */
 

@@ -121,6 +121,7 @@ export function exampleRoutes(ctx: DemoContext) {
       reference: created.data.reference,
       amount: EXAMPLE_AMOUNT,
       cartRevision: -1,
+      lines: [{ name: 'Embedding example', quantity: 1, amount: EXAMPLE_AMOUNT }],
     });
     c.header('Cache-Control', 'no-store');
     return c.json({ checkoutId: created.data.id, clientSecret: created.data.clientSecret, api: ctx.opts.browserBffUrl, mode: chosen.mode, amount: EXAMPLE_AMOUNT }, 201);

@@ -34,18 +34,25 @@ const WEBHOOK_TOLERANCE_MS = 5 * 60_000;
 const MAX_WEBHOOK_BYTES = 64 * 1024;
 const KEEP = 50;
 
+/** What the BFF did with a notification, in words. */
+const OUTCOMES: Record<StoredNotification['outcome'], string> = {
+  applied: 'applied to checkout',
+  ignored: 'already known for checkout',
+  unmatched: 'payment link (no checkout)',
+  pending: 'being applied',
+};
+
 export function notificationRow(n: StoredNotification): FeedRow {
   const ok = n.status === '200';
   return {
     id: n.id,
     cells: [
-      { text: dateTime(n.receivedAt) },
+      { text: dateTime(n.receivedAt, true), className: 'when' },
       { text: ok ? '200 OK' : n.status, className: ok ? 'badge ok' : 'badge error' },
       { text: n.reference },
       { text: euros(n.amount), className: 'num' },
-      { text: n.transactionId, className: 'mono' },
       { text: n.verified ? 'Verified' : 'Not verified', className: n.verified ? 'badge ok' : 'badge error' },
-      { text: n.checkoutId ? `${n.outcome} · ${n.checkoutId}` : n.outcome },
+      { text: `${OUTCOMES[n.outcome]}${n.checkoutId ? ` ${n.checkoutId}` : ''} · transaction ${n.transactionId}`, className: 'detail' },
     ],
     announce: `Notification ${ok ? 'OK' : n.status} for ${n.reference}, ${euros(n.amount)}.`,
   };
@@ -55,13 +62,12 @@ export function checkoutRow(u: CheckoutUpdate): FeedRow {
   return {
     id: `${u.checkoutId}:${u.state}`,
     cells: [
-      { text: dateTime(u.receivedAt) },
+      { text: dateTime(u.receivedAt, true), className: 'when' },
       { text: u.state, className: u.state === 'succeeded' ? 'badge ok' : u.state === 'unknown' ? 'badge' : 'badge error' },
       { text: u.reference },
       { text: euros(u.amount), className: 'num' },
-      { text: u.checkoutId, className: 'mono' },
-      { text: 'Signature verified', className: 'badge ok' },
-      { text: `${u.previousState} → ${u.state} (${u.source})` },
+      { text: 'Verified', className: 'badge ok' },
+      { text: `${u.previousState} → ${u.state} (${u.source}) · ${u.checkoutId}`, className: 'detail' },
     ],
     announce: `Checkout ${u.reference} ${u.state}.`,
   };

@@ -31,6 +31,8 @@ export interface FormDef {
   title: string;
   submit: string;
   fields: FieldDef[];
+  /** Values carried along in hidden inputs for the console itself; never sent to the BFF. */
+  hidden?: string[];
 }
 
 const expireMinutes: FieldDef = {
@@ -162,6 +164,8 @@ export const CANCEL_FORM: FormDef = {
   id: 'cancel',
   title: 'Cancel a periodic order',
   submit: 'Create cancellation link',
+  /** The periodic order being cancelled, so the console can show it cancelled once authorised. */
+  hidden: ['order'],
   fields: [
     {
       name: 'transactionId',
@@ -272,6 +276,7 @@ export function renderForm(
   const formErrors = opts.formErrors ?? [];
   const count = Object.keys(opts.errors ?? {}).length + formErrors.length;
   return html`<form method="post" action="${opts.action}" class="console-form" id="${def.id}-form">
+    ${(def.hidden ?? []).map((name) => html`<input type="hidden" name="${name}" value="${opts.values[name] ?? ''}">`)}
     ${count
       ? html`<div class="flash error" role="alert" tabindex="-1" id="${def.id}-errors">
           <p>${count === 1 ? 'One thing needs fixing' : 'Some things need fixing'} before the link can be created.</p>

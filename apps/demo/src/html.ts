@@ -131,7 +131,8 @@ export function euros(cents: number): string {
   return new Intl.NumberFormat('en-IE', { style: 'currency', currency: 'EUR' }).format(cents / 100);
 }
 
-export function dateTime(ms: number | string): string {
+/** `2024-05-17 09:41:07` (UTC; seconds only when asked). */
+export function dateTime(ms: number | string, seconds = false): string {
   const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('T', ' ').slice(0, seconds ? 19 : 16);
 }

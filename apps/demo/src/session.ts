@@ -20,6 +20,8 @@ export interface SessionOrder {
   amount: number;
   /** The cart revision it was made for; paying it empties that cart. */
   cartRevision: number;
+  /** What was bought, as shown on the checkout page. */
+  lines: { name: string; quantity: number; amount: number }[];
 }
 
 export interface Flash {

@@ -214,6 +214,10 @@ export function shopRoutes(ctx: DemoContext) {
       reference,
       amount,
       cartRevision: session.cartRevision,
+      lines: session.cart.flatMap((l) => {
+        const p = findProduct(l.productId);
+        return p ? [{ name: p.name, quantity: l.quantity, amount: p.price * l.quantity }] : [];
+      }),
     };
     sessions.addOrder(session, order);
     return c.redirect(`/checkout?order=${encodeURIComponent(order.checkoutId)}&mode=${mode}`, 303);
@@ -232,6 +236,7 @@ export function shopRoutes(ctx: DemoContext) {
         <section class="order-summary" aria-labelledby="order-title">
           <h1 id="order-title">Checkout</h1>
           <p>Order <strong>${order.reference}</strong></p>
+          <ul class="lines">${order.lines.map((l) => html`<li><span>${l.quantity} × ${l.name}</span> <span class="num">${euros(l.amount)}</span></li>`)}</ul>
           <p class="total">Total <strong>${euros(order.amount)}</strong></p>
           <p><a href="/cart">← Back to your cart</a></p>
         </section>

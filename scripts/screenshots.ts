@@ -1,0 +1,112 @@
+/**
+ * `npm run screenshots`: starts the shop, the BFF and the simulator on free ports with a
+ * temporary store (the same wiring as `npm start`), puts a few orders, payments and
+ * notifications in place, drives Chromium (playwright-core with the system browser:
+ * CHROME_PATH, else /usr/bin/chromium) and saves the pictures the README shows:
+ *
+ *   docs/img/checkout.png  the shop's checkout mid-flow: a bank's login form
+ *   docs/img/console.png   the merchant console: orders and live notifications
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { walkGateway, formFor, submit } from '../packages/sandbox/src/gateway/drive.js';
+import { startAll, type Started } from './start.js';
+
+export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+
+/** Flags for a headless Chromium on a CI machine (root needs --no-sandbox; no background traffic). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless=new',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Orders, payments and notifications for the console to show, made as the merchant's systems would. */
+async function populate(s: Started): Promise<void> {
+  const merchant = (path: string, body: unknown) =>
+    fetch(`${s.urls.bff}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${s.merchantSecret}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (r) => {
+      if (!r.ok) throw new Error(`${path}: HTTP ${r.status} ${await r.text()}`);
+      return r.json() as Promise<Record<string, unknown>>;
+    });
+
+  const subjects = ['Annual membership', 'Workshop seat', 'Invoice 2024-118', 'Gift card', 'Repair service'];
+  const links = [];
+  for (const [i, subject] of subjects.entries()) {
+    links.push(await merchant('/v1/links', { subject, amount: [12000, 4590, 21780, 5000, 8900][i], reference: `INV-${1040 + i}` }));
+  }
+  // Two payers pay their links at the gateway (one fails with 0000); the provider notifies the BFF.
+  await walkGateway(fetch, String(links[1]!.url), { code: 'OK1234' });
+  const failed = await walkGateway(fetch, String(links[3]!.url), { code: '0000' });
+  await submit(fetch, formFor(failed, 'leave'));
+  await merchant(`/v1/orders/${String(links[4]!.idDebt)}/disable`, {});
+
+  // A shop checkout paid at the bank's page: the BFF tells the shop through its webhook.
+  const checkout = await merchant('/v1/checkouts', { amount: 3685, subject: 'Demo shop order', reference: 'ORD-7F3A2C91', modes: ['redirect'] });
+  const started = await fetch(`${s.urls.bff}/v1/checkout/redirect`, {
+    method: 'POST',
+    headers: { 'X-Checkout-Secret': String(checkout.clientSecret) },
+  }).then((r) => r.json() as Promise<{ step: { url: string } }>);
+  const paid = await walkGateway(fetch, started.step.url, { code: 'OK1234' });
+  const back = paid.forms.find((f) => f.fields.dataReturn);
+  if (back) await fetch(back.action, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(back.fields), redirect: 'manual' });
+}
+
+export async function takeScreenshots(outDir: string): Promise<string[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bank-checkout-shots-'));
+  const [started, browser] = await Promise.all([
+    startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' } }),
+    launchChromium(),
+  ]);
+  try {
+    await populate(started);
+    mkdirSync(outDir, { recursive: true });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+
+    // The checkout mid-flow: two products in the cart, a bank chosen, its login form with test values.
+    await page.goto(`${started.urls.demo}/`);
+    await page.getByRole('button', { name: 'Add to cart: Single-origin coffee, 1 kg' }).click();
+    await page.goto(`${started.urls.demo}/`);
+    await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await page.locator('bank-selector [role=option]#bank-aurora').click();
+    await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    const checkoutPng = join(outDir, 'checkout.png');
+    await page.screenshot({ path: checkoutPng, fullPage: true });
+
+    // The console: orders with their states, notifications and the webhook's checkout updates.
+    await page.goto(`${started.urls.demo}/console`);
+    await page.locator('#feed-state', { hasText: 'live' }).waitFor();
+    const consolePng = join(outDir, 'console.png');
+    await page.screenshot({ path: consolePng, fullPage: true });
+    await context.close();
+    return [checkoutPng, consolePng];
+  } finally {
+    await browser.close();
+    await started.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const files = await takeScreenshots(resolve('docs/img'));
+  for (const f of files) console.log(`saved ${f}`);
+}
