@@ -87,14 +87,14 @@ export function answer(c: Context, code: string, description: string, extra: Rec
 export type Env = { Variables: { client: ApiClient } };
 
 /** Requires `X-Api-Key` and `Authorization` of a known client; sets `client`. */
-export function requireClient(config: SandboxConfig): MiddlewareHandler<Env> {
+export function requireClient(config: SandboxConfig, descriptionField: (path: string) => string = () => 'description'): MiddlewareHandler<Env> {
   const known: ApiClient[] = [{ apiKey: config.apiKey, apiToken: config.apiToken, variant: 'current' }, ...config.clients];
   return async (c, next) => {
     const key = c.req.header('X-Api-Key');
     const token = c.req.header('Authorization');
     const client = known.find((k) => k.apiKey === key && k.apiToken === token);
     if (!client) {
-      return c.json({ status: 'E300', description: 'Missing or invalid X-Api-Key / Authorization headers' }, 401);
+      return c.json({ status: 'E300', [descriptionField(c.req.path)]: 'Missing or invalid X-Api-Key / Authorization headers' }, 401);
     }
     c.set('client', client);
     await next();

@@ -138,6 +138,13 @@ describe('native: banks/list and the catalogue', () => {
     const none = await sandbox.app.request('/test/banks/list', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     assert.equal(none.status, 401);
     assert.equal(((await none.json()) as Body).status, 'E300');
+    // Login and second login describe with `descripción`, their refusals too.
+    for (const path of ['login', 'secondlogin']) {
+      const refused = (await (await sandbox.app.request(`/test/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json()) as Record<string, unknown>;
+      assert.equal(refused.status, 'E300');
+      assert.equal(typeof refused['descripción'], 'string');
+      assert.equal(refused.description, undefined);
+    }
     const wrong = await post('banks/list', {}, { headers: { Authorization: 'nope' } });
     assert.equal(wrong.http, 401);
     const commerce = await post('banks/list', {}, { headers: { 'X-Api-Key': SANDBOX_DEFAULTS.commerceApiKey, Authorization: SANDBOX_DEFAULTS.commerceApiToken } });

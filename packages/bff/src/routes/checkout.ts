@@ -21,7 +21,8 @@ export function checkoutRoutes(p: AppParts) {
     expose: ['X-Request-Id', 'Retry-After'],
     maxAgeSeconds: 600,
   });
-  for (const path of ['/banks', '/checkout', '/checkout/*']) app.use(path, corsMiddleware);
+  // `/checkout/*` also matches `/checkout` itself.
+  for (const path of ['/banks', '/checkout/*']) app.use(path, corsMiddleware);
 
   /** Finds the caller's checkout and counts the request against its rate limit. */
   const checkoutOf = async (c: { req: { header(name: string): string | undefined } }) => {

@@ -70,7 +70,8 @@ export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
 
   const app = new Hono<Env>();
   const base = `/${config.nativeEnv}`;
-  app.use(`${base}/*`, requireClient(config));
+  // Login and second login answer with `descripción`, as the spec shows; so do their refusals.
+  app.use(`${base}/*`, requireClient(config, (path) => (/\/(login|secondlogin)$/.test(path) ? DESCRIPCION : 'description')));
 
   /** The live session a call names, in the state it needs; otherwise the E301 answer. */
   function sessionFor(c: Context, id: string, needs: Session['state'], descriptionField = 'description'): Session | Response {
