@@ -8,22 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/bff/contract';
 import { startAll, type Started } from '../../scripts/start.js';
-
-export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless=new',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { launchChromium } from '../../scripts/screenshots.js';
 
 export interface Stack extends Started {
   browser: Browser;
@@ -35,7 +23,7 @@ export async function startStack(): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bank-checkout-e2e-'));
   const [started, browser] = await Promise.all([
     startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' } }),
-    chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS, headless: true }),
+    launchChromium(),
   ]);
   return {
     ...started,

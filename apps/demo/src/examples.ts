@@ -52,12 +52,12 @@ export function exampleRoutes(ctx: DemoContext) {
           <section class="card" aria-labelledby="ex-plain">
             <h2 id="ex-plain"><a href="/examples/plain">Plain HTML</a></h2>
             <p>One module script, no framework.</p>
-            <pre><code>${SNIPPET_PLAIN}</code></pre>
+            <pre tabindex="0" aria-label="Plain HTML example code"><code>${SNIPPET_PLAIN}</code></pre>
           </section>
           <section class="card" aria-labelledby="ex-react">
             <h2 id="ex-react"><a href="/examples/react">React</a></h2>
             <p>A component that renders the element and listens to its events.</p>
-            <pre><code>${SNIPPET_REACT}</code></pre>
+            <pre tabindex="0" aria-label="React example code"><code>${SNIPPET_REACT}</code></pre>
           </section>
         </div>
         <p>More in the repository's guides: <code>docs/embedding.md</code> and <code>docs/theming.md</code>.</p>`,

@@ -1,0 +1,200 @@
+/**
+ * The shop server without a browser: `createDemo()` against a fake BFF (the fetch it is given),
+ * driven through `app.request()`; and the pure pieces (webhook signatures, form bodies, the
+ * escaping template).
+ */
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { after, describe, it } from 'node:test';
+import { createDemo } from '../src/app.js';
+import { verifyWebhook } from '../src/feed.js';
+import { CANCEL_FORM, LINK_FORM, issuesByField, toBody } from '../src/forms.js';
+import { html } from '../src/html.js';
+
+const MERCHANT_SECRET = 'merchant-secret-for-tests-0123456789';
+const WEBHOOK_SECRET = 'webhook-secret-for-tests-0123456789';
+const SHOP = 'http://shop.test';
+const BFF = 'http://bff.test';
+
+interface Call {
+  method: string;
+  path: string;
+  headers: Headers;
+  body: unknown;
+}
+
+/** A BFF that answers the merchant API from fixed data and records what it was asked. */
+function fakeBff() {
+  const calls: Call[] = [];
+  const checkouts = new Map<string, { id: string; clientSecret: string; reference: string; amount: number; state: string }>();
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input));
+    const headers = new Headers(init?.headers);
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ method: init?.method ?? 'GET', path: url.pathname + url.search, headers, body });
+    if (headers.get('Authorization') !== `Bearer ${MERCHANT_SECRET}`) return json(401, { error: { code: 'unauthorized', message: 'no' } });
+    if (url.pathname === '/v1/checkouts' && init?.method === 'POST') {
+      const key = headers.get('Idempotency-Key')!;
+      const existing = checkouts.get(key);
+      if (existing) return json(200, { ...existing, state: 'select-bank' });
+      const created = { id: `chk_${checkouts.size + 1}`, clientSecret: `cs_secret_${checkouts.size + 1}`, reference: body.reference, amount: body.amount, state: 'select-bank' };
+      checkouts.set(key, created);
+      return json(201, created);
+    }
+    const m = /^\/v1\/checkouts\/([^/]+)$/.exec(url.pathname);
+    if (m) {
+      const found = [...checkouts.values()].find((c) => c.id === m[1]);
+      return found ? json(200, { ...found, clientSecret: undefined, state: 'succeeded' }) : json(404, { error: { code: 'not_found', message: 'Checkout not found.' } });
+    }
+    if (url.pathname === '/v1/links') {
+      if (body.subject === 'bad') return json(422, { error: { code: 'validation_failed', message: 'The request is not valid.', issues: [{ path: 'subject', message: 'subject is wrong' }] } });
+      return json(201, { status: '200', url: 'http://gateway.test/pay/1', idDebt: 'd1' });
+    }
+    if (url.pathname === '/v1/notifications') return json(200, { notifications: [], next: null });
+    if (url.pathname === '/v1/orders') return json(200, { currentPage: 1, totalPages: 0, totalItems: 0, paymentOrders: [] });
+    return json(404, { error: { code: 'not_found', message: 'Route not found.' } });
+  };
+  return { fetch: fetch as typeof globalThis.fetch, calls, checkouts };
+}
+
+const bff = fakeBff();
+const demo = createDemo({ bffUrl: BFF, merchantSecret: MERCHANT_SECRET, publicUrl: SHOP, webhookSecret: WEBHOOK_SECRET, fetch: bff.fetch, minify: false });
+after(() => demo.close());
+
+const form = (body: Record<string, string>, cookie?: string, origin = SHOP) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin, ...(cookie ? { Cookie: cookie } : {}) },
+  body: new URLSearchParams(body).toString(),
+});
+const cookieOf = (res: Response) => res.headers.get('Set-Cookie')?.split(';')[0] ?? '';
+
+describe('shop server', () => {
+  it('keeps the session in an HttpOnly SameSite=Lax cookie and sends the strict policy', async () => {
+    const res = await demo.request(`${SHOP}/`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('Set-Cookie') ?? '', /^shop_sid=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
+    const csp = res.headers.get('Content-Security-Policy') ?? '';
+    assert.match(csp, /default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' http:\/\/bff\.test;/);
+    assert.match(csp, /require-trusted-types-for 'script'; trusted-types lit-html$/);
+  });
+
+  it('creates one checkout per cart and choice (Idempotency-Key), gives its secret only to that session', async () => {
+    const first = await demo.request(`${SHOP}/`);
+    const cookie = cookieOf(first);
+    assert.equal((await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: '2' }, cookie))).status, 303);
+    const a = await demo.request(`${SHOP}/checkout`, form({ mode: 'redirect' }, cookie));
+    const b = await demo.request(`${SHOP}/checkout`, form({ mode: 'redirect' }, cookie));
+    assert.equal(a.status, 303);
+    assert.equal(a.headers.get('Location'), b.headers.get('Location'), 'a double submit finds the same checkout');
+    const creations = bff.calls.filter((c) => c.path === '/v1/checkouts');
+    assert.equal(creations.length, 2);
+    assert.equal(creations[0]!.headers.get('Idempotency-Key'), creations[1]!.headers.get('Idempotency-Key'));
+    assert.deepEqual(creations[0]!.body, creations[1]!.body);
+    const sent = creations[0]!.body as { amount: number; modes: string[]; urlOk: string };
+    assert.equal(sent.amount, 3700);
+    assert.deepEqual(sent.modes, ['redirect', 'native', 'periodic']);
+    assert.equal(sent.urlOk, `${SHOP}/result`);
+
+    const page = await (await demo.request(`${SHOP}${a.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
+    assert.match(page, /<bank-checkout id="bank-checkout" locale="en" api="http:\/\/bff\.test" checkout-secret="cs_secret_1" mode="redirect">/);
+    assert.ok(!page.includes(MERCHANT_SECRET), 'the merchant secret never reaches a page');
+
+    const other = await demo.request(`${SHOP}${a.headers.get('Location')}`);
+    assert.equal(other.status, 303, 'another session is sent to its own cart');
+    assert.ok(!(await other.text()).includes('cs_secret_1'));
+  });
+
+  it('shows the outcome read from the BFF on /result, not the one in the address', async () => {
+    const res = await demo.request(`${SHOP}/result?checkout=chk_1&result=failed`);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /Thank you: your payment is complete/);
+    assert.equal((await demo.request(`${SHOP}/result?checkout=chk_404`)).status, 404);
+    assert.equal((await demo.request(`${SHOP}/result?checkout=${encodeURIComponent('../x')}`)).status, 404);
+  });
+
+  it('refuses changes from other origins, bad input and oversized bodies with 4xx', async () => {
+    assert.equal((await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug' }, undefined, 'http://evil.test'))).status, 403);
+    assert.equal((await demo.request(`${SHOP}/cart/add`, form({ productId: 'nope', quantity: '1' }))).status, 400);
+    assert.equal((await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: '1000' }))).status, 400);
+    assert.equal((await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: 'x'.repeat(70_000) }))).status, 413);
+    const api = await demo.request(`${SHOP}/examples/api/checkout`, { method: 'POST', headers: { Origin: SHOP, 'Content-Type': 'application/json' }, body: '{' });
+    assert.equal(api.status, 400);
+    const mode = await demo.request(`${SHOP}/examples/api/checkout`, { method: 'POST', headers: { Origin: SHOP, 'Content-Type': 'application/json' }, body: '{"mode":"cash"}' });
+    assert.equal(mode.status, 422);
+  });
+
+  it('puts the BFF error next to the field it names and keeps what was typed', async () => {
+    const res = await demo.request(`${SHOP}/console/links`, form({ subject: 'bad', amount: '12.50', reference: 'R-1' }));
+    assert.equal(res.status, 422);
+    const page = await res.text();
+    assert.match(page, /id="link-subject" name="subject" required aria-describedby="link-subject-hint link-subject-error" aria-invalid="true" type="text" value="bad"/);
+    assert.match(page, /<p class="error" id="link-subject-error">subject is wrong<\/p>/);
+    const ok = await demo.request(`${SHOP}/console/links`, form({ subject: 'Good', amount: '12,05', reference: 'R-2' }));
+    assert.equal(ok.status, 303);
+    assert.deepEqual(bff.calls.at(-1)!.body, { subject: 'Good', amount: 1205, reference: 'R-2' });
+  });
+});
+
+describe('webhook', () => {
+  const sign = (body: string, t = Date.now(), secret = WEBHOOK_SECRET) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+  const body = JSON.stringify({ type: 'checkout.updated', data: { checkoutId: 'chk_9', reference: 'ORD-9', amount: 500, state: 'succeeded', previousState: 'redirect', source: 'notification' } });
+  const post = (signature: string, payload = body) =>
+    demo.request(`${SHOP}/webhooks/bank-checkout`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Bank-Checkout-Signature': signature }, body: payload });
+
+  it('verifies the signature over the raw body, in time', () => {
+    const now = Date.now();
+    assert.equal(verifyWebhook(WEBHOOK_SECRET, sign(body, now), body, now), true);
+    assert.equal(verifyWebhook(WEBHOOK_SECRET, sign(body, now), `${body} `, now), false, 'another body');
+    assert.equal(verifyWebhook(WEBHOOK_SECRET, sign(body, now, 'another-secret-0123456789'), body, now), false, 'another secret');
+    assert.equal(verifyWebhook(WEBHOOK_SECRET, sign(body, now - 6 * 60_000), body, now), false, 'too old');
+    assert.equal(verifyWebhook(WEBHOOK_SECRET, 't=abc,v1=zz', body, now), false);
+    assert.equal(verifyWebhook(WEBHOOK_SECRET, undefined, body, now), false);
+  });
+
+  it('accepts a signed delivery, shows it on the console and streams it to listeners', async () => {
+    assert.equal((await post(`t=${Date.now()},v1=${'a'.repeat(64)}`)).status, 401);
+    assert.equal((await post(sign('{'), '{')).status, 400);
+    const events = await demo.request(`${SHOP}/console/events`);
+    assert.equal(events.headers.get('Content-Type'), 'text/event-stream');
+    const reader = events.body!.getReader();
+    assert.equal((await post(sign(body))).status, 200);
+    let text = '';
+    while (!text.includes('event: checkout')) text += new TextDecoder().decode((await reader.read()).value);
+    assert.match(text, /"announce":"Checkout ORD-9 succeeded\."/);
+    await reader.cancel();
+    const console = await (await demo.request(`${SHOP}/console`)).text();
+    assert.match(console, /<tr data-id="chk_9:succeeded">/);
+  });
+});
+
+describe('forms and escaping', () => {
+  it('turns a posted form into the BFF body: euros to cents, numbers, IBAN, empty fields left out', () => {
+    const { body, errors } = toBody(LINK_FORM, { subject: ' Seat ', amount: '45.9', reference: 'R', expireMinutes: '60', accountDestiny: 'es91 2100 0418', customData: '' });
+    assert.deepEqual(errors, {});
+    assert.deepEqual(body, { subject: 'Seat', amount: 4590, reference: 'R', expireMinutes: 60, accountDestiny: 'ES9121000418' });
+    assert.deepEqual(toBody(LINK_FORM, { amount: '12.345', expireMinutes: '1e3' }).errors, {
+      amount: ['Write an amount in euros, such as 12.50.'],
+      expireMinutes: ['Write a whole number.'],
+    });
+    assert.deepEqual(toBody(CANCEL_FORM, { transactionId: 't', reference: 'r', order: 'o' }).body, { transactionId: 't', reference: 'r' }, 'hidden values stay in the console');
+  });
+
+  it('puts issues on their fields and the rest on the form', () => {
+    const out = issuesByField(LINK_FORM, {
+      code: 'validation_failed',
+      message: 'The request is not valid.',
+      issues: [
+        { path: 'amount', message: 'too big' },
+        { path: 'urlNotif', message: 'is set by the BFF' },
+      ],
+    });
+    assert.deepEqual(out.fields, { amount: ['too big'] });
+    assert.deepEqual(out.form, ['urlNotif: is set by the BFF']);
+  });
+
+  it('escapes every interpolated value', () => {
+    assert.equal(html`<p title="${'"><script>'}">${'<b>&'}</p>`.value, '<p title="&quot;&gt;&lt;script&gt;">&lt;b&gt;&amp;</p>');
+    assert.equal(html`<ul>${['<a>', html`<li>ok</li>`]}</ul>`.value, '<ul>&lt;a&gt;<li>ok</li></ul>');
+  });
+});
