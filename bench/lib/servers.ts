@@ -1,7 +1,12 @@
 /**
  * Starts the simulator and the BFF on free loopback ports (SQLite store in a temp folder),
- * creates one checkout, prints `{sandboxUrl, bffUrl, clientSecret}` as one JSON line, and runs
- * until killed. Benchmarks and journeys start it as a child process.
+ * creates one checkout, prints `{sandboxUrl, bffUrl, clientSecret, merchantSecret}` as one JSON
+ * line, and runs until killed. Benchmarks and journeys start it as a child process.
+ *
+ * Started with an IPC channel (bench/lib/spawn.ts), it answers `{type: 'memory', gc?: true}`
+ * with its memory usage (after a full collection when asked and the process runs with
+ * --expose-gc), including the peak RSS since the previous question, sampled every
+ * MEMORY_SAMPLE_MS (default 10) ms; and it exits when its parent goes away.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,22 +16,27 @@ import type { AddressInfo } from 'node:net';
 import { createSandbox } from '../../packages/sandbox/src/index.js';
 import { createBff, loadConfig } from '../../packages/bff/src/index.js';
 
-function listen(fetchFn: (req: Request) => Response | Promise<Response>, port = 0): Promise<number> {
+type FetchFn = (req: Request, env: unknown) => Response | Promise<Response>;
+
+/** Serves `fetchFn` on loopback; the node-server bindings (the socket) reach the app as its env. */
+function listen(fetchFn: FetchFn, port = 0): Promise<number> {
   return new Promise((resolve) => {
-    const server = serve({ fetch: fetchFn, port, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));
-    process.on('SIGTERM', () => server.close());
+    serve({ fetch: fetchFn, port, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));
   });
 }
 
+// Requests left hanging by a fault rule would hold a graceful close open: stop at once.
+process.on('SIGTERM', () => process.exit(0));
+
 const sandboxPort = Number(process.env.SANDBOX_PORT ?? 0);
 const sandboxHolder: { app?: ReturnType<typeof createSandbox>['app'] } = {};
-const sp = await listen((req) => sandboxHolder.app!.fetch(req), sandboxPort);
+const sp = await listen((req, env) => sandboxHolder.app!.fetch(req, env), sandboxPort);
 const sandbox = createSandbox({ publicUrl: `http://127.0.0.1:${sp}`, allowLocalNotif: true });
 sandboxHolder.app = sandbox.app;
 
 const bffPort = Number(process.env.BFF_PORT ?? 0);
 const bffHolder: { app?: ReturnType<typeof createBff> } = {};
-const bp = await listen((req) => bffHolder.app!.fetch(req), bffPort);
+const bp = await listen((req, env) => bffHolder.app!.fetch(req, env), bffPort);
 const config = loadConfig({
   ...process.env,
   PROVIDER_LINKS_URL: `http://127.0.0.1:${sp}`,
@@ -47,3 +57,21 @@ const res = await bff.request('/v1/checkouts', {
 });
 const { clientSecret } = (await res.json()) as { clientSecret: string };
 process.stdout.write(JSON.stringify({ sandboxUrl: `http://127.0.0.1:${sp}`, bffUrl: `http://127.0.0.1:${bp}`, clientSecret, merchantSecret: config.merchantSecret }) + '\n');
+
+if (process.send) {
+  const sampleMs = Number(process.env.MEMORY_SAMPLE_MS ?? 10);
+  let peakRss = process.memoryUsage.rss();
+  setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  }, sampleMs).unref();
+  process.on('message', (msg: { type?: string; gc?: boolean }) => {
+    if (msg?.type !== 'memory') return;
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (msg.gc && gc) gc();
+    const usage = process.memoryUsage();
+    const reply = { type: 'memory', ...usage, peakRss: Math.max(peakRss, usage.rss), collected: Boolean(msg.gc && gc) };
+    peakRss = usage.rss;
+    process.send!(reply);
+  });
+  process.on('disconnect', () => process.exit(0));
+}

@@ -2,28 +2,72 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
+/** The server process's memory, in bytes (process.memoryUsage, plus the peak RSS since the last sample). */
+export interface MemorySample {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  peakRss: number;
+  /** Whether a full garbage collection ran first (needs `nodeArgs: ['--expose-gc']`). */
+  collected: boolean;
+}
+
 export interface Servers {
   sandboxUrl: string;
   bffUrl: string;
   clientSecret: string;
   merchantSecret: string;
   child: ChildProcess;
+  /** The server process's memory; `gc` runs a full collection first. */
+  memory(gc?: boolean): Promise<MemorySample>;
   stop(): void;
 }
 
-export function startServers(env: Record<string, string> = {}): Promise<Servers> {
+export interface StartOptions {
+  /** Node flags of the server process, e.g. `--expose-gc`. */
+  nodeArgs?: string[];
+}
+
+export function startServers(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<Servers> {
   const root = new URL('../..', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/servers.ts'], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'bench/lib/servers.ts'], {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
+  // The channel must not keep this process alive on its own.
+  child.channel?.unref();
+
+  // Answers come back in order; the channel keeps this process alive only while one is awaited.
+  const pending: { resolve(m: MemorySample): void; reject(e: Error): void }[] = [];
+  const settled = () => {
+    if (pending.length === 0) child.channel?.unref();
+  };
+  child.on('message', (msg: { type?: string } & MemorySample) => {
+    if (msg?.type !== 'memory') return;
+    pending.shift()?.resolve(msg);
+    settled();
+  });
+  const memory = (gc = false) =>
+    new Promise<MemorySample>((resolve, reject) => {
+      if (!child.connected) return reject(new Error('the server process is gone'));
+      pending.push({ resolve, reject });
+      child.channel?.ref();
+      child.send({ type: 'memory', gc });
+    });
+
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('servers did not start in 30 s')), 30_000);
-    child.on('exit', (code) => reject(new Error(`servers exited with ${code}`)));
+    child.on('exit', (code) => {
+      const err = new Error(`servers exited with ${code}`);
+      for (const p of pending.splice(0)) p.reject(err);
+      reject(err);
+    });
     createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(timer);
-      resolve({ ...(JSON.parse(line) as Omit<Servers, 'child' | 'stop'>), child, stop: () => child.kill('SIGTERM') });
+      resolve({ ...(JSON.parse(line) as Omit<Servers, 'child' | 'stop' | 'memory'>), child, memory, stop: () => child.kill('SIGTERM') });
     });
   });
 }
