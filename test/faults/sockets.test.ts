@@ -1,0 +1,109 @@
+/**
+ * The faults that behave differently over real sockets (a reset closes the TCP connection, a
+ * hang holds it open, a 10 MB body streams), against the simulator and the BFF running as
+ * HTTP servers in a child process: the BFF answers in time, the process stays up, its memory
+ * does not grow with the body, and the simulator's call log (GET /__sandbox/calls) shows what
+ * was sent.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { startServers, type Servers } from '../../bench/lib/spawn.js';
+import { READ_ONLY_BACKOFF_MAX_MS, READ_ONLY_TRIES, SLACK_MS, TIMEOUT_MS, assertUpstreamError, timed, type FaultRule } from './support.js';
+
+const MB = 1024 * 1024;
+
+describe('faults over real sockets', () => {
+  let s: Servers;
+  const bff = (path: string, init: RequestInit = {}) => fetch(`${s.bffUrl}${path}`, init);
+  const merchant = (path: string) => bff(path, { headers: { Authorization: `Bearer ${s.merchantSecret}` } });
+  const sandbox = async (path: string, method = 'GET', body?: unknown) => {
+    const res = await fetch(`${s.sandboxUrl}/__sandbox${path}`, {
+      method,
+      ...(body ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {}),
+    });
+    assert.ok(res.ok, `${method} /__sandbox${path}: ${res.status}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const arm = (method: string, path: string, rule: FaultRule) => sandbox('/faults', 'POST', { method, path, ...rule });
+  const calls = () => sandbox('/calls') as Promise<Record<string, number>>;
+
+  /** The server process is alive and serves a normal request. */
+  async function assertAlive() {
+    await sandbox('/faults', 'DELETE');
+    assert.equal(s.child.exitCode, null, 'the server process is still running');
+    const res = await bff('/v1/banks', { headers: { 'X-Checkout-Secret': s.clientSecret } });
+    assert.equal(res.status, 200);
+    assert.ok(((await res.json()) as { groups: unknown[] }).groups.length > 0);
+  }
+
+  before(async () => {
+    s = await startServers({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS), BANKS_CACHE_TTL_MS: '0', LOG_LEVEL: 'silent' }, { nodeArgs: ['--expose-gc'] });
+  });
+  beforeEach(async () => {
+    await sandbox('/reset', 'POST');
+  });
+  after(() => s?.stop());
+
+  it('a connection reset on the bank list: 502 after three tries, and the process stays up', async () => {
+    await arm('POST', '/test/banks/list', { kind: 'reset' });
+    const { value: res, ms } = await timed(() => bff('/v1/banks', { headers: { 'X-Checkout-Secret': s.clientSecret } }));
+    await assertUpstreamError(res, { status: 502, code: 'upstream' });
+    // Three quick failures and the waits between them, never a timeout.
+    assert.ok(ms < READ_ONLY_BACKOFF_MAX_MS + TIMEOUT_MS, `${ms.toFixed(0)} ms`);
+    assert.deepEqual(await calls(), { 'POST /test/banks/list': READ_ONLY_TRIES });
+    await assertAlive();
+  });
+
+  it('a connection reset on login: 502, one login call', async () => {
+    const res = await fetch(`${s.bffUrl}/v1/checkouts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${s.merchantSecret}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ amount: 990, subject: 'Socket reset', reference: 'SOCK-1' }),
+    });
+    const { clientSecret } = (await res.json()) as { clientSecret: string };
+    await arm('POST', '/test/login', { kind: 'reset' });
+    const login = await bff('/v1/checkout/login', {
+      method: 'POST',
+      headers: { 'X-Checkout-Secret': clientSecret, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ bankId: 'cantabrico-empresas', loginId: 'code', fields: { userId: '30012345', userSecret: 'Cantabrico24' } }),
+    });
+    await assertUpstreamError(login, { status: 502, code: 'upstream' });
+    assert.equal((await calls())['POST /test/login'], 1);
+    const view = (await (await bff('/v1/checkout', { headers: { 'X-Checkout-Secret': clientSecret } })).json()) as { state: string; error?: { code: string } };
+    assert.equal(view.state, 'login');
+    assert.equal(view.error?.code, 'upstream');
+    await assertAlive();
+  });
+
+  it('a hang on orders: 504 once per try, within three timeouts', async () => {
+    await arm('POST', '/san/info/payment-orders', { kind: 'hang' });
+    const { value: res, ms } = await timed(() => merchant('/v1/orders'));
+    await assertUpstreamError(res, { status: 504, code: 'upstream-timeout' });
+    assert.ok(ms >= READ_ONLY_TRIES * TIMEOUT_MS - 20 && ms <= READ_ONLY_TRIES * TIMEOUT_MS + READ_ONLY_BACKOFF_MAX_MS + SLACK_MS, `${ms.toFixed(0)} ms`);
+    assert.deepEqual(await calls(), { 'POST /san/info/payment-orders': READ_ONLY_TRIES });
+    await assertAlive();
+  });
+
+  it('10 MB bodies, eight at a time: 502, and the memory stays flat (the body read stops at 1 MiB)', async () => {
+    const concurrent = 8;
+    await arm('POST', '/san/info/payment-orders', { kind: 'large' });
+    const burst = async () => {
+      const answers = await Promise.all(Array.from({ length: concurrent }, () => merchant('/v1/orders')));
+      for (const res of answers) await assertUpstreamError(res, { status: 502, code: 'upstream' });
+    };
+    // A first burst warms the process up (code compiled, pools grown); the second is measured.
+    await burst();
+    const before = await s.memory(true);
+    assert.ok(before.collected, 'the server runs with --expose-gc');
+    await burst();
+    const during = await s.memory();
+    const afterGc = await s.memory(true);
+    assert.deepEqual(await calls(), { 'POST /san/info/payment-orders': 2 * concurrent * READ_ONLY_TRIES });
+    // Read whole, the bodies in flight alone would take 10 MB each (and as much again decoded).
+    const grew = (during.peakRss - before.rss) / MB;
+    assert.ok(grew < 32, `peak RSS grew by ${grew.toFixed(1)} MB over ${concurrent * READ_ONLY_TRIES} bodies of 10 MB`);
+    const heapGrew = (afterGc.heapUsed + afterGc.arrayBuffers - before.heapUsed - before.arrayBuffers) / MB;
+    assert.ok(heapGrew < 8, `heap after GC grew by ${heapGrew.toFixed(1)} MB`);
+    await assertAlive();
+  });
+});
