@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import type { BffConfig } from './config.js';
 import { ApiError, errorResponse, errors } from './errors.js';
 import { createLogger, type Logger } from './log.js';
-import { createRateLimiter, requestContext, securityHeaders, type BffEnv } from './http.js';
+import { authGuard, createRateLimiter, requestContext, securityHeaders, type AuthGuard, type BffEnv, type RateLimiter } from './http.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { createUpstream, type Upstream } from './upstream.js';
@@ -38,7 +38,9 @@ export interface AppParts {
   upstream: Upstream;
   service: CheckoutService;
   notifications: NotificationReceiver;
-  limiter: ReturnType<typeof createRateLimiter>;
+  limiter: RateLimiter;
+  /** Counts wrong secrets per client address (merchant and checkout APIs). */
+  authGuard: AuthGuard;
   logger: Logger;
   now: () => number;
 }
@@ -67,7 +69,8 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const service = createCheckoutService({ config, store, upstream, logger, now, onFinal });
   const notifications = createNotificationReceiver({ config, store, service, logger, now });
   const limiter = createRateLimiter(config.rateLimitPerMinute, now);
-  const parts: AppParts = { config, store, upstream, service, notifications, limiter, logger, now };
+  const guard = authGuard(createRateLimiter(config.authFailuresPerMinute, now), config.trustProxy);
+  const parts: AppParts = { config, store, upstream, service, notifications, limiter, authGuard: guard, logger, now };
 
   const ready = store.init();
   ready.catch((err: unknown) => logger.log('error', 'store.init_failed', { reason: err instanceof Error ? err.message : 'error' }));

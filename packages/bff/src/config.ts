@@ -62,6 +62,7 @@ const envSchema = z.object({
   CHECKOUT_MAX_ATTEMPTS: int(1, 10).default(3),
   BANKS_CACHE_TTL_MS: int(0, 24 * 3600_000).default(300_000),
   RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(120),
+  AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000).default(30),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
 });
@@ -93,6 +94,8 @@ export interface BffConfig {
   maxAttempts: number;
   banksCacheTtlMs: number;
   rateLimitPerMinute: number;
+  /** Wrong secrets a client address may send per minute before it is refused outright. */
+  authFailuresPerMinute: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   trustProxy: boolean;
 }
@@ -142,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxAttempts: e.CHECKOUT_MAX_ATTEMPTS,
     banksCacheTtlMs: e.BANKS_CACHE_TTL_MS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
   };

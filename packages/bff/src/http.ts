@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { timingSafeEqual } from '@bank-checkout/provider';
-import { errors, zodIssues } from './errors.js';
+import { ApiError, errors, zodIssues } from './errors.js';
 import type { Logger } from './log.js';
 import { randomUUID } from 'node:crypto';
 
@@ -164,20 +164,52 @@ export function query<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
 export function createRateLimiter(limitPerMinute: number, now: () => number) {
   let window = Math.floor(now() / 60_000);
   let counts = new Map<string, number>();
+  const roll = () => {
+    const w = Math.floor(now() / 60_000);
+    if (w !== window) {
+      window = w;
+      counts = new Map();
+    }
+    return w;
+  };
+  const wait = (w: number) => Math.max(1, Math.ceil(((w + 1) * 60_000 - now()) / 1000));
   return {
-    /** Returns seconds to wait, or 0 when the request may go on. */
+    /** Counts one request; returns seconds to wait, or 0 when the request may go on. */
     hit(key: string): number {
-      const w = Math.floor(now() / 60_000);
-      if (w !== window) {
-        window = w;
-        counts = new Map();
-      }
+      const w = roll();
       const n = (counts.get(key) ?? 0) + 1;
       counts.set(key, n);
-      return n > limitPerMinute ? Math.max(1, Math.ceil(((w + 1) * 60_000 - now()) / 1000)) : 0;
+      return n > limitPerMinute ? wait(w) : 0;
+    },
+    /** Seconds to wait when the key has used up this minute, else 0; counts nothing. */
+    spent(key: string): number {
+      const w = roll();
+      return (counts.get(key) ?? 0) >= limitPerMinute ? wait(w) : 0;
     },
   };
 }
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * Guards a secret check against guessing: a client address that sent too many wrong secrets
+ * this minute gets 429 for any secret, right or wrong, until the minute is over.
+ */
+export function authGuard(limiter: RateLimiter, trustProxy: boolean) {
+  return async <T>(c: Context, check: () => Promise<T>): Promise<T> => {
+    const key = `auth:${clientAddress(c, trustProxy)}`;
+    const blocked = limiter.spent(key);
+    if (blocked) throw errors.rateLimited(blocked);
+    try {
+      return await check();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) limiter.hit(key);
+      throw err;
+    }
+  };
+}
+
+export type AuthGuard = ReturnType<typeof authGuard>;
 
 export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
@@ -189,11 +221,13 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
 }
 
 /** `Authorization: Bearer <merchant secret>`, compared in constant time. */
-export function merchantAuth(secret: string): MiddlewareHandler {
+export function merchantAuth(secret: string, guard: AuthGuard): MiddlewareHandler {
   return async (c, next) => {
-    const header = c.req.header('Authorization') ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!token || !timingSafeEqual(token, secret)) throw errors.unauthorized();
+    await guard(c, async () => {
+      const header = c.req.header('Authorization') ?? '';
+      const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+      if (!token || !timingSafeEqual(token, secret)) throw errors.unauthorized();
+    });
     await next();
   };
 }

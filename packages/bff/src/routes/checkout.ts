@@ -2,7 +2,7 @@
  * The checkout API the elements call with `X-Checkout-Secret`. Every answer is the checkout
  * view; CORS only for the allowed origins; JSON bodies only.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import type { CheckoutRecord } from '../store/types.js';
 import * as contract from '../contract.js';
@@ -25,8 +25,8 @@ export function checkoutRoutes(p: AppParts) {
   for (const path of ['/banks', '/checkout/*']) app.use(path, corsMiddleware);
 
   /** Finds the caller's checkout and counts the request against its rate limit. */
-  const checkoutOf = async (c: { req: { header(name: string): string | undefined } }) => {
-    const rec = await p.service.bySecret(c.req.header('X-Checkout-Secret'));
+  const checkoutOf = async (c: Context) => {
+    const rec = await p.authGuard(c, () => p.service.bySecret(c.req.header('X-Checkout-Secret')));
     const wait = p.limiter.hit(`checkout:${rec.id}`);
     if (wait) throw errors.rateLimited(wait);
     return rec;

@@ -20,7 +20,7 @@ export function merchantRoutes(p: AppParts) {
   const app = new Hono<BffEnv>();
   // Registered per path: a sub-app's `use('*')` would also cover the checkout routes mounted
   // beside it under /v1.
-  const auth = merchantAuth(p.config.merchantSecret);
+  const auth = merchantAuth(p.config.merchantSecret, p.authGuard);
   for (const path of MERCHANT_PATHS) {
     app.use(path, auth);
     app.use(path, async (_c, next) => {
