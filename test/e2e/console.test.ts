@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { walkGateway } from '../../packages/sandbox/src/gateway/drive.js';
 import { openPage, pageStatus, startStack, type Stack, type WatchedPage } from './lib.js';
 
 let stack: Stack;
@@ -130,5 +131,26 @@ describe('merchant console', () => {
     assert.match((await page.locator('#flash').textContent()) ?? '', /Periodic payment link created/);
     assert.match((await page.locator('#flash').getByRole('link').getAttribute('href')) ?? '', /\/gateway\/san\/periodic\//);
     desk.assertClean([pageStatus(422, '/console/periodic')]);
+  });
+
+  it('falls back to polling when the live stream is refused, and still shows new notifications', async () => {
+    const watched = await openPage(stack);
+    await watched.page.route('**/console/events', (route) => route.fulfill({ status: 503, body: 'unavailable' }));
+    await watched.page.goto(`${stack.urls.demo}/console`);
+    await watched.page.locator('#feed-state', { hasText: 'checking every 5 s' }).waitFor();
+
+    // A payer pays a link at the gateway meanwhile; the provider notifies the BFF.
+    const res = await fetch(`${stack.urls.bff}/v1/links`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${stack.merchantSecret}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ subject: 'Polled', amount: 777, reference: 'POLL-1' }),
+    });
+    await walkGateway(fetch, ((await res.json()) as { url: string }).url, { code: 'OK1234' });
+
+    const row = watched.page.locator('#notification-rows tr', { hasText: 'POLL-1' });
+    await row.waitFor({ timeout: 12_000 });
+    assert.match((await row.textContent()) ?? '', /200 OK[\s\S]*Verified[\s\S]*payment link/);
+    watched.assertClean([pageStatus(503, '/console/events')]);
+    await watched.close();
   });
 });
