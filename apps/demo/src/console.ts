@@ -160,7 +160,7 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
   };
 
   const livePanel = (notifications: StoredNotification[]) => html`<section class="live" aria-labelledby="live-title">
-      <h2 id="live-title">Notifications <span class="feed-state" id="feed-state">live</span></h2>
+      <h2 id="live-title">Notifications <span class="feed-state" id="feed-state">connecting</span></h2>
       <p class="hint">Signed results the provider sent to the BFF (verified there), and checkout updates the BFF sent to this shop's webhook (verified here). New ones appear without reloading.</p>
       <p class="visually-hidden" id="live-status" role="status" aria-live="polite"></p>
       <div class="table-wrap"><table id="notifications">

@@ -278,7 +278,7 @@ export function renderForm(
   return html`<form method="post" action="${opts.action}" class="console-form" id="${def.id}-form">
     ${(def.hidden ?? []).map((name) => html`<input type="hidden" name="${name}" value="${opts.values[name] ?? ''}">`)}
     ${count
-      ? html`<div class="flash error" role="alert" tabindex="-1" id="${def.id}-errors">
+      ? html`<div class="flash error" role="alert" tabindex="-1" id="${def.id}-errors" autofocus>
           <p>${count === 1 ? 'One thing needs fixing' : 'Some things need fixing'} before the link can be created.</p>
           ${formErrors.length ? html`<ul>${formErrors.map((e) => html`<li>${e}</li>`)}</ul>` : ''}
         </div>`

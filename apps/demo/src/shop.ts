@@ -309,7 +309,7 @@ export function shopRoutes(ctx: DemoContext) {
 
 export function flashBox(flash: { kind: 'success' | 'error'; text: string; details?: { label: string; value: string; href?: string }[] } | null) {
   if (!flash) return '';
-  return html`<div class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}" tabindex="-1" id="flash">
+  return html`<div class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}" tabindex="-1" id="flash" autofocus>
     <p>${flash.text}</p>
     ${flash.details?.length
       ? html`<dl>${flash.details.map((d) => html`<dt>${d.label}</dt><dd>${d.href ? html`<a href="${d.href}">${d.value}</a>` : d.value}</dd>`)}</dl>`
