@@ -111,11 +111,17 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
 
 export type Upstream = ReturnType<typeof createUpstream>;
 
+/** Longest provider description passed on to the merchant. */
+const MAX_PROVIDER_DETAIL = 300;
+
 /**
  * Maps a failed provider call to an API error: timeouts 504, other upstream faults 502,
  * provider error codes 502 (with the code, never the provider's body), invalid requests 422.
+ * With `forMerchant`, an E301 also carries the provider's description (one line, cut to 300
+ * characters) as the issue `providerDescription`: it names the field the merchant must fix.
+ * The checkout API never passes it on to a browser.
  */
-export function toApiError(err: unknown): ApiError {
+export function toApiError(err: unknown, opts: { forMerchant?: boolean } = {}): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof UpstreamError) {
     return err.kind === 'timeout' ? errors.upstreamTimeout() : errors.upstream(`The payment provider could not be used (${err.kind}).`);
@@ -128,7 +134,12 @@ export function toApiError(err: unknown): ApiError {
       invalid ? 422 : 502,
       invalid ? 'provider_rejected' : 'provider_error',
       `The payment provider ${invalid ? 'rejected the parameters' : 'answered with an error'} (${err.code}).`,
-      [{ path: 'providerCode', message: err.code }],
+      [
+        { path: 'providerCode', message: err.code },
+        ...(invalid && opts.forMerchant && err.description
+          ? [{ path: 'providerDescription', message: err.description.replace(/\s+/g, ' ').trim().slice(0, MAX_PROVIDER_DETAIL) }]
+          : []),
+      ],
     );
   }
   if (err instanceof InvalidRequestError) {

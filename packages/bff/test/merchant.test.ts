@@ -101,7 +101,10 @@ describe('merchant API', () => {
     }
     const notValidated = await h.merchant('/v1/links', { body: { amount: 2500, subject: 's', reference: 'r', accountDestiny: 'ES7921000813610123456789', holderDestiny: 'X' } });
     assert.equal(notValidated.status, 422);
-    assert.equal((await json(notValidated)).error.code, 'provider_rejected');
+    const rejected = (await json(notValidated)).error;
+    assert.equal(rejected.code, 'provider_rejected');
+    const detail = rejected.issues.find((i: Json) => i.path === 'providerDescription');
+    assert.match(detail.message, /accountDestiny/, 'the merchant learns which field the provider refused');
   });
 
   it('creates periodic links and refuses bad dates and subjects', async () => {

@@ -48,7 +48,7 @@ export function merchantRoutes(p: AppParts) {
     try {
       return await fn();
     } catch (err) {
-      throw toApiError(err);
+      throw toApiError(err, { forMerchant: true });
     }
   };
 
