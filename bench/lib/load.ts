@@ -1,0 +1,126 @@
+/**
+ * A load of complete native checkouts through the BFF and the simulator over HTTP: `payers`
+ * virtual payers, each in a loop until `seconds` have passed (a checkout under way is
+ * finished): the merchant creates a checkout (POST /v1/checkouts), the payer's page reads it
+ * and the bank list (GET /v1/checkout, GET /v1/banks), logs in with the bank's test values,
+ * answers the second login, picks a contract, starts the transfer from an account that pays,
+ * and answers every validation round with its test values. The banks rotate, so every kind of
+ * step is exercised. Every request is timed per step; an HTTP error or an unexpected state
+ * counts as an error.
+ */
+import type { BankView, BanksResponse, CheckoutView } from '../../packages/bff/src/contract.js';
+import { payingAccount, testFields } from '../../packages/bff/test/flow.js';
+import type { Servers } from './spawn.js';
+
+/** One bank per kind of flow: plain, second login (SMS, app), contracts, two rounds, sign in the app. */
+export const LOAD_BANKS = ['aurora', 'levante', 'cantabrico', 'aurora-empresas', 'cantabrico-empresas', 'meridiano'];
+
+export const STEPS = ['create', 'view', 'banks', 'login', 'second-login', 'contract', 'transfer', 'validate'] as const;
+export type Step = (typeof STEPS)[number];
+
+export interface LoadFigures {
+  payers: number;
+  /** Wall time from the start to the last payer's last checkout, in seconds. */
+  seconds: number;
+  succeeded: number;
+  errors: number;
+  /** The first few errors, for the report. */
+  samples: string[];
+  /** Latency per step, in ms. */
+  steps: Record<Step, { count: number; p50: number; p99: number }>;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function median(values: number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
+class StepError extends Error {}
+
+export async function runLoad(s: Pick<Servers, 'bffUrl' | 'merchantSecret'>, { seconds, payers }: { seconds: number; payers: number }): Promise<LoadFigures> {
+  const times = Object.fromEntries(STEPS.map((st) => [st, [] as number[]])) as Record<Step, number[]>;
+  let succeeded = 0;
+  let errors = 0;
+  const samples: string[] = [];
+
+  async function call<T>(step: Step, path: string, init: { method?: string; headers: Record<string, string>; body?: unknown }): Promise<T> {
+    const started = performance.now();
+    const res = await fetch(`${s.bffUrl}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { ...init.headers, ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    times[step].push(performance.now() - started);
+    if (!res.ok) throw new StepError(`${step}: HTTP ${res.status} ${text.slice(0, 200)}`);
+    return JSON.parse(text) as T;
+  }
+
+  async function checkout(n: number): Promise<void> {
+    const bankId = LOAD_BANKS[n % LOAD_BANKS.length]!;
+    const created = await call<{ clientSecret: string }>('create', '/v1/checkouts', {
+      headers: { Authorization: `Bearer ${s.merchantSecret}` },
+      body: { amount: 1000 + (n % 5000), subject: 'Load test order', reference: `LOAD-${n}` },
+    });
+    const payer = { 'X-Checkout-Secret': created.clientSecret };
+    await call<CheckoutView>('view', '/v1/checkout', { headers: payer });
+    const { groups } = await call<BanksResponse>('banks', '/v1/banks', { headers: payer });
+    const bank = groups.flatMap((g) => g.types).find((b: BankView) => b.bankId === bankId);
+    if (!bank) throw new StepError(`banks: ${bankId} not listed`);
+    let v = await call<CheckoutView>('login', '/v1/checkout/login', { headers: payer, body: { bankId, loginId: bank.defaultLogin, fields: testFields(bank) } });
+    for (let guard = 0; guard < 10; guard++) {
+      const st = v.step;
+      switch (st.state) {
+        case 'second-login':
+          v = await call('second-login', '/v1/checkout/second-login', { headers: payer, body: { value: st.field.testValue } });
+          break;
+        case 'select-contract':
+          v = await call('contract', '/v1/checkout/contract', { headers: payer, body: { contractId: st.contracts[0]!.contractId } });
+          break;
+        case 'select-account':
+          v = await call('transfer', '/v1/checkout/transfer', { headers: payer, body: { accountId: payingAccount(bankId, st.accounts) } });
+          break;
+        case 'validate': {
+          const values = Object.fromEntries(st.validations.map((x) => [x.fieldId, x.type === 6 ? 'SIGNED' : (x.testValue ?? '')]));
+          v = await call('validate', '/v1/checkout/validate', { headers: payer, body: { values } });
+          break;
+        }
+        case 'succeeded':
+          succeeded++;
+          return;
+        default:
+          throw new StepError(`${bankId}: unexpected state ${v.state}${v.error ? ` (${v.error.code})` : ''}`);
+      }
+    }
+    throw new StepError(`${bankId}: no final state`);
+  }
+
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: payers }, async () => {
+      while (performance.now() < end) {
+        try {
+          await checkout(next++);
+        } catch (err) {
+          errors++;
+          if (samples.length < 5) samples.push(err instanceof Error ? err.message : String(err));
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const steps = Object.fromEntries(
+    STEPS.map((st) => {
+      const sorted = times[st].sort((a, b) => a - b);
+      return [st, { count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) }];
+    }),
+  ) as LoadFigures['steps'];
+  return { payers, seconds: elapsed, succeeded, errors, samples, steps };
+}

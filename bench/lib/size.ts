@@ -1,0 +1,33 @@
+/**
+ * The size of the elements as a page loads them: an entry built with the library's own vite
+ * config, minified, in memory, all its chunks together; minified and gzip -9 bytes.
+ */
+import { gzipSync } from 'node:zlib';
+import { build, type Rollup } from 'vite';
+import { elementsLibrary } from '../../vite.config.js';
+
+/** The budget of `<bank-checkout>` (every step, Lit, @lit/context, es + en), gzip -9. */
+export const BUNDLE_BUDGET_GZIP = 30 * 1024;
+
+export interface BundleSize {
+  min: number;
+  gzip: number;
+  /** zod found in the output (the elements must import only types from the BFF). */
+  zod: boolean;
+}
+
+export async function measureBundle(name: string, entry: string): Promise<BundleSize> {
+  const out = (await build({ ...elementsLibrary({ entries: { [name]: entry }, write: false }), configFile: false })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  const chunks = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
+  const code = chunks.map((c) => c.code).join('\n');
+  return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length, zod: /\bZodError\b|zod/.test(code) };
+}
+
+/** `<bank-checkout>` alone, and the whole kit (index: every element, es + en + ca). */
+export async function measureSizes(): Promise<{ checkout: BundleSize; kit: BundleSize }> {
+  const checkout = await measureBundle('bank-checkout', 'bank-checkout/bank-checkout.ts');
+  const kit = await measureBundle('index', 'index.ts');
+  return { checkout, kit };
+}
+
+export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
