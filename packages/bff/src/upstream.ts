@@ -28,6 +28,8 @@ export interface UpstreamDeps {
   retryDelayMs?: number;
 }
 
+const READ_ONLY_TRIES = 3;
+
 export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
   const calls = new Map<string, number>();
   const onCall = (e: CallEvent) => {
@@ -70,6 +72,8 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
   });
 
   const retryDelay = deps.retryDelayMs ?? 100;
+  /** The longest a read-only call can take: every try to its timeout, and the longest waits between. */
+  const readOnlyMaxMs = READ_ONLY_TRIES * config.provider.timeoutMs + retryDelay * 1.5 * ((3 ** (READ_ONLY_TRIES - 1) - 1) / 2);
 
   /** Read-only calls: up to 3 tries on upstream faults (never on a provider answer). */
   async function readOnly<T>(fn: () => Promise<T>): Promise<T> {
@@ -77,7 +81,7 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
       try {
         return await fn();
       } catch (err) {
-        if (!(err instanceof UpstreamError) || attempt >= 3) throw err;
+        if (!(err instanceof UpstreamError) || attempt >= READ_ONLY_TRIES) throw err;
         await new Promise((r) => setTimeout(r, retryDelay * 3 ** (attempt - 1) * (0.5 + Math.random())));
       }
     }
@@ -106,7 +110,7 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
     async () => (await links.banks({ enabledPeriodicPayment: '1' })).data ?? [],
   );
 
-  return { native, links, legacyLinks, readOnly, nativeBanks, periodicBanks, calls };
+  return { native, links, legacyLinks, readOnly, readOnlyMaxMs, nativeBanks, periodicBanks, calls };
 }
 
 export type Upstream = ReturnType<typeof createUpstream>;

@@ -56,7 +56,10 @@ interface Outcome {
 
 export function createCheckoutService(deps: ServiceDeps) {
   const { config, store, upstream, logger, now } = deps;
-  const busyTtlMs = config.provider.timeoutMs + 5_000;
+  // The longest an action holds the checkout's lock: a login reads the bank list, logs in and
+  // reads the accounts, each read-only call with its retries; plus a margin. Only a lock older
+  // than that belongs to a process that stopped mid-call.
+  const busyTtlMs = 2 * upstream.readOnlyMaxMs + config.provider.timeoutMs + 5_000;
 
   function announce(before: CheckoutRecord, after: CheckoutRecord, source: CheckoutEvent['source']) {
     if (before.state !== after.state && (isFinal(after.state) || after.state === 'unknown')) {

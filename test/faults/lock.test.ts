@@ -1,0 +1,79 @@
+/**
+ * A checkout's lock holds for as long as its action can legitimately take: a login waits on
+ * the bank list, the login call and the account list (each read-only call up to three tries),
+ * so another request meanwhile must neither release the lock nor start a second login, and
+ * the action's outcome is written when it ends. The harness's clock stands for the time the
+ * slow calls took; the last call really hangs until the provider timeout.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Harness } from '../../packages/bff/test/harness.js';
+import { bankOf, testFields } from '../../packages/bff/test/flow.js';
+import { assertUpstreamError, disarm, faultHarness, sandboxCalls, stray, viewOf } from './support.js';
+
+const TIMEOUT_MS = 2_000;
+
+describe('checkout lock during a long action', () => {
+  let h: Harness;
+  before(async () => {
+    h = await faultHarness({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
+  });
+  beforeEach(() => disarm(h));
+  after(async () => {
+    await h.close();
+    assert.deepEqual(stray, []);
+  });
+
+  it('a login whose accounts are retried keeps its lock to the end; nothing else starts meanwhile', async () => {
+    const c = await h.createCheckout();
+    const bank = await bankOf(h, c.clientSecret, 'aurora');
+    const body = { bankId: 'aurora', loginId: bank.defaultLogin, fields: testFields(bank) };
+    for (const rule of [{ kind: 'status', status: 503, times: 2 }, { kind: 'hang' }]) {
+      const res = await h.sandbox.app.request('/__sandbox/faults', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ method: 'POST', path: '/test/accounts/list', ...rule }),
+      });
+      assert.equal(res.status, 201);
+    }
+    await h.sandbox.app.request('/__sandbox/calls', { method: 'DELETE' });
+
+    const login = h.checkout(c.clientSecret, '/v1/checkout/login', body);
+    // The third try of the account list is in flight.
+    while (h.upstreamCalls.filter((x) => x === 'POST /test/accounts/list').length < 3) await new Promise<void>((r) => setImmediate(r));
+    // The login and the two failed tries could each have taken up to the timeout, and the
+    // third try is most of the way to its own.
+    h.clock.advance(3.75 * TIMEOUT_MS);
+
+    const v = await viewOf(h, c.clientSecret);
+    assert.equal(v.state, 'select-bank');
+    const again = await h.checkout(c.clientSecret, '/v1/checkout/login', body);
+    assert.equal(again.status, 409);
+    assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'checkout_busy');
+
+    await assertUpstreamError(await login, { status: 504, code: 'upstream-timeout' });
+    assert.deepEqual(await sandboxCalls(h), { 'POST /test/banks/list': 1, 'POST /test/login': 1, 'POST /test/accounts/list': 3 });
+    const end = await viewOf(h, c.clientSecret);
+    assert.equal(end.state, 'select-bank');
+    assert.equal(end.error?.code, 'upstream-timeout');
+  });
+
+  it('a lock left by a process that stopped mid-transfer turns the checkout unknown once no action could still run', async () => {
+    const c = await h.createCheckout();
+    const store = h.bff.parts.store;
+    const rec = (await store.getCheckout(c.id))!;
+    const locked = await store.updateCheckout(rec.id, rec.version, {
+      state: 'select-account',
+      internal: { ...rec.internal, busy: { op: 'transfer', since: h.clock.now } },
+    });
+    assert.ok(locked);
+    // As long as a login could take (read-only calls with retries around it), the lock holds.
+    h.clock.advance(4 * TIMEOUT_MS);
+    assert.equal((await viewOf(h, c.clientSecret)).state, 'select-account');
+    assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })).status, 409);
+    h.clock.advance(4 * TIMEOUT_MS + 5_000);
+    const v = await viewOf(h, c.clientSecret);
+    assert.equal(v.state, 'unknown');
+    assert.deepEqual(await sandboxCalls(h), {});
+  });
+});
