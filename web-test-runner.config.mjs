@@ -4,8 +4,8 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, defaultReporter } from '@web/test-runner';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { CHROME_PATH, CHROMIUM_ARGS } from './scripts/chromium.mjs';
 
-const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
 /** Prints `wtr: N passed, N failed, N skipped` alone on a line; a file that fails to load counts as failed. */
 function countingReporter() {
@@ -86,17 +86,8 @@ export default {
   browsers: [
     chromeLauncher({
       launchOptions: {
-        executablePath,
-        args: [
-          '--no-sandbox',
-          '--headless=new',
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        executablePath: CHROME_PATH,
+        args: CHROMIUM_ARGS,
       },
     }),
   ],

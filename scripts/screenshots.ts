@@ -14,20 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { walkGateway, formFor, submit } from '../packages/sandbox/src/gateway/drive.js';
 import { startAll, type Started } from './start.js';
+import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
 
-export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
-
-/** Flags for a headless Chromium on a CI machine (root needs --no-sandbox; no background traffic). */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless=new',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export { CHROME_PATH, CHROMIUM_ARGS };
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS, headless: true });

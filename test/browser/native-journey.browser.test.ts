@@ -7,7 +7,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../packages/elements/src/index.js';
 import type { BankCheckout } from '../../packages/elements/src/index.js';
 import type { CheckoutView } from '../../packages/bff/src/contract.js';
-import { nextTask, type } from '../../packages/elements/test/fixtures.js';
+import { type, until } from '../../packages/elements/test/fixtures.js';
 
 interface Journey {
   bffUrl: string;
@@ -21,15 +21,7 @@ async function newCheckout(): Promise<Journey> {
 }
 
 /** Waits for `check` to hold; real servers answer in milliseconds, 10 s is the ceiling. */
-async function waitFor<T>(check: () => T | null | undefined | false, what: string): Promise<T> {
-  const end = performance.now() + 10_000;
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await nextTask();
-  }
-}
+const waitFor = <T>(check: () => T | null | undefined | false, what: string) => until(check, what, 10_000);
 
 const stepTag = (el: BankCheckout) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
 const stepEl = (el: BankCheckout, tag: string) => (stepTag(el) === tag ? el.shadowRoot!.querySelector<HTMLElement>(`.step > ${tag}`) : null);

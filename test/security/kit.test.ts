@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { build } from 'vite';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../scripts/screenshots.js';
 import { elementsLibrary } from '../../vite.config.js';
 import { createSandbox, SANDBOX_DEFAULTS } from '../../packages/sandbox/src/index.js';
 import { createBff, loadConfig, type BffApp, type CheckoutView } from '../../packages/bff/src/index.js';
@@ -146,10 +147,7 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
     bffHolder.app = bff;
     await bff.ready;
 
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-      args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {

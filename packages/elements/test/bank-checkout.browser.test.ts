@@ -4,25 +4,13 @@ import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
 import type { CheckoutView } from '@bank-checkout/bff/contract';
 import { LAST_BANK_KEY } from '../src/logic/banks.js';
-import { AURORA, CARD_IMAGE, GROUPS, allAttributeValues, apiError, fakeBff, field, inlineStyled, type, until, validation, view, type FakeRoute } from './fixtures.js';
+import { AURORA, CARD_IMAGE, GROUPS, allAttributeValues, apiError, deep, fakeBff, field, inlineStyled, type, until, validation, view, type FakeRoute } from './fixtures.js';
 
 const SECRET = 'cs_live_0123456789abcdef';
 const CREDENTIALS = ['12345678Z', '135790', '999999', '4821', '2580', '613579'];
 const bankRef = { bankId: 'aurora', label: AURORA.label };
 const later = () => new Date(Date.now() + 90_000).toISOString();
 
-/** Finds an element through the open shadow roots below `root`. */
-function deep<T extends Element = HTMLElement>(root: Element | ShadowRoot, selector: string): T | null {
-  const direct = root.querySelector<T>(selector);
-  if (direct) return direct;
-  for (const el of root.querySelectorAll('*')) {
-    if (el.shadowRoot) {
-      const found = deep<T>(el.shadowRoot, selector);
-      if (found) return found;
-    }
-  }
-  return null;
-}
 const need = <T extends Element = HTMLElement>(el: BankCheckout, selector: string) => until(() => deep<T>(el.shadowRoot!, selector), selector);
 const stepTag = (el: BankCheckout) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
 const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';

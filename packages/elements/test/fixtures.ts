@@ -252,9 +252,9 @@ export function nextTask(): Promise<void> {
   });
 }
 
-/** Waits until `check` returns a truthy value (3 s at most). */
-export async function until<T>(check: () => T | null | undefined | false, what = 'condition'): Promise<T> {
-  const end = performance.now() + 3000;
+/** Waits until `check` returns a truthy value (3 s at most, unless told otherwise). */
+export async function until<T>(check: () => T | null | undefined | false, what = 'condition', timeoutMs = 3000): Promise<T> {
+  const end = performance.now() + timeoutMs;
   for (;;) {
     const v = check();
     if (v) return v;

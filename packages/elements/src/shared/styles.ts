@@ -120,12 +120,14 @@ export const controls = css`
   }
   button:focus-visible,
   input:focus-visible,
+  select:focus-visible,
   a:focus-visible,
   [tabindex]:focus-visible {
     outline: 3px solid var(--_focus);
     outline-offset: 2px;
   }
-  input:not([type='radio']) {
+  input:not([type='radio']),
+  select {
     font: inherit;
     width: 100%;
     min-width: 0;
@@ -136,7 +138,8 @@ export const controls = css`
     background: var(--_bg);
     color: var(--_text);
   }
-  input[aria-invalid='true'] {
+  input[aria-invalid='true'],
+  select[aria-invalid='true'] {
     border: 2px solid var(--_error);
   }
   input[type='radio'] {
