@@ -21,6 +21,7 @@ import {
   stray,
   timed,
   viewOf,
+  type Fault,
   type FaultStep,
   type Prepared,
 } from './support.js';
@@ -40,6 +41,9 @@ async function loginRequest(h: Harness, bankId: string): Promise<Required<Prepar
   const body = { bankId, loginId: bank.defaultLogin, fields: testFields(bank) };
   return { secret: c.clientSecret, run: () => h.checkout(c.clientSecret, '/v1/checkout/login', body) };
 }
+
+/** After a failed login or second login: `unknown` on a timeout, else back to the login form. */
+const afterAttempt = (f: Fault) => (f.code === 'upstream-timeout' ? { state: 'unknown' as const, error: 'unknown' } : { state: 'login' as const, error: f.code });
 
 const STEPS: FaultStep[] = [
   {
@@ -61,10 +65,11 @@ const STEPS: FaultStep[] = [
     target: P.login,
     readOnly: false,
     prepare: (h) => loginRequest(h, 'aurora'),
-    // A login that failed reaches neither the accounts nor anything after.
+    // A login that failed reaches neither the accounts nor anything after. A timeout leaves the
+    // attempt's fate unknown (the bank may have counted it): the checkout is `unknown`.
     calls: (n) => ({ [P.banks]: 1, [P.login]: n }),
-    after: (f) => ({ state: 'login', error: f.code }),
-    retry: true,
+    after: afterAttempt,
+    retry: (f) => f.code !== 'upstream-timeout',
     ok: 'select-account',
     okCalls: { [P.banks]: 1, [P.login]: 1, [P.accounts]: 1 },
   },
@@ -80,7 +85,7 @@ const STEPS: FaultStep[] = [
       return { secret, run: () => h.checkout(secret, '/v1/checkout/second-login', { value }) };
     },
     calls: (n) => ({ [P.second]: n }),
-    after: (f) => ({ state: 'login', error: f.code }),
+    after: afterAttempt,
     ok: 'select-account',
     okCalls: { [P.second]: 1, [P.accounts]: 1 },
   },
@@ -152,6 +157,24 @@ describe('native flow under upstream faults', { concurrency: true }, () => {
       const v = await viewOf(h, secret);
       assert.equal(v.state, 'select-bank');
       assert.equal(v.error, undefined);
+    });
+
+    it('a checkout left unknown by a login timeout is never resubmitted; the merchant resolves it as failed', async () => {
+      const { secret, run } = await loginRequest(h, 'aurora');
+      await arm(h, 'POST', '/test/login', { kind: 'hang' });
+      await assertUpstreamError(await run(), { status: 504, code: 'upstream-timeout' });
+      await arm(h, 'POST', '/test/login', null);
+      const again = await run();
+      assert.equal(again.status, 409);
+      assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'invalid_state');
+      assert.deepEqual(await sandboxCalls(h), {});
+      const v = await viewOf(h, secret);
+      assert.equal(v.state, 'unknown');
+      const id = v.id;
+      assert.ok(h.events.find((e) => e.checkoutId === id && e.state === 'unknown'), 'the merchant is told the checkout is unknown');
+      const resolved = await h.merchant(`/v1/checkouts/${id}/resolve`, { body: { outcome: 'failed' } });
+      assert.equal(resolved.status, 200);
+      assert.equal((await viewOf(h, secret)).state, 'failed');
     });
 
     for (const target of [P.transfer, P.validate]) {

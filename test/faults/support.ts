@@ -160,7 +160,7 @@ export interface FaultStep {
   /** Where the checkout is after the fault, and the error code its view shows. */
   after?(fault: Fault): { state: CheckoutView['state']; error: string | null };
   /** The same request works once the fault is gone (it leaves nothing that forbids trying again). */
-  retry?: boolean;
+  retry?: boolean | ((fault: Fault) => boolean);
   /** HTTP status of the request with no fault (default 200). */
   okStatus?: number;
   /** The checkout's state after the request with no fault. */
@@ -212,7 +212,7 @@ export function describeFaults(title: string, step: FaultStep): void {
           assert.equal(v.state, expected.state);
           assert.equal(v.error?.code ?? null, expected.error);
         }
-        if (step.retry) {
+        if (typeof step.retry === 'function' ? step.retry(fault) : step.retry) {
           await disarm(h);
           const again = await run();
           assert.equal(again.status, okStatus, await again.text());

@@ -177,8 +177,12 @@ export function createCheckoutService(deps: ServiceDeps) {
   /** An upstream fault (timeout, 5xx, garbage). For a transfer or validation the outcome is unknown. */
   function faultOutcome(i: Internal, op: string, err: unknown, keepState: CheckoutRecord['state']): Outcome {
     const apiError = toApiError(err);
-    const code = err instanceof UpstreamError && err.kind === 'timeout' ? 'upstream-timeout' : 'upstream';
-    if (op === 'transfer' || op === 'validate') {
+    const timedOut = err instanceof UpstreamError && err.kind === 'timeout';
+    const code = timedOut ? 'upstream-timeout' : 'upstream';
+    // A call that must never be sent twice and whose outcome is not known: transfer init and
+    // validate on any fault (money may have moved), login and second login on a timeout (the
+    // bank may have counted the attempt). The checkout is reconciled, never resubmitted.
+    if (op === 'transfer' || op === 'validate' || (timedOut && (op === 'login' || op === 'second-login'))) {
       return { patch: { state: 'unknown', error: viewError('unknown'), internal: i as Record<string, unknown> }, error: apiError };
     }
     return { patch: { state: keepState, error: viewError(code), internal: i as Record<string, unknown> }, error: apiError };
