@@ -22,6 +22,22 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
+/**
+ * The three servers (on free ports, storing under `dataDir`) and a browser, started together.
+ * If either fails to start, the other is stopped before the error is thrown, so a missing
+ * browser ends the caller with a message instead of leaving servers running.
+ */
+export async function startServersAndBrowser(dataDir: string): Promise<{ started: Started; browser: Browser }> {
+  const [started, browser] = await Promise.allSettled([
+    startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' } }),
+    launchChromium(),
+  ]);
+  if (started.status === 'fulfilled' && browser.status === 'fulfilled') return { started: started.value, browser: browser.value };
+  if (started.status === 'fulfilled') await started.value.stop();
+  if (browser.status === 'fulfilled') await browser.value.close();
+  throw started.status === 'rejected' ? started.reason : (browser as PromiseRejectedResult).reason;
+}
+
 /** Orders, payments and notifications for the console to show, made as the merchant's systems would. */
 async function populate(s: Started): Promise<void> {
   const merchant = (path: string, body: unknown) =>
@@ -58,10 +74,14 @@ async function populate(s: Started): Promise<void> {
 
 export async function takeScreenshots(outDir: string): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bank-checkout-shots-'));
-  const [started, browser] = await Promise.all([
-    startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' } }),
-    launchChromium(),
-  ]);
+  let servers;
+  try {
+    servers = await startServersAndBrowser(dataDir);
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const { started, browser } = servers;
   try {
     await populate(started);
     mkdirSync(outDir, { recursive: true });

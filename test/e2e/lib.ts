@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/bff/contract';
-import { startAll, type Started } from '../../scripts/start.js';
-import { launchChromium } from '../../scripts/screenshots.js';
+import type { Started } from '../../scripts/start.js';
+import { startServersAndBrowser } from '../../scripts/screenshots.js';
 
 export interface Stack extends Started {
   browser: Browser;
@@ -21,10 +21,14 @@ export interface Stack extends Started {
 /** Servers on free ports, a temporary store, and one browser; `close()` ends all of it. */
 export async function startStack(): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bank-checkout-e2e-'));
-  const [started, browser] = await Promise.all([
-    startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' } }),
-    launchChromium(),
-  ]);
+  let servers;
+  try {
+    servers = await startServersAndBrowser(dataDir);
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const { started, browser } = servers;
   return {
     ...started,
     browser,
