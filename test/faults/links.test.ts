@@ -147,13 +147,22 @@ describe('payment-link service under upstream faults', { concurrency: true }, ()
       assert.deepEqual(stray, []);
     });
 
-    it('the periodic checkout view still answers while the bank list fails, with no banks to pick', async () => {
+    it('the periodic checkout view still answers while the bank list fails, says why, and recovers', async () => {
       const { secret } = await periodicCheckout(h);
       await arm(h, 'GET', '/san/banks', { kind: 'html' });
       const v = await viewOf(h, secret);
       assert.equal(v.state, 'periodic');
-      assert.deepEqual(v.step.state === 'periodic' ? v.step.banks : null, []);
+      assert.deepEqual(v.step.state === 'periodic' ? [v.step.banks, v.step.banksError] : null, [[], 'upstream']);
       assert.deepEqual(await sandboxCalls(h), { [P.banks]: 3 });
+
+      await arm(h, 'GET', '/san/banks', { kind: 'hang' });
+      const hung = await viewOf(h, secret);
+      assert.equal(hung.step.state === 'periodic' ? hung.step.banksError : null, 'upstream-timeout');
+
+      // Reading the view again once the provider answers brings the banks back, and no error.
+      await disarm(h);
+      const back = await viewOf(h, secret);
+      assert.ok(back.step.state === 'periodic' && back.step.banks.length > 0 && !('banksError' in back.step), JSON.stringify(back.step));
     });
   });
 });

@@ -176,7 +176,12 @@ export const stepView = z.discriminatedUnion('state', [
     validations: z.array(validationView),
   }),
   z.object({ state: z.literal('redirect'), url: z.string() }),
-  z.object({ state: z.literal('periodic'), banks: z.array(periodicBankView) }),
+  z.object({
+    state: z.literal('periodic'),
+    banks: z.array(periodicBankView),
+    /** Set when the bank list could not be read from the provider: reading the view again retries. */
+    banksError: z.enum(['upstream', 'upstream-timeout']).optional(),
+  }),
   z.object({ state: z.literal('succeeded') }),
   z.object({ state: z.literal('failed') }),
   z.object({ state: z.literal('expired') }),

@@ -120,6 +120,23 @@ describe('<bank-checkout> modes', () => {
     }
   });
 
+  it('says the periodic bank list could not be read, and reads it again on request', async () => {
+    const { bff, set } = modesBff(view({ state: 'periodic', banks: [], banksError: 'upstream-timeout' }, { mode: 'periodic', modes: ALL }));
+    const el = await mount(bff.fetch);
+    const form = await need(el, 'bank-periodic-form');
+    const alert = await until(() => form.shadowRoot!.querySelector('[part=error][role=alert]'), 'the alert');
+    expect(text(alert.querySelector('p'))).to.equal('Your bank’s service did not answer in time. Try again in a moment.');
+    expect(form.shadowRoot!.querySelector('[part=empty]')).to.equal(null);
+    await expect(form).to.be.accessible();
+
+    set(view({ state: 'periodic', banks: PERIODIC_BANKS }, { mode: 'periodic', modes: ALL }));
+    const reads = bff.calls.filter((c) => c.method === 'GET' && c.path === '/v1/checkout').length;
+    alert.querySelector('button')!.click();
+    await until(() => form.shadowRoot!.querySelector('#pf-bank'), 'the bank list');
+    expect(bff.calls.filter((c) => c.method === 'GET' && c.path === '/v1/checkout').length).to.equal(reads + 1);
+    expect(form.shadowRoot!.querySelector('[part=error]')).to.equal(null);
+  });
+
   it('follows a quick change of mind with one call at a time, the latest choice winning', async () => {
     const hold = gate();
     const { routes } = modesBff(view({ state: 'select-bank' }, { modes: ALL }));

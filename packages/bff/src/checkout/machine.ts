@@ -92,6 +92,8 @@ export interface ViewContext {
   sandbox: boolean;
   payeeName: string;
   periodicBanks?: PeriodicBankView[];
+  /** Why the periodic bank list is missing, when the provider could not give it. */
+  periodicBanksError?: 'upstream' | 'upstream-timeout';
 }
 
 function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
@@ -127,7 +129,7 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
     case 'redirect':
       return { state: 'redirect', url: i.url ?? '' };
     case 'periodic':
-      return { state: 'periodic', banks: ctx.periodicBanks ?? [] };
+      return { state: 'periodic', banks: ctx.periodicBanks ?? [], ...(ctx.periodicBanksError ? { banksError: ctx.periodicBanksError } : {}) };
     default:
       return { state: rec.state } as StepView;
   }

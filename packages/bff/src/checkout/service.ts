@@ -27,6 +27,7 @@ import {
   toView,
   viewError,
   type Internal,
+  type ViewContext,
 } from './machine.js';
 import { hashSecret } from './secrets.js';
 
@@ -112,9 +113,20 @@ export function createCheckoutService(deps: ServiceDeps) {
       }));
   }
 
+  /** The periodic bank list for a view; a provider fault is told, not hidden as an empty list. */
+  async function periodicContext(): Promise<Pick<ViewContext, 'periodicBanks' | 'periodicBanksError'>> {
+    try {
+      return { periodicBanks: await periodicBankViews() };
+    } catch (err) {
+      const timedOut = err instanceof UpstreamError && err.kind === 'timeout';
+      logger.log('warn', 'periodic.banks_unavailable', { code: err instanceof ProviderError ? err.code : timedOut ? 'timeout' : 'upstream' });
+      return { periodicBanks: [], periodicBanksError: timedOut ? 'upstream-timeout' : 'upstream' };
+    }
+  }
+
   async function view(rec: CheckoutRecord): Promise<CheckoutView> {
-    const periodicBanks = rec.state === 'periodic' ? await periodicBankViews().catch(() => []) : undefined;
-    return toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, ...(periodicBanks ? { periodicBanks } : {}) });
+    const periodic = rec.state === 'periodic' ? await periodicContext() : {};
+    return toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, ...periodic });
   }
 
   /**

@@ -51,7 +51,7 @@ const FIELD_IDS: Readonly<Record<FieldName, string>> = {
  * @csspart hint - A line explaining a field.
  * @csspart schedule - The sentence saying when the payment runs.
  * @csspart field-error - A field's error message.
- * @csspart error - The error of the last call.
+ * @csspart error - The error of the last call, or why the bank list could not be read.
  * @csspart submit - The button that continues to the bank.
  */
 @customElement('bank-periodic-form')
@@ -245,7 +245,20 @@ export class BankPeriodicForm extends BankElement {
     const head = html`<h2 part="title" tabindex="-1">${this.t('periodic.title')}</h2>
       <p class="muted" part="intro">${this.t('periodic.body')}</p>
       ${this.renderError()}`;
-    if (!this.choices.length) return html`<div class="stack">${head}<p part="empty">${this.t('periodic.noBanks')}</p></div>`;
+    if (!this.choices.length) {
+      const step = this.banks ? undefined : this.currentView?.step;
+      const failed = step?.state === 'periodic' ? step.banksError : undefined;
+      // The provider did not give the list: say so and offer to ask again, instead of "no banks".
+      const empty = failed
+        ? html`<div class="alert" role="alert" part="error">
+            <p>${this.t(`error.${failed}`)}</p>
+            ${this.checkout
+              ? html`<button type="button" ?disabled=${this.busy} @click=${() => this.checkout?.refresh()}>${this.t('action.retry')}</button>`
+              : nothing}
+          </div>`
+        : html`<p part="empty">${this.t('periodic.noBanks')}</p>`;
+      return html`<div class="stack">${head}${empty}</div>`;
+    }
 
     const frequency = this.messages('frequency', errors.frequency);
     const iban = this.messages('iban', errors.iban, `${FIELD_IDS.iban}-hint`);
