@@ -23,18 +23,29 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /**
- * The three servers (on free ports, storing under `dataDir`) and a browser, started together.
- * If either fails to start, the other is stopped before the error is thrown, so a missing
- * browser ends the caller with a message instead of leaving servers running.
+ * The three servers (on free ports, storing in a new temporary folder named from `prefix`) and
+ * a browser, started together; `close()` ends all of it and removes the folder. If either fails
+ * to start, the other is stopped before the error is thrown, so a missing browser ends the
+ * caller with a message instead of leaving servers running.
  */
-export async function startServersAndBrowser(dataDir: string): Promise<{ started: Started; browser: Browser }> {
+export async function startServersAndBrowser(prefix: string): Promise<{ started: Started; browser: Browser; close: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   const [started, browser] = await Promise.allSettled([
     startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' } }),
     launchChromium(),
   ]);
-  if (started.status === 'fulfilled' && browser.status === 'fulfilled') return { started: started.value, browser: browser.value };
+  if (started.status === 'fulfilled' && browser.status === 'fulfilled') {
+    const close = async () => {
+      await browser.value.close();
+      await started.value.stop();
+      removeData();
+    };
+    return { started: started.value, browser: browser.value, close };
+  }
   if (started.status === 'fulfilled') await started.value.stop();
   if (browser.status === 'fulfilled') await browser.value.close();
+  removeData();
   throw started.status === 'rejected' ? started.reason : (browser as PromiseRejectedResult).reason;
 }
 
@@ -73,15 +84,7 @@ async function populate(s: Started): Promise<void> {
 }
 
 export async function takeScreenshots(outDir: string): Promise<string[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bank-checkout-shots-'));
-  let servers;
-  try {
-    servers = await startServersAndBrowser(dataDir);
-  } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  const { started, browser } = servers;
+  const { started, browser, close } = await startServersAndBrowser('bank-checkout-shots-');
   try {
     await populate(started);
     mkdirSync(outDir, { recursive: true });
@@ -108,9 +111,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await context.close();
     return [checkoutPng, consolePng];
   } finally {
-    await browser.close();
-    await started.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -5,9 +5,6 @@
  * shop, the checkout element and the simulator's gateway.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/bff/contract';
 import type { Started } from '../../scripts/start.js';
@@ -20,24 +17,8 @@ export interface Stack extends Started {
 
 /** Servers on free ports, a temporary store, and one browser; `close()` ends all of it. */
 export async function startStack(): Promise<Stack> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bank-checkout-e2e-'));
-  let servers;
-  try {
-    servers = await startServersAndBrowser(dataDir);
-  } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  const { started, browser } = servers;
-  return {
-    ...started,
-    browser,
-    close: async () => {
-      await browser.close();
-      await started.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-');
+  return { ...started, browser, close };
 }
 
 export interface WatchedPage {
