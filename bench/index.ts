@@ -66,7 +66,7 @@ const sizes = await part('bundle size', measureSizes);
 if (sizes) {
   row('bundle <bank-checkout>, gzip -9', `${kb(sizes.checkout.gzip)} (${sizes.checkout.gzip} B)`, `≤ ${kb(BUNDLE_BUDGET_GZIP)}`, sizes.checkout.gzip <= BUNDLE_BUDGET_GZIP);
   row('bundle <bank-checkout>, minified', kb(sizes.checkout.min));
-  row('bundle whole kit (es, en, ca), gzip -9', kb(sizes.kit.gzip));
+  row('bundle whole kit (es, en, ca, eu, gl), gzip -9', kb(sizes.kit.gzip));
   row('zod in the bundles', sizes.checkout.zod || sizes.kit.zod ? 'yes' : 'no', 'no', !sizes.checkout.zod && !sizes.kit.zod);
 }
 

@@ -23,7 +23,7 @@ export async function measureBundle(name: string, entry: string): Promise<Bundle
   return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length, zod: /\bZodError\b|zod/.test(code) };
 }
 
-/** `<bank-checkout>` alone, and the whole kit (index: every element, es + en + ca). */
+/** `<bank-checkout>` alone, and the whole kit (index: every element, es + en + ca + eu + gl). */
 export async function measureSizes(): Promise<{ checkout: BundleSize; kit: BundleSize }> {
   const checkout = await measureBundle('bank-checkout', 'bank-checkout/bank-checkout.ts');
   const kit = await measureBundle('index', 'index.ts');

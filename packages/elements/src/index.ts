@@ -1,11 +1,15 @@
 /**
- * `import '@bank-checkout/elements'` registers every element of the kit (English, Spanish and
- * Catalan texts). Each element can also be imported alone from its folder.
+ * `import '@bank-checkout/elements'` registers every element of the kit (English, Spanish,
+ * Catalan, Basque and Galician texts). Each element can also be imported alone from its folder.
  */
 import { registerCatalogue } from './i18n/index.js';
 import { ca } from './i18n/ca.js';
+import { eu } from './i18n/eu.js';
+import { gl } from './i18n/gl.js';
 
 registerCatalogue('ca', ca);
+registerCatalogue('eu', eu);
+registerCatalogue('gl', gl);
 
 export { BankCheckout } from './bank-checkout/bank-checkout.js';
 export { BankSelector } from './bank-selector/bank-selector.js';
@@ -32,3 +36,5 @@ export { registerCatalogue, resolveLocale, translate, availableLocales, type Cat
 export { en } from './i18n/en.js';
 export { es } from './i18n/es.js';
 export { ca } from './i18n/ca.js';
+export { eu } from './i18n/eu.js';
+export { gl } from './i18n/gl.js';

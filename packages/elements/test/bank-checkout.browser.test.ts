@@ -201,9 +201,15 @@ describe('<bank-checkout>', () => {
     el.locale = 'ca';
     await until(() => text(picker.shadowRoot!.querySelector('legend')) === 'Tria el compte des del qual pagar');
     expect(el.shadowRoot!.querySelector('[part=base]')!.getAttribute('lang')).to.equal('ca');
+    el.locale = 'eu';
+    await until(() => text(picker.shadowRoot!.querySelector('legend')) === 'Aukeratu ordaintzeko kontua');
+    el.locale = 'gl-ES';
+    await until(() => text(picker.shadowRoot!.querySelector('legend')) === 'Escolle a conta desde a que pagar');
+    expect(el.shadowRoot!.querySelector('[part=base]')!.getAttribute('lang')).to.equal('gl');
     el.removeAttribute('locale');
     await el.updateComplete;
-    const expected = navigator.language.toLowerCase().startsWith('es') ? 'es' : navigator.language.toLowerCase().startsWith('ca') ? 'ca' : 'en';
+    const language = navigator.language.toLowerCase().split('-')[0]!;
+    const expected = ['es', 'ca', 'eu', 'gl'].includes(language) ? language : 'en';
     expect(el.shadowRoot!.querySelector('[part=base]')!.getAttribute('lang')).to.equal(expected);
   });
 

@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import { en } from '../src/i18n/en.js';
 import { es } from '../src/i18n/es.js';
 import { ca } from '../src/i18n/ca.js';
+import { eu } from '../src/i18n/eu.js';
+import { gl } from '../src/i18n/gl.js';
 import { errorKey, interpolate, registerCatalogue, resolveLocale, translate } from '../src/i18n/index.js';
 import { NATIVE_ERROR_CODES } from '@bank-checkout/provider';
 import { BFF_ERROR_CODES } from '@bank-checkout/bff/contract';
 
-const catalogues = { en, es, ca } as const;
+const catalogues = { en, es, ca, eu, gl } as const;
 const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 describe('catalogues', () => {
@@ -24,10 +26,12 @@ describe('catalogues', () => {
     });
   }
 
-  it('Spanish and Catalan are translated, not copies of English', () => {
+  it('Spanish, Catalan, Basque and Galician are translated, not copies of English', () => {
     const same = (cat: Record<string, string>) => Object.keys(en).filter((k) => cat[k] === (en as Record<string, string>)[k]);
     assert.ok(same(es).length <= 2, `untranslated in es: ${same(es).join(', ')}`);
     assert.ok(same(ca).length <= 2, `untranslated in ca: ${same(ca).join(', ')}`);
+    assert.ok(same(eu).length <= 2, `untranslated in eu: ${same(eu).join(', ')}`);
+    assert.ok(same(gl).length <= 2, `untranslated in gl: ${same(gl).join(', ')}`);
   });
 
   it('has a message for every provider and BFF error code in every locale', () => {
@@ -47,6 +51,13 @@ describe('locale resolution and messages', () => {
     assert.equal(resolveLocale(undefined, ['fr-FR', 'es-MX']), 'es');
     assert.equal(resolveLocale('de', ['fr']), 'en');
     assert.equal(resolveLocale(null, []), 'en');
+  });
+
+  it('resolves Basque and Galician once registered as the package entry does', () => {
+    registerCatalogue('eu', eu);
+    registerCatalogue('gl', gl);
+    assert.equal(resolveLocale('eu-ES'), 'eu');
+    assert.equal(resolveLocale(undefined, ['gl-ES']), 'gl');
   });
 
   it('uses a registered locale and falls back to English for a key it lacks', () => {
