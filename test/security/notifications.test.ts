@@ -190,12 +190,15 @@ describe('notifications', () => {
     assert.equal(rig.events.filter((e) => e.checkoutId === c.id).length, 1, 'one merchant event');
 
     // The webhook: wait for it, then for a later checkout's, and count.
-    const hooksFor = (id: string) => rig.webhooks.filter((w) => w.body.includes(`"${id}"`)).length;
-    await until(() => hooksFor(c.id) >= 1, 'the webhook');
+    // Each checkout gets one `checkout.updated` and one `notification.received`.
+    const hooksFor = (id: string, type: string) => rig.webhooks.filter((w) => w.body.includes(`"${id}"`) && w.body.includes(`"type":"${type}"`)).length;
+    const both = (id: string) => hooksFor(id, 'checkout.updated') >= 1 && hooksFor(id, 'notification.received') >= 1;
+    await until(() => both(c.id), 'the webhooks');
     const later = await linkCheckout();
     await rig.call('/v1/notifications/provider', form(await signed(result(later))));
-    await until(() => hooksFor(later.id) >= 1, 'the later webhook');
-    assert.equal(hooksFor(c.id), 1, 'one webhook');
+    await until(() => both(later.id), 'the later webhooks');
+    assert.equal(hooksFor(c.id, 'checkout.updated'), 1, 'one checkout webhook');
+    assert.equal(hooksFor(c.id, 'notification.received'), 1, 'one notification webhook');
   });
 
   it('a genuine result first posted for another checkout, or for none, is still applied when it arrives for its own', async () => {

@@ -1,10 +1,10 @@
 /**
  * The console's live feed. The BFF posts a signed webhook when a checkout changes
- * (`X-Bank-Checkout-Signature: t=<ms>,v1=<hex HMAC-SHA256 of "<t>.<body>">`); the shop verifies
- * it in constant time, then reads the BFF's verified notifications and pushes what is new to
- * every open console over Server-Sent Events. While a console is open the feed also reads the
- * notifications every few seconds, so results of payment links (which belong to no checkout)
- * arrive as well.
+ * (`checkout.updated`) and when a result notification arrives (`notification.received`, results
+ * of payment links included), with `X-Bank-Checkout-Signature: t=<ms>,v1=<hex HMAC-SHA256 of
+ * "<t>.<body>">`; the shop verifies it in constant time and pushes the new row to every open
+ * console over Server-Sent Events. While a console is open the feed also reads the BFF's
+ * notifications every few seconds, so nothing is missed when a webhook is lost or not set up.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { dateTime, euros } from './html.js';
@@ -71,6 +71,24 @@ export function checkoutRow(u: CheckoutUpdate): FeedRow {
     ],
     announce: `Checkout ${u.reference} ${u.state}.`,
   };
+}
+
+const OUTCOME_NAMES = Object.keys(OUTCOMES);
+
+/** A `notification.received` webhook's data, as the BFF lists notifications. */
+function isStoredNotification(d: Record<string, unknown>): d is Record<string, unknown> & StoredNotification {
+  const text = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 200;
+  return (
+    text(d.id) &&
+    text(d.receivedAt) &&
+    text(d.status) &&
+    typeof d.transactionId === 'string' &&
+    typeof d.reference === 'string' &&
+    Number.isInteger(d.amount) &&
+    typeof d.verified === 'boolean' &&
+    (d.checkoutId === null || typeof d.checkoutId === 'string') &&
+    OUTCOME_NAMES.includes(d.outcome as string)
+  );
 }
 
 /** Checks the webhook's signature header against the raw body; false for anything off. */
@@ -146,6 +164,13 @@ export function createFeed(opts: { merchant: MerchantClient; webhookSecret?: str
         updates.unshift(update);
         updates.length = Math.min(updates.length, KEEP);
         broadcast({ type: 'checkout', row: checkoutRow(update) });
+      }
+      if (event?.type === 'notification.received' && d && isStoredNotification(d)) {
+        if (!seen.has(d.id)) {
+          seen.add(d.id);
+          broadcast({ type: 'notification', row: notificationRow(d) });
+        }
+        return { status: 200, code: 'received' };
       }
       // A notification may have come with it (a redirect or periodic result): read them now.
       if (listeners.size) void refresh();

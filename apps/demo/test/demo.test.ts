@@ -166,6 +166,30 @@ describe('webhook', () => {
     const console = await (await demo.request(`${SHOP}/console`)).text();
     assert.match(console, /<tr data-id="chk_9:succeeded">/);
   });
+
+  it('streams a payment link’s notification as it arrives, once, and ignores a malformed one', async () => {
+    const notification = { id: 'ntf_link_1', receivedAt: '2026-11-20T10:00:00.000Z', status: '200', transactionId: 'TX-77', reference: 'LNK-77', amount: 1999, verified: true, checkoutId: null, outcome: 'unmatched' };
+    const delivery = JSON.stringify({ type: 'notification.received', data: notification });
+    const events = await demo.request(`${SHOP}/console/events`);
+    const reader = events.body!.getReader();
+    assert.equal((await post(sign(delivery), delivery)).status, 200);
+    let text = '';
+    while (!text.includes('ntf_link_1')) text += new TextDecoder().decode((await reader.read()).value);
+    assert.match(text, /event: notification/);
+    assert.match(text, /"announce":"Notification OK for LNK-77, /);
+    assert.match(text, /payment link \(no checkout\) · transaction TX-77/);
+
+    // The same delivery again, and one with a wrong field: nothing more is streamed.
+    assert.equal((await post(sign(delivery), delivery)).status, 200);
+    const malformed = JSON.stringify({ type: 'notification.received', data: { ...notification, id: 'ntf_link_2', amount: 'lots' } });
+    assert.equal((await post(sign(malformed), malformed)).status, 200);
+    const marker = JSON.stringify({ type: 'checkout.updated', data: { checkoutId: 'chk_marker', reference: 'MARK', amount: 1, state: 'failed', previousState: 'redirect', source: 'notification' } });
+    assert.equal((await post(sign(marker), marker)).status, 200);
+    let rest = '';
+    while (!rest.includes('chk_marker')) rest += new TextDecoder().decode((await reader.read()).value);
+    assert.ok(!rest.includes('ntf_link_1') && !rest.includes('ntf_link_2'), rest);
+    await reader.cancel();
+  });
 });
 
 describe('forms and escaping', () => {

@@ -11,8 +11,8 @@ import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { createUpstream, type Upstream } from './upstream.js';
 import { createCheckoutService, type CheckoutEvent, type CheckoutService } from './checkout/service.js';
-import { createNotificationReceiver, type NotificationReceiver } from './notifications.js';
-import { createWebhook } from './webhook.js';
+import { createNotificationReceiver, type NotificationEvent, type NotificationReceiver } from './notifications.js';
+import { createWebhook, eventSubject, type WebhookEvent } from './webhook.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { merchantRoutes } from './routes/merchant.js';
 import { providerRoutes } from './routes/provider.js';
@@ -28,6 +28,11 @@ export interface BffDeps {
   log?: (line: string) => void;
   /** Called when a checkout reaches a final state (or unknown). */
   onCheckoutUpdate?: (event: CheckoutEvent) => void | Promise<void>;
+  /**
+   * Called once for each new result notification of the payment-link service, after it is
+   * stored and applied: payment links made through the merchant API are told this way.
+   */
+  onNotification?: (event: NotificationEvent) => void | Promise<void>;
   retryDelayMs?: number;
   webhookDelaysMs?: number[];
 }
@@ -60,14 +65,17 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     now,
     ...(deps.webhookDelaysMs ? { delaysMs: deps.webhookDelaysMs } : {}),
   });
-  const onFinal = (event: CheckoutEvent) => {
+  /** Tells the merchant: the webhook, and the in-process hook (whose failure is logged, never thrown). */
+  const tell = (event: WebhookEvent, hook: (() => void | Promise<void>) | undefined) => {
     webhook.send(event);
     Promise.resolve()
-      .then(() => deps.onCheckoutUpdate?.(event))
-      .catch((err) => logger.log('error', 'hook.failed', { checkoutId: event.checkoutId, reason: err instanceof Error ? err.message : 'error' }));
+      .then(hook)
+      .catch((err) => logger.log('error', 'hook.failed', { ...eventSubject(event), reason: err instanceof Error ? err.message : 'error' }));
   };
+  const onFinal = (event: CheckoutEvent) => tell({ type: 'checkout.updated', data: event }, deps.onCheckoutUpdate && (() => deps.onCheckoutUpdate!(event)));
+  const onReceived = (event: NotificationEvent) => tell({ type: 'notification.received', data: event }, deps.onNotification && (() => deps.onNotification!(event)));
   const service = createCheckoutService({ config, store, upstream, logger, now, onFinal });
-  const notifications = createNotificationReceiver({ config, store, service, logger, now });
+  const notifications = createNotificationReceiver({ config, store, service, logger, now, onReceived });
   const limiter = createRateLimiter(config.rateLimitPerMinute, now);
   const guard = authGuard(createRateLimiter(config.authFailuresPerMinute, now), config.trustProxy);
   const parts: AppParts = { config, store, upstream, service, notifications, limiter, authGuard: guard, logger, now };

@@ -14,6 +14,15 @@ import { newId, sha256Hex } from './checkout/secrets.js';
 
 export const MAX_DATA_RETURN = 16 * 1024;
 
+/**
+ * A stored notification as the merchant sees it (listing, hook and webhook): what the provider
+ * said and what the BFF did with it; the raw `dataReturn` and its signature stay in the store.
+ */
+export function notificationView({ signature, dataReturn, dedupeKey, ...n }: NotificationRecord) {
+  return { ...n, receivedAt: new Date(n.receivedAt).toISOString() };
+}
+export type NotificationEvent = ReturnType<typeof notificationView>;
+
 export interface Received {
   notification: NotificationRecord;
   duplicate: boolean;
@@ -26,6 +35,8 @@ export function createNotificationReceiver(deps: {
   service: CheckoutService;
   logger: Logger;
   now: () => number;
+  /** Told once per new notification, after it is stored and applied (never for a duplicate). */
+  onReceived?: (event: NotificationEvent) => void;
 }) {
   const { config, store, service, logger, now } = deps;
 
@@ -35,18 +46,20 @@ export function createNotificationReceiver(deps: {
     return candidates.find((r) => r.reference === data.reference && r.amount === data.amount && r.mode !== 'native') ?? null;
   }
 
+  /** Matches and applies a stored notification; the checkout it moved (or null) and the notification as now stored. */
   async function apply(n: NotificationRecord, data: links.DataReturn, hint: string | undefined, source: 'notification' | 'return') {
     const rec = await match(data, hint);
     if (!rec) {
       await store.updateNotification(n.id, { outcome: 'unmatched', checkoutId: null });
       logger.log('warn', 'notification.unmatched', { notificationId: n.id, status: data.status });
-      return null;
+      return { checkout: null, stored: { ...n, outcome: 'unmatched', checkoutId: null } satisfies NotificationRecord };
     }
     const settled = await service.settle(rec);
     const { record, changed } = await service.applyLinkResult(settled, data.status, data.transactionId, source);
-    await store.updateNotification(n.id, { outcome: changed ? 'applied' : 'ignored', checkoutId: rec.id });
+    const outcome = changed ? 'applied' : 'ignored';
+    await store.updateNotification(n.id, { outcome, checkoutId: rec.id });
     logger.log('info', 'notification.applied', { notificationId: n.id, checkoutId: rec.id, status: data.status, changed, state: record.state });
-    return record;
+    return { checkout: record, stored: { ...n, outcome, checkoutId: rec.id } satisfies NotificationRecord };
   }
 
   return {
@@ -84,8 +97,10 @@ export function createNotificationReceiver(deps: {
       // or matched no checkout (anyone holding the signed result may post it first with another
       // checkout's hint), is applied now; applying is idempotent because results only move forward.
       const retry = inserted || record.outcome === 'pending' || record.outcome === 'unmatched';
-      const checkout = retry ? await apply(record, data, hint, source) : record.checkoutId ? await store.getCheckout(record.checkoutId) : null;
-      return { notification: record, duplicate: !inserted, checkout };
+      if (!retry) return { notification: record, duplicate: true, checkout: record.checkoutId ? await store.getCheckout(record.checkoutId) : null };
+      const { checkout, stored } = await apply(record, data, hint, source);
+      if (inserted) deps.onReceived?.(notificationView(stored));
+      return { notification: stored, duplicate: !inserted, checkout };
     },
   };
 }

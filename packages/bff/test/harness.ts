@@ -5,6 +5,7 @@
 import { createSandbox, type Sandbox } from '@bank-checkout/sandbox';
 import { createBff, loadConfig, type BffApp, type CheckoutView } from '../src/index.js';
 import type { CheckoutEvent } from '../src/checkout/service.js';
+import type { NotificationEvent } from '../src/notifications.js';
 import { createStore } from '../src/store/index.js';
 
 export const MERCHANT_SECRET = 'test-merchant-secret-0123456789';
@@ -16,6 +17,8 @@ export interface Harness {
   sandbox: Sandbox;
   logs: string[];
   events: CheckoutEvent[];
+  /** What the in-process notification hook was told. */
+  notifications: NotificationEvent[];
   clock: { now: number; advance(ms: number): void };
   /** Upstream requests the BFF made, as `METHOD path`, with their JSON bodies. */
   upstreamCalls: string[];
@@ -40,6 +43,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
   const now = () => clock.now;
   const logs: string[] = [];
   const events: CheckoutEvent[] = [];
+  const notifications: NotificationEvent[] = [];
   const upstreamCalls: string[] = [];
   const upstreamBodies: { path: string; body: unknown }[] = [];
   const webhooks: { headers: Headers; body: string }[] = [];
@@ -86,6 +90,9 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
       onCheckoutUpdate: (e) => {
         events.push(e);
       },
+      onNotification: (e) => {
+        notifications.push(e);
+      },
       retryDelayMs: 1,
       webhookDelaysMs: [1, 1],
     });
@@ -118,6 +125,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
     sandbox,
     logs,
     events,
+    notifications,
     clock,
     upstreamCalls,
     upstreamBodies,

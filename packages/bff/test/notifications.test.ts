@@ -148,12 +148,59 @@ describe('notifications and returns', () => {
     assert.equal((await h.bff.request('http://bff.test/v1/return/ok?c=chk_none', form({}))).status, 404);
   });
 
+  /** The first webhook of a type sent after the first `from` ones (waiting a little for it). */
+  async function webhookOf(type: string, from: number) {
+    const find = () => h.webhooks.slice(from).find((w) => (JSON.parse(w.body) as Json).type === type);
+    for (let i = 0; i < 100 && !find(); i++) await new Promise((r) => setTimeout(r, 5));
+    const hook = find();
+    assert.ok(hook, `a ${type} webhook`);
+    return hook;
+  }
+
+  it('tells the merchant of each new notification once, payment links made through the merchant API included', async () => {
+    const link = (await (await h.merchant('/v1/links', { body: { amount: 1999, subject: 'Link paid', reference: 'LNK-HOOK-1' } })).json()) as Json;
+    assert.ok(link.url, JSON.stringify(link));
+    const hooksBefore = h.webhooks.length;
+    const told = h.notifications.length;
+    const n = await signed({ status: '200', description: 'OK', transactionId: 'TX-LNK', amount: 1999, reference: 'LNK-HOOK-1', dateInitPayment: h.clock.now });
+    const first = (await (await h.bff.request('http://bff.test/v1/notifications/provider', form(n))).json()) as Json;
+    const again = (await (await h.bff.request('http://bff.test/v1/notifications/provider', form(n))).json()) as Json;
+    assert.deepEqual([first.duplicate, again.duplicate], [false, true]);
+
+    // The in-process hook: once, with what the listing shows and nothing of the raw result.
+    assert.equal(h.notifications.length, told + 1);
+    const event = h.notifications.at(-1)!;
+    assert.deepEqual(
+      { id: event.id, status: event.status, reference: event.reference, amount: event.amount, transactionId: event.transactionId, outcome: event.outcome, checkoutId: event.checkoutId, verified: event.verified },
+      { id: first.id, status: '200', reference: 'LNK-HOOK-1', amount: 1999, transactionId: 'TX-LNK', outcome: 'unmatched', checkoutId: null, verified: true },
+    );
+    assert.ok(!('dataReturn' in event) && !('signature' in event) && !('dedupeKey' in event));
+    const listed = ((await (await h.merchant('/v1/notifications?limit=200')).json()) as Json).notifications.find((x: Json) => x.id === first.id);
+    assert.deepEqual(listed, event);
+
+    // The webhook: signed like every other, sent once.
+    const hook = await webhookOf('notification.received', hooksBefore);
+    assert.deepEqual((JSON.parse(hook.body) as Json).data, event);
+    assert.match(hook.headers.get('X-Bank-Checkout-Signature') ?? '', /^t=\d+,v1=[0-9a-f]{64}$/);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(h.webhooks.slice(hooksBefore).filter((w) => (JSON.parse(w.body) as Json).type === 'notification.received').length, 1);
+  });
+
+  it('tells the notification of a checkout with the checkout it was applied to', async () => {
+    const c = await redirectCheckout();
+    const told = h.notifications.length;
+    await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(await signed(result(c, '200', 'TX-APPLIED'))));
+    assert.deepEqual(
+      h.notifications.slice(told).map((e) => [e.checkoutId, e.outcome, e.transactionId]),
+      [[c.id, 'applied', 'TX-APPLIED']],
+    );
+  });
+
   it('signs the outbound webhook', async () => {
     const c = await redirectCheckout();
     const before = h.webhooks.length;
     await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(await signed(result(c, '200', 'TX-WH'))));
-    for (let i = 0; i < 50 && h.webhooks.length === before; i++) await new Promise((r) => setTimeout(r, 5));
-    const hook = h.webhooks.at(-1)!;
+    const hook = await webhookOf('checkout.updated', before);
     const body = JSON.parse(hook.body) as Json;
     assert.equal(body.data.checkoutId, c.id);
     assert.equal(body.data.state, 'succeeded');

@@ -12,6 +12,7 @@ import { clientSecretFor, hashSecret, newId, sha256Hex } from '../checkout/secre
 import { internalOf, toView, viewError } from '../checkout/machine.js';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
+import { notificationView } from '../notifications.js';
 import type { AppParts } from '../app.js';
 
 export const MERCHANT_PATHS = ['/checkouts', '/checkouts/*', '/links', '/links/*', '/orders/*', '/orders', '/link-banks', '/legacy/*', '/notifications'];
@@ -215,7 +216,7 @@ export function merchantRoutes(p: AppParts) {
     const q = query(c, m.notificationsQuery);
     const rows = await p.store.listNotifications({ limit: q.limit, ...(q.before ? { before: q.before } : {}) });
     return c.json({
-      notifications: rows.map(({ signature, dataReturn, dedupeKey, ...n }) => ({ ...n, receivedAt: new Date(n.receivedAt).toISOString() })),
+      notifications: rows.map(notificationView),
       next: rows.length === q.limit ? rows.at(-1)!.receivedAt : null,
     });
   });
