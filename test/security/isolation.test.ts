@@ -242,15 +242,9 @@ describe('isolation', () => {
         const calls = upstreamCount();
         const body = `{"bankId":"aurora","loginId":"user","fields":{"userId":"${creds.userId}","userSecret":"${creds.userSecret}",${JSON.stringify(key)}:${JSON.stringify(value)}}}`;
         const res = await rig.checkout(c.clientSecret, '/v1/checkout/login', body);
-        if (key === '__proto__') {
-          // The JSON parser makes `__proto__` an own key; the schema drops it: nothing of it goes on.
-          assert.equal(res.status, 200, `fields.${key}`);
-          const login = rig.upstream.slice(calls).find((u) => u.url.endsWith('/test/login'))!.body as Record<string, unknown>;
-          assert.deepEqual(Object.keys(login).sort(), ['bankId', 'userId', 'userSecret']);
-        } else {
-          assert.equal(res.status, 422, `fields.${key}`);
-          assert.equal(upstreamCount(), calls);
-        }
+        // `__proto__` included: the JSON parser makes it an own key, which the BFF refuses.
+        assert.equal(res.status, 422, `fields.${key}`);
+        assert.equal(upstreamCount(), calls);
       }
       const account = await rig.createCheckout();
       await payNative(rig, account.clientSecret, 'aurora', { loginId: 'user', stopAt: 'select-account' });

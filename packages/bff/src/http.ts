@@ -114,15 +114,21 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S, opts:
     text = await readText(c, MAX_JSON_BYTES);
   }
   let parsed: unknown = {};
+  let protoKey = false;
   if (text.trim() !== '') {
     try {
-      parsed = JSON.parse(text);
+      // A `__proto__` key is an own property after JSON.parse, but schemas do not see it: refused.
+      parsed = JSON.parse(text, (key, value: unknown) => {
+        if (key === '__proto__') protoKey = true;
+        return value;
+      });
     } catch {
       throw errors.badJson();
     }
   } else if (!opts.allowEmpty) {
     throw errors.badJson();
   }
+  if (protoKey) throw errors.validation([{ path: '__proto__', message: 'is not an accepted key' }]);
   const result = schema.safeParse(parsed);
   if (!result.success) throw errors.validation(zodIssues(result.error.issues));
   return result.data;
