@@ -3,7 +3,8 @@
  * `vite build --mode <name>` picks another (the demo adds its own entry to `builds`).
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { minifyCssTemplates } from './scripts/css-minify.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 export const ELEMENTS_SRC = `${root}packages/elements/src/`;
@@ -30,6 +31,16 @@ export interface ElementsBuildOptions {
   write?: boolean;
 }
 
+/** The elements' `css` templates, minified (the minifier only sees whitespace in template literals). */
+function minifyElementStyles(): Plugin {
+  return {
+    name: 'bank-checkout:minify-css-templates',
+    transform(code, id) {
+      return id.startsWith(ELEMENTS_SRC) && code.includes('css`') ? { code: minifyCssTemplates(code), map: null } : null;
+    },
+  };
+}
+
 /**
  * The elements as ES modules in packages/elements/dist: one file per entry, shared code (Lit
  * included, once) in chunks, minified for es2022 with legacy decorators lowered. The BFF is
@@ -41,6 +52,7 @@ export function elementsLibrary(opts: ElementsBuildOptions = {}): UserConfig {
     root,
     logLevel: 'warn',
     publicDir: false,
+    plugins: [minifyElementStyles()],
     build: {
       outDir: opts.outDir ?? `${root}packages/elements/dist`,
       emptyOutDir: true,
