@@ -20,8 +20,12 @@ export const LIMITS = {
   firstPage: 1,
 } as const;
 
+/** Message of a field that is absent where a value is needed, or of another type. */
+const typeError = (what: string, type: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? `${what} is required` : `${what} must be ${type}`;
+
 const limited = (what: string, max: number) =>
-  z.string({ error: `${what} must be a string` }).max(max, `${what}: at most ${max} characters`);
+  z.string({ error: typeError(what, 'a string') }).max(max, `${what}: at most ${max} characters`);
 const requiredText = (what: string, max: number) => limited(what, max).min(1, `${what} is required`);
 
 const subject = requiredText('subject', LIMITS.subject);
@@ -33,6 +37,12 @@ const expireMinutes = z
   .int('expireMinutes must be a whole number of minutes')
   .min(1, 'expireMinutes must be at least 1')
   .max(LIMITS.expireMinutesMax, `expireMinutes: at most ${LIMITS.expireMinutesMax} (180 days)`);
+/** Amount in cents: required or typed message first, then the cents rules. */
+const amount = z.number({ error: typeError('amount', 'a number (the amount times 100)') }).pipe(amountCents);
+/** An IBAN field: required or typed message first, then the IBAN rules. */
+const ibanField = (what: string) => z.string({ error: typeError(what, 'a string') }).pipe(iban);
+/** A YYYY-MM-DD field: required or typed message first, then the date rule. */
+const dateField = (what: string) => z.string({ error: typeError(what, 'a string written YYYY-MM-DD') }).pipe(isoDate);
 const partnerId = limited('partnerId', 64);
 const holderDestiny = limited('holderDestiny', 140);
 
@@ -49,7 +59,7 @@ const returnUrls = {
 
 export const signerRequest = z.object({
   subject,
-  amount: amountCents,
+  amount,
   reference,
   ...returnUrls,
   expireMinutes: expireMinutes.optional(),
@@ -57,14 +67,14 @@ export const signerRequest = z.object({
   customData: customData.optional(),
   partnerId: partnerId.optional(),
   holderDestiny: holderDestiny.optional(),
-  accountDestiny: iban.optional(),
+  accountDestiny: ibanField('accountDestiny').optional(),
 });
 export type SignerRequest = z.input<typeof signerRequest>;
 
 /** Earlier variant 1: fixed destination tied to the API client; valid 10 minutes. */
 export const legacyCommerceSignerRequest = z.object({
   subject,
-  amount: amountCents,
+  amount,
   reference,
   ...returnUrls,
   partnerId: partnerId.optional(),
@@ -75,9 +85,9 @@ export type LegacyCommerceSignerRequest = z.input<typeof legacyCommerceSignerReq
 export const legacyBusinessSignerRequest = legacyCommerceSignerRequest.extend({
   customRecipient: customRecipient.min(1, 'customRecipient is required'),
   holderDestiny: holderDestiny.min(1, 'holderDestiny is required'),
-  accountDestiny: iban,
+  accountDestiny: ibanField('accountDestiny'),
   expireMinutes: expireMinutes.optional(),
-  customData: z.string({ error: 'customData must be a string' }).max(LIMITS.customData).optional(),
+  customData: customData.optional(),
 });
 export type LegacyBusinessSignerRequest = z.input<typeof legacyBusinessSignerRequest>;
 
@@ -129,16 +139,16 @@ export function createPeriodicSignerRequest(opts: DateRuleOptions = {}) {
   return z
     .object({
       subject: subject.regex(PERIODIC_SUBJECT, 'subject: only letters, digits, spaces and hyphens'),
-      amount: amountCents,
+      amount,
       reference,
       frequency: requiredText('frequency', 32),
-      debtorAccount: iban,
-      startDate: isoDate,
-      endDate: isoDate.optional(),
+      debtorAccount: ibanField('debtorAccount'),
+      startDate: dateField('startDate'),
+      endDate: dateField('endDate').optional(),
       bankIdSelected: limited('bankIdSelected', 64).min(1).optional(),
       ...returnUrls,
       holderDestiny: holderDestiny.optional(),
-      accountDestiny: iban.optional(),
+      accountDestiny: ibanField('accountDestiny').optional(),
       expireMinutes: expireMinutes.optional(),
       customData: customData.optional(),
       partnerId: partnerId.optional(),
@@ -169,17 +179,21 @@ export type CancelPeriodicRequest = z.input<typeof cancelPeriodicRequest>;
 
 /* ---------- 6. info/payment-orders and 8. info/debts ---------- */
 
+/** A whole number given as a JSON number or a string of digits, with a message naming the field. */
+const queryNumber = (what: string) =>
+  z.union([z.number(), z.string()], { error: typeError(what, 'a whole number (a number or a string of digits)') }).pipe(wholeNumber(what));
+
 function ordersQuery(maxPageSize: number | null) {
-  const size = wholeNumber('pageSize').refine((v) => v >= 1, 'pageSize must be at least 1');
+  const size = queryNumber('pageSize').refine((v) => v >= 1, 'pageSize must be at least 1');
   return z.object({
-    dateFrom: wholeNumber('dateFrom'),
-    dateTo: wholeNumber('dateTo').optional(),
-    pageRequest: wholeNumber('pageRequest').refine((v) => v >= LIMITS.firstPage, 'pageRequest: the first page is 1'),
+    dateFrom: queryNumber('dateFrom'),
+    dateTo: queryNumber('dateTo').optional(),
+    pageRequest: queryNumber('pageRequest').refine((v) => v >= LIMITS.firstPage, 'pageRequest: the first page is 1'),
     pageSize: (maxPageSize === null
       ? size
       : size.refine((v) => v <= maxPageSize, `pageSize: at most ${maxPageSize}`)
     ).optional(),
-    orderAsc: z.boolean({ error: 'orderAsc must be true or false' }).optional(),
+    orderAsc: z.boolean({ error: typeError('orderAsc', 'true or false') }).optional(),
   });
 }
 
@@ -278,13 +292,13 @@ export type DebtsResponse = z.output<typeof debtsResponse>;
 
 export const enableDisableRequest = z.object({
   idDebt: requiredText('idDebt', 128),
-  enable: z.boolean({ error: 'enable must be true or false' }),
+  enable: z.boolean({ error: typeError('enable', 'true or false') }),
 });
 export type EnableDisableRequest = z.input<typeof enableDisableRequest>;
 
 export const legacyEnableDisableRequest = z.object({
   idProvider: requiredText('idProvider', 128),
-  enable: z.boolean({ error: 'enable must be true or false' }),
+  enable: z.boolean({ error: typeError('enable', 'true or false') }),
 });
 export type LegacyEnableDisableRequest = z.input<typeof legacyEnableDisableRequest>;
 
@@ -303,5 +317,7 @@ export const dataReturn = z.object({
   dateInitPayment: z.number(),
   accountDestiny: z.string().max(42).nullish(),
   customData: z.string().max(LIMITS.customData).nullish(),
+  /** The `customRecipient` given at creation ("returned through urlNotif after payment"). */
+  customRecipient: z.string().max(LIMITS.customRecipient).nullish(),
 });
 export type DataReturn = z.output<typeof dataReturn>;

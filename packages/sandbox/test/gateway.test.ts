@@ -125,6 +125,7 @@ describe('gateway: a simple payment', () => {
       reference: 'REF-1001',
       dateInitPayment: initAt,
       accountDestiny: SANDBOX_DEFAULTS.merchantIban,
+      customRecipient: PAYMENT.customRecipient,
     });
     const back = returnForm(done);
     assert.equal(back.action, SHOP.urlOk);

@@ -106,6 +106,8 @@ export async function settle(deps: SettleDeps, order: Order, outcome: Outcome): 
     // The earlier variant's notifications carry only the six fields above.
     ...(order.variant === 'current' ? { accountDestiny: order.accountDestiny } : {}),
     ...(order.variant === 'current' && order.customData !== undefined ? { customData: order.customData } : {}),
+    // Endpoint 1's customRecipient is "returned through urlNotif after payment".
+    ...(order.variant === 'current' && order.customRecipient !== undefined ? { customRecipient: order.customRecipient } : {}),
   };
   const signed = await deps.notifier.sign(data);
   if (order.urlNotif) await deps.notifier.deliver({ env: order.env, idDebt: order.idDebt, url: order.urlNotif }, signed, tx.transactionLongId);
