@@ -76,11 +76,16 @@ export function isLocalUrl(value: string): boolean {
   } catch {
     return false;
   }
-  host = host.replace(/^\[|\]$/g, '');
+  // The URL parser has already normalised IPv4 forms (`2130706433`, `0x7f.1`) and IPv6 text.
+  host = host.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local')) return true;
-  if (host === '::1' || host === '::' || host.startsWith('fc') || host.startsWith('fd') || host.startsWith('fe80:')) {
-    return host.includes(':');
+  // An IPv4 address written as IPv6 (`::ffff:127.0.0.1` arrives as `::ffff:7f00:1`).
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  if (mapped) {
+    const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+    host = [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
   }
+  if (host.includes(':')) return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host);
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (!m) return false;
   const [a, b] = [Number(m[1]), Number(m[2])];

@@ -71,10 +71,12 @@ describe('primitives', () => {
   });
 
   test('isLocalUrl: loopback, private and link-local addresses', () => {
-    for (const local of ['http://localhost/x', 'http://127.0.0.1:4020/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://192.168.1.1/', 'http://169.254.169.254/', 'http://[::1]/', 'http://app.localhost/', 'http://printer.local/', 'http://0.0.0.0/']) {
+    for (const local of ['http://localhost/x', 'http://127.0.0.1:4020/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://192.168.1.1/', 'http://169.254.169.254/', 'http://[::1]/', 'http://app.localhost/', 'http://printer.local/', 'http://0.0.0.0/',
+      // Other spellings of the same addresses: IPv4 inside IPv6, a trailing dot, numeric and hex hosts, long IPv6.
+      'http://[::ffff:127.0.0.1]/', 'http://[::ffff:10.0.0.5]:8080/', 'http://localhost./', 'http://2130706433/', 'http://0x7f.1/', 'http://[0:0:0:0:0:0:0:1]/', 'http://[fe90::1]/', 'http://[fd12::1]/']) {
       assert.equal(isLocalUrl(local), true, local);
     }
-    for (const remote of ['https://shop.example/notify', 'http://172.32.0.1/', 'http://8.8.8.8/', 'not a url']) {
+    for (const remote of ['https://shop.example/notify', 'http://172.32.0.1/', 'http://8.8.8.8/', 'http://[::ffff:8.8.8.8]/', 'http://[2001:db8::1]/', 'http://fdroid.example/', 'not a url']) {
       assert.equal(isLocalUrl(remote), false, remote);
     }
   });
