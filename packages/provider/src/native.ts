@@ -2,13 +2,26 @@
  * Schemas of the native bank-session service (spec/native-bank-service.md).
  *
  * Resource schemas are lenient where the provider may send `null` for an absent optional
- * field; request schemas are strict and carry the limits the simulator and the BFF enforce.
+ * field; request schemas are strict (an optional field may only be absent or `null`) and carry
+ * the limits the simulator and the BFF enforce.
  */
 import { z } from 'zod';
 import { amountCents } from './primitives.js';
 
-const text = (max: number) => z.string().max(max, `at most ${max} characters`);
-const required = (what: string, max: number) => z.string({ error: `${what} is required` }).min(1, `${what} is required`).max(max, `${what}: at most ${max} characters`);
+const text = (max: number) => z.string({ error: 'must be a string' }).max(max, `at most ${max} characters`);
+/**
+ * An optional String of a request: absent, or `null` (how many clients write "not given",
+ * and how the service itself writes an absent String), means not given; parsed to undefined.
+ */
+const optionalText = (max: number) =>
+  text(max)
+    .nullish()
+    .transform((v) => v ?? undefined);
+const required = (what: string, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${what} is required` : `${what} must be a string`) })
+    .min(1, `${what} is required`)
+    .max(max, `${what}: at most ${max} characters`);
 
 /** Numbers and strings both appear for numeric enumerations; normalise to a number. */
 const smallInt = z.union([z.number().int(), z.string().regex(/^\d{1,3}$/)]).transform(Number);
@@ -74,7 +87,7 @@ export const loginRequest = z.object({
   bankId: required('bankId', 64),
   userId: required('userId', 128),
   userSecret: required('userSecret', 128),
-  userExtraField: text(128).optional(),
+  userExtraField: optionalText(128),
 });
 export type LoginRequest = z.input<typeof loginRequest>;
 
@@ -90,13 +103,13 @@ export type SecondLoginRequest = z.input<typeof secondLoginRequest>;
 
 export const accountsRequest = z.object({
   sessionId: required('sessionId', 128),
-  contractId: text(128).optional(),
+  contractId: optionalText(128),
 });
 export type AccountsRequest = z.input<typeof accountsRequest>;
 
 export const transferInitRequest = z.object({
   sessionId: required('sessionId', 128),
-  holderOrigin: text(140).optional(),
+  holderOrigin: optionalText(140),
   accountIdOrigin: required('accountIdOrigin', 128),
   amount: amountCents,
   subject: required('subject', 140),
@@ -107,6 +120,7 @@ export type TransferInitRequest = z.input<typeof transferInitRequest>;
 
 /** A validation entry sent back to the bank: its descriptor with `valueFromUser` filled. */
 export const validationAnswer = validationBank.partial().extend({
+  label: z.string().nullish(),
   fieldId: required('fieldId', 64),
   type: smallInt.pipe(z.number().int().min(0).max(6)),
   valueFromUser: required('valueFromUser', 64),
