@@ -122,10 +122,11 @@ describe('checkout API: the native flow against the simulator', () => {
     const v = await walk(h, c.clientSecret, 'aurora', { answer: () => '0000' });
     assert.equal(v.state, 'failed');
     assert.deepEqual(v.error, { code: 'B103', message: 'error.B103' });
+    // The same at a bank that asks to sign in its app on another device (type 6).
     const c2 = await h.createCheckout();
-    const v2 = await walk(h, c2.clientSecret, NATIVE_TEST_INPUTS.b102ValidationBankId, { answer: () => '0000' });
+    const v2 = await walk(h, c2.clientSecret, NATIVE_TEST_INPUTS.indirectBankId, { answer: () => '0000' });
     assert.equal(v2.state, 'failed');
-    assert.equal(v2.error?.code, 'B102');
+    assert.equal(v2.error?.code, 'B103');
     const after = await h.checkout(c.clientSecret, '/v1/checkout/cancel', {});
     assert.equal(after.status, 409);
   });

@@ -270,17 +270,20 @@ describe('native: login', () => {
     assertError(extra, 'B100', undefined, 'descripción');
   });
 
-  test('E301 names the field and the rule: DNI check letter, CIF, digits, missing userExtraField', async () => {
+  test('wrong credentials of any shape are B100, naming the rule broken; a value the bank needs left out is E301', async () => {
     const { post } = setup();
     const dni = await post('login', { ...testCredentials('meridiano'), userId: '87654321A' });
-    assertError(dni, 'E301', /userId \(DNI \/ NIE\): DNI_NIE: .*check letter/, 'descripción');
-    assert.equal(dni.http, 400);
+    assertError(dni, 'B100', /rejected the credentials.*userId \(DNI \/ NIE\): DNI_NIE: .*check letter/, 'descripción');
+    assert.equal(dni.http, 422);
     const cif = await post('login', { ...testCredentials('levante-empresas'), userId: 'A76543210' });
-    assertError(cif, 'E301', /userId \(CIF de la empresa\): CIF: .*control character/, 'descripción');
+    assertError(cif, 'B100', /userId \(CIF de la empresa\): CIF: .*control character/, 'descripción');
     const digits = await post('login', { ...testCredentials('levante'), userSecret: '12ab56' });
-    assertError(digits, 'E301', /userSecret \(Clave de acceso\): must contain digits only/, 'descripción');
+    assertError(digits, 'B100', /userSecret \(Clave de acceso\): must contain digits only/, 'descripción');
+    assertError(await post('login', { ...testCredentials('aurora'), userSecret: 'wrong-password' }), 'B100', undefined, 'descripción');
     const { userExtraField: _omit, ...noExtra } = testCredentials('aurora-empresas');
-    assertError(await post('login', noExtra), 'E301', /userExtraField \(Código de usuario\): is required/, 'descripción');
+    const missing = await post('login', noExtra);
+    assertError(missing, 'E301', /needs is missing.*userExtraField \(Código de usuario\): is required/, 'descripción');
+    assert.equal(missing.http, 400);
   });
 
   test('E301 on the body itself: missing fields, unknown bank, bad JSON, wrong content type, too long', async () => {
@@ -347,19 +350,27 @@ describe('native: second login', () => {
     assertError(await post('accounts/list', { sessionId: login.body.sessionId }), 'E301', /unknown session/);
   });
 
-  test('out of order and bad values: E301, the pending login stays usable', async () => {
+  test('out of order and malformed calls: E301, the pending login stays usable', async () => {
     const { post } = setup();
     const login = await post('login', testCredentials('cantabrico'));
     const sessionId = login.body.sessionId;
     assertError(await post('accounts/list', { sessionId }), 'E301', /waiting for secondlogin/);
     assertError(await post('transfer/init', { sessionId, accountIdOrigin: 'CAN-0001', ...TRANSFER }), 'E301', /waiting for secondlogin/);
     assertError(await post('secondlogin', { sessionId, secondLoginType: '1', valueFromUser: '905217' }), 'E301', /type 3, not 1/, 'descripción');
-    assertError(await post('secondlogin', { sessionId, secondLoginType: 3, valueFromUser: '12' }), 'E301', /valueFromUser .*4 to 8 characters/, 'descripción');
     assertError(await post('secondlogin', { sessionId, secondLoginType: '7', valueFromUser: '905217' }), 'E301', /secondLoginType: /, 'descripción');
     const ok = await post('secondlogin', { sessionId, secondLoginType: 3, valueFromUser: login.body.secondLoginField.testValue });
     assert.equal(ok.body.status, '200');
     const again = await post('secondlogin', { sessionId, secondLoginType: '3', valueFromUser: login.body.secondLoginField.testValue });
     assertError(again, 'E301', /not waiting for a second login/, 'descripción');
+  });
+
+  test('a second-login code of the wrong shape is the bank refusing it: B100 naming the rule, and the session closes', async () => {
+    const { post } = setup();
+    const login = await post('login', testCredentials('cantabrico'));
+    const sessionId = login.body.sessionId;
+    assertError(await post('secondlogin', { sessionId, secondLoginType: 3, valueFromUser: '12' }), 'B100', /valueFromUser .*4 to 8 characters.*log in again/, 'descripción');
+    const after = await post('secondlogin', { sessionId, secondLoginType: 3, valueFromUser: login.body.secondLoginField.testValue });
+    assertError(after, 'E301', /session/, 'descripción');
   });
 
   test('secondlogin at a bank that never asked one: E301', async () => {
@@ -495,15 +506,19 @@ describe('native: transfer/validate', () => {
     assertError(await post('transfer/validate', { sessionId, validations: validations.map((v) => ({ ...v, valueFromUser: v.testValue })) }), 'E301', /already failed \(B103\)/);
   });
 
-  test('0000 fails with B102 at the bank documented for it', async () => {
-    const { post, sessionId, validations } = await started(NATIVE_TEST_INPUTS.b102ValidationBankId);
-    const r = await post('transfer/validate', { sessionId, validations: validations.map((v) => ({ ...v, valueFromUser: '0000' })) });
-    assertError(r, 'B102', /did not authorise/);
+  test('0000 fails with B103 at every active bank, whatever the validation type and its field rules', async () => {
+    for (const bank of NATIVE_BANKS.flatMap((g) => g.types).filter((b) => b.active)) {
+      const { post, sessionId, validations } = await started(bank.bankId);
+      const r = await post('transfer/validate', { sessionId, validations: validations.map((v) => ({ ...v, valueFromUser: NATIVE_MAGIC.failValidation })) });
+      assertError(r, 'B103', /validation failed/);
+    }
   });
 
-  test('a wrong value fails with B103 naming the field', async () => {
-    const { post, sessionId, validations } = await started('aurora');
-    assertError(await post('transfer/validate', { sessionId, validations: validations.map((v) => ({ ...v, valueFromUser: '1111' })) }), 'B103', /smsCode is not correct/);
+  test('a wrong value fails with B103 naming the field, or the rule it breaks', async () => {
+    const first = await started('aurora');
+    assertError(await first.post('transfer/validate', { sessionId: first.sessionId, validations: first.validations.map((v) => ({ ...v, valueFromUser: '1111' })) }), 'B103', /smsCode is not correct/);
+    const second = await started('aurora');
+    assertError(await second.post('transfer/validate', { sessionId: second.sessionId, validations: second.validations.map((v) => ({ ...v, valueFromUser: 'abc' })) }), 'B103', /smsCode .*digits only/);
   });
 
   test('two validations in one round: both are needed, each checked', async () => {
@@ -516,11 +531,14 @@ describe('native: transfer/validate', () => {
     assertError(await post('transfer/validate', { sessionId, validations: unknown }), 'E301', /'other' is not asked/);
     const wrongType = answers(validations).map((v, i) => (i === 0 ? { ...v, type: 3 } : v));
     assertError(await post('transfer/validate', { sessionId, validations: wrongType }), 'E301', /is of type/);
-    const short = answers(validations).map((v, i) => (i === 1 ? { ...v, valueFromUser: '12' } : v));
-    assertError(await post('transfer/validate', { sessionId, validations: short }), 'E301', /4 to 8 characters/);
     // None of the E301 answers consumed the transaction.
     const ok = await post('transfer/validate', { sessionId, validations: answers(validations) });
     assert.equal(ok.body.status, '200');
+
+    // One value of the wrong shape among right ones: the bank refuses the round (B103).
+    const other = await started(NATIVE_TEST_INPUTS.twoValidationsBankId);
+    const short = other.answers(other.validations).map((v, i) => (i === 1 ? { ...v, valueFromUser: '12' } : v));
+    assertError(await other.post('transfer/validate', { sessionId: other.sessionId, validations: short }), 'B103', /4 to 8 characters/);
   });
 
   test('a second round: 228 with new validations, then 200', async () => {

@@ -17,7 +17,7 @@ import { cifControlDigit, dniLetter } from './ids.js';
 
 /** Every value with a special meaning in the simulated test environment. */
 export const NATIVE_MAGIC = {
-  /** At transfer/validate: fails the validation with the bank's code (B103, or B102 at `meridiano`). */
+  /** At transfer/validate, at every bank and for every validation type: fails with B103. */
   failValidation: '0000',
   /** Type-6 validation: the payer has not signed on the other device yet (answers 228 again). */
   indirectPending: 'PENDING',
@@ -89,8 +89,6 @@ export interface SimBank {
   accounts: SimAccount[];
   /** Validation rounds of a transfer: each round is answered in one transfer/validate call. */
   rounds: ValidationSpec[][];
-  /** Code of a validation answered with `0000`. */
-  failureCode: Extract<NativeErrorCode, 'B102' | 'B103'>;
 }
 
 /* ---------- builders ---------- */
@@ -210,7 +208,6 @@ const GROUPS: GroupDef[] = [
           { accountId: 'AUR-0005', name: 'Cuenta de pruebas (IBAN del comercio demo)', iban: SANDBOX_DEFAULTS.merchantIban, balance: 50_000 },
         ],
         rounds: [[sms('482913', '+34 6** *** 412')]],
-        failureCode: 'B103',
       },
       {
         bank: bank('aurora-empresas', 1, 'Banco Aurora · Empresas', [
@@ -230,7 +227,6 @@ const GROUPS: GroupDef[] = [
           account('AUE-0003', 'Cuenta de Nóminas', '90010002130200011223', 1_200_000, { contractId: 'AUE-C02' }),
         ],
         rounds: [[signature('2580'), token('613579')]],
-        failureCode: 'B103',
       },
     ],
   },
@@ -250,7 +246,6 @@ const GROUPS: GroupDef[] = [
           account('LEV-0002', 'Cuenta Joven', '90020001180100077889', null),
         ],
         rounds: [[coordinates(2)]],
-        failureCode: 'B103',
       },
       {
         bank: bank('levante-empresas', 1, 'Caja Levante · Empresas', [
@@ -270,7 +265,6 @@ const GROUPS: GroupDef[] = [
           account('LVE-0002', 'Cuenta en divisas', '90020002120200066778', null, { contractId: 'LVE-C02' }),
         ],
         rounds: [[coordinates(3)]],
-        failureCode: 'B103',
       },
     ],
   },
@@ -289,7 +283,6 @@ const GROUPS: GroupDef[] = [
         },
         accounts: [account('CAN-0001', 'Cuenta Corriente', '90030001190100012121', 73_245)],
         rounds: [[coordinates(5)], [sms('550061', '+34 7** *** 903')]],
-        failureCode: 'B103',
       },
       {
         bank: bank('cantabrico-empresas', 1, 'Banco Cantábrico · Empresas', [
@@ -300,7 +293,6 @@ const GROUPS: GroupDef[] = [
         ]),
         accounts: [account('CAE-0001', 'Cuenta Empresa', '90030002150100045454', null)],
         rounds: [[token('771133')], [signature('9731')]],
-        failureCode: 'B103',
       },
     ],
   },
@@ -325,7 +317,6 @@ const GROUPS: GroupDef[] = [
             }),
           ],
         ],
-        failureCode: 'B102',
       },
     ],
   },
@@ -337,7 +328,6 @@ const GROUPS: GroupDef[] = [
         bank: bank('norte', 0, 'Banco del Norte (en mantenimiento)', [login('dni', 'DNI y clave', [dniField(`11111111${dniLetter('11111111')}`), pinField('1111')])], false),
         accounts: [account('NOR-0001', 'Cuenta Corriente', '90050001100100022222', 10_000)],
         rounds: [[sms('112233', '+34 6** *** 001')]],
-        failureCode: 'B103',
       },
     ],
   },
@@ -385,8 +375,6 @@ export const NATIVE_TEST_INPUTS = {
   twoValidationsBankId: 'aurora-empresas',
   twoRoundBankIds: ['cantabrico', 'cantabrico-empresas'],
   indirectBankId: 'meridiano',
-  /** Answers B102 instead of B103 when a validation is `0000`. */
-  b102ValidationBankId: 'meridiano',
   accounts: {
     invalidOrigin: { bankId: 'aurora', accountId: 'AUR-0004' },
     multiSignature: { bankId: 'aurora', accountId: 'AUR-0003' },
@@ -400,12 +388,12 @@ export const NATIVE_TEST_INPUTS = {
 /** How to reach each error code of the native service in the simulator. */
 export const NATIVE_ERROR_INPUTS: Readonly<Record<NativeErrorCode, string>> = {
   E300: `transfer/validate more than ${NATIVE_VALIDATION_DEADLINE_MS / 1000} s after transfer/init: the transfer is cancelled`,
-  E301: 'a malformed body, a value that breaks a field rule, or a call out of order (see sessions)',
+  E301: 'a malformed body (a field missing or of the wrong type, an unknown bankId), or a call out of order (see sessions)',
   E302: `transfer/init with accountDestiny equal to the origin account's IBAN, e.g. from AUR-0005 (aurora) to ${SANDBOX_DEFAULTS.merchantIban}`,
-  B100: 'login with values that fit a login type but are not its test values (e.g. a wrong userSecret); a wrong second-login code',
+  B100: 'login with values that are not a login type\'s test values (e.g. a wrong userSecret, of any shape); a wrong second-login code',
   B101: `transfer/init from AUR-0004 (aurora, blocked) or from an accountId the session does not list (e.g. ${NATIVE_TEST_INPUTS.unknownAccountId})`,
-  B102: `transfer/init with amount above ${NATIVE_MAGIC.maxAmountCents} cents; ${NATIVE_MAGIC.failValidation} at transfer/validate at meridiano`,
-  B103: `${NATIVE_MAGIC.failValidation} or any other wrong value at transfer/validate (every bank but meridiano for ${NATIVE_MAGIC.failValidation})`,
+  B102: `transfer/init with amount above ${NATIVE_MAGIC.maxAmountCents} cents`,
+  B103: `${NATIVE_MAGIC.failValidation} or any other wrong value at transfer/validate, at every bank`,
   B104: `login with userId ${NATIVE_MAGIC.actionRequiredUserId} at any active bank (any secret)`,
   B105: "login at norte (bank in maintenance) or with the test values of aurora's 'card' login (login type in maintenance)",
   B106: 'transfer/init from AUR-0003 (aurora) or AUE-0002 (aurora-empresas): joint accounts',

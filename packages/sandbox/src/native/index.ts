@@ -9,6 +9,10 @@
  * - A transfer not fully validated within 90 s of transfer/init is cancelled: the next
  *   transfer/validate answers E300 and so does every later one for that transaction.
  * - Sessions end after 15 minutes without a call.
+ * - A value that is present but wrong, whether it breaks its field's rules or not, is the
+ *   bank's refusal: B100 at login and second login, B103 at transfer/validate (the
+ *   description names the rule broken). E301 is kept for the request itself: a field missing
+ *   or of the wrong type, an unknown bank, a call out of order.
  * - Type 6: transfer/validate with `valueFromUser` `SIGNED` confirms, `PENDING` answers 228
  *   with the same validation, `0000` fails.
  */
@@ -158,7 +162,11 @@ export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
       const fitting = logins.filter((l) => l.issues.length === 0).map((l) => l.lt);
       if (fitting.length === 0) {
         const why = logins.map((l) => `login '${l.lt.loginId}': ${l.issues.join('; ')}`).join(' | ');
-        return answer(c, 'E301', `The values fit no login type of bank '${sim.bank.bankId}': ${why}`, {}, DESCRIPCION);
+        // A value every login type of the bank needs is missing: the request is incomplete.
+        const missing = sim.bank.logins.every((lt) => lt.fields.some((f, i) => !values[LOGIN_FIELDS[i]!]));
+        const code = missing ? 'E301' : 'B100';
+        const lead = missing ? `A value bank '${sim.bank.bankId}' needs is missing` : 'The bank rejected the credentials: they fit no login type';
+        return answer(c, code, `${lead}: ${why}`, {}, DESCRIPCION);
       }
       const matched = fitting.find((lt) => lt.fields.every((f, i) => sameValue(f, values[LOGIN_FIELDS[i]!], f.testValue)));
       const maintenance = matched ? !matched.active : fitting.every((lt) => !lt.active);
@@ -194,11 +202,10 @@ export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
     if (req.secondLoginType !== String(pending.type)) {
       return answer(c, 'E301', `secondLoginType: this session's second login is of type ${pending.type}, not ${req.secondLoginType}`, {}, DESCRIPCION);
     }
-    const wrong = fieldIssue(pending.field, req.valueFromUser, 'valueFromUser');
-    if (wrong) return answer(c, 'E301', wrong, {}, DESCRIPCION);
     if (!sameValue(pending.field, req.valueFromUser, pending.field.testValue)) {
       sessions.end(session.id);
-      return answer(c, 'B100', 'The bank rejected the second-login code; the session is closed, log in again', {}, DESCRIPCION);
+      const rule = fieldIssue(pending.field, req.valueFromUser, 'valueFromUser');
+      return answer(c, 'B100', `The bank rejected the second-login code${rule ? ` (${rule})` : ''}; the session is closed, log in again`, {}, DESCRIPCION);
     }
     session.state = 'open';
     delete session.secondLogin;
@@ -287,7 +294,7 @@ export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
       return answer(c, 'E301', `Transaction ${tx.id} ${how}; start a new transfer/init`);
     }
 
-    // Every validation of the round answered once, by fieldId and type, fitting its rules.
+    // Every validation of the round answered once, by fieldId and type.
     const problems: string[] = [];
     const answers = new Map<string, string>();
     for (const entry of req.validations) {
@@ -301,29 +308,24 @@ export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
         continue;
       }
       answers.set(entry.fieldId, entry.valueFromUser);
-      const wrong =
-        Number(asked.type) !== entry.type
-          ? `validations: '${entry.fieldId}' is of type ${asked.type}, not ${entry.type}`
-          : fieldIssue(asked, entry.valueFromUser, `validations.${entry.fieldId}`);
-      if (wrong) problems.push(wrong);
+      if (Number(asked.type) !== entry.type) problems.push(`validations: '${entry.fieldId}' is of type ${asked.type}, not ${entry.type}`);
     }
     for (const v of tx.validations) if (!answers.has(v.fieldId)) problems.push(`validations: '${v.fieldId}' (type ${v.type}) is missing`);
     if (problems.length) return answer(c, 'E301', problems.join('; '));
 
-    const fail = (code: 'B102' | 'B103', description: string) => {
+    const fail = (description: string) => {
       tx.state = 'failed';
-      tx.code = code;
-      return answer(c, code, description);
+      tx.code = 'B103';
+      return answer(c, 'B103', description);
     };
     const given = tx.validations.map((v) => ({ v, value: answers.get(v.fieldId)! }));
-    if (given.some((g) => g.value === NATIVE_MAGIC.failValidation)) {
-      return session.sim.failureCode === 'B102'
-        ? fail('B102', 'The bank did not authorise the payment')
-        : fail('B103', 'Transfer validation failed');
-    }
+    if (given.some((g) => g.value === NATIVE_MAGIC.failValidation)) return fail(`Transfer validation failed (value ${NATIVE_MAGIC.failValidation})`);
     const pending = (g: (typeof given)[number]) => Number(g.v.type) === 6 && g.value === NATIVE_MAGIC.indirectPending;
     const rejected = given.find((g) => !pending(g) && !sameValue(g.v, g.value, g.v.testValue));
-    if (rejected) return fail('B103', `Transfer validation failed: ${rejected.v.fieldId} is not correct`);
+    if (rejected) {
+      const rule = fieldIssue(rejected.v, rejected.value, rejected.v.fieldId);
+      return fail(`Transfer validation failed: ${rule ?? `${rejected.v.fieldId} is not correct`}`);
+    }
     const reply = (code: '200' | '228', description: string) =>
       answer(c, code, description, { sessionId: session.id, transactionId: tx.id, validations: code === '200' ? [] : tx.validations });
     if (given.some(pending)) {
