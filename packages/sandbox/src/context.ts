@@ -70,13 +70,14 @@ export function resolveConfig(partial: Partial<SandboxConfig> = {}): SandboxConf
 /**
  * HTTP statuses the simulator uses (the spec does not fix them; the body's `status` is the
  * provider's answer and the clients read that): 200 for 200/228/229, 400 for E301,
- * 401 for a missing or unknown key/token, 404 for an unknown path, 422 for E302 and B1xx,
- * 500 for E300.
+ * 401 for a missing or unknown key/token, 404 for an unknown path, 422 for E300, E302 and
+ * B1xx; 500 only for a fault of the simulator itself.
  */
 export function httpStatusFor(code: string): ContentfulStatusCode {
   if (code === '200' || code === '228' || code === '229') return 200;
   if (code === 'E301') return 400;
-  if (code === 'E300') return 500;
+  // The rest, E300 included (a transfer cancelled at its deadline), is an answer about the
+  // request, not a failure of the service: 5xx is kept for the simulator's own faults.
   return 422;
 }
 

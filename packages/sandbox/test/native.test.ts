@@ -626,6 +626,7 @@ describe('native: the 90-second deadline', () => {
     advance(NATIVE_VALIDATION_DEADLINE_MS + 1);
     const late = await post('transfer/validate', { sessionId, validations: answers(validations) });
     assertError(late, 'E300', /cancelled: .*within 90 seconds of transfer\/init/);
+    assert.equal(late.http, 422, 'an answer about the request, not a fault of the service');
     assertError(await post('transfer/validate', { sessionId, validations: answers(validations) }), 'E300', /cancelled/);
     const fresh = await init(sessionId, accountId);
     assert.equal(fresh.body.status, '228');
