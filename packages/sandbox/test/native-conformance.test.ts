@@ -5,32 +5,12 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSandbox } from '../src/index.js';
-import { SANDBOX_DEFAULTS } from '../src/context.js';
+import { nativeSandbox, type Body, type Reply } from './native-client.js';
 
-type Body = Record<string, any>;
-interface Reply {
-  http: number;
-  body: Body;
-}
-
-const AUTH = { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: SANDBOX_DEFAULTS.apiToken };
 const TRANSFER = { amount: 1999, subject: 'Pedido 1001', holderDestiny: 'Tienda Demo', accountDestiny: 'DE89370400440532013000' };
 const DESC = 'descripción';
 
-function setup() {
-  let clock = Date.UTC(2025, 5, 1, 10, 0, 0);
-  const sandbox = createSandbox({ now: () => clock });
-  async function post(path: string, body?: unknown, headers: Record<string, string> = AUTH): Promise<Reply> {
-    const res = await sandbox.app.request(`/test/${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { http: res.status, body: (await res.json()) as Body };
-  }
-  return { post, advance: (ms: number) => (clock += ms) };
-}
+const setup = () => nativeSandbox();
 
 const keys = (o: Body) => Object.keys(o).sort();
 const sorted = (...k: string[]) => [...k].sort();
@@ -168,11 +148,11 @@ describe('native conformance: a walk driven only by banks/list', () => {
     assertError(await h.post('login', {}), 'E301', DESC);
     assertError(await h.post('login', { bankId: 'norte', userId: 'u', userSecret: 's' }), 'B105', DESC);
     assertError(await h.post('secondlogin', { sessionId: 'none', secondLoginType: '1', valueFromUser: '1234' }), 'E301', DESC);
-    assertError(await h.post('login', { bankId: 'aurora', userId: 'u', userSecret: 's' }, {}), 'E300', DESC);
+    assertError(await h.post('login', { bankId: 'aurora', userId: 'u', userSecret: 's' }, { auth: false }), 'E300', DESC);
     assertError(await h.post('accounts/list', { sessionId: 'none' }), 'E301');
     assertError(await h.post('transfer/init', {}), 'E301');
     assertError(await h.post('transfer/validate', {}), 'E301');
-    assertError(await h.post('banks/list', undefined, {}), 'E300');
+    assertError(await h.post('banks/list', undefined, { auth: false }), 'E300');
   });
 });
 

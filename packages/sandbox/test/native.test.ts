@@ -1,8 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NATIVE_ERROR_CODES, isValidIban, native } from '@bank-checkout/provider';
-import { createSandbox } from '../src/app.js';
-import { SANDBOX_DEFAULTS } from '../src/context.js';
 import {
   CARD_DATA_URL,
   INDIRECT_PENDING_VALUE,
@@ -18,29 +16,18 @@ import {
 } from '../src/native/index.js';
 import { fieldIssue } from '../src/native/fields.js';
 
-type Body = Record<string, any>;
-interface Reply {
-  http: number;
-  body: Body;
-}
+import { SANDBOX_DEFAULTS } from '../src/context.js';
+import { AUTH, nativeSandbox, type Body, type PostOptions, type Reply } from './native-client.js';
 
-const AUTH = { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: SANDBOX_DEFAULTS.apiToken };
 const TRANSFER = { amount: 1999, subject: 'Pedido 1001', holderDestiny: 'Tienda Demo', accountDestiny: 'ES7620770024003102575766' };
 const allBanks = NATIVE_BANKS.flatMap((g) => g.types);
 const activeBanks = allBanks.filter((b) => b.active);
 
 /** One simulator with its own clock, and a POST helper for the native service. */
 function setup(nativeEnv = 'test') {
-  let clock = Date.UTC(2025, 5, 1, 10, 0, 0);
-  const sandbox = createSandbox({ now: () => clock, nativeEnv });
-  async function post(path: string, body: unknown = {}, init: { headers?: Record<string, string>; raw?: string } = {}): Promise<Reply> {
-    const res = await sandbox.app.request(`/${nativeEnv}/${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...AUTH, ...init.headers },
-      body: init.raw ?? JSON.stringify(body),
-    });
-    return { http: res.status, body: (await res.json()) as Body };
-  }
+  const { sandbox, post: send, advance } = nativeSandbox(nativeEnv);
+  /** Sends `{}` when no body is given. */
+  const post = (path: string, body: unknown = {}, opts: PostOptions = {}): Promise<Reply> => send(path, body, opts);
   /** Login with test values, second login if asked: the open session and its contracts. */
   async function open(bankId: string, overrides: Body = {}) {
     const login = await post('login', { ...testCredentials(bankId), ...overrides });
@@ -62,7 +49,7 @@ function setup(nativeEnv = 'test') {
   /** Answers validations with their test values (or `value` for all of them). */
   const answers = (validations: Body[], value?: string) =>
     validations.map((v) => ({ ...v, valueFromUser: value ?? v.testValue }));
-  return { sandbox, post, open, init, answers, advance: (ms: number) => (clock += ms) };
+  return { sandbox, post, open, init, answers, advance };
 }
 
 function assertError(r: Reply, code: string, pattern?: RegExp, field = 'description') {
