@@ -66,14 +66,14 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     ...(deps.webhookDelaysMs ? { delaysMs: deps.webhookDelaysMs } : {}),
   });
   /** Tells the merchant: the webhook, and the in-process hook (whose failure is logged, never thrown). */
-  const tell = (event: WebhookEvent, hook: (() => void | Promise<void>) | undefined) => {
+  const tell = (event: WebhookEvent, hook: () => void | Promise<void>) => {
     webhook.send(event);
     Promise.resolve()
       .then(hook)
       .catch((err) => logger.log('error', 'hook.failed', { ...eventSubject(event), reason: err instanceof Error ? err.message : 'error' }));
   };
-  const onFinal = (event: CheckoutEvent) => tell({ type: 'checkout.updated', data: event }, deps.onCheckoutUpdate && (() => deps.onCheckoutUpdate!(event)));
-  const onReceived = (event: NotificationEvent) => tell({ type: 'notification.received', data: event }, deps.onNotification && (() => deps.onNotification!(event)));
+  const onFinal = (event: CheckoutEvent) => tell({ type: 'checkout.updated', data: event }, () => deps.onCheckoutUpdate?.(event));
+  const onReceived = (event: NotificationEvent) => tell({ type: 'notification.received', data: event }, () => deps.onNotification?.(event));
   const service = createCheckoutService({ config, store, upstream, logger, now, onFinal });
   const notifications = createNotificationReceiver({ config, store, service, logger, now, onReceived });
   const limiter = createRateLimiter(config.rateLimitPerMinute, now);

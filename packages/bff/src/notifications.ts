@@ -50,16 +50,17 @@ export function createNotificationReceiver(deps: {
   async function apply(n: NotificationRecord, data: links.DataReturn, hint: string | undefined, source: 'notification' | 'return') {
     const rec = await match(data, hint);
     if (!rec) {
-      await store.updateNotification(n.id, { outcome: 'unmatched', checkoutId: null });
+      const patch = { outcome: 'unmatched', checkoutId: null } as const;
+      await store.updateNotification(n.id, patch);
       logger.log('warn', 'notification.unmatched', { notificationId: n.id, status: data.status });
-      return { checkout: null, stored: { ...n, outcome: 'unmatched', checkoutId: null } satisfies NotificationRecord };
+      return { checkout: null, stored: { ...n, ...patch } };
     }
     const settled = await service.settle(rec);
     const { record, changed } = await service.applyLinkResult(settled, data.status, data.transactionId, source);
-    const outcome = changed ? 'applied' : 'ignored';
-    await store.updateNotification(n.id, { outcome, checkoutId: rec.id });
+    const patch = { outcome: changed ? 'applied' : 'ignored', checkoutId: rec.id } as const;
+    await store.updateNotification(n.id, patch);
     logger.log('info', 'notification.applied', { notificationId: n.id, checkoutId: rec.id, status: data.status, changed, state: record.state });
-    return { checkout: record, stored: { ...n, outcome, checkoutId: rec.id } satisfies NotificationRecord };
+    return { checkout: record, stored: { ...n, ...patch } };
   }
 
   return {

@@ -55,6 +55,9 @@ interface Outcome {
   error?: ApiError;
 }
 
+/** The view's code for an upstream fault: a timeout, or any other. */
+const faultCode = (err: unknown) => (err instanceof UpstreamError && err.kind === 'timeout' ? 'upstream-timeout' : 'upstream');
+
 export function createCheckoutService(deps: ServiceDeps) {
   const { config, store, upstream, logger, now } = deps;
   // The longest an action holds the checkout's lock: a login reads the bank list, logs in and
@@ -118,9 +121,9 @@ export function createCheckoutService(deps: ServiceDeps) {
     try {
       return { periodicBanks: await periodicBankViews() };
     } catch (err) {
-      const timedOut = err instanceof UpstreamError && err.kind === 'timeout';
-      logger.log('warn', 'periodic.banks_unavailable', { code: err instanceof ProviderError ? err.code : timedOut ? 'timeout' : 'upstream' });
-      return { periodicBanks: [], periodicBanksError: timedOut ? 'upstream-timeout' : 'upstream' };
+      const code = faultCode(err);
+      logger.log('warn', 'periodic.banks_unavailable', { code: err instanceof ProviderError ? err.code : code });
+      return { periodicBanks: [], periodicBanksError: code };
     }
   }
 
@@ -189,8 +192,8 @@ export function createCheckoutService(deps: ServiceDeps) {
   /** An upstream fault (timeout, 5xx, garbage). For a transfer or validation the outcome is unknown. */
   function faultOutcome(i: Internal, op: string, err: unknown, keepState: CheckoutRecord['state']): Outcome {
     const apiError = toApiError(err);
-    const timedOut = err instanceof UpstreamError && err.kind === 'timeout';
-    const code = timedOut ? 'upstream-timeout' : 'upstream';
+    const code = faultCode(err);
+    const timedOut = code === 'upstream-timeout';
     // A call that must never be sent twice and whose outcome is not known: transfer init and
     // validate on any fault (money may have moved), login and second login on a timeout (the
     // bank may have counted the attempt). The checkout is reconciled, never resubmitted.
