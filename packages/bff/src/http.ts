@@ -118,10 +118,14 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S, opts:
   if (text.trim() !== '') {
     try {
       // A `__proto__` key is an own property after JSON.parse, but schemas do not see it: refused.
-      parsed = JSON.parse(text, (key, value: unknown) => {
-        if (key === '__proto__') protoKey = true;
-        return value;
-      });
+      // Only a body that could spell it (plainly or with a \u escape) is parsed key by key.
+      parsed =
+        text.includes('__proto__') || text.includes('\\u')
+          ? JSON.parse(text, (key, value: unknown) => {
+              if (key === '__proto__') protoKey = true;
+              return value;
+            })
+          : JSON.parse(text);
     } catch {
       throw errors.badJson();
     }
