@@ -11,7 +11,7 @@ import { runLoad, median, percentile, STEPS, type LoadFigures } from './lib/load
 import { measureRender, type RenderFigures } from './lib/render.js';
 import { BUNDLE_BUDGET_GZIP, kb, measureSizes } from './lib/size.js';
 import { startServers, type MemorySample } from './lib/spawn.js';
-import type { BanksResponse, CheckoutView } from '../packages/bff/src/contract.js';
+import type { BanksResponse, CheckoutView } from '@bank-checkout/contract';
 
 const ci = process.argv.includes('--ci');
 const num = (name: string, full: number, short: number) => Number(process.env[name] ?? (ci ? short : full));

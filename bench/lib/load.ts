@@ -8,7 +8,7 @@
  * step is exercised. Every request is timed per step; an HTTP error or an unexpected state
  * counts as an error.
  */
-import type { BankView, BanksResponse, CheckoutView } from '../../packages/bff/src/contract.js';
+import type { BankView, BanksResponse, CheckoutView } from '@bank-checkout/contract';
 import { payingAccount, testFields } from '../../packages/bff/test/flow.js';
 import type { Servers } from './spawn.js';
 

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
-import type { BankGroupView, BankView, BanksResponse, CheckoutView } from '../../packages/bff/src/contract.js';
+import type { BankGroupView, BankView, BanksResponse, CheckoutView } from '@bank-checkout/contract';
 import { elementsLibrary } from '../../vite.config.js';
 import { launchChromium } from '../../scripts/screenshots.js';
 

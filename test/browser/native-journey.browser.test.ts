@@ -6,7 +6,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../packages/elements/src/index.js';
 import type { BankCheckout } from '../../packages/elements/src/index.js';
-import type { CheckoutView } from '../../packages/bff/src/contract.js';
+import type { CheckoutView } from '@bank-checkout/contract';
 import { type, until } from '../../packages/elements/test/fixtures.js';
 
 interface Journey {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Browser, Page, Response } from 'playwright-core';
-import type { CheckoutView } from '@bank-checkout/bff/contract';
+import type { CheckoutView } from '@bank-checkout/contract';
 import type { Started } from '../../scripts/start.js';
 import { startServersAndBrowser } from '../../scripts/screenshots.js';
 

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { CheckoutView } from '../../packages/bff/src/contract.js';
+import type { CheckoutView } from '@bank-checkout/contract';
 import type { Harness } from '../../packages/bff/test/harness.js';
 import { arm, describeFaults, disarm, faultHarness, sandboxCalls, stray, viewOf, type FaultStep } from './support.js';
 

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { CheckoutView } from '../../packages/bff/src/contract.js';
+import type { CheckoutView } from '@bank-checkout/contract';
 import type { Harness } from '../../packages/bff/test/harness.js';
 import { bankOf, payingAccount, testFields, walk } from '../../packages/bff/test/flow.js';
 import {

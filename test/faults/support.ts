@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FaultRuleInput } from '../../packages/sandbox/src/faults.js';
-import { errorBody, type CheckoutView } from '../../packages/bff/src/contract.js';
+import { errorBody } from '@bank-checkout/contract/schemas';
+import type { CheckoutView } from '@bank-checkout/contract';
 import { createHarness, type Harness } from '../../packages/bff/test/harness.js';
 import { walk } from '../../packages/bff/test/flow.js';
 

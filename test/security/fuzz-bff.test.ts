@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { encodeDataReturn, signNotification } from '../../packages/provider/src/index.js';
-import type { CheckoutState } from '../../packages/bff/src/contract.js';
+import type { CheckoutState } from '@bank-checkout/contract';
 import { SECRETS } from './lib/canary.js';
 import { BFF_HOST, createRig, type Rig } from './lib/rig.js';
 import { payNative } from './lib/journeys.js';

@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import type { CheckoutView } from '../../packages/bff/src/contract.js';
+import type { CheckoutView } from '@bank-checkout/contract';
 import { SANDBOX_DEFAULTS } from '../../packages/sandbox/src/index.js';
 import { testCredentials } from '../../packages/sandbox/src/native/index.js';
 import { SECRETS } from './lib/canary.js';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { encodeDataReturn, signNotification } from '../../packages/provider/src/index.js';
-import type { CheckoutView } from '../../packages/bff/src/contract.js';
+import type { CheckoutView } from '@bank-checkout/contract';
 import { SECRETS } from './lib/canary.js';
 import { createRig, json, type Rig } from './lib/rig.js';
 import { assertBffError } from './lib/shapes.js';

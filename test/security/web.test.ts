@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeDataReturn, signNotification } from '../../packages/provider/src/index.js';
-import type { CheckoutView } from '../../packages/bff/src/contract.js';
+import type { CheckoutView } from '@bank-checkout/contract';
 import { SECRETS } from './lib/canary.js';
 import { createRig, json, type Rig } from './lib/rig.js';
 import { assertBffError } from './lib/shapes.js';

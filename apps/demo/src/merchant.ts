@@ -4,7 +4,7 @@
  * `{ok: false, status, error}` with the BFF's error body (`{code, message, issues?}`), so pages
  * can show the BFF's own messages next to the fields they name.
  */
-import type { CheckoutMode, CheckoutState } from '@bank-checkout/bff/contract';
+import type { CheckoutMode, CheckoutState } from '@bank-checkout/contract';
 
 export interface ApiIssue {
   path: string;

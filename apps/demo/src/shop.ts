@@ -4,7 +4,7 @@
  * secret) and embeds `<bank-checkout>`, and the page the payer returns to from the bank.
  */
 import { Hono, type Context } from 'hono';
-import type { CheckoutMode, CheckoutState } from '@bank-checkout/bff/contract';
+import type { CheckoutMode, CheckoutState } from '@bank-checkout/contract';
 import { euros, flag, html, type SafeHtml } from './html.js';
 import { originOf, page, readForm, type DemoContext } from './context.js';
 import type { Session, SessionOrder } from './session.js';

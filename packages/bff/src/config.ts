@@ -3,6 +3,7 @@
  * value stops boot with a message that names the variable.
  */
 import { z } from 'zod';
+import { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
 import { isValidIban, normalizeIban } from '@bank-checkout/provider';
 
 const SANDBOX = {
@@ -41,7 +42,7 @@ const envSchema = z.object({
   PROVIDER_LEGACY_API_TOKEN: z.string().min(1).default('sandbox-business-token'),
   PROVIDER_TIMEOUT_MS: int(100, 120_000).default(15_000),
   /** The value that tells the native service a signature on another device is done (type 6). */
-  PROVIDER_INDIRECT_SIGNED_VALUE: z.string().min(1).max(64).default('SIGNED'),
+  PROVIDER_INDIRECT_SIGNED_VALUE: z.string().min(1).max(64).default(INDIRECT_SIGNED_VALUE),
   BFF_MERCHANT_SECRET: z.string().min(16, 'must be at least 16 characters').default(SANDBOX.merchantSecret),
   BFF_PUBLIC_URL: url.optional(),
   ALLOWED_ORIGINS: z

@@ -4,4 +4,5 @@ export type { CheckoutEvent } from './checkout/service.js';
 export type { NotificationEvent } from './notifications.js';
 export type { WebhookEvent } from './webhook.js';
 export type { Store, CheckoutRecord, NotificationRecord } from './store/types.js';
-export * from './contract.js';
+export * from '@bank-checkout/contract';
+export * from '@bank-checkout/contract/schemas';

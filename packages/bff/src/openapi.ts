@@ -2,8 +2,8 @@
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate the routes.
  */
 import { z } from 'zod';
-import * as c from './contract.js';
-import * as m from './merchant-contract.js';
+import * as c from '@bank-checkout/contract/schemas';
+import * as m from '@bank-checkout/contract/schemas';
 
 type Op = {
   method: 'get' | 'post';

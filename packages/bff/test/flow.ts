@@ -1,5 +1,5 @@
 /** Walks a checkout through the native flow with the simulator's test values. */
-import type { BankView, CheckoutView, ValidationView } from '../src/contract.js';
+import type { BankView, CheckoutView, ValidationView } from '@bank-checkout/contract';
 import { SIM_BANKS } from '../../sandbox/src/native/catalogue.js';
 import { SANDBOX_DEFAULTS } from '../../sandbox/src/context.js';
 import { view, type Harness } from './harness.js';

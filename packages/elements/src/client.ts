@@ -10,14 +10,17 @@ import type {
   ContractBody,
   ErrorBody,
   LoginBody,
+  ModeBody,
   PeriodicBody,
   SecondLoginBody,
   TransferBody,
   ValidateBody,
-} from '@bank-checkout/bff/contract';
+} from '@bank-checkout/contract';
+
+export type { ModeBody };
 
 /** The value the validate call sends for a type-6 validation once the payer signed in the app. */
-export const INDIRECT_SIGNED_VALUE = 'SIGNED';
+export { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
 
 export interface CheckoutClientOptions {
   /** Base address of the BFF, such as `https://shop.example/bff` (a path like `/bff` works too). */
@@ -49,10 +52,6 @@ export interface CheckoutClient {
   mode(body: ModeBody): Promise<CheckoutView>;
 }
 
-/** The body of `POST /v1/checkout/mode`. */
-export interface ModeBody {
-  mode: CheckoutMode;
-}
 
 export interface ApiIssue {
   path: string;

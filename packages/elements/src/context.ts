@@ -3,7 +3,7 @@
  * the typed client, the locale, whether a call is in flight, and the way to run an action.
  */
 import { createContext } from '@lit/context';
-import type { BankGroupView, CheckoutView } from '@bank-checkout/bff/contract';
+import type { BankGroupView, CheckoutView } from '@bank-checkout/contract';
 import type { CheckoutClient } from './client.js';
 
 export type CheckoutAction = (client: CheckoutClient) => Promise<CheckoutView>;

@@ -2,9 +2,10 @@
  * The kit's events: typed, bubbling and composed (they cross shadow roots). No detail ever holds
  * a credential, a code the payer typed, or the client secret.
  */
-import type { CheckoutState } from '@bank-checkout/bff/contract';
+import type { CheckoutOutcome, CheckoutState } from '@bank-checkout/contract';
 
-export type CheckoutOutcome = 'succeeded' | 'failed' | 'expired' | 'cancelled';
+export type { CheckoutOutcome };
+
 
 export interface CheckoutStepDetail {
   checkoutId: string;
@@ -89,8 +90,4 @@ export function emit<K extends keyof BankEventMap>(target: EventTarget, type: K,
   return target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
 }
 
-export const OUTCOMES: readonly CheckoutState[] = ['succeeded', 'failed', 'expired', 'cancelled'];
-
-export function isOutcome(state: CheckoutState): state is CheckoutOutcome {
-  return OUTCOMES.includes(state);
-}
+export { OUTCOMES, isOutcome } from '@bank-checkout/contract';

@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../src/bank-challenge/bank-challenge.js';
 import type { BankChallenge, Clock } from '../src/bank-challenge/bank-challenge.js';
 import { createCheckoutClient, INDIRECT_SIGNED_VALUE } from '../src/client.js';
-import type { ValidationView } from '@bank-checkout/bff/contract';
+import type { ValidationView } from '@bank-checkout/contract';
 import { CARD_IMAGE, allAttributeValues, fakeBff, type, until, validation, view } from './fixtures.js';
 
 const START = Date.UTC(2030, 0, 1);

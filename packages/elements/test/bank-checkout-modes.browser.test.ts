@@ -2,7 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
-import type { CheckoutMode, CheckoutView } from '@bank-checkout/bff/contract';
+import type { CheckoutMode, CheckoutView } from '@bank-checkout/contract';
 import { systemClock } from '../src/bank-challenge/bank-challenge.js';
 import { DEBTOR_IBAN, FIXED_NOW, GROUPS, PERIODIC_BANKS, apiError, deep, fakeBff, gate, inlineStyled, leave, type, until, view, type FakeRoute } from './fixtures.js';
 

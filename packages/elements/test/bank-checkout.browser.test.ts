@@ -2,7 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia, setViewport } from '@web/test-runner-commands';
 import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
-import type { CheckoutView } from '@bank-checkout/bff/contract';
+import type { CheckoutView } from '@bank-checkout/contract';
 import { LAST_BANK_KEY } from '../src/logic/banks.js';
 import { AURORA, CARD_IMAGE, GROUPS, allAttributeValues, apiError, deep, fakeBff, field, inlineStyled, type, until, validation, view, type FakeRoute } from './fixtures.js';
 

@@ -2,7 +2,7 @@
  * Contract-shaped test data and a fake BFF fetch for the element tests. Bank data follows the
  * sandbox catalogue's shapes (DNI/CIF fields, masked numeric secrets, a bank in maintenance).
  */
-import type { BankGroupView, BankView, CheckoutView, FieldView, PeriodicBankView, StepView, ValidationView } from '@bank-checkout/bff/contract';
+import type { BankGroupView, BankView, CheckoutView, FieldView, PeriodicBankView, StepView, ValidationView } from '@bank-checkout/contract';
 
 export const field = (over: Partial<FieldView> & Pick<FieldView, 'fieldId' | 'label'>): FieldView => ({
   min: null,
@@ -157,6 +157,7 @@ export function view(step: StepView, over: Partial<CheckoutView> = {}): Checkout
     expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
     sandbox: false,
     attemptsLeft: 3,
+    actions: [],
     step,
     ...over,
   };

@@ -9,7 +9,7 @@ import { eu } from '../src/i18n/eu.js';
 import { gl } from '../src/i18n/gl.js';
 import { errorKey, interpolate, registerCatalogue, resolveLocale, translate } from '../src/i18n/index.js';
 import { NATIVE_ERROR_CODES } from '@bank-checkout/provider';
-import { BFF_ERROR_CODES } from '@bank-checkout/bff/contract';
+import { BFF_ERROR_CODES } from '@bank-checkout/contract';
 
 const catalogues = { en, es, ca, eu, gl } as const;
 const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -2,14 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { isValidIban as providerAcceptsIban } from '@bank-checkout/provider';
-import { compactIban, editIban, ibanChecksumOk, ibanLength, validateIban, IBAN_MAX_LENGTH } from '../src/logic/iban.js';
+import { ibanChecksumOk, ibanLength, IBAN_MAX_LENGTH } from '@bank-checkout/contract';
+import { compactIban, editIban, validateIban } from '../src/logic/iban.js';
 import { formatIban } from '../src/logic/format.js';
 import {
   addDays,
   describeSchedule,
   firstStartDate,
   frequencyKey,
-  isIsoDate,
   isoDateAt,
   periodicChoices,
   validateEndDate,
@@ -146,11 +146,7 @@ describe('periodic dates', () => {
     assert.ok(['2030-03-11', '2030-03-12'].includes(firstStartDate(FIXED_NOW)));
   });
 
-  it('validates real calendar dates and adds days across months and leap years', () => {
-    assert.equal(isIsoDate('2028-02-29'), true);
-    assert.equal(isIsoDate('2030-02-29'), false);
-    assert.equal(isIsoDate('2030-13-01'), false);
-    assert.equal(isIsoDate('10/03/2030'), false);
+  it('adds days across months and years', () => {
     assert.equal(addDays('2030-02-28', 1), '2030-03-01');
     assert.equal(addDays('2030-12-31', 1), '2031-01-01');
   });

@@ -1,26 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isValidCif, isValidDniNie, cifControlDigit, dniLetter } from '../src/native/ids.js';
 import { CARD_DATA_URL, CARD_POSITIONS, cardPosition, cardValue } from '../src/native/card.js';
 import { fieldIssue, sameValue } from '../src/native/fields.js';
-
-test('DNI and NIE: the mod-23 check letter', () => {
-  assert.equal(dniLetter('12345678'), 'Z');
-  for (const ok of ['12345678Z', '12345678z', 'X1234567L', 'Y1234567X', 'Z1234567R', '00000000T']) assert.ok(isValidDniNie(ok), ok);
-  for (const bad of ['12345678A', 'X1234567A', '1234567Z', '123456789Z', 'W1234567L', '', 'ZZZZZZZZZ']) assert.ok(!isValidDniNie(bad), bad);
-});
-
-test('CIF: control digit or letter by organisation type', () => {
-  assert.equal(cifControlDigit('5881850'), 1);
-  assert.ok(isValidCif('A58818501'));
-  assert.ok(isValidCif('B12345674'));
-  assert.ok(!isValidCif('B12345675'), 'wrong control digit');
-  assert.ok(isValidCif('P1234567D'), 'P takes a letter');
-  assert.ok(!isValidCif('P12345674'), 'P may not take a digit');
-  assert.ok(!isValidCif('A1234567D'), 'A may not take a letter');
-  assert.ok(isValidCif('G12345674') && isValidCif('G1234567D'), 'G takes either');
-  for (const bad of ['I12345674', 'B1234567', 'B123456745', '12345678Z']) assert.ok(!isValidCif(bad), bad);
-});
 
 test('the coordinates card: 25 four-digit values, never 0000, drawn in its SVG', () => {
   assert.equal(CARD_POSITIONS.length, 25);

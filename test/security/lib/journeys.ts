@@ -4,7 +4,7 @@
  * the provider's hosted gateway back to the merchant's page.
  */
 import assert from 'node:assert/strict';
-import type { BankView, CheckoutView } from '../../../packages/bff/src/contract.js';
+import type { BankView, CheckoutView } from '@bank-checkout/contract';
 import { testCredentials } from '../../../packages/sandbox/src/native/index.js';
 import { formFor, submit, walkGateway } from '../../../packages/sandbox/src/gateway/drive.js';
 import { payingAccount } from '../../../packages/bff/test/flow.js';

@@ -6,14 +6,16 @@ import type { FieldBank, ValidationBank, BankType } from '@bank-checkout/provide
 import type { CheckoutRecord, CheckoutPatch } from '../store/types.js';
 import {
   FINAL_STATES,
+  fieldProblem,
   type BankView,
   type CheckoutState,
   type CheckoutView,
   type FieldView,
   type PeriodicBankView,
   type StepView,
-} from '../contract.js';
+} from '@bank-checkout/contract';
 import type { Issue } from '../errors.js';
+import { actionsFor } from './transitions.js';
 
 /** Time the bank gives to answer a transfer's validations (spec: 90 seconds). */
 export const VALIDATION_WINDOW_MS = 90_000;
@@ -149,6 +151,7 @@ export function toView(rec: CheckoutRecord, ctx: ViewContext): CheckoutView {
     expiresAt: new Date(rec.expiresAt).toISOString(),
     sandbox: ctx.sandbox,
     attemptsLeft: rec.attemptsLeft,
+    actions: actionsFor(rec),
     step: step(rec, ctx),
     ...(rec.error ? { error: rec.error } : {}),
   };
@@ -224,13 +227,27 @@ export function costsAttempt(code: string): boolean {
 
 /* ---------- payer input ---------- */
 
-/** Checks a value against a field's rules (length, digits); returns a message or null. */
-export function checkField(field: Pick<FieldBank, 'min' | 'max' | 'valueType' | 'label'>, value: string | undefined): string | null {
-  if (value === undefined || value === '') return 'is required';
-  if (field.valueType === 'numeric' && !/^\d+$/.test(value)) return 'must contain digits only';
-  if (field.min != null && value.length < field.min) return `must have at least ${field.min} characters`;
-  if (field.max != null && value.length > field.max) return `must have at most ${field.max} characters`;
-  return null;
+/**
+ * Checks a value against a field's rules (the contract's: required, digits, length); returns a
+ * message or null. The `specificType` is left to the bank, as it always was.
+ */
+export function checkField(field: Pick<FieldBank, 'min' | 'max' | 'valueType'>, value: string | undefined): string | null {
+  const problem = fieldProblem(field, value, { specificType: false });
+  switch (problem?.rule) {
+    case undefined:
+    case 'specificType':
+      return null;
+    case 'required':
+      return 'is required';
+    case 'digits':
+      return 'must contain digits only';
+    case 'exact':
+      return `must have exactly ${problem.length} characters`;
+    case 'min':
+      return `must have at least ${problem.min} characters`;
+    case 'max':
+      return `must have at most ${problem.max} characters`;
+  }
 }
 
 /** Checks a map of values against the fields asked for; unknown or missing fields are issues. */

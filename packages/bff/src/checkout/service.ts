@@ -6,7 +6,7 @@
  */
 import { ProviderError, UpstreamError, links as linkSchemas, type BankType, type FieldBank } from '@bank-checkout/provider';
 import type { BffConfig } from '../config.js';
-import type { CheckoutMode, CheckoutView, LoginBody, PeriodicBody, PeriodicBankView } from '../contract.js';
+import type { CheckoutMode, CheckoutView, LoginBody, PeriodicBody, PeriodicBankView } from '@bank-checkout/contract';
 import { ApiError, errors, zodIssues } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { CheckoutPatch, CheckoutRecord, Store } from '../store/types.js';

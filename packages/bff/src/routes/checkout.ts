@@ -5,8 +5,7 @@
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import type { CheckoutRecord } from '../store/types.js';
-import * as contract from '../contract.js';
-import { modeBody } from '../merchant-contract.js';
+import * as contract from '@bank-checkout/contract/schemas';
 import { errors } from '../errors.js';
 import { bankView } from '../checkout/machine.js';
 import { corsAllowlist, jsonBody, type BffEnv } from '../http.js';
@@ -74,6 +73,6 @@ export function checkoutRoutes(p: AppParts) {
   action('/checkout/cancel', contract.emptyBody, (rec) => p.service.cancel(rec));
   action('/checkout/redirect', contract.emptyBody, (rec) => p.service.redirect(rec));
   action('/checkout/periodic', contract.periodicBody, (rec, b) => p.service.periodic(rec, b));
-  action('/checkout/mode', modeBody, (rec, b) => p.service.chooseMode(rec, b.mode));
+  action('/checkout/mode', contract.modeBody, (rec, b) => p.service.chooseMode(rec, b.mode));
   return app;
 }

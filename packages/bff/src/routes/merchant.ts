@@ -4,10 +4,10 @@
  */
 import { Hono, type Context } from 'hono';
 import { links as L } from '@bank-checkout/provider';
-import type { CheckoutMode } from '../contract.js';
+import type { CheckoutMode } from '@bank-checkout/contract';
 import { errors } from '../errors.js';
 import { jsonBody, merchantAuth, query, type BffEnv } from '../http.js';
-import * as m from '../merchant-contract.js';
+import * as m from '@bank-checkout/contract/schemas';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from '../checkout/secrets.js';
 import { internalOf, toView, viewError } from '../checkout/machine.js';
 import type { CheckoutRecord } from '../store/types.js';

@@ -5,7 +5,7 @@
  *
  * The store writes what it is given and logs nothing.
  */
-import type { CheckoutState } from '../contract.js';
+import type { CheckoutState } from '@bank-checkout/contract';
 import type { CheckoutPatch, CheckoutRecord, IdempotencyRecord, NotificationRecord, Store } from './types.js';
 
 export type SqlValue = string | number | null;

@@ -6,7 +6,7 @@
  * changes nothing and returns null, which is how two concurrent requests for one checkout
  * start at most one upstream call.
  */
-import type { CheckoutMode, CheckoutState } from '../contract.js';
+import type { CheckoutMode, CheckoutState } from '@bank-checkout/contract';
 
 export interface CheckoutRecord {
   id: string;

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { CheckoutView, ValidationView } from '@bank-checkout/bff/contract';
-import { INDIRECT_SIGNED_VALUE } from '../client.js';
+import type { CheckoutView, ValidationView } from '@bank-checkout/contract';
+import { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
 import { emit } from '../events.js';
 import type { MessageKey, MessageParams } from '../i18n/index.js';
 import { announcementDue, deadlineMs, secondsLeft } from '../logic/countdown.js';

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { ContextProvider } from '@lit/context';
-import type { BankGroupView, BankView, CheckoutMode, CheckoutView } from '@bank-checkout/bff/contract';
+import type { BankGroupView, BankView, CheckoutMode, CheckoutView } from '@bank-checkout/contract';
 import { createCheckoutClient, type CheckoutApiError, type CheckoutClient } from '../client.js';
 import { checkoutContext, type CheckoutAction } from '../context.js';
 import { emit, isOutcome, type BankSelectDetail } from '../events.js';

@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { BankView, CheckoutView, LoginTypeView } from '@bank-checkout/bff/contract';
+import type { BankView, CheckoutView, LoginTypeView } from '@bank-checkout/contract';
 import { BankElement } from '../shared/bank-element.js';
 import { FieldsController } from '../shared/fields.js';
 import { elementStyles } from '../shared/styles.js';

@@ -1,10 +1,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
-import type { PeriodicBankView } from '@bank-checkout/bff/contract';
+import type { PeriodicBankView } from '@bank-checkout/contract';
 import { emit, type PeriodicSubmitDetail } from '../events.js';
 import { compactIban, editIban, validateIban } from '../logic/iban.js';
-import { addDays, describeSchedule, firstStartDate, frequencyKey, isIsoDate, periodicChoices, validateEndDate, validateStartDate, type PeriodicChoice } from '../logic/periodic.js';
+import { isIsoDate } from '@bank-checkout/contract';
+import { addDays, describeSchedule, firstStartDate, frequencyKey, periodicChoices, validateEndDate, validateStartDate, type PeriodicChoice } from '../logic/periodic.js';
 import { isWebUrl } from '../logic/redirect.js';
 import type { FieldError } from '../logic/validators.js';
 import { BankElement } from '../shared/bank-element.js';

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import type { CheckoutView } from '@bank-checkout/bff/contract';
+import type { CheckoutView } from '@bank-checkout/contract';
 import { emit } from '../events.js';
 import { errorKey, type MessageKey } from '../i18n/index.js';
 import { BankElement } from '../shared/bank-element.js';

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import type { FieldView } from '@bank-checkout/bff/contract';
+import type { FieldView } from '@bank-checkout/contract';
 import { BankElement } from '../shared/bank-element.js';
 import { FieldsController } from '../shared/fields.js';
 import { elementStyles } from '../shared/styles.js';

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
-import type { BankGroupView, BankView } from '@bank-checkout/bff/contract';
+import type { BankGroupView, BankView } from '@bank-checkout/contract';
 import { BankElement, asApiError } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
 import { emit } from '../events.js';

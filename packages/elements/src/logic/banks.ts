@@ -2,7 +2,7 @@
  * The bank list as the selector shows it: search (accent- and case-insensitive), person type,
  * and the last bank used on this device (its id only).
  */
-import type { BankGroupView, BankView } from '@bank-checkout/bff/contract';
+import type { BankGroupView, BankView } from '@bank-checkout/contract';
 import { normalizeForSearch } from './format.js';
 
 /** 0 natural person, 1 legal person (BankType.type). */

@@ -3,7 +3,7 @@
  * rule, frequency labels, the date rules of the periodic signer, and the sentence that says
  * when the payment runs. Pure functions.
  */
-import type { PeriodicBankView } from '@bank-checkout/bff/contract';
+import { isIsoDate, PROVIDER_TIME_ZONE, type PeriodicBankView } from '@bank-checkout/contract';
 import { isMessageKey, type MessageKey, type MessageParams } from '../i18n/index.js';
 import type { FieldError } from './validators.js';
 
@@ -53,19 +53,9 @@ export function frequencyKey(code: string): MessageKey | null {
   return isMessageKey(key) ? key : null;
 }
 
-/** The time zone in which the payment-link service judges "after the current date". */
-export const PROVIDER_TIME_ZONE = 'Europe/Madrid';
-
 /** The calendar date (`YYYY-MM-DD`) at `now` in `timeZone` (the device's when absent). */
 export function isoDateAt(now: number, timeZone?: string): string {
   return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', ...(timeZone ? { timeZone } : {}) }).format(now);
-}
-
-/** `YYYY-MM-DD` naming a real calendar date. */
-export function isIsoDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
 }
 
 /** `iso` plus `days` calendar days. */

@@ -5,7 +5,7 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
-import type { CheckoutState, CheckoutView } from '@bank-checkout/bff/contract';
+import type { CheckoutState, CheckoutView } from '@bank-checkout/contract';
 import { CheckoutApiError, type CheckoutClient } from '../client.js';
 import { checkoutContext, type CheckoutAction, type CheckoutContextValue } from '../context.js';
 import { emit } from '../events.js';

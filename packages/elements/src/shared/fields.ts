@@ -6,7 +6,7 @@
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import type { FieldView } from '@bank-checkout/bff/contract';
+import type { FieldView } from '@bank-checkout/contract';
 import type { MessageKey, MessageParams } from '../i18n/index.js';
 import { parseFieldInput } from '../logic/parsers.js';
 import { validateField, type FieldError } from '../logic/validators.js';

@@ -11,7 +11,7 @@
  */
 import type { BankGroup, BankType, Contract, FieldBank, LoginType, NativeErrorCode } from '@bank-checkout/provider';
 import { SANDBOX_DEFAULTS } from '../context.js';
-import { cifControlDigit, dniLetter } from './ids.js';
+import { cifControlDigit, dniLetter, ibanCheckDigits, INDIRECT_SIGNED_VALUE as SIGNED } from '@bank-checkout/contract';
 
 /* ---------- magic values ---------- */
 
@@ -22,7 +22,7 @@ export const NATIVE_MAGIC = {
   /** Type-6 validation: the payer has not signed on the other device yet (answers 228 again). */
   indirectPending: 'PENDING',
   /** Type-6 validation: the payer signed on the other device. */
-  indirectSigned: 'SIGNED',
+  indirectSigned: SIGNED,
   /** Login userId (a valid DNI) whose login answers B104 at any active bank, whatever the secret. */
   actionRequiredUserId: `00000104${dniLetter('00000104')}`,
   /** Login userId (a valid DNI) that logs in at any active bank, whatever the secret, and gets B108 at transfer/init. */
@@ -132,10 +132,7 @@ function bank(bankId: string, type: 0 | 1, label: string, logins: LoginType[], a
 
 /** A Spanish IBAN from its 20-digit national part, with the ISO 13616 check digits. */
 function esIban(bban: string): string {
-  const numeric = `${bban}142800`; // "ES00" moved to the end, letters as numbers (E=14, S=28)
-  let r = 0;
-  for (const d of numeric) r = (r * 10 + Number(d)) % 97;
-  return `ES${String(98 - r).padStart(2, '0')}${bban}`;
+  return `ES${ibanCheckDigits('ES', bban)}${bban}`;
 }
 
 function account(accountId: string, name: string, bban: string, balance: number | null, extra: Partial<SimAccount> = {}): SimAccount {

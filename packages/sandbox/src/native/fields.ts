@@ -1,26 +1,32 @@
 /**
- * The rules a FieldBank states (length, digits only, specificType), applied to one value.
+ * The rules a FieldBank states (the contract's: length, digits only, specificType), applied to
+ * one value, as the sentences of the simulator's E301, B100 and B103 answers.
  * Used for login fields, the second-login field and validation fields alike.
  */
 import type { FieldBank } from '@bank-checkout/provider';
-import { SPECIFIC_TYPES, isSpecificType } from './ids.js';
+import { fieldProblem } from '@bank-checkout/contract';
+import { SPECIFIC_TYPES } from './ids.js';
 
 /** What is wrong with `value` for `field`, as one sentence naming the field; null when it fits. */
 export function fieldIssue(field: FieldBank, value: string | undefined, name: string = field.fieldId): string | null {
+  const problem = fieldProblem(field, value);
+  if (!problem) return null;
   const where = `${name} (${field.label})`;
-  if (value === undefined || value === '') return `${where}: is required`;
-  const rules: string[] = [];
-  const min = field.min ?? 0;
-  const max = field.max ?? Infinity;
-  if (value.length < min || value.length > max) {
-    rules.push(min === max ? `must be exactly ${min} characters` : `must be ${min} to ${max} characters`);
+  switch (problem.rule) {
+    case 'required':
+      return `${where}: is required`;
+    case 'digits':
+      return `${where}: must contain digits only`;
+    case 'exact':
+      return `${where}: must be exactly ${problem.length} characters`;
+    case 'min':
+    case 'max':
+      if (field.min == null) return `${where}: must be at most ${field.max} characters`;
+      if (field.max == null) return `${where}: must be at least ${field.min} characters`;
+      return `${where}: must be ${field.min} to ${field.max} characters`;
+    case 'specificType':
+      return `${where}: ${problem.type}: ${SPECIFIC_TYPES[problem.type].rule}`;
   }
-  if (field.valueType === 'numeric' && !/^\d*$/.test(value)) rules.push('must contain digits only');
-  const specific = field.specificType;
-  if (specific && isSpecificType(specific) && !SPECIFIC_TYPES[specific].check(value)) {
-    rules.push(`${specific}: ${SPECIFIC_TYPES[specific].rule}`);
-  }
-  return rules.length ? `${where}: ${rules.join('; ')}` : null;
 }
 
 /** Compares a payer's value with the expected one; identity documents ignore letter case. */

@@ -44,7 +44,8 @@ export {
   testCredentials,
 } from './catalogue.js';
 export { CARD_DATA_URL, CARD_POSITIONS, cardValue } from './card.js';
-export { isValidDniNie, isValidCif, SPECIFIC_TYPES } from './ids.js';
+export { SPECIFIC_TYPES } from './ids.js';
+export { isValidDniNie, isValidCif } from '@bank-checkout/contract';
 
 /** The spelling of the description field in the login and second-login answers. */
 const DESCRIPCION = 'descripción';

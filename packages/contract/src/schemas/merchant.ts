@@ -3,8 +3,9 @@
  * reuse the provider's schemas, so every limit of the spec applies before anything is sent.
  */
 import { z } from 'zod';
-import { httpUrl, iban, links } from '@bank-checkout/provider';
-import { CHECKOUT_MODES } from './contract.js';
+import { CHECKOUT_MODES } from '../states.js';
+import { httpUrl, iban } from './primitives.js';
+import * as links from './links.js';
 
 export const createCheckoutBody = z.strictObject({
   amount: z.number().int('amount is in cents: a whole number').positive().max(99_999_999_99),
@@ -27,8 +28,7 @@ export const createCheckoutBody = z.strictObject({
 export type CreateCheckoutBody = z.infer<typeof createCheckoutBody>;
 
 export const resolveBody = z.strictObject({ outcome: z.enum(['succeeded', 'failed']) });
-
-export const modeBody = z.strictObject({ mode: z.enum(CHECKOUT_MODES) });
+export type ResolveBody = z.infer<typeof resolveBody>;
 
 const noNotif = <S extends z.ZodType<unknown, Record<string, unknown>>>(schema: S) =>
   z

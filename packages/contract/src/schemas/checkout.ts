@@ -4,42 +4,8 @@
  * document; the elements import only the inferred types.
  */
 import { z } from 'zod';
-
-export const CHECKOUT_STATES = [
-  'select-bank',
-  'login',
-  'second-login',
-  'select-contract',
-  'select-account',
-  'validate',
-  'redirect',
-  'periodic',
-  'succeeded',
-  'failed',
-  'expired',
-  'cancelled',
-  'unknown',
-] as const;
-export type CheckoutState = (typeof CHECKOUT_STATES)[number];
-export const FINAL_STATES: readonly CheckoutState[] = ['succeeded', 'failed', 'expired', 'cancelled'];
-
-export const CHECKOUT_MODES = ['native', 'redirect', 'periodic'] as const;
-export type CheckoutMode = (typeof CHECKOUT_MODES)[number];
-
-/**
- * Stable error codes in a view's `error`: the provider's native codes (B100–B108, E300–E302)
- * and the BFF's own.
- */
-export const BFF_ERROR_CODES = [
-  'expired',
-  'cancelled',
-  'unknown',
-  'deadline',
-  'attempts',
-  'upstream',
-  'upstream-timeout',
-  'invalid-state',
-] as const;
+import { CHECKOUT_MODES, CHECKOUT_STATES } from '../states.js';
+import { CHECKOUT_ACTIONS } from '../actions.js';
 
 /* ---------- request bodies (elements → BFF) ---------- */
 
@@ -75,6 +41,10 @@ export const periodicBody = z.strictObject({
   endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').optional(),
 });
 export type PeriodicBody = z.infer<typeof periodicBody>;
+
+/** Switches to another mode the merchant allowed. */
+export const modeBody = z.strictObject({ mode: z.enum(CHECKOUT_MODES) });
+export type ModeBody = z.infer<typeof modeBody>;
 
 /* ---------- the view (BFF → elements) ---------- */
 
@@ -206,6 +176,8 @@ export const checkoutView = z.object({
   sandbox: z.boolean(),
   /** Failed login or validation attempts left before the checkout fails. */
   attemptsLeft: z.number().int().nonnegative(),
+  /** The actions the payer may take now, from the BFF's transition table. */
+  actions: z.array(z.enum(CHECKOUT_ACTIONS)),
   step: stepView,
   error: z
     .object({
