@@ -3,7 +3,7 @@
  * `vite build --mode <name>` picks another (the demo adds its own entry to `builds`).
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin, type UserConfig } from 'vite';
 import { minifyCssTemplates } from './scripts/css-minify.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -53,6 +53,8 @@ export function elementsLibrary(opts: ElementsBuildOptions = {}): UserConfig {
     logLevel: 'warn',
     publicDir: false,
     plugins: [minifyElementStyles()],
+    // The kit's own packages from their TypeScript sources.
+    resolve: { conditions: ['bank-checkout-source', ...defaultClientConditions] },
     build: {
       outDir: opts.outDir ?? `${root}packages/elements/dist`,
       emptyOutDir: true,

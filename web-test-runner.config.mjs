@@ -80,7 +80,8 @@ function journeyServers() {
 }
 
 export default {
-  nodeResolve: true,
+  // The packages' TypeScript sources (their `bank-checkout-source` export condition).
+  nodeResolve: { exportConditions: ['bank-checkout-source'] },
   files: ['packages/*/test/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), journeyServers()],
   browsers: [

@@ -26,9 +26,13 @@ const match = (f) => filters.length === 0 || filters.some((x) => f.includes(x));
 const nodeFiles = all.filter((f) => !f.endsWith('.browser.test.ts') && match(f)).sort();
 const browserFiles = all.filter((f) => f.endsWith('.browser.test.ts') && match(f)).sort();
 
+// Inside the repository the packages resolve to their TypeScript sources (the
+// `bank-checkout-source` export condition); published, they resolve to built JavaScript.
+const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=bank-checkout-source`.trim() };
+
 function run(cmd, args, parse) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env });
     let tail = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
