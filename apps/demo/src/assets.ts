@@ -43,6 +43,8 @@ export async function buildAssets(opts: { minify?: boolean } = {}): Promise<Map<
     minify: opts.minify ?? true,
     target: 'es2022',
     platform: 'browser',
+    // The kit's packages from their TypeScript sources (their `bank-checkout-source` export).
+    conditions: ['bank-checkout-source'],
     legalComments: 'none',
     logLevel: 'silent',
     // The kit's decorators are TypeScript's legacy ones.

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /** `npm run bff`: the BFF as a Node server, configured only by environment variables. */
 import { serve } from '@hono/node-server';
 import { loadConfig, ConfigError } from './config.js';

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run sandbox`: the simulator as a Node server.
  * PORT (4010; 0 picks a free port, and the line printed names the one chosen), HOST

@@ -1,9 +1,10 @@
 /**
  * Shared engine: PostgreSQL through a `pg` pool, for several BFF instances on one database.
  * `schema` puts the tables in their own schema (created on init), which is how tests isolate
- * themselves; without it the server's default search_path applies.
+ * themselves; without it the server's default search_path applies. `pg` is an optional peer
+ * dependency, loaded only when a PostgreSQL store is opened.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { createSqlStore, type SqlDriver, type Statement } from './sql.js';
 import type { Store } from './types.js';
 
@@ -22,22 +23,39 @@ const numbered = (sql: string): string => {
   return sql.replace(/\?/g, () => `$${++n}`);
 };
 
+/** The `pg` module, with a clear message when the optional dependency is not installed. */
+async function loadPg(): Promise<typeof pg> {
+  try {
+    return (await import('pg')).default;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') {
+      throw new Error('store: DATABASE_URL names PostgreSQL but the `pg` package is not installed (npm install pg)');
+    }
+    throw err;
+  }
+}
+
 export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}): Store {
   const { schema } = opts;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new Error('store: the PostgreSQL schema name must be lower-case letters, digits and underscores');
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: opts.max ?? 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
-  // An idle connection the server drops is discarded by the pool; the next query reconnects.
-  pool.on('error', () => {});
+  let opened: Promise<pg.Pool> | null = null;
+  const open = () =>
+    (opened ??= loadPg().then((driver) => {
+      const pool = new driver.Pool({
+        connectionString: url,
+        max: opts.max ?? 10,
+        ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      });
+      // An idle connection the server drops is discarded by the pool; the next query reconnects.
+      pool.on('error', () => {});
+      return pool;
+    }));
   let closed = false;
 
   async function inTransaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-    const client = await pool.connect();
+    const client = await (await open()).connect();
     let broken = false;
     try {
       await client.query('BEGIN');
@@ -58,11 +76,11 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     jsonType: 'JSONB',
     singleWriter: false,
     async first(sql, args = []) {
-      const r = await pool.query(numbered(sql), args);
+      const r = await (await open()).query(numbered(sql), args);
       return r.rows[0] ?? null;
     },
     async query(sql, args = []) {
-      const r = await pool.query(numbered(sql), args);
+      const r = await (await open()).query(numbered(sql), args);
       return { rows: r.rows as Record<string, unknown>[], count: r.rowCount ?? 0 };
     },
     transaction: (statements: Statement[]) =>
@@ -79,7 +97,7 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     async close() {
       if (closed) return;
       closed = true;
-      await pool.end();
+      if (opened) await opened.then((pool) => pool.end(), () => {});
     },
   };
   return createSqlStore(driver);
