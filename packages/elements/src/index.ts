@@ -1,15 +1,8 @@
 /**
- * `import '@bank-checkout/elements'` registers every element of the kit (English, Spanish,
- * Catalan, Basque and Galician texts). Each element can also be imported alone from its folder.
+ * `import '@bank-checkout/elements'` registers every element of the kit. English and Spanish
+ * texts are built in; Catalan, Basque and Galician load when a page asks for them. Each element
+ * can also be imported alone from its folder.
  */
-import { registerCatalogue } from './i18n/index.js';
-import { ca } from './i18n/ca.js';
-import { eu } from './i18n/eu.js';
-import { gl } from './i18n/gl.js';
-
-registerCatalogue('ca', ca);
-registerCatalogue('eu', eu);
-registerCatalogue('gl', gl);
 
 export { BankCheckout } from './bank-checkout/bank-checkout.js';
 export { BankSelector } from './bank-selector/bank-selector.js';
@@ -32,9 +25,6 @@ export type {
   CheckoutStepDetail,
   PeriodicSubmitDetail,
 } from './events.js';
-export { registerCatalogue, resolveLocale, translate, availableLocales, type Catalogue, type MessageKey } from './i18n/index.js';
+export { registerCatalogue, resolveLocale, translate, availableLocales, loadLocale, type Catalogue, type MessageKey } from './i18n/index.js';
 export { en } from './i18n/en.js';
 export { es } from './i18n/es.js';
-export { ca } from './i18n/ca.js';
-export { eu } from './i18n/eu.js';
-export { gl } from './i18n/gl.js';

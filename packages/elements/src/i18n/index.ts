@@ -1,7 +1,8 @@
 /**
- * Typed per-locale message catalogues. English and Spanish are built in; other locales are added
- * with `registerCatalogue`. A locale is chosen from the `locale` attribute, then the browser's
- * languages, then English.
+ * Typed per-locale message catalogues. English and Spanish are built in; Catalan, Basque and
+ * Galician are loaded when first asked for (a dynamic import the merchant's bundler splits into
+ * its own file); other locales are added with `registerCatalogue`. A locale is chosen from the
+ * `locale` attribute, then the browser's languages, then English.
  */
 import { en, type Catalogue, type MessageKey } from './en.js';
 import { es } from './es.js';
@@ -16,13 +17,48 @@ const catalogues = new Map<string, Catalogue>([
 
 export const DEFAULT_LOCALE = 'en';
 
+/** Catalogues loaded on demand, by locale. */
+const loaders = new Map<string, () => Promise<Catalogue>>([
+  ['ca', () => import('./ca.js').then((m) => m.ca)],
+  ['eu', () => import('./eu.js').then((m) => m.eu)],
+  ['gl', () => import('./gl.js').then((m) => m.gl)],
+]);
+const loading = new Map<string, Promise<void>>();
+
+/** Whether the texts of `locale` can be shown now (built in, registered, or loaded). */
+export function isLocaleReady(locale: string): boolean {
+  return catalogues.has(locale) || !loaders.has(locale);
+}
+
+/**
+ * Loads the catalogue of `locale` if it is one loaded on demand. A failed load (offline, a
+ * missing file) forgets the locale, so the elements fall back to the next language, in the end
+ * English, instead of waiting for ever.
+ */
+export function loadLocale(locale: string): Promise<void> {
+  const load = loaders.get(locale);
+  if (catalogues.has(locale) || !load) return Promise.resolve();
+  let pending = loading.get(locale);
+  if (!pending) {
+    pending = load().then(
+      (catalogue) => registerCatalogue(locale, catalogue),
+      () => {
+        loaders.delete(locale);
+      },
+    );
+    loading.set(locale, pending);
+  }
+  return pending;
+}
+
 /** Adds (or replaces) the catalogue of a locale such as `ca`. */
 export function registerCatalogue(locale: string, catalogue: Catalogue): void {
   catalogues.set(locale.toLowerCase(), catalogue);
 }
 
+/** Every locale with texts: built in, registered, or loaded on demand. */
 export function availableLocales(): string[] {
-  return [...catalogues.keys()];
+  return [...new Set([...catalogues.keys(), ...loaders.keys()])];
 }
 
 /**
@@ -33,9 +69,9 @@ export function resolveLocale(...candidates: readonly (string | null | undefined
   for (const c of candidates.flat()) {
     if (!c) continue;
     const tag = c.toLowerCase();
-    if (catalogues.has(tag)) return tag;
+    if (catalogues.has(tag) || loaders.has(tag)) return tag;
     const lang = tag.split(/[-_]/)[0]!;
-    if (catalogues.has(lang)) return lang;
+    if (catalogues.has(lang) || loaders.has(lang)) return lang;
   }
   return DEFAULT_LOCALE;
 }

@@ -2,14 +2,14 @@
  * The base of every kit element: locale, messages, the checkout context, and running an action
  * either through `<bank-checkout>` (context) or, when used alone, through its own `client`.
  */
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
 import type { CheckoutState, CheckoutView } from '@bank-checkout/contract';
 import { CheckoutApiError, type CheckoutClient } from '../client.js';
 import { checkoutContext, type CheckoutAction, type CheckoutContextValue } from '../context.js';
 import { emit } from '../events.js';
-import { browserLanguages, errorKey, resolveLocale, translate, type MessageKey, type MessageParams } from '../i18n/index.js';
+import { browserLanguages, errorKey, isLocaleReady, loadLocale, resolveLocale, translate, type MessageKey, type MessageParams } from '../i18n/index.js';
 import { elementStyles } from './styles.js';
 
 /** Any failure as a `CheckoutApiError` (a thrown non-API error counts as generic). */
@@ -54,6 +54,14 @@ export abstract class BankBase extends LitElement {
 
   t(key: MessageKey, params?: MessageParams): string {
     return translate(this.resolvedLocale, key, params);
+  }
+
+  /** Waits for the texts of a language loaded on demand, so no text shows in another language first. */
+  protected override shouldUpdate(changed: PropertyValues): boolean {
+    const locale = this.resolvedLocale;
+    if (isLocaleReady(locale)) return super.shouldUpdate(changed);
+    void loadLocale(locale).then(() => this.requestUpdate());
+    return false;
   }
 
   /** Moves focus to the start of what the element shows: its heading, else its first control. */
