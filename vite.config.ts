@@ -29,6 +29,10 @@ export interface ElementsBuildOptions {
   outDir?: string;
   /** Write files (default) or keep the output in memory (the size benchmark). */
   write?: boolean;
+  /** Empty the output directory first (default true). */
+  emptyOutDir?: boolean;
+  /** Source maps (default: when writing). */
+  sourcemap?: boolean;
 }
 
 /** The elements' `css` templates, minified (the minifier only sees whitespace in template literals). */
@@ -57,15 +61,15 @@ export function elementsLibrary(opts: ElementsBuildOptions = {}): UserConfig {
     resolve: { conditions: ['bank-checkout-source', ...defaultClientConditions] },
     build: {
       outDir: opts.outDir ?? `${root}packages/elements/dist`,
-      emptyOutDir: true,
+      emptyOutDir: opts.emptyOutDir ?? true,
       write: opts.write ?? true,
       target: 'es2022',
       minify: true,
-      sourcemap: opts.write !== false,
+      sourcemap: opts.sourcemap ?? opts.write !== false,
       reportCompressedSize: false,
       // Vite keeps whitespace in ES libraries; this kit also ships as a drop-in script, so the
       // output is minified in full (pure annotations are kept for consumers' bundlers).
-      rolldownOptions: { output: { minify: true } },
+      rolldownOptions: { output: { minify: true, chunkFileNames: `${Object.keys(entries)[0]}.[name]-[hash].js` } },
       lib: {
         entry: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, `${ELEMENTS_SRC}${path}`])),
         formats: ['es'],

@@ -1,1 +1,45 @@
-console.log("elements extras: todo")
+/**
+ * The elements' extras, after `tsc` wrote `dist/`: the custom elements manifest and the editor
+ * and JSX data made from it (packages/elements/custom-elements-manifest.config.mjs), the JSX
+ * entry points for React, Preact and Solid, and the one-file build `dist/bank-checkout.min.js`
+ * whose SRI hash it prints.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import { elementsLibrary } from '../vite.config.js';
+
+const pkg = new URL('../packages/elements/', import.meta.url).pathname;
+const editor = `${pkg}dist/editor/`;
+
+const cem = spawnSync(process.execPath, [`${pkg}../../node_modules/@custom-elements-manifest/analyzer/cem.js`, 'analyze', '--quiet'], { cwd: pkg, stdio: 'inherit' });
+if (cem.status !== 0) throw new Error('custom elements manifest: the analyzer failed');
+
+// The generated typings name events as CustomEvent<CustomEvent<Detail>>; the details come from events.ts.
+const details = readFileSync(`${pkg}src/events.ts`, 'utf8').match(/export interface \w+Detail\b/g)!.map((s) => s.split(' ').pop()!);
+for (const file of ['jsx.d.ts', 'solid.d.ts']) {
+  const text = readFileSync(editor + file, 'utf8').replace(/CustomEvent<CustomEvent<(.+?)>>(?=\) => void)/g, 'CustomEvent<$1>');
+  const used = details.filter((d) => text.includes(d));
+  writeFileSync(editor + file, `import type { ${used.join(', ')} } from '../events.js';\n${text}`);
+}
+
+/** `import '@bank-checkout/elements/jsx/<framework>'`: the kit's tags in that framework's JSX. */
+const JSX_ENTRIES: Record<string, string> = {
+  react: `import type { CustomElements } from './jsx.js';\ndeclare module 'react' {\n  namespace JSX {\n    interface IntrinsicElements extends CustomElements {}\n  }\n}\n`,
+  preact: `import type { CustomElements } from './jsx.js';\ndeclare module 'preact' {\n  namespace JSX {\n    interface IntrinsicElements extends CustomElements {}\n  }\n}\n`,
+  solid: `import type { CustomElements } from './solid.js';\ndeclare module 'solid-js' {\n  namespace JSX {\n    interface IntrinsicElements extends CustomElements {}\n  }\n}\n`,
+};
+for (const [name, types] of Object.entries(JSX_ENTRIES)) {
+  writeFileSync(`${editor}jsx-${name}.d.ts`, `${types}export {};\n`);
+  writeFileSync(`${editor}jsx-${name}.js`, 'export {};\n');
+}
+
+// The one-file build: Lit, every element, English and Spanish; other languages as files beside it.
+await build({ ...elementsLibrary({ entries: { 'bank-checkout.min': 'index.ts' }, outDir: `${pkg}dist`, emptyOutDir: false, sourcemap: false }), configFile: false });
+const min = readFileSync(`${pkg}dist/bank-checkout.min.js`);
+const sri = `sha384-${createHash('sha384').update(min).digest('base64')}`;
+writeFileSync(`${pkg}dist/bank-checkout.min.js.sri`, `${sri}\n`);
+const extra = readdirSync(`${pkg}dist`).filter((f) => f.startsWith('bank-checkout.min.') && f.endsWith('.js') && f !== 'bank-checkout.min.js');
+console.log(`bank-checkout.min.js: ${min.length} B, ${gzipSync(min, { level: 9 }).length} B gzip, integrity="${sri}"${extra.length ? `; on demand: ${extra.join(', ')}` : ''}`);
