@@ -1,0 +1,264 @@
+#!/usr/bin/env node
+// `npm run check:install`: installs the kit the way a merchant does and uses it from outside the
+// repository. Packs every package, installs the tarballs (with esbuild, Vite, TypeScript and
+// React from the registry) into an empty project in a temporary folder, then:
+//   - plain `node` starts the simulator and the BFF from their bins and the BFF answers /health;
+//   - pages importing `@bank-checkout/elements`, bundled by esbuild and by Vite at their default
+//     settings, a React 19 page using `@bank-checkout/elements/react`, and a plain HTML page
+//     loading only `bank-checkout.min.js` (with its integrity hash) each show the bank list of
+//     a checkout created through the merchant API, in Chromium, with no page error;
+//   - `tsc` (strict, no skipLibCheck) type-checks a TypeScript page, a React TSX page and a
+//     server file using the BFF.
+// Prints one line per check and the tarball sizes; exits 1 if any check failed.
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const PACKAGES = ['contract', 'provider', 'sandbox', 'bff', 'elements'];
+const dir = mkdtempSync(join(tmpdir(), 'bank-checkout-install-'));
+const project = join(dir, 'shop');
+const keep = process.argv.includes('--keep');
+// The merchant's project resolves the published JavaScript, never the repository's sources.
+const env = { ...process.env, NODE_OPTIONS: '', npm_config_node_options: '' };
+const results = [];
+const children = [];
+
+function sh(cmd, args, cwd, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${(r.stdout ?? '').slice(-3000)}\n${(r.stderr ?? '').slice(-3000)}`);
+  return r.stdout;
+}
+
+async function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    const detail = await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name}${detail ? `: ${detail}` : ''} (${Date.now() - t0} ms)`);
+  } catch (err) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name}: ${err instanceof Error ? err.message : err}`);
+  }
+}
+
+/** Starts a published bin with plain node; resolves with the first line matching `ready`. */
+function start(bin, vars, ready) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin], { cwd: project, env: { ...env, ...vars }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${bin} did not start:\n${out}`)), 20_000);
+    const read = (chunk) => {
+      out += chunk;
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => reject(new Error(`${bin} exited (${code}):\n${out}`)));
+  });
+}
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.json': 'application/json', '.css': 'text/css' };
+
+/** Serves the shop project; `{{SECRET}}` and `{{API}}` in HTML become a fresh checkout. */
+function serveShop(newCheckout, api) {
+  // api: a function, since the BFF starts after the shop (its allowed origin is the shop's).
+  return new Promise((resolve) => {
+    const server = createServer(async (req, res) => {
+      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (path === '/favicon.ico') {
+        res.writeHead(204).end();
+        return;
+      }
+      const file = join(project, path.endsWith('/') ? `${path}index.html` : path);
+      if (!file.startsWith(project) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+        res.writeHead(404).end();
+        return;
+      }
+      let body = readFileSync(file);
+      if (extname(file) === '.html') body = body.toString().replaceAll('{{API}}', api()).replaceAll('{{SECRET}}', await newCheckout());
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+    });
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+const page = (title, script) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title>${script}</head>
+<body><main><bank-checkout api="{{API}}" checkout-secret="{{SECRET}}" locale="en"></bank-checkout><div id="react-root"></div></main></body></html>
+`;
+
+try {
+  console.log(`install check in ${dir}`);
+  // 1. Build once, pack each package as npm would publish it.
+  sh(process.execPath, [join(root, 'scripts/build-package.mjs')], root, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const tarballs = join(dir, 'tarballs');
+  mkdirSync(tarballs);
+  for (const name of PACKAGES) sh('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', tarballs, join(root, 'packages', name)], root);
+  const packed = readdirSync(tarballs).map((f) => join(tarballs, f));
+  const sizes = packed.map((f) => `${f.split('/').pop()} ${(statSync(f).size / 1024).toFixed(1)} KB`).join(', ');
+  await check('tarballs hold built JavaScript, types, README and licence, and no tests or sources', () => {
+    for (const t of packed) {
+      const list = sh('tar', ['-tzf', t], dir).split('\n');
+      const missing = ['package/dist/index.js', 'package/dist/index.d.ts', 'package/README.md', 'package/LICENSE'].filter((f) => !list.includes(f));
+      const stray = list.filter((f) => /\/(test|src)\/|\.test\.|\.ts$/.test(f) && !f.endsWith('.d.ts'));
+      if (missing.length || stray.length) throw new Error(`${t}: missing ${missing.join(', ') || '-'}; should not ship ${stray.slice(0, 5).join(', ') || '-'}`);
+    }
+    return sizes;
+  });
+
+  // 2. An empty project that installs the tarballs and the merchant's usual tools.
+  mkdirSync(join(project, 'src'), { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }, null, 2));
+  sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...packed, 'esbuild@^0.27', 'vite@^8', 'typescript@~5.9', 'react@^19', 'react-dom@^19', '@types/react@^19', '@types/react-dom@^19'], project);
+
+  // 3. The servers from their bins, with plain node.
+  const [, sandboxUrl] = await start('node_modules/.bin/bank-checkout-sandbox', { PORT: '0', HOST: '127.0.0.1' }, /(http:\/\/127\.0\.0\.1:\d+)/);
+  let bffUrl = '';
+  const newCheckout = async () => {
+    const r = await fetch(`${bffUrl}/v1/checkouts`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer dev-merchant-secret-change-me', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ amount: 1999, subject: 'Install check', reference: `IC-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` }),
+    });
+    if (r.status !== 201) throw new Error(`POST /v1/checkouts answered ${r.status}: ${await r.text()}`);
+    return (await r.json()).clientSecret;
+  };
+  const shop = await serveShop(newCheckout, () => bffUrl);
+  const shopPort = shop.address().port;
+  const bffPort = String(20000 + Math.floor(Math.random() * 20000));
+  bffUrl = `http://127.0.0.1:${bffPort}`;
+  await start(
+    'node_modules/.bin/bank-checkout-bff',
+    {
+      PORT: bffPort,
+      PROVIDER_LINKS_URL: sandboxUrl,
+      PROVIDER_NATIVE_URL: sandboxUrl,
+      ALLOWED_ORIGINS: `http://127.0.0.1:${shopPort}`,
+      DATABASE_URL: `file:${join(dir, 'bff.db')}`,
+      LOG_LEVEL: 'warn',
+    },
+    /listening on/,
+  );
+  await check('plain node starts the BFF from its tarball and it answers /health', async () => {
+    const r = await fetch(`${bffUrl}/health`);
+    if (r.status !== 200) throw new Error(`/health answered ${r.status}`);
+    return `${bffUrl}/health ${r.status}`;
+  });
+
+  // 4. Pages as merchants write them.
+  writeFileSync(join(project, 'src/main.js'), "import '@bank-checkout/elements';\n");
+  writeFileSync(
+    join(project, 'src/react-page.jsx'),
+    `import { createRoot } from 'react-dom/client';
+import { BankCheckout } from '@bank-checkout/elements/react';
+const api = document.body.dataset.api;
+const secret = document.body.dataset.secret;
+createRoot(document.getElementById('react-root')).render(<BankCheckout api={api} checkoutSecret={secret} locale="en" onBankCheckoutStep={(e) => { document.body.dataset.step = e.detail.state; }} />);
+`,
+  );
+  sh('node_modules/.bin/esbuild', ['src/main.js', '--bundle', '--format=esm', '--outfile=esbuild/main.js'], project);
+  writeFileSync(join(project, 'esbuild/index.html'), page('esbuild', '<script type="module" src="/esbuild/main.js"></script>'));
+  mkdirSync(join(project, 'vite-app'));
+  writeFileSync(join(project, 'vite-app/index.html'), page('Vite', '<script type="module" src="../src/main.js"></script>'));
+  sh('node_modules/.bin/vite', ['build', 'vite-app', '--outDir', '../vite', '--emptyOutDir', '--logLevel', 'error', '--base', '/vite/'], project);
+  sh('node_modules/.bin/esbuild', ['src/react-page.jsx', '--bundle', '--format=esm', '--jsx=automatic', '--outfile=react/main.js', '--define:process.env.NODE_ENV="production"'], project);
+  writeFileSync(
+    join(project, 'react/index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>React</title><script type="module" src="/react/main.js"></script></head><body data-api="{{API}}" data-secret="{{SECRET}}"><main id="react-root"></main></body></html>\n`,
+  );
+  const sri = readFileSync(join(project, 'node_modules/@bank-checkout/elements/dist/bank-checkout.min.js.sri'), 'utf8').trim();
+  mkdirSync(join(project, 'plain'));
+  writeFileSync(
+    join(project, 'plain/index.html'),
+    page('Plain HTML', `<script type="module" src="/node_modules/@bank-checkout/elements/dist/bank-checkout.min.js" integrity="${sri}" crossorigin="anonymous"></script>`),
+  );
+
+  const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS });
+  for (const [name, path] of [
+    ['esbuild (default settings) bundle shows the bank list', '/esbuild/'],
+    ['Vite (no config) build shows the bank list', '/vite/'],
+    ['React 19 page with @bank-checkout/elements/react shows the bank list', '/react/'],
+    ['plain HTML page with bank-checkout.min.js (SRI) shows the bank list', '/plain/'],
+  ]) {
+    await check(name, async () => {
+      const tab = await browser.newPage();
+      const errors = [];
+      tab.on('pageerror', (e) => errors.push(e.message));
+      tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      await tab.goto(`http://127.0.0.1:${shopPort}${path}`);
+      const options = tab.locator('bank-selector [role=option]');
+      await options.first().waitFor({ timeout: 15_000 }).catch(() => {});
+      const count = await options.count();
+      await tab.close();
+      if (errors.length) throw new Error(errors.join('; '));
+      if (count === 0) throw new Error('no bank in the list');
+      return `${count} banks`;
+    });
+  }
+  await browser.close();
+  await new Promise((r) => shop.close(r));
+
+  // 5. Types as a strict merchant project sees them.
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, skipLibCheck: false, noEmit: true, jsx: 'react-jsx', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'] }, include: ['ts'] }, null, 2),
+  );
+  mkdirSync(join(project, 'ts'));
+  writeFileSync(
+    join(project, 'ts/page.ts'),
+    `import '@bank-checkout/elements';
+import type { CheckoutCompleteDetail } from '@bank-checkout/elements';
+const el = document.createElement('bank-checkout');
+el.api = '/bff';
+el.addEventListener('bank-checkout-complete', (e) => {
+  const d: CheckoutCompleteDetail = e.detail;
+  console.log(d.outcome satisfies 'succeeded' | 'failed' | 'cancelled' | 'expired');
+});
+document.body.append(el);
+`,
+  );
+  writeFileSync(
+    join(project, 'ts/react-page.tsx'),
+    `import '@bank-checkout/elements/jsx/react';
+import { BankCheckout } from '@bank-checkout/elements/react';
+export const Pay = ({ secret }: { secret: string }) => (
+  <>
+    <BankCheckout api="/bff" checkoutSecret={secret} onBankCheckoutComplete={(e) => console.log(e.detail.outcome)} />
+    <bank-checkout api="/bff" checkout-secret={secret}></bank-checkout>
+  </>
+);
+`,
+  );
+  writeFileSync(
+    join(project, 'ts/server.ts'),
+    `import { createBff, loadConfig } from '@bank-checkout/bff';
+const bff = createBff(loadConfig({ DATABASE_URL: ':memory:' }));
+export default { fetch: bff.fetch };
+`,
+  );
+  sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '@types/node@^20'], project);
+  await check('tsc (strict, no skipLibCheck) type-checks a TS page, a React TSX page and a server file', () => {
+    sh('node_modules/.bin/tsc', ['-p', '.'], project);
+    return 'no errors';
+  });
+} catch (err) {
+  results.push({ name: 'set-up', ok: false });
+  console.log(`FAIL set-up: ${err instanceof Error ? err.stack : err}`);
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+  if (!keep) rmSync(dir, { recursive: true, force: true });
+}
+
+const failed = results.filter((r) => !r.ok).length;
+console.log(`install check: ${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
