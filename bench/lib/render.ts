@@ -97,7 +97,8 @@ requestAnimationFrame(tick);
 const SELECTOR_DRIVER = `
 import './bank-selector.js';
 const listLaidOut = (el) => el.shadowRoot.querySelector('[role=listbox]').getBoundingClientRect();
-const count = (el) => el.shadowRoot.querySelectorAll('[role=option]').length;
+// Banks listed (the list renders a screenful at first; each option carries the total).
+const count = (el) => Number(el.shadowRoot.querySelector('[role=option]')?.getAttribute('aria-setsize') ?? 0);
 window.__keys = [];
 window.renderSelector = async (groups) => {
   const el = document.createElement('bank-selector');

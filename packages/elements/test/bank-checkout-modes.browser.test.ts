@@ -327,7 +327,8 @@ describe('<bank-checkout> modes', () => {
     expect(text(el.shadowRoot!.querySelector('[part=modes] legend'))).to.equal('¿Cómo quieres pagar?');
     expect(titles()).to.deep.equal(['Pagar ahora desde tu banco', 'Pagar en la página de tu banco', 'Configurar un pago periódico']);
     el.locale = 'ca';
-    await el.updateComplete;
+    // Catalan loads on demand: the Spanish texts stay until it is in.
+    await until(() => titles()[0] !== 'Pagar ahora desde tu banco');
     expect(titles()).to.deep.equal(['Paga ara des del teu banc', 'Paga a la pàgina del teu banc', 'Configura un pagament periòdic']);
     set(view({ state: 'redirect', url: GATEWAY }, { mode: 'redirect', modes: ALL }));
     await (el as unknown as { refresh(): Promise<void> }).refresh();

@@ -15,6 +15,9 @@ export const selectorStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
+  .more {
+    min-height: 1px;
+  }
   [role='group'] {
     display: grid;
     gap: 2px;

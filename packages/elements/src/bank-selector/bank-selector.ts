@@ -11,6 +11,13 @@ import { selectorStyles } from './bank-selector.styles.js';
 const optionId = (bankId: string) => `bank-${bankId.replace(/[^\w-]/g, '_')}`;
 
 /**
+ * Options rendered at first and added each time the list is scrolled or moved to its end: a
+ * long list (hundreds of banks) costs what a screenful costs. Every option carries its place in
+ * the whole list (`aria-posinset`/`aria-setsize`), and the status line says how many match.
+ */
+const WINDOW = 20;
+
+/**
  * The bank list: groups and their banks, search by name (accents and case ignored), the person
  * type when a group has banks for both, banks in maintenance shown but not selectable, and the
  * bank last used on this device first. A combobox with a listbox: type to filter, arrows to
@@ -49,8 +56,13 @@ export class BankSelector extends BankElement {
   @state() private activeId: string | null = null;
   @state() private loaded: BankGroupView[] | null = null;
   @state() private recentId: string | null = null;
+  /** How many options are rendered now (see WINDOW). */
+  @state() private limit = WINDOW;
   private loading = false;
   private personTypeChosen = false;
+  /** The banks listed by the last render, by id (one click listener serves every option). */
+  private listedById = new Map<string, BankView>();
+  private more?: IntersectionObserver;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -61,7 +73,14 @@ export class BankSelector extends BankElement {
     return this.groups ?? this.checkout?.groups ?? this.loaded;
   }
 
-  protected override willUpdate(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.more?.disconnect();
+    this.more = undefined;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('query') || changed.has('personType') || changed.has('groups')) this.limit = WINDOW;
     const groups = this.allGroups;
     if (groups && !this.personTypeChosen) {
       // The person type of the bank last used here is the likely one again.
@@ -106,8 +125,11 @@ export class BankSelector extends BankElement {
   private onKeydown(e: KeyboardEvent, order: BankView[]): void {
     const index = order.findIndex((b) => b.bankId === this.activeId);
     const move = (i: number) => {
-      const bank = order[Math.max(0, Math.min(order.length - 1, i))];
-      if (bank) this.activeId = bank.bankId;
+      const to = Math.max(0, Math.min(order.length - 1, i));
+      const bank = order[to];
+      if (!bank) return;
+      if (to >= this.limit) this.limit = to + WINDOW;
+      this.activeId = bank.bankId;
     };
     switch (e.key) {
       case 'ArrowDown':
@@ -140,6 +162,28 @@ export class BankSelector extends BankElement {
 
   protected override updated(changed: PropertyValues): void {
     if (changed.has('activeId') && this.activeId) this.renderRoot.querySelector(`#${optionId(this.activeId)}`)?.scrollIntoView?.({ block: 'nearest' });
+    // Render further options when the end of those rendered comes into view: by scrolling the
+    // list (onListScroll), or the page when the list is not a scroll box of its own.
+    const sentinel = this.renderRoot.querySelector('.more');
+    if (sentinel && typeof IntersectionObserver !== 'undefined') {
+      this.more ??= new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.limit += WINDOW * 2;
+      });
+      this.more.disconnect();
+      this.more.observe(sentinel);
+    } else this.more?.disconnect();
+  }
+
+  /** Near the end of the rendered options while scrolling: render further ones. */
+  private onListScroll(e: Event): void {
+    const list = e.currentTarget as HTMLElement;
+    if (this.limit < this.listedById.size && list.scrollTop + list.clientHeight >= list.scrollHeight - 120) this.limit += WINDOW * 2;
+  }
+
+  private onListClick(e: Event): void {
+    const option = (e.target as Element).closest?.('[role=option]') as HTMLElement | null;
+    const bank = option?.dataset.id ? this.listedById.get(option.dataset.id) : undefined;
+    if (bank) this.select(bank);
   }
 
   private renderPersonType(): TemplateResult {
@@ -162,14 +206,16 @@ export class BankSelector extends BankElement {
     </fieldset>`;
   }
 
-  private renderOption(bank: BankView): TemplateResult {
+  private renderOption(bank: BankView, position: number, total: number): TemplateResult {
     return html`<div
       role="option"
       id=${optionId(bank.bankId)}
+      data-id=${bank.bankId}
       part="option"
       aria-selected=${this.activeId === bank.bankId ? 'true' : 'false'}
       aria-disabled=${bank.active ? nothing : 'true'}
-      @click=${() => this.select(bank)}
+      aria-posinset=${position}
+      aria-setsize=${total}
     >
       <span>${bank.label}</span>
       ${bank.active ? nothing : html`<span class="badge">${this.t('selector.maintenance')}</span>`}
@@ -186,7 +232,19 @@ export class BankSelector extends BankElement {
     }
     const sections = this.listed(groups);
     const order = sections.flatMap((s) => s.banks);
-    const active = order.some((b) => b.bankId === this.activeId) ? this.activeId : null;
+    this.listedById = new Map(order.map((b) => [b.bankId, b]));
+    const active = this.activeId !== null && this.listedById.has(this.activeId) ? this.activeId : null;
+    // The first `limit` options, section by section.
+    let left = this.limit;
+    let position = 0;
+    const shown = sections.flatMap((s, i) => {
+      if (left <= 0) return [];
+      const banks = s.banks.slice(0, left);
+      left -= banks.length;
+      const first = position;
+      position += banks.length;
+      return [{ ...s, banks, first, index: i }];
+    });
     return html`<section class="stack" part="selector">
       ${heading} ${this.renderError()} ${needsPersonType(groups) ? this.renderPersonType() : nothing}
       <div class="field">
@@ -211,13 +269,14 @@ export class BankSelector extends BankElement {
         />
       </div>
       <p class="sr-only" role="status">${this.query ? this.t('selector.results', { count: order.length }) : ''}</p>
-      <div id="banks" role="listbox" part="listbox" aria-label=${this.t('selector.banks')} ?hidden=${order.length === 0}>
-        ${sections.map(
-          (s, i) => html`<div role="group" aria-labelledby="group-${i}">
-            <div id="group-${i}" class="group-name" part="group" role="presentation">${s.name}</div>
-            ${s.banks.map((b) => this.renderOption(b))}
+      <div id="banks" role="listbox" part="listbox" aria-label=${this.t('selector.banks')} ?hidden=${order.length === 0} @click=${this.onListClick} @scroll=${this.onListScroll}>
+        ${shown.map(
+          (s) => html`<div role="group" aria-labelledby="group-${s.index}">
+            <div id="group-${s.index}" class="group-name" part="group" role="presentation">${s.name}</div>
+            ${s.banks.map((b, j) => this.renderOption(b, s.first + j + 1, order.length))}
           </div>`,
         )}
+        ${position < order.length ? html`<div class="more" role="presentation"></div>` : nothing}
       </div>
       ${order.length === 0 ? html`<p part="empty">${this.t('selector.empty', { query: this.query })}</p>` : nothing}
     </section>`;

@@ -28,13 +28,24 @@ export function banksFor(group: BankGroupView, personType: PersonType): BankView
   return hasBothPersonTypes(group) ? group.types.filter((b) => b.type === personType) : group.types;
 }
 
+/** Each bank's and group's name as searched, worked out once per view object. */
+const searchable = new WeakMap<object, string>();
+function searchText(item: BankView | BankGroupView, text: string): string {
+  let n = searchable.get(item);
+  if (n === undefined) {
+    n = normalizeForSearch(text);
+    searchable.set(item, n);
+  }
+  return n;
+}
+
 /** Groups with their banks that match `query` (in the bank's label or the group's name). */
 export function filterBanks(groups: readonly BankGroupView[], query: string, personType: PersonType): BankGroupMatch[] {
   const q = normalizeForSearch(query);
   const out: BankGroupMatch[] = [];
   for (const group of groups) {
-    const groupHit = q === '' || normalizeForSearch(group.name).includes(q);
-    const banks = banksFor(group, personType).filter((b) => groupHit || normalizeForSearch(b.label).includes(q));
+    const groupHit = q === '' || searchText(group, group.name).includes(q);
+    const banks = banksFor(group, personType).filter((b) => groupHit || searchText(b, b.label).includes(q));
     if (banks.length) out.push({ group, banks });
   }
   return out;
