@@ -1,0 +1,192 @@
+/**
+ * `@bank-checkout/bff/client`: the merchant API from the shop's server, typed from the
+ * contract's schemas, and `verifyWebhook` for the BFF's signed webhooks. It loads no zod, no
+ * store and no provider client: only `fetch` and Web Crypto, so it runs on Node.js, Deno, Bun
+ * and edge runtimes.
+ *
+ * ```ts
+ * const bff = createMerchantClient({ url: 'https://pay.shop.example', secret: process.env.BFF_MERCHANT_SECRET! });
+ * const { id, clientSecret } = await bff.createCheckout({ amount: 4840, subject: 'Order 1042', reference: 'ORD-1042' }, { idempotencyKey: cartKey });
+ * ```
+ */
+import type { z } from 'zod';
+import type * as m from '@bank-checkout/contract/schemas';
+import type { WebhookEvent } from './webhook.js';
+
+export type { WebhookEvent };
+export type MerchantCheckout = z.output<typeof m.merchantCheckout>;
+export type CreatedCheckout = z.output<typeof m.createdCheckout>;
+export type SignedLink = z.output<typeof m.signedLink>;
+export type LegacySignedLink = z.output<typeof m.legacySignedLink>;
+export type ProviderStatusAnswer = z.output<typeof m.providerStatusAnswer>;
+export type PaymentOrdersPage = z.output<typeof m.paymentOrdersPage>;
+export type LegacyDebtsPage = z.output<typeof m.legacyDebtsPage>;
+export type LinkBanksAnswer = z.output<typeof m.linkBanksAnswer>;
+export type NotificationsPage = z.output<typeof m.notificationsPage>;
+export type CreateCheckoutInput = z.input<typeof m.createCheckoutBody>;
+export type LinkInput = z.input<typeof m.linkBody>;
+export type PeriodicLinkInput = z.input<ReturnType<typeof m.periodicLinkBody>>;
+export type CancelPeriodicInput = z.input<typeof m.cancelPeriodicBody>;
+export type LegacyLinkInput = z.input<typeof m.legacyCommerceBody> | z.input<typeof m.legacyBusinessBody>;
+export type OrdersQuery = z.input<ReturnType<typeof m.ordersQuery>>;
+export type LinkBanksQuery = z.input<typeof m.linkBanksQuery>;
+export type NotificationsQuery = z.input<typeof m.notificationsQuery>;
+
+export interface MerchantClientOptions {
+  /** The BFF's address as the shop's server reaches it (with its mount path, if any). */
+  url: string;
+  /** BFF_MERCHANT_SECRET. */
+  secret: string;
+  /** Another fetch (tests, a proxy agent). */
+  fetch?: typeof fetch;
+  /** Milliseconds before a call gives up (default 15 000). */
+  timeoutMs?: number;
+  /**
+   * Tries after a network failure or a 502/503/504, for calls that are safe to repeat: reads,
+   * and checkout creation with an idempotency key (default 2).
+   */
+  retries?: number;
+}
+
+/** An answer other than 2xx, with the BFF's error code; `status` 0 when the BFF was not reached. */
+export class MerchantApiError extends Error {
+  override readonly name = 'MerchantApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | null = null,
+    readonly issues: { path: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+const RETRYABLE = new Set([502, 503, 504]);
+
+export function createMerchantClient(opts: MerchantClientOptions) {
+  const base = opts.url.replace(/\/+$/, '');
+  const doFetch = opts.fetch ?? fetch;
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const retries = opts.retries ?? 2;
+
+  async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: unknown; query?: object; headers?: Record<string, string>; repeatable: boolean }): Promise<T> {
+    const qs = init.query
+      ? new URLSearchParams(Object.entries(init.query).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)])).toString()
+      : '';
+    const url = `${base}${path}${qs ? `?${qs}` : ''}`;
+    for (let attempt = 0; ; attempt++) {
+      const last = !init.repeatable || attempt >= retries;
+      let res: Response;
+      try {
+        res = await doFetch(url, {
+          method,
+          headers: {
+            Authorization: `Bearer ${opts.secret}`,
+            Accept: 'application/json',
+            ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+            ...init.headers,
+          },
+          ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        if (!last) {
+          await backoff(attempt);
+          continue;
+        }
+        throw new MerchantApiError(0, 'network', `The BFF could not be reached: ${err instanceof Error ? err.message : 'error'}`);
+      }
+      if (RETRYABLE.has(res.status) && !last) {
+        await backoff(attempt);
+        continue;
+      }
+      const text = await res.text();
+      let data: unknown = null;
+      try {
+        data = text ? JSON.parse(text) : null;
+      } catch {
+        // Not JSON: reported below.
+      }
+      if (res.ok && data !== null) return data as T;
+      const e = (data as { error?: { code?: string; message?: string; requestId?: string; issues?: { path: string; message: string }[] } } | null)?.error;
+      throw new MerchantApiError(res.status, e?.code ?? 'invalid_response', e?.message ?? `HTTP ${res.status}`, e?.requestId ?? res.headers.get('X-Request-Id'), e?.issues ?? []);
+    }
+  }
+
+  const get = <T>(path: string, query?: object) => call<T>('GET', path, { ...(query ? { query } : {}), repeatable: true });
+  const post = <T>(path: string, body?: unknown, headers?: Record<string, string>, repeatable = false) => call<T>('POST', path, { body: body ?? {}, ...(headers ? { headers } : {}), repeatable });
+  const id = (value: string) => encodeURIComponent(value);
+
+  return {
+    /** A checkout for an order. With `idempotencyKey`, a retry or double submit finds the same one. */
+    createCheckout: (body: CreateCheckoutInput, o: { idempotencyKey?: string } = {}) =>
+      post<CreatedCheckout>('/v1/checkouts', body, o.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : undefined, Boolean(o.idempotencyKey)),
+    getCheckout: (checkoutId: string) => get<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}`),
+    /** Settles a checkout left `unknown`, after asking the bank what happened. */
+    resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed') => post<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}/resolve`, { outcome }),
+    createLink: (body: LinkInput) => post<SignedLink>('/v1/links', body),
+    createPeriodicLink: (body: PeriodicLinkInput) => post<SignedLink>('/v1/links/periodic', body),
+    cancelPeriodicLink: (body: CancelPeriodicInput) => post<SignedLink>('/v1/links/periodic/cancel', body),
+    listOrders: (query: OrdersQuery = {}) => get<PaymentOrdersPage>('/v1/orders', query),
+    enableOrder: (idDebt: string) => post<ProviderStatusAnswer>(`/v1/orders/${id(idDebt)}/enable`),
+    disableOrder: (idDebt: string) => post<ProviderStatusAnswer>(`/v1/orders/${id(idDebt)}/disable`),
+    linkBanks: (query: LinkBanksQuery = {}) => get<LinkBanksAnswer>('/v1/link-banks', query),
+    createLegacyLink: (body: LegacyLinkInput) => post<LegacySignedLink>('/v1/legacy/links', body),
+    listLegacyDebts: (query: OrdersQuery = {}) => get<LegacyDebtsPage>('/v1/legacy/debts', query),
+    enableLegacyLink: (idProvider: string) => post<ProviderStatusAnswer>(`/v1/legacy/links/${id(idProvider)}/enable`),
+    disableLegacyLink: (idProvider: string) => post<ProviderStatusAnswer>(`/v1/legacy/links/${id(idProvider)}/disable`),
+    listNotifications: (query: NotificationsQuery = {}) => get<NotificationsPage>('/v1/notifications', query),
+  };
+}
+
+export type MerchantClient = ReturnType<typeof createMerchantClient>;
+
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 200 * 2 ** attempt + Math.random() * 100));
+
+/** A webhook whose signature, timestamp or body does not check out. */
+export class WebhookSignatureError extends Error {
+  override readonly name = 'WebhookSignatureError';
+}
+
+export interface VerifyWebhookOptions {
+  /** How old (or early) a signature may be, in ms (default 5 minutes). */
+  toleranceMs?: number;
+  now?: number;
+}
+
+type HeaderBag = Headers | Record<string, string | string[] | undefined>;
+
+const headerOf = (headers: HeaderBag, name: string): string | undefined => {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const bag = headers as Record<string, string | string[] | undefined>;
+  const key = Object.keys(bag).find((k) => k.toLowerCase() === name.toLowerCase());
+  const v = key === undefined ? undefined : bag[key];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!, (b) => Number.parseInt(b, 16));
+
+/**
+ * Checks a webhook from the BFF and returns its event: `X-Bank-Checkout-Signature:
+ * t=<ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under MERCHANT_WEBHOOK_SECRET, compared in
+ * constant time, with a timestamp within `toleranceMs`. Pass the body exactly as received
+ * (before any JSON parsing). Throws WebhookSignatureError otherwise.
+ */
+export async function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string, opts: VerifyWebhookOptions = {}): Promise<WebhookEvent> {
+  const header = headerOf(headers, 'X-Bank-Checkout-Signature') ?? '';
+  const parts = new Map(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
+  const t = parts.get('t') ?? '';
+  const v1 = parts.get('v1') ?? '';
+  if (!/^\d{1,16}$/.test(t) || !/^[0-9a-f]{64}$/.test(v1)) throw new WebhookSignatureError('missing or malformed signature header');
+  if (Math.abs((opts.now ?? Date.now()) - Number(t)) > (opts.toleranceMs ?? 5 * 60_000)) throw new WebhookSignatureError('signature timestamp outside the tolerance');
+  const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  const ok = await crypto.subtle.verify('HMAC', key, hexBytes(v1), new TextEncoder().encode(`${t}.${body}`));
+  if (!ok) throw new WebhookSignatureError('signature does not match');
+  try {
+    return JSON.parse(body) as WebhookEvent;
+  } catch {
+    throw new WebhookSignatureError('body is not JSON');
+  }
+}

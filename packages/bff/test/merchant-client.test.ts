@@ -1,0 +1,104 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createMerchantClient, MerchantApiError, verifyWebhook, WebhookSignatureError, type MerchantClient } from '../src/merchant-client.js';
+import { createHarness, MERCHANT_SECRET, type Harness } from './harness.js';
+
+const WEBHOOK_SECRET = 'webhook-secret-0123456789';
+
+describe('createMerchantClient', () => {
+  let h: Harness;
+  let bff: MerchantClient;
+  /** Requests the client made, as `METHOD path`. */
+  const seen: string[] = [];
+  /** Answers to give instead of the BFF's, first in first out. */
+  const faults: (Response | Error)[] = [];
+
+  before(async () => {
+    h = await createHarness({ MERCHANT_WEBHOOK_URL: 'http://merchant.test/hook', MERCHANT_WEBHOOK_SECRET: WEBHOOK_SECRET });
+    const fetchVia = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input));
+      seen.push(`${init?.method} ${url.pathname}${url.search}`);
+      const fault = faults.shift();
+      if (fault instanceof Error) throw fault;
+      if (fault) return fault;
+      return h.bff.request(url.toString(), init);
+    }) as typeof fetch;
+    bff = createMerchantClient({ url: 'http://bff.test/', secret: MERCHANT_SECRET, fetch: fetchVia });
+  });
+  after(() => h.close());
+
+  it('creates a checkout, reads it back, and a repeated idempotency key finds the same one', async () => {
+    const body = { amount: 4840, subject: 'Order 1042', reference: 'ORD-CLIENT-1' };
+    const first = await bff.createCheckout(body, { idempotencyKey: 'cart-1042' });
+    assert.match(first.clientSecret, /\S{20,}/);
+    assert.equal(first.state, 'select-bank');
+    const again = await bff.createCheckout(body, { idempotencyKey: 'cart-1042' });
+    assert.equal(again.id, first.id);
+    const read = await bff.getCheckout(first.id);
+    assert.deepEqual([read.id, read.amount, read.reference], [first.id, 4840, 'ORD-CLIENT-1']);
+    assert.equal('clientSecret' in read, false);
+  });
+
+  it('throws the BFF error with its code, status, request id and issues', async () => {
+    const err = await bff.createCheckout({ amount: -1, subject: 'x', reference: 'R' }).then(
+      () => assert.fail('accepted a negative amount'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof MerchantApiError);
+    assert.equal(err.status, 422);
+    assert.equal(err.code, 'validation_failed');
+    assert.ok(err.issues.some((i) => i.path === 'amount'), JSON.stringify(err.issues));
+    assert.ok(err.requestId);
+    const wrong = createMerchantClient({ url: 'http://bff.test', secret: 'not-the-secret-0123456789', fetch: ((i: RequestInfo | URL, init?: RequestInit) => h.bff.request(String(i), init)) as typeof fetch });
+    await assert.rejects(wrong.getCheckout('chk_x'), (e: unknown) => e instanceof MerchantApiError && e.status === 401);
+    await assert.rejects(bff.getCheckout('chk_none'), (e: unknown) => e instanceof MerchantApiError && e.status === 404);
+  });
+
+  it('retries a read and a keyed creation after a network failure or a 503, never an unkeyed creation', async () => {
+    seen.length = 0;
+    faults.push(new TypeError('fetch failed'), new Response('busy', { status: 503 }));
+    const page = await bff.listNotifications({ limit: 5 });
+    assert.ok(Array.isArray(page.notifications));
+    assert.deepEqual(seen, ['GET /v1/notifications?limit=5', 'GET /v1/notifications?limit=5', 'GET /v1/notifications?limit=5']);
+
+    seen.length = 0;
+    faults.push(new TypeError('fetch failed'));
+    const keyed = await bff.createCheckout({ amount: 100, subject: 'Retry', reference: 'ORD-RETRY-1' }, { idempotencyKey: 'cart-retry' });
+    assert.equal(seen.length, 2);
+    assert.equal(keyed.amount, 100);
+
+    seen.length = 0;
+    faults.push(new TypeError('fetch failed'));
+    await assert.rejects(bff.createCheckout({ amount: 100, subject: 'No key', reference: 'ORD-RETRY-2' }), (e: unknown) => e instanceof MerchantApiError && e.code === 'network');
+    assert.equal(seen.length, 1);
+  });
+
+  it('makes payment links and lists link banks', async () => {
+    const link = await bff.createLink({ amount: 1999, subject: 'Link order', reference: 'LNK-CLIENT-1' });
+    assert.match(String(link.url), /^http/);
+    const banks = await bff.linkBanks({ country: 'es' });
+    assert.ok((banks.data ?? []).length > 0);
+  });
+
+  it('verifies the BFF’s signed webhooks and refuses altered, stale or unsigned ones', async () => {
+    const c = await bff.createCheckout({ amount: 700, subject: 'Cancelled order', reference: 'ORD-HOOK-1' });
+    const before = h.webhooks.length;
+    const cancel = await h.checkout(c.clientSecret, '/v1/checkout/cancel', {});
+    assert.equal(cancel.status, 200);
+    for (let i = 0; i < 100 && h.webhooks.length === before; i++) await new Promise((r) => setTimeout(r, 5));
+    const hook = h.webhooks.at(-1)!;
+    const event = await verifyWebhook(hook.body, hook.headers, WEBHOOK_SECRET, { now: h.clock.now });
+    assert.equal(event.type, 'checkout.updated');
+    assert.equal(event.type === 'checkout.updated' && event.data.checkoutId, c.id);
+    // Node's IncomingHttpHeaders (lower-case names) work as well as a Headers object.
+    const plain = { 'x-bank-checkout-signature': hook.headers.get('X-Bank-Checkout-Signature')! };
+    assert.equal((await verifyWebhook(new TextEncoder().encode(hook.body), plain, WEBHOOK_SECRET, { now: h.clock.now })).type, 'checkout.updated');
+
+    const refused = (p: Promise<unknown>) => assert.rejects(p, WebhookSignatureError);
+    await refused(verifyWebhook(hook.body.replace('700', '701'), hook.headers, WEBHOOK_SECRET, { now: h.clock.now }));
+    await refused(verifyWebhook(hook.body, hook.headers, 'another-secret-0123456789', { now: h.clock.now }));
+    await refused(verifyWebhook(hook.body, hook.headers, WEBHOOK_SECRET, { now: h.clock.now + 6 * 60_000 }));
+    await refused(verifyWebhook(hook.body, {}, WEBHOOK_SECRET, { now: h.clock.now }));
+    await refused(verifyWebhook(hook.body, { 'x-bank-checkout-signature': 't=1,v1=zz' }, WEBHOOK_SECRET));
+  });
+});
