@@ -56,6 +56,19 @@ describe('configuration', () => {
 
   it('the production environment refuses the development merchant secret', () => {
     assert.throws(() => loadConfig({ PROVIDER_ENV: 'pro' }), /BFF_MERCHANT_SECRET/);
-    assert.equal(loadConfig({ PROVIDER_ENV: 'pro', BFF_MERCHANT_SECRET: SECRETS.merchantSecret }).merchantSecret, SECRETS.merchantSecret);
+    const live = {
+      PROVIDER_ENV: 'pro',
+      BFF_MERCHANT_SECRET: SECRETS.merchantSecret,
+      PROVIDER_API_KEY: SECRETS.apiKey,
+      PROVIDER_API_TOKEN: SECRETS.apiToken,
+      PROVIDER_LEGACY_API_KEY: SECRETS.legacyApiKey,
+      PROVIDER_LEGACY_API_TOKEN: SECRETS.legacyApiToken,
+      PROVIDER_LINKS_URL: 'https://links.provider.example',
+      PROVIDER_NATIVE_URL: 'https://native.provider.example',
+      BFF_PUBLIC_URL: 'https://pay.shop.example',
+      MERCHANT_NAME: 'Shop S.L.',
+      MERCHANT_IBAN: 'ES7921000813610123456789',
+    };
+    assert.equal(loadConfig(live).merchantSecret, SECRETS.merchantSecret);
   });
 });

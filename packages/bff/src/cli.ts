@@ -1,29 +1,37 @@
 #!/usr/bin/env node
-/** `npm run bff`: the BFF as a Node server, configured only by environment variables. */
-import { serve } from '@hono/node-server';
-import { loadConfig, ConfigError } from './config.js';
-import { createBff } from './app.js';
+/**
+ * `bank-checkout-bff` (`npm run bff` in the repository): the BFF as a Node server, configured
+ * only by environment variables. A bad configuration, or a store that cannot open, stops it with
+ * one line naming the variable; SIGINT and SIGTERM stop it cleanly.
+ */
+import { loadConfig, ConfigError, type BffConfig } from './config.js';
+import { createBff, type BffApp } from './app.js';
+import { serveBff } from './server.js';
 
-let config;
+const fail = (message: string): never => {
+  console.error(`bff: ${message}`);
+  process.exit(1);
+};
+const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+let config!: BffConfig;
 try {
   config = loadConfig(process.env);
 } catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`bff: ${err.message}`);
-    process.exit(1);
-  }
+  if (err instanceof ConfigError) fail(err.message);
   throw err;
 }
-const app = createBff(config);
+let app!: BffApp;
 try {
+  app = createBff(config);
   await app.ready;
 } catch (err) {
-  console.error(`bff: the store could not start (DATABASE_URL): ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
+  fail(`the store could not start (DATABASE_URL): ${reason(err)}`);
 }
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-  console.log(`bff: listening on http://${config.host}:${info.port} (provider ${config.provider.env}, store ${app.parts.store.engine})`);
-});
+const { server, listening } = serveBff(app.fetch, { port: config.port, hostname: config.host, maxConnectionsPerAddress: config.maxConnectionsPerAddress });
+server.on('error', (err) => fail(`cannot listen on ${config.host}:${config.port} (PORT, HOST): ${reason(err)}`));
+const info = await listening;
+console.log(`bff: listening on http://${config.host}:${info.port} (provider ${config.provider.env}, store ${app.parts.store.engine})`);
 const stop = () => server.close(() => void app.close().finally(() => process.exit(0)));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

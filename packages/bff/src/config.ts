@@ -6,11 +6,14 @@ import { z } from 'zod';
 import { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
 import { isValidIban, normalizeIban } from '@bank-checkout/provider';
 
-const SANDBOX = {
+/** The development defaults: fine on loopback against the simulator, refused when going live. */
+export const SANDBOX = {
   linksUrl: 'http://127.0.0.1:4010',
   nativeUrl: 'http://127.0.0.1:4010',
   apiKey: 'sandbox-api-key',
   apiToken: 'sandbox-api-token',
+  legacyApiKey: 'sandbox-business-key',
+  legacyApiToken: 'sandbox-business-token',
   merchantSecret: 'dev-merchant-secret-change-me',
   payeeName: 'Demo Shop S.L.',
   payeeIban: 'ES9121000418450200051332',
@@ -38,8 +41,8 @@ const envSchema = z.object({
   PROVIDER_API_TOKEN: z.string().min(1).default(SANDBOX.apiToken),
   /** Earlier signer variant: its own API client (key, token) and kind. */
   PROVIDER_LEGACY_VARIANT: z.enum(['commerce', 'business']).default('business'),
-  PROVIDER_LEGACY_API_KEY: z.string().min(1).default('sandbox-business-key'),
-  PROVIDER_LEGACY_API_TOKEN: z.string().min(1).default('sandbox-business-token'),
+  PROVIDER_LEGACY_API_KEY: z.string().min(1).default(SANDBOX.legacyApiKey),
+  PROVIDER_LEGACY_API_TOKEN: z.string().min(1).default(SANDBOX.legacyApiToken),
   PROVIDER_TIMEOUT_MS: int(100, 120_000).default(15_000),
   /** The value that tells the native service a signature on another device is done (type 6). */
   PROVIDER_INDIRECT_SIGNED_VALUE: z.string().min(1).max(64).default(INDIRECT_SIGNED_VALUE),
@@ -66,6 +69,8 @@ const envSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000).default(30),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
+  /** Open connections one client address may hold (0: no cap; default 64, or 0 behind a proxy). */
+  MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -99,10 +104,62 @@ export interface BffConfig {
   authFailuresPerMinute: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   trustProxy: boolean;
+  maxConnectionsPerAddress: number;
 }
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+}
+
+/** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** Bits of entropy the characters of `secret` show (their distribution, times the length). */
+export function secretBits(secret: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  const n = [...secret].length;
+  let perChar = 0;
+  for (const c of counts.values()) perChar -= (c / n) * Math.log2(c / n);
+  return perChar * n;
+}
+
+/** The shortest merchant secret accepted beyond loopback, and the entropy it must show. */
+export const STRONG_SECRET = { minLength: 32, minBits: 96 };
+
+/**
+ * What must hold before the BFF serves anything but this machine, or the real provider: each
+ * problem as `VARIABLE: what is wrong`.
+ */
+function goingLiveProblems(e: z.output<typeof envSchema>, env: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  const live = e.PROVIDER_ENV === 'pro';
+  const exposed = !isLoopback(e.HOST);
+  const secret = e.BFF_MERCHANT_SECRET;
+  if (secret === SANDBOX.merchantSecret && (live || exposed)) {
+    problems.push(`BFF_MERCHANT_SECRET: must be set (not the development default) ${live ? 'when PROVIDER_ENV=pro' : `to listen on ${e.HOST}`}`);
+  } else if ((live || exposed) && ([...secret].length < STRONG_SECRET.minLength || secretBits(secret) < STRONG_SECRET.minBits)) {
+    problems.push(`BFF_MERCHANT_SECRET: too weak to ${live ? 'go live' : `listen on ${e.HOST}`}: use ${STRONG_SECRET.minLength}+ random characters (openssl rand -base64 33)`);
+  }
+  if (env.MERCHANT_WEBHOOK_URL && !env.MERCHANT_WEBHOOK_SECRET) problems.push('MERCHANT_WEBHOOK_SECRET: must be set when MERCHANT_WEBHOOK_URL is (webhooks are always signed)');
+  if (!live) return problems;
+  const same = (name: keyof typeof e, value: string, what: string) => {
+    if (e[name] === value) problems.push(`${name}: is the ${what}; set the real one for PROVIDER_ENV=pro`);
+  };
+  same('PROVIDER_API_KEY', SANDBOX.apiKey, "simulator's key");
+  same('PROVIDER_API_TOKEN', SANDBOX.apiToken, "simulator's token");
+  same('PROVIDER_LEGACY_API_KEY', SANDBOX.legacyApiKey, "simulator's key");
+  same('PROVIDER_LEGACY_API_TOKEN', SANDBOX.legacyApiToken, "simulator's token");
+  same('MERCHANT_NAME', SANDBOX.payeeName, 'demo payee');
+  same('MERCHANT_IBAN', SANDBOX.payeeIban, "demo payee's IBAN");
+  for (const name of ['PROVIDER_LINKS_URL', 'PROVIDER_NATIVE_URL'] as const) {
+    if (isLoopback(new URL(e[name]).hostname)) problems.push(`${name}: points at this machine (${e[name]}); set the provider's address for PROVIDER_ENV=pro`);
+  }
+  if (!e.BFF_PUBLIC_URL?.startsWith('https://')) problems.push('BFF_PUBLIC_URL: must be the https:// address the provider and payers reach when PROVIDER_ENV=pro');
+  return problems;
 }
 
 /** Reads the configuration from an environment; throws ConfigError naming each bad variable. */
@@ -114,9 +171,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
   }
   const e = parsed.data;
-  if (e.PROVIDER_ENV === 'pro' && e.BFF_MERCHANT_SECRET === SANDBOX.merchantSecret) {
-    throw new ConfigError('Invalid configuration:\n  BFF_MERCHANT_SECRET: must be set (not the development default) when PROVIDER_ENV=pro');
-  }
+  const problems = goingLiveProblems(e, present);
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -149,5 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    // Behind a proxy every client arrives from the proxy's address: no per-address cap then.
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY ? 0 : 64),
   };
 }

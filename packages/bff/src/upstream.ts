@@ -41,6 +41,9 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
       durationMs: Math.round(e.durationMs),
       ...(e.httpStatus ? { httpStatus: e.httpStatus } : {}),
     });
+    if (e.httpStatus === 401 || e.httpStatus === 403) {
+      deps.logger.log('error', 'upstream.credentials', { service: e.service, endpoint: e.endpoint, httpStatus: e.httpStatus, fix: CREDENTIALS_HINT });
+    }
   };
   const common = {
     timeoutMs: config.provider.timeoutMs,
@@ -115,6 +118,10 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
 
 export type Upstream = ReturnType<typeof createUpstream>;
 
+/** What the operator must check when the provider refuses the BFF's own credentials. */
+export const CREDENTIALS_HINT =
+  'the provider refused the API credentials: check PROVIDER_API_KEY and PROVIDER_API_TOKEN (PROVIDER_LEGACY_API_KEY and PROVIDER_LEGACY_API_TOKEN for the earlier variant) and PROVIDER_ENV';
+
 /** Longest provider description passed on to the merchant. */
 const MAX_PROVIDER_DETAIL = 300;
 
@@ -129,6 +136,13 @@ export function toApiError(err: unknown, opts: { forMerchant?: boolean } = {}): 
   if (err instanceof ApiError) return err;
   if (err instanceof UpstreamError) {
     return err.kind === 'timeout' ? errors.upstreamTimeout() : errors.upstream(`The payment provider could not be used (${err.kind}).`);
+  }
+  if (err instanceof ProviderError && (err.httpStatus === 401 || err.httpStatus === 403)) {
+    // The BFF's own key or token is wrong: the merchant (the operator) is told what to fix; a
+    // payer only learns that the provider could not be used.
+    return opts.forMerchant
+      ? new ApiError(502, 'provider_credentials', `The payment provider refused the BFF's credentials (HTTP ${err.httpStatus}): ${CREDENTIALS_HINT.replace(/^the provider refused the API credentials: /, '')}.`)
+      : errors.upstream('The payment provider could not be used.');
   }
   if (err instanceof ProviderError) {
     // E301: the provider found the parameters wrong (e.g. an account not validated in its

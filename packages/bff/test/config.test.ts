@@ -30,9 +30,21 @@ describe('configuration from the environment', () => {
     }
   });
 
-  it('refuses the development merchant secret in production', () => {
+  it('refuses the development merchant secret in production, and boots with a complete production set', () => {
     assert.throws(() => loadConfig({ PROVIDER_ENV: 'pro' }), /BFF_MERCHANT_SECRET/);
-    const c = loadConfig({ PROVIDER_ENV: 'pro', BFF_MERCHANT_SECRET: 'a-real-secret-of-some-length' });
+    const c = loadConfig({
+      PROVIDER_ENV: 'pro',
+      BFF_MERCHANT_SECRET: 'q8Z2vN5xR1tW7yB4mK9pL3sD6fH0jG2c',
+      PROVIDER_API_KEY: 'live-key',
+      PROVIDER_API_TOKEN: 'live-token',
+      PROVIDER_LEGACY_API_KEY: 'live-legacy-key',
+      PROVIDER_LEGACY_API_TOKEN: 'live-legacy-token',
+      PROVIDER_LINKS_URL: 'https://links.provider.example',
+      PROVIDER_NATIVE_URL: 'https://native.provider.example',
+      BFF_PUBLIC_URL: 'https://pay.shop.example',
+      MERCHANT_NAME: 'Shop S.L.',
+      MERCHANT_IBAN: 'ES7921000813610123456789',
+    });
     assert.equal(c.sandbox, false);
   });
 

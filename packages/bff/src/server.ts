@@ -1,0 +1,59 @@
+/**
+ * The BFF on Node's HTTP server, as `bank-checkout-bff` runs it: header and request timeouts,
+ * so a client that sends slowly cannot hold a connection, and a cap on the connections one
+ * address may hold open, so a few addresses cannot use up the process's sockets.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+
+export interface ServeOptions {
+  port: number;
+  hostname: string;
+  /** Milliseconds to receive a request's headers (default 10 000). */
+  headersTimeoutMs?: number;
+  /** Milliseconds to receive a whole request (default 30 000). */
+  requestTimeoutMs?: number;
+  /** Idle keep-alive connections close after this (default 5 000). */
+  keepAliveTimeoutMs?: number;
+  /** Open connections per client address; 0 for no cap (behind a proxy, every client is the proxy). */
+  maxConnectionsPerAddress?: number;
+}
+
+export interface ServedBff {
+  server: Server;
+  /** Resolves with the address once listening. */
+  listening: Promise<AddressInfo>;
+  /** Connections refused because their address held too many. */
+  refused(): number;
+}
+
+export function serveBff(fetch: (req: Request, env: unknown) => Response | Promise<Response>, opts: ServeOptions): ServedBff {
+  let resolveListening!: (a: AddressInfo) => void;
+  const listening = new Promise<AddressInfo>((r) => (resolveListening = r));
+  const server = serve({ fetch, port: opts.port, hostname: opts.hostname }, (info) => resolveListening(info)) as Server;
+  server.headersTimeout = opts.headersTimeoutMs ?? 10_000;
+  server.requestTimeout = opts.requestTimeoutMs ?? 30_000;
+  server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 5_000;
+  const cap = opts.maxConnectionsPerAddress ?? 64;
+  const open = new Map<string, number>();
+  let refused = 0;
+  if (cap > 0) {
+    server.on('connection', (socket) => {
+      const address = socket.remoteAddress ?? '';
+      const count = (open.get(address) ?? 0) + 1;
+      if (count > cap) {
+        refused++;
+        socket.destroy();
+        return;
+      }
+      open.set(address, count);
+      socket.once('close', () => {
+        const left = (open.get(address) ?? 1) - 1;
+        if (left <= 0) open.delete(address);
+        else open.set(address, left);
+      });
+    });
+  }
+  return { server, listening, refused: () => refused };
+}
