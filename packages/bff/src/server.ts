@@ -31,10 +31,15 @@ export interface ServedBff {
 export function serveBff(fetch: (req: Request, env: unknown) => Response | Promise<Response>, opts: ServeOptions): ServedBff {
   let resolveListening!: (a: AddressInfo) => void;
   const listening = new Promise<AddressInfo>((r) => (resolveListening = r));
-  const server = serve({ fetch, port: opts.port, hostname: opts.hostname }, (info) => resolveListening(info)) as Server;
-  server.headersTimeout = opts.headersTimeoutMs ?? 10_000;
-  server.requestTimeout = opts.requestTimeoutMs ?? 30_000;
-  server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 5_000;
+  const headersTimeout = opts.headersTimeoutMs ?? 10_000;
+  const serverOptions = {
+    headersTimeout,
+    requestTimeout: opts.requestTimeoutMs ?? 30_000,
+    keepAliveTimeout: opts.keepAliveTimeoutMs ?? 5_000,
+    // How often Node looks for connections past those timeouts (its default is 30 s).
+    connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(headersTimeout / 2))),
+  };
+  const server = serve({ fetch, port: opts.port, hostname: opts.hostname, serverOptions }, (info) => resolveListening(info)) as Server;
   const cap = opts.maxConnectionsPerAddress ?? 64;
   const open = new Map<string, number>();
   let refused = 0;

@@ -1,0 +1,67 @@
+/**
+ * Connections: one address opening connections without end, or sending its headers slowly,
+ * must not starve other clients. The BFF's Node server caps the connections an address holds
+ * open and drops a connection whose headers or request take too long.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { createBff, loadConfig, serveBff, type BffApp, type ServedBff } from '@bank-checkout/bff';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A connection from `from` that sends the start of a request and never finishes it. */
+function slowClient(port: number, from: string): Promise<Socket> {
+  return new Promise((resolve) => {
+    const s = connect({ port, host: '127.0.0.1', localAddress: from }, () => {
+      s.write('GET /health HTTP/1.1\r\nHost: bff.test\r\nX-Slow: ');
+      resolve(s);
+    });
+    s.on('error', () => resolve(s));
+  });
+}
+
+describe('connections from one address', () => {
+  let app: BffApp;
+  let served: ServedBff;
+  let port: number;
+  before(async () => {
+    app = createBff(loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent' }));
+    await app.ready;
+    served = serveBff(app.fetch, { port: 0, hostname: '127.0.0.1', maxConnectionsPerAddress: 20, headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 });
+    port = (await served.listening).port;
+  });
+  after(async () => {
+    served.server.closeAllConnections();
+    await new Promise((r) => served.server.close(r));
+    await app.close();
+  });
+
+  it('caps one address at its share while other clients are served', async () => {
+    const sockets = await Promise.all(Array.from({ length: 100 }, () => slowClient(port, '127.0.0.2')));
+    await sleep(100);
+    const open = sockets.filter((s) => !s.destroyed && s.readyState === 'open').length;
+    assert.ok(open <= 20, `${open} connections of one address stayed open`);
+    assert.ok(served.refused() >= 80, `refused ${served.refused()}`);
+    // Another client, a browser's share of connections at a time (six), is served throughout.
+    const answers: number[] = [];
+    for (let round = 0; round < 8; round++) {
+      answers.push(...(await Promise.all(Array.from({ length: 6 }, () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status, () => 0)))));
+    }
+    for (const s of sockets) s.destroy();
+    assert.deepEqual([...new Set(answers)], [200]);
+  });
+
+  it('drops a connection whose headers do not arrive in time', async () => {
+    const slow = await slowClient(port, '127.0.0.3');
+    let closedAt = 0;
+    const started = Date.now();
+    let answer = '';
+    slow.on('data', (d) => (answer += String(d)));
+    slow.on('close', () => (closedAt = Date.now()));
+    for (let i = 0; i < 40 && !closedAt; i++) await sleep(100);
+    assert.ok(closedAt, 'the slow connection was still open after 4 s');
+    assert.ok(closedAt - started < 3_500, `closed after ${closedAt - started} ms`);
+    assert.match(answer, /^HTTP\/1\.1 408/);
+  });
+});
