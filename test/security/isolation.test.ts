@@ -112,7 +112,7 @@ describe('isolation', () => {
 
     it('does not open the merchant API, and the merchant secret does not open the checkout API', async () => {
       const a = await rig.createCheckout();
-      for (const path of ['/v1/checkouts', `/v1/checkouts/${a.id}`, '/v1/notifications', '/v1/orders']) {
+      for (const path of ['/v1/link-banks', `/v1/checkouts/${a.id}`, '/v1/notifications', '/v1/orders']) {
         const res = await rig.call(path, { headers: { Authorization: `Bearer ${a.clientSecret}` } });
         assert.equal(res.status, 401, path);
         const raw = await rig.call(path, { headers: { Authorization: a.clientSecret, 'X-Checkout-Secret': a.clientSecret } });

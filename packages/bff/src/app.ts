@@ -2,9 +2,11 @@
  * `createBff(config, deps?)`: the backend-for-frontend as a Hono app, so it can run under
  * Node (`npm run bff`), be mounted in an existing server, or run on other runtimes.
  */
-import { Hono } from 'hono';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { healthAnswer, openApiAnswer } from '@bank-checkout/contract/schemas';
+import { HTTPException } from 'hono/http-exception';
 import type { BffConfig } from './config.js';
-import { ApiError, errorResponse, errors } from './errors.js';
+import { ApiError, errorResponse, errors, fromHttpException } from './errors.js';
 import { createLogger, type Logger } from './log.js';
 import { authGuard, createRateLimiter, requestContext, securityHeaders, type AuthGuard, type BffEnv, type RateLimiter } from './http.js';
 import { createStore } from './store/index.js';
@@ -16,7 +18,7 @@ import { createWebhook, eventSubject, type WebhookEvent } from './webhook.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { merchantRoutes } from './routes/merchant.js';
 import { providerRoutes } from './routes/provider.js';
-import { openApiDocument } from './openapi.js';
+import { json, openApiDocument, router } from './openapi.js';
 
 export interface BffDeps {
   /** A store to use instead of the one DATABASE_URL names. */
@@ -50,7 +52,7 @@ export interface AppParts {
   now: () => number;
 }
 
-export type BffApp = Hono<BffEnv> & { parts: AppParts; ready: Promise<void>; close: () => Promise<void> };
+export type BffApp = OpenAPIHono<BffEnv> & { parts: AppParts; ready: Promise<void>; close: () => Promise<void> };
 
 export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const now = deps.now ?? Date.now;
@@ -83,8 +85,8 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const ready = store.init();
   ready.catch((err: unknown) => logger.log('error', 'store.init_failed', { reason: err instanceof Error ? err.message : 'error' }));
 
-  const app = new Hono<BffEnv>();
-  app.use('*', requestContext(logger));
+  const app = router();
+  app.use('*', ...requestContext(logger));
   app.use('*', securityHeaders);
   app.use('/v1/*', async (_c, next) => {
     try {
@@ -95,17 +97,22 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     await next();
   });
 
-  app.get('/health', (c) => c.json({ ok: true }));
-  app.get('/v1/openapi.json', (c) => c.json(openApiDocument(config.publicUrl)));
+  app.openapi(createRoute({ method: 'get', path: '/health', summary: 'Liveness', tags: ['service'], responses: { 200: json(healthAnswer) } }), (c) => c.json({ ok: true }, 200));
   app.route('/v1', checkoutRoutes(parts));
   app.route('/v1', merchantRoutes(parts));
   app.route('/v1', providerRoutes(parts));
+  const document = openApiDocument(app, config.publicUrl);
+  app.openapi(
+    createRoute({ method: 'get', path: '/v1/openapi.json', summary: 'This document', tags: ['service'], responses: { 200: json(openApiAnswer) } }),
+    (c) => c.json(document() as never, 200),
+  );
 
   app.notFound((c) => errorResponse(c, errors.notFound('Route')));
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err);
-    const requestId = c.get('requestId') ?? 'unknown';
-    logger.log('error', 'http.unhandled', { requestId, path: c.req.path, reason: err instanceof Error ? err.name : 'error' });
+    const known = err instanceof HTTPException ? fromHttpException(err) : null;
+    if (known) return errorResponse(c, known);
+    logger.log('error', 'http.unhandled', { path: c.req.path, reason: err instanceof Error ? err.name : 'error' });
     return errorResponse(c, new ApiError(500, 'internal', 'Something went wrong; the request changed nothing it could not finish.'));
   });
 

@@ -3,6 +3,7 @@
  * No stack traces, no internals, no upstream bodies.
  */
 import type { Context } from 'hono';
+import type { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 export interface Issue {
@@ -48,4 +49,12 @@ export function errorResponse(c: Context, err: ApiError) {
 
 export function zodIssues(issues: readonly { path: PropertyKey[]; message: string }[]): Issue[] {
   return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
+
+/** A client error raised by Hono's own middleware, in the BFF's error shape (else null: a 500). */
+export function fromHttpException(err: HTTPException): ApiError | null {
+  if (err.status === 400) return errors.badJson();
+  if (err.status === 413) return errors.tooLarge();
+  if (err.status === 415) return errors.unsupportedType();
+  return null;
 }

@@ -1,64 +1,77 @@
 /**
- * HTTP plumbing shared by every route: request ids and access logs, security headers, JSON
- * bodies (content type, size, parse, schema), a per-client rate limit, and the two ways a
- * caller proves who it is.
+ * HTTP plumbing shared by every route: request ids and access logs, security headers, CORS,
+ * JSON bodies (content type, size, parse), a per-client rate limit, and the two ways a caller
+ * proves who it is.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { z } from 'zod';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
 import { timingSafeEqual } from '@bank-checkout/provider';
-import { ApiError, errors, zodIssues } from './errors.js';
-import type { Logger } from './log.js';
+import { ApiError, errors } from './errors.js';
+import { inRequest, type Logger } from './log.js';
 import { randomUUID } from 'node:crypto';
 
 export type BffEnv = { Variables: { requestId: string } };
 
 export const MAX_JSON_BYTES = 64 * 1024;
 
-export function requestContext(logger: Logger): MiddlewareHandler<BffEnv> {
-  return async (c, next) => {
-    const started = performance.now();
-    const requestId = `req_${randomUUID()}`;
-    c.set('requestId', requestId);
-    // Set before the handler runs, so the response is built with it (no copy afterwards).
-    c.header('X-Request-Id', requestId);
-    await next();
-    if (!c.res.headers.has('X-Request-Id')) c.header('X-Request-Id', requestId);
-    logger.log(c.res.status >= 500 ? 'error' : 'info', 'http.request', {
-      requestId,
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-    });
-  };
-}
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'X-Frame-Options': 'DENY',
-  'Cross-Origin-Resource-Policy': 'same-site',
-  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
-};
-/** Defaults a handler may replace with its own value. */
-const DEFAULT_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-  'Cache-Control': 'no-store',
-};
+/** An incoming X-Request-Id is kept only when it looks like an id; otherwise one is made. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Headers on every response, errors included. They are prepared before the handler runs, so
- * responses built through the context carry them from the start; a response a handler builds
- * on its own gets them added afterwards.
+ * Request id (the caller's when sane, else `req_<uuid>`), echoed in X-Request-Id, bound to
+ * every log line written while the request runs, and the access log line.
  */
+export function requestContext(logger: Logger): MiddlewareHandler<BffEnv>[] {
+  const ids = requestId({
+    limitLength: 128,
+    generator: (c) => {
+      const incoming = c.req.header('X-Request-Id');
+      return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
+    },
+  });
+  const access: MiddlewareHandler<BffEnv> = async (c, next) => {
+    const started = performance.now();
+    const id = c.get('requestId');
+    await inRequest(id, next);
+    if (!c.res.headers.has('X-Request-Id')) c.header('X-Request-Id', id);
+    inRequest(id, () =>
+      logger.log(c.res.status >= 500 ? 'error' : 'info', 'http.request', {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+      }),
+    );
+  };
+  return [ids, access];
+}
+
+const secure = secureHeaders({
+  contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+  crossOriginResourcePolicy: 'same-site',
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+  referrerPolicy: 'no-referrer',
+  strictTransportSecurity: 'max-age=31536000; includeSubDomains',
+  xFrameOptions: 'DENY',
+  // A handler's own Content-Security-Policy wins over the default.
+  overwrite: false,
+});
+
+/** Security headers on every response, errors included; `Cache-Control: no-store` unless a handler set its own. */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
-  for (const [name, value] of Object.entries(DEFAULT_HEADERS)) c.header(name, value);
-  await next();
-  const headers = c.res.headers;
-  if (headers.get('X-Content-Type-Options') === 'nosniff') return;
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
-  for (const [name, value] of Object.entries(DEFAULT_HEADERS)) if (!headers.has(name)) c.header(name, value);
+  await secure(c, async () => {
+    c.header('Cache-Control', 'no-store');
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+  });
 };
 
 export interface CorsOptions {
@@ -69,105 +82,73 @@ export interface CorsOptions {
 }
 
 /**
- * CORS for an allowlist of exact origins, without credentials. Headers are prepared before the
- * handler runs (the response is built once, with them). A preflight from an allowed origin gets
- * 204 with the allowed methods and headers; any other origin gets no CORS header at all, so the
- * browser refuses the call.
+ * CORS for an allowlist of exact origins, without credentials. A preflight from an allowed
+ * origin gets 204 with the allowed methods and headers; any other origin gets no CORS header
+ * at all, so the browser refuses the call.
  */
 export function corsAllowlist(allowed: readonly string[], opts: CorsOptions): MiddlewareHandler {
-  const methods = opts.methods.join(', ');
-  const headers = opts.headers.join(', ');
-  const expose = opts.expose.join(', ');
-  const maxAge = String(opts.maxAgeSeconds);
+  const allowedCors = cors({
+    origin: (origin) => (allowed.includes(origin) ? origin : null),
+    allowMethods: opts.methods,
+    allowHeaders: opts.headers,
+    exposeHeaders: opts.expose,
+    maxAge: opts.maxAgeSeconds,
+  });
   return async (c, next) => {
     const origin = c.req.header('Origin');
-    const ok = origin !== undefined && allowed.includes(origin);
+    if (origin !== undefined && allowed.includes(origin)) return allowedCors(c, next);
     c.header('Vary', 'Origin', { append: true });
-    if (c.req.method === 'OPTIONS') {
-      c.header('Vary', 'Access-Control-Request-Headers', { append: true });
-      if (ok) {
-        c.header('Access-Control-Allow-Origin', origin);
-        c.header('Access-Control-Allow-Methods', methods);
-        c.header('Access-Control-Allow-Headers', headers);
-        c.header('Access-Control-Max-Age', maxAge);
-      }
-      return c.body(null, 204);
-    }
-    if (ok) {
-      c.header('Access-Control-Allow-Origin', origin);
-      c.header('Access-Control-Expose-Headers', expose);
-    }
+    if (c.req.method === 'OPTIONS') return c.body(null, 204);
     await next();
   };
 }
 
-/** Reads and validates a JSON body: 415 wrong type, 413 too large, 400 not JSON, 422 invalid. */
-export async function jsonBody<S extends z.ZodType>(c: Context, schema: S, opts: { allowEmpty?: boolean } = {}): Promise<z.output<S>> {
-  const type = c.req.header('Content-Type') ?? '';
-  const length = Number(c.req.header('Content-Length') ?? '0');
-  if (length > MAX_JSON_BYTES) throw errors.tooLarge();
-  let text: string;
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
-    if (opts.allowEmpty && !type && length === 0) text = '';
-    else throw errors.unsupportedType();
-  } else {
-    text = await readText(c, MAX_JSON_BYTES);
-  }
-  let parsed: unknown = {};
-  let protoKey = false;
-  if (text.trim() !== '') {
-    try {
-      // A `__proto__` key is an own property after JSON.parse, but schemas do not see it: refused.
-      // Only a body that could spell it (plainly or with a \u escape) is parsed key by key.
-      parsed =
-        text.includes('__proto__') || text.includes('\\u')
-          ? JSON.parse(text, (key, value: unknown) => {
-              if (key === '__proto__') protoKey = true;
-              return value;
-            })
-          : JSON.parse(text);
-    } catch {
-      throw errors.badJson();
-    }
-  } else if (!opts.allowEmpty) {
-    throw errors.badJson();
-  }
-  if (protoKey) throw errors.validation([{ path: '__proto__', message: 'is not an accepted key' }]);
-  const result = schema.safeParse(parsed);
-  if (!result.success) throw errors.validation(zodIssues(result.error.issues));
-  return result.data;
-}
-
-/** Reads a body as text with a cap, whatever Content-Length claims. */
-export async function readText(c: Context, max: number): Promise<string> {
-  const body = c.req.raw.body;
-  if (!body) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
+/** 413 as the BFF's JSON error, whatever Content-Length claims. */
+export const limitBody = (maxSize: number): MiddlewareHandler =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
       throw errors.tooLarge();
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let off = 0;
-  for (const ch of chunks) {
-    all.set(ch, off);
-    off += ch.byteLength;
-  }
-  return new TextDecoder().decode(all);
-}
+    },
+  });
 
-export function query<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
-  const result = schema.safeParse(c.req.query());
-  if (!result.success) throw errors.validation(zodIssues(result.error.issues));
-  return result.data;
+/**
+ * Reads a JSON body before the route's schema sees it: 413 too large, 415 wrong type, 400 not
+ * JSON, 422 for a `__proto__` key. With `allowEmpty`, no body at all reads as `{}`.
+ */
+export function jsonBody(opts: { allowEmpty?: boolean } = {}): MiddlewareHandler {
+  const limit = limitBody(MAX_JSON_BYTES);
+  return (c, next) =>
+    limit(c, async () => {
+      const type = c.req.header('Content-Type') ?? '';
+      let text = '';
+      if (!/^application\/json\s*(;|$)/i.test(type)) {
+        const length = Number(c.req.header('Content-Length') ?? '0');
+        if (!(opts.allowEmpty && !type && length === 0)) throw errors.unsupportedType();
+        return next();
+      }
+      text = await c.req.text();
+      if (text.trim() === '') {
+        if (!opts.allowEmpty) throw errors.badJson();
+        (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve('{}');
+        return next();
+      }
+      let protoKey = false;
+      try {
+        // A `__proto__` key is an own property after JSON.parse, but schemas do not see it: refused.
+        // Only a body that could spell it (plainly or with a \u escape) is parsed key by key.
+        if (text.includes('__proto__') || text.includes('\\u')) {
+          JSON.parse(text, (key, value: unknown) => {
+            if (key === '__proto__') protoKey = true;
+            return value;
+          });
+        } else JSON.parse(text);
+      } catch {
+        throw errors.badJson();
+      }
+      if (protoKey) throw errors.validation([{ path: '__proto__', message: 'is not an accepted key' }]);
+      return next();
+    });
 }
 
 /** A fixed-window counter per key; memory is bounded by sweeping old windows. */

@@ -3,6 +3,8 @@
  * bodies; the redactor is the second line of defence: any key that can hold a secret, a
  * credential or a code is replaced before the line is written.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
@@ -24,12 +26,26 @@ export interface Logger {
   log(level: Level, event: string, fields?: Record<string, unknown>): void;
 }
 
+/** The request being served: every line logged while it runs carries its id. */
+const scope = new AsyncLocalStorage<{ requestId: string }>();
+
+/** Runs `fn` as part of the request `requestId` (its log lines, upstream calls and transitions). */
+export function inRequest<T>(requestId: string, fn: () => T): T {
+  return scope.run({ requestId }, fn);
+}
+
+/** The id of the request being served, if any. */
+export function currentRequestId(): string | undefined {
+  return scope.getStore()?.requestId;
+}
+
 export function createLogger(level: Level | 'silent', write: (line: string) => void = (l) => process.stdout.write(l + '\n')): Logger {
   const min = ORDER[level];
   return {
     log(lvl, event, fields = {}) {
       if (ORDER[lvl] < min) return;
-      write(JSON.stringify({ time: new Date().toISOString(), level: lvl, event, ...(redact(fields) as object) }));
+      const requestId = scope.getStore()?.requestId;
+      write(JSON.stringify({ time: new Date().toISOString(), level: lvl, event, ...(requestId ? { requestId } : {}), ...(redact(fields) as object) }));
     },
   };
 }

@@ -233,7 +233,7 @@ describe('guessing secrets', () => {
     try {
       const c = await h.createCheckout();
       for (let i = 0; i < 15; i++) {
-        assert.equal((await h.merchant('/v1/checkouts', { headers: { Authorization: `Bearer wrong-${i}` } })).status, 401);
+        assert.equal((await h.merchant(`/v1/checkouts/${c.id}`, { headers: { Authorization: `Bearer wrong-${i}` } })).status, 401);
         assert.equal((await h.checkout(`cs_wrong_${i}`, '/v1/checkout')).status, 401);
       }
       const merchant = await h.merchant(`/v1/checkouts/${c.id}`);

@@ -2,34 +2,56 @@
  * The checkout API the elements call with `X-Checkout-Secret`. Every answer is the checkout
  * view; CORS only for the allowed origins; JSON bodies only.
  */
-import { Hono, type Context } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { CheckoutRecord } from '../store/types.js';
 import * as contract from '@bank-checkout/contract/schemas';
 import { errors } from '../errors.js';
 import { bankView } from '../checkout/machine.js';
 import { corsAllowlist, jsonBody, type BffEnv } from '../http.js';
+import { json, jsonRequest, router, SECURITY, withErrors } from '../openapi.js';
 import { toApiError } from '../upstream.js';
 import type { AppParts } from '../app.js';
 
+const isEmpty = (schema: z.ZodType) => schema === (contract.emptyBody as z.ZodType);
+
+type CheckoutEnv = { Variables: BffEnv['Variables'] & { checkout: CheckoutRecord } };
+
 export function checkoutRoutes(p: AppParts) {
-  const app = new Hono<BffEnv>();
+  const app = router<CheckoutEnv>();
   const corsMiddleware = corsAllowlist(p.config.allowedOrigins, {
     methods: ['GET', 'POST'],
     headers: ['Content-Type', 'X-Checkout-Secret'],
     expose: ['X-Request-Id', 'Retry-After'],
     maxAgeSeconds: 600,
   });
-  // `/checkout/*` also matches `/checkout` itself.
+  // By path, so that preflights (OPTIONS) are answered too; `/checkout/*` also matches `/checkout`.
   for (const path of ['/banks', '/checkout/*']) app.use(path, corsMiddleware);
 
   /** Finds the caller's checkout and counts the request against its rate limit. */
-  const checkoutOf = async (c: Context) => {
+  const checkoutAuth: MiddlewareHandler<CheckoutEnv> = async (c, next) => {
     const rec = await p.authGuard(c, () => p.service.bySecret(c.req.header('X-Checkout-Secret')));
     const wait = p.limiter.hit(`checkout:${rec.id}`);
     if (wait) throw errors.rateLimited(wait);
-    return rec;
+    c.set('checkout', rec);
+    await next();
   };
+
+  /** A route of the checkout API: the client secret, then the body, then the handler. */
+  const checkoutRoute = <B extends z.ZodType | undefined>(def: { method: 'get' | 'post'; path: string; summary: string; body?: B; response?: z.ZodType }) =>
+    createRoute(
+      withErrors({
+        method: def.method,
+        path: def.path,
+        summary: def.summary,
+        tags: ['checkout'],
+        security: SECURITY.checkout,
+        middleware: def.body ? [checkoutAuth, jsonBody({ allowEmpty: isEmpty(def.body) })] : [checkoutAuth],
+        ...(def.body ? { request: { body: jsonRequest(def.body, !isEmpty(def.body)) } } : {}),
+        responses: { 200: json(def.response ?? contract.checkoutView, 'The checkout view') },
+      }),
+    );
 
   /** The bank list as the elements get it, serialised once per cached upstream list. */
   let banksBody: { from: unknown; json: string } | null = null;
@@ -43,36 +65,31 @@ export function checkoutRoutes(p: AppParts) {
     return banksBody.json;
   };
 
-  app.get('/banks', async (c) => {
-    await checkoutOf(c);
+  app.openapi(checkoutRoute({ method: 'get', path: '/banks', summary: 'Bank groups of the native service (cached)', response: contract.banksResponse }), async (c) => {
     const groups = await p.upstream.nativeBanks().catch((err) => {
       throw toApiError(err);
     });
+    // The cached serialisation, sent as it is (it has the banksResponse shape).
     c.header('Content-Type', 'application/json');
-    return c.body(banksJson(groups));
+    return c.body(banksJson(groups)) as never;
   });
 
-  app.get('/checkout', async (c) => c.json(await p.service.view(await checkoutOf(c))));
+  app.openapi(checkoutRoute({ method: 'get', path: '/checkout', summary: 'The checkout view' }), async (c) => c.json(await p.service.view(c.get('checkout')), 200));
 
-  const action = <S extends z.ZodType>(
-    path: string,
-    schema: S,
-    run: (rec: CheckoutRecord, body: z.output<S>) => Promise<CheckoutRecord>,
-  ) =>
-    app.post(path, async (c) => {
-      const rec = await checkoutOf(c);
-      const body = await jsonBody(c, schema, { allowEmpty: (schema as z.ZodType) === contract.emptyBody });
-      return c.json(await p.service.view(await run(rec, body)));
+  const action = <S extends z.ZodType>(path: string, summary: string, schema: S, run: (rec: CheckoutRecord, body: z.output<S>) => Promise<CheckoutRecord>) =>
+    app.openapi(checkoutRoute({ method: 'post', path, summary, body: schema }), async (c) => {
+      const body = (c.req as unknown as { valid(target: 'json'): z.output<S> }).valid('json');
+      return c.json(await p.service.view(await run(c.get('checkout'), body)), 200);
     });
 
-  action('/checkout/login', contract.loginBody, (rec, b) => p.service.login(rec, b));
-  action('/checkout/second-login', contract.secondLoginBody, (rec, b) => p.service.secondLogin(rec, b.value));
-  action('/checkout/contract', contract.contractBody, (rec, b) => p.service.contract(rec, b.contractId));
-  action('/checkout/transfer', contract.transferBody, (rec, b) => p.service.transfer(rec, b.accountId));
-  action('/checkout/validate', contract.validateBody, (rec, b) => p.service.validate(rec, b.values));
-  action('/checkout/cancel', contract.emptyBody, (rec) => p.service.cancel(rec));
-  action('/checkout/redirect', contract.emptyBody, (rec) => p.service.redirect(rec));
-  action('/checkout/periodic', contract.periodicBody, (rec, b) => p.service.periodic(rec, b));
-  action('/checkout/mode', contract.modeBody, (rec, b) => p.service.chooseMode(rec, b.mode));
+  action('/checkout/login', 'Log in at the chosen bank', contract.loginBody, (rec, b) => p.service.login(rec, b));
+  action('/checkout/second-login', 'Answer the second login', contract.secondLoginBody, (rec, b) => p.service.secondLogin(rec, b.value));
+  action('/checkout/contract', 'Choose a contract', contract.contractBody, (rec, b) => p.service.contract(rec, b.contractId));
+  action('/checkout/transfer', 'Choose the account and start the transfer', contract.transferBody, (rec, b) => p.service.transfer(rec, b.accountId));
+  action('/checkout/validate', 'Answer a round of validations', contract.validateBody, (rec, b) => p.service.validate(rec, b.values));
+  action('/checkout/cancel', 'Cancel the checkout', contract.emptyBody, (rec) => p.service.cancel(rec));
+  action('/checkout/redirect', 'Create the signed payment URL', contract.emptyBody, (rec) => p.service.redirect(rec));
+  action('/checkout/periodic', 'Create the signed periodic-payment URL', contract.periodicBody, (rec, b) => p.service.periodic(rec, b));
+  action('/checkout/mode', 'Choose native, redirect or periodic', contract.modeBody, (rec, b) => p.service.chooseMode(rec, b.mode));
   return app;
 }

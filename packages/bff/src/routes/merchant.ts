@@ -2,11 +2,13 @@
  * The merchant API (server to server, `Authorization: Bearer <BFF_MERCHANT_SECRET>`):
  * checkouts, payment links, orders, link banks, the earlier variant, notifications.
  */
-import { Hono, type Context } from 'hono';
+import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { links as L } from '@bank-checkout/provider';
 import type { CheckoutMode } from '@bank-checkout/contract';
 import { errors } from '../errors.js';
-import { jsonBody, merchantAuth, query, type BffEnv } from '../http.js';
+import { jsonBody, merchantAuth } from '../http.js';
+import { json, jsonRequest, router, SECURITY, withErrors } from '../openapi.js';
 import * as m from '@bank-checkout/contract/schemas';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from '../checkout/secrets.js';
 import { internalOf, toView, viewError } from '../checkout/machine.js';
@@ -15,21 +17,32 @@ import { toApiError } from '../upstream.js';
 import { notificationView } from '../notifications.js';
 import type { AppParts } from '../app.js';
 
-export const MERCHANT_PATHS = ['/checkouts', '/checkouts/*', '/links', '/links/*', '/orders/*', '/orders', '/link-banks', '/legacy/*', '/notifications'];
+/** A path parameter; its rules are checked by the handler, which answers 404 or 422 as each route says. */
+const idPath = (description: string) => z.object({ id: z.string().meta({ description }) });
+const checkoutId = idPath('The checkout id');
+const orderId = idPath("The order's idDebt (idProvider in the earlier variant)");
 
 export function merchantRoutes(p: AppParts) {
-  const app = new Hono<BffEnv>();
-  // Registered per path: a sub-app's `use('*')` would also cover the checkout routes mounted
-  // beside it under /v1.
+  const app = router();
   const auth = merchantAuth(p.config.merchantSecret, p.authGuard);
-  for (const path of MERCHANT_PATHS) {
-    app.use(path, auth);
-    app.use(path, async (_c, next) => {
-      const wait = p.limiter.hit('merchant');
-      if (wait) throw errors.rateLimited(wait);
-      await next();
-    });
-  }
+  const limit: MiddlewareHandler = async (_c, next) => {
+    const wait = p.limiter.hit('merchant');
+    if (wait) throw errors.rateLimited(wait);
+    await next();
+  };
+  /**
+   * A route of the merchant API: it declares the bearer scheme, and gets the secret check, the
+   * rate limit and (with a body) the JSON reader, in that order, from the declaration itself.
+   */
+  const merchantRoute = <R extends RouteConfig>(def: R): R =>
+    createRoute(
+      withErrors({
+        ...def,
+        tags: ['merchant'],
+        security: SECURITY.merchant,
+        middleware: def.request?.body ? [auth, limit, jsonBody()] : [auth, limit],
+      }),
+    ) as R;
 
   /** What the merchant sees of a checkout: the view plus link-service ids, never session data. */
   const merchantView = (rec: CheckoutRecord) => {
@@ -55,8 +68,16 @@ export function merchantRoutes(p: AppParts) {
 
   /* ---------- checkouts ---------- */
 
-  app.post('/checkouts', async (c) => {
-    const body = await jsonBody(c, m.createCheckoutBody);
+  const createCheckout = merchantRoute({
+    method: 'post',
+    path: '/checkouts',
+    summary: 'Create a checkout (an Idempotency-Key makes retries safe)',
+    parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 128 } }],
+    request: { body: jsonRequest(m.createCheckoutBody) },
+    responses: { 201: json(m.createdCheckout, 'Created'), 200: json(m.createdCheckout, 'The checkout this Idempotency-Key created') },
+  });
+  app.openapi(createCheckout, async (c) => {
+    const body = c.req.valid('json');
     const key = c.req.header('Idempotency-Key');
     if (key !== undefined && !/^[\x21-\x7e]{1,128}$/.test(key)) {
       throw errors.validation([{ path: 'Idempotency-Key', message: 'must be 1 to 128 visible ASCII characters' }]);
@@ -106,7 +127,14 @@ export function merchantRoutes(p: AppParts) {
     return c.json({ ...merchantView(result.record), clientSecret }, 201);
   });
 
-  app.get('/checkouts/:id', async (c) => {
+  const readCheckout = merchantRoute({
+    method: 'get',
+    path: '/checkouts/{id}',
+    summary: 'Read a checkout',
+    request: { params: checkoutId },
+    responses: { 200: json(m.merchantCheckout) },
+  });
+  app.openapi(readCheckout, async (c) => {
     const id = m.idParam.safeParse(c.req.param('id'));
     const rec = id.success ? await p.store.getCheckout(id.data) : null;
     if (!rec) throw errors.notFound('Checkout');
@@ -114,8 +142,15 @@ export function merchantRoutes(p: AppParts) {
   });
 
   /** Reconciliation of a checkout left `unknown` by an upstream timeout, after checking with the bank. */
-  app.post('/checkouts/:id/resolve', async (c) => {
-    const body = await jsonBody(c, m.resolveBody);
+  const resolveCheckout = merchantRoute({
+    method: 'post',
+    path: '/checkouts/{id}/resolve',
+    summary: 'Reconcile an unknown checkout after checking with the bank',
+    request: { params: checkoutId, body: jsonRequest(m.resolveBody) },
+    responses: { 200: json(m.merchantCheckout) },
+  });
+  app.openapi(resolveCheckout, async (c) => {
+    const body = c.req.valid('json');
     const id = m.idParam.safeParse(c.req.param('id'));
     const rec = id.success ? await p.store.getCheckout(id.data) : null;
     if (!rec) throw errors.notFound('Checkout');
@@ -134,36 +169,54 @@ export function merchantRoutes(p: AppParts) {
 
   const notif = `${p.config.publicUrl}/v1/notifications/provider`;
 
-  app.post('/links', async (c) => {
-    const body = await jsonBody(c, m.linkBody);
+  const signed = (path: string, summary: string, schema: z.ZodType) =>
+    merchantRoute({ method: 'post', path, summary, request: { body: jsonRequest(schema) }, responses: { 201: json(m.signedLink, 'Signed') } });
+
+  app.openapi(signed('/links', 'Signed payment URL', m.linkBody), async (c) => {
+    const body = c.req.valid('json') as z.output<typeof m.linkBody>;
     return c.json(await provider(() => p.upstream.links.signer({ ...body, urlNotif: notif })), 201);
   });
 
-  app.post('/links/periodic', async (c) => {
-    const body = await jsonBody(c, m.periodicLinkBody(p.now));
+  const periodicLinkBody = m.periodicLinkBody(p.now);
+  app.openapi(signed('/links/periodic', 'Signed periodic-payment URL', periodicLinkBody), async (c) => {
+    const body = c.req.valid('json') as z.output<typeof periodicLinkBody>;
     return c.json(await provider(() => p.upstream.links.periodicSigner({ ...body, urlNotif: notif })), 201);
   });
 
-  app.post('/links/periodic/cancel', async (c) => {
-    const body = await jsonBody(c, m.cancelPeriodicBody);
+  app.openapi(signed('/links/periodic/cancel', 'Signed periodic-cancellation URL', m.cancelPeriodicBody), async (c) => {
+    const body = c.req.valid('json') as z.output<typeof m.cancelPeriodicBody>;
     return c.json(await provider(() => p.upstream.links.cancelPeriodic({ ...body, urlNotif: notif })), 201);
   });
 
-  const ordersArgs = (c: Context, max: number | null) => {
-    const q = query(c, m.ordersQuery(max));
+  const ordersArgs = (q: z.output<ReturnType<typeof m.ordersQuery>>) => {
     const to = q.dateTo ?? p.now();
     const from = q.dateFrom ?? to - 30 * 24 * 3600_000;
     if (from > to) throw errors.validation([{ path: 'dateFrom', message: 'must not be after dateTo' }]);
     return { dateFrom: from, dateTo: to, pageRequest: q.page, pageSize: q.pageSize, orderAsc: q.order === 'asc' };
   };
 
-  app.get('/orders', async (c) => {
-    const args = ordersArgs(c, L.LIMITS.pageSizeMax);
+  const ordersRoute = merchantRoute({
+    method: 'get',
+    path: '/orders',
+    summary: 'Payment orders',
+    request: { query: m.ordersQuery(L.LIMITS.pageSizeMax) },
+    responses: { 200: json(m.paymentOrdersPage) },
+  });
+  app.openapi(ordersRoute, async (c) => {
+    const args = ordersArgs(c.req.valid('query'));
     return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.links.paymentOrders(args))));
   });
 
   const toggle = (path: string, enable: boolean, legacy: boolean) =>
-    app.post(path, async (c) => {
+    app.openapi(
+      merchantRoute({
+        method: 'post',
+        path,
+        summary: `${enable ? 'Enable' : 'Disable'} ${legacy ? 'a link of the earlier variant' : 'an order'}`,
+        request: { params: orderId },
+        responses: { 200: json(m.providerStatusAnswer) },
+      }),
+      async (c) => {
       const id = m.idParam.safeParse(c.req.param('id'));
       if (!id.success) throw errors.validation([{ path: 'id', message: 'is not a valid order id' }]);
       const res = await provider(() =>
@@ -171,13 +224,21 @@ export function merchantRoutes(p: AppParts) {
           ? p.upstream.legacyLinks.legacyEnableDisable({ idProvider: id.data, enable })
           : p.upstream.links.enableDisable({ idDebt: id.data, enable }),
       );
-      return c.json(res);
-    });
-  toggle('/orders/:id/enable', true, false);
-  toggle('/orders/:id/disable', false, false);
+      return c.json(res, 200);
+      },
+    );
+  toggle('/orders/{id}/enable', true, false);
+  toggle('/orders/{id}/disable', false, false);
 
-  app.get('/link-banks', async (c) => {
-    const q = query(c, m.linkBanksQuery);
+  const linkBanks = merchantRoute({
+    method: 'get',
+    path: '/link-banks',
+    summary: 'Banks of the payment-link service',
+    request: { query: m.linkBanksQuery },
+    responses: { 200: json(m.linkBanksAnswer) },
+  });
+  app.openapi(linkBanks, async (c) => {
+    const q = c.req.valid('query');
     const res = await provider(() =>
       p.upstream.readOnly(() =>
         p.upstream.links.banks({
@@ -192,9 +253,17 @@ export function merchantRoutes(p: AppParts) {
 
   /* ---------- earlier variant ---------- */
 
-  app.post('/legacy/links', async (c) => {
+  const legacyBody = p.config.provider.legacy.variant === 'commerce' ? m.legacyCommerceBody : m.legacyBusinessBody;
+  const legacySigner = merchantRoute({
+    method: 'post',
+    path: '/legacy/links',
+    summary: "Earlier signer variant (the body is the configured variant's)",
+    request: { body: jsonRequest(legacyBody) },
+    responses: { 201: json(m.legacySignedLink, 'Signed') },
+  });
+  app.openapi(legacySigner, async (c) => {
     const variant = p.config.provider.legacy.variant;
-    const body = await jsonBody(c, variant === 'commerce' ? m.legacyCommerceBody : m.legacyBusinessBody);
+    const body = c.req.valid('json') as z.output<typeof legacyBody>;
     const res = await provider(() =>
       variant === 'commerce'
         ? p.upstream.legacyLinks.legacySigner({ variant, body: { ...(body as L.LegacyCommerceSignerRequest), urlNotif: notif } })
@@ -203,17 +272,31 @@ export function merchantRoutes(p: AppParts) {
     return c.json({ variant, ...res }, 201);
   });
 
-  app.get('/legacy/debts', async (c) => {
-    const args = ordersArgs(c, null);
+  const legacyDebts = merchantRoute({
+    method: 'get',
+    path: '/legacy/debts',
+    summary: 'Earlier orders query',
+    request: { query: m.ordersQuery(null) },
+    responses: { 200: json(m.legacyDebtsPage) },
+  });
+  app.openapi(legacyDebts, async (c) => {
+    const args = ordersArgs(c.req.valid('query'));
     return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.legacyLinks.debts(args))));
   });
-  toggle('/legacy/links/:id/enable', true, true);
-  toggle('/legacy/links/:id/disable', false, true);
+  toggle('/legacy/links/{id}/enable', true, true);
+  toggle('/legacy/links/{id}/disable', false, true);
 
   /* ---------- notifications ---------- */
 
-  app.get('/notifications', async (c) => {
-    const q = query(c, m.notificationsQuery);
+  const notificationsRoute = merchantRoute({
+    method: 'get',
+    path: '/notifications',
+    summary: 'Received notifications, newest first',
+    request: { query: m.notificationsQuery },
+    responses: { 200: json(m.notificationsPage) },
+  });
+  app.openapi(notificationsRoute, async (c) => {
+    const q = c.req.valid('query');
     const rows = await p.store.listNotifications({ limit: q.limit, ...(q.before ? { before: q.before } : {}) });
     return c.json({
       notifications: rows.map(notificationView),
