@@ -1,6 +1,8 @@
 /**
- * Provider notifications and the payer's return: anything altered, wrongly encoded, empty or
- * huge is refused and changes nothing (no row, no state, no merchant event); concurrent
+ * Provider notifications and the payer's return: anything altered, unsigned, empty or huge is
+ * refused and changes nothing (no row, no state, no merchant event); a genuine result arrives
+ * in any Base64 spelling and with a numeric status; a signed result that cannot be understood
+ * is kept, flagged for the merchant, and the provider asked to retry; concurrent
  * duplicates change the checkout once and tell the merchant once; a late PENDING or error
  * never undoes a success; and a BFF killed with SIGKILL right after acknowledging keeps every
  * notification it acknowledged.
@@ -92,13 +94,6 @@ describe('notifications', () => {
       ['signature of another notification', form({ dataReturn: good.dataReturn, signatureDataReturn: (await signed(result(c))).signatureDataReturn })],
       ['signature truncated', form({ ...good, signatureDataReturn: good.signatureDataReturn.slice(0, -4) })],
       ['Base64url dataReturn, signed as Base64', form({ dataReturn: trickyB64url, signatureDataReturn: (await signed(trickyB64)).signatureDataReturn })],
-      ['Base64url dataReturn, signed as sent', form(await signed(trickyB64url))],
-      ['unpadded Base64 dataReturn, signed as sent', form(await signed(padded.replace(/=+$/, '')))],
-      ['Latin-1 JSON in Base64, signed', form(await signed(latin1))],
-      ['Base64 of Base64, signed', form(await signed(b64(good.dataReturn)))],
-      ['a JSON array, signed', form(await signed(b64('[1,2,3]')))],
-      ['JSON with the wrong types, signed', form(await signed({ ...result(c), amount: String(c.amount) }))],
-      ['JSON without transactionId, signed', form(await signed({ status: '200', amount: c.amount, reference: c.reference, dateInitPayment: 1 }))],
       ['empty body', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' }],
       ['no body, no type', { method: 'POST' }],
       ['empty fields', form({ dataReturn: '', signatureDataReturn: '' })],
@@ -134,8 +129,90 @@ describe('notifications', () => {
         duplex: 'half',
       } as RequestInit],
     ];
+    void trickyB64url;
+    void padded;
+    void latin1;
     return cases;
   }
+
+  /** Results the provider signed that cannot be understood: kept, never applied, retried. */
+  async function unreadableInputs(c: { reference: string; amount: number }): Promise<[string, RequestInit][]> {
+    const good = await signed(result(c));
+    return [
+      ['Latin-1 JSON in Base64, signed', form(await signed(Buffer.from(JSON.stringify({ ...result(c), description: 'Operación' }), 'latin1').toString('base64')))],
+      ['Base64 of Base64, signed', form(await signed(b64(good.dataReturn)))],
+      ['a JSON array, signed', form(await signed(b64('[1,2,3]')))],
+      ['JSON with the wrong types, signed', form(await signed({ ...result(c), amount: String(c.amount) }))],
+      ['JSON without transactionId, signed', form(await signed({ status: '200', amount: c.amount, reference: c.reference, dateInitPayment: 1 }))],
+    ];
+  }
+
+  it('never loses a signed result: line-wrapped, URL-safe or unpadded Base64, and a numeric status, are applied', async () => {
+    const spell: [string, (b64: string) => string][] = [
+      ['line-wrapped at 76', (x) => x.replace(/(.{76})/g, '$1\r\n')],
+      ['URL-safe', (x) => x.replace(/\+/g, '-').replace(/\//g, '_')],
+      ['unpadded', (x) => x.replace(/=+$/, '')],
+    ];
+    for (const [what, respell] of spell) {
+      const c = await linkCheckout();
+      // customData chosen so that the Base64 text holds '+' and '/' and is long enough to wrap.
+      let data = encodeDataReturn({ ...result(c), customData: '>>>???~~~'.repeat(12) });
+      for (let extra = ''; !data.endsWith('='); extra += ' ') data = encodeDataReturn({ ...result(c), customData: '>>>???~~~'.repeat(12), description: `OK${extra}` });
+      const sent = respell(data);
+      assert.notEqual(sent, data, what);
+      const res = await rig.call('/v1/notifications/provider', form(await signed(sent)));
+      assert.equal(res.status, 200, `${what}: ${res.status}`);
+      assert.equal((await sideEffects(c.id)).state, 'succeeded', what);
+      const listed = (await json<{ notifications: Json[] }>(await rig.merchant('/v1/notifications?limit=5'))).notifications[0]!;
+      assert.equal(listed.customData, '>>>???~~~'.repeat(12), what);
+    }
+    const c = await linkCheckout();
+    const numeric = await rig.call('/v1/notifications/provider', asJson(await signed({ ...result(c), status: 200 })));
+    assert.equal(numeric.status, 200);
+    assert.equal((await sideEffects(c.id)).state, 'succeeded', 'status 200 as a number');
+  });
+
+  it('keeps a signed result it cannot read, flags it for the merchant, changes no checkout, and asks the provider to retry', async () => {
+    const c = await linkCheckout();
+    const flagged = async () => (await json<{ notifications: Json[] }>(await rig.merchant('/v1/notifications?limit=100'))).notifications.filter((n) => n.outcome === 'unreadable' && n.verified === true).length;
+    for (const [what, init] of await unreadableInputs(c)) {
+      const before = await sideEffects(c.id);
+      const flaggedBefore = await flagged();
+      const res = await rig.call(`/v1/notifications/provider?c=${c.id}`, init);
+      assert.equal(res.status, 503, what);
+      await assertBffError(res, what);
+      const after = await sideEffects(c.id);
+      assert.equal(after.rows, before.rows + 1, `${what}: kept`);
+      assert.deepEqual([after.state, after.version, after.events], [before.state, before.version, before.events], `${what}: no checkout moved`);
+      assert.equal(await flagged(), flaggedBefore + 1, `${what}: shown to the merchant as unreadable`);
+      // The provider's retry is the same result: kept once, still asked to retry.
+      const again = await rig.call(`/v1/notifications/provider?c=${c.id}`, init);
+      assert.equal(again.status, 503, `${what} again`);
+      assert.equal((await sideEffects(c.id)).rows, before.rows + 1, `${what}: kept once`);
+    }
+  });
+
+  it('a return tells the shop the state of its own checkout only, whatever genuine result is posted to it', async () => {
+    const x = await linkCheckout();
+    const y = await linkCheckout();
+    const paid = form(await signed(result(x)));
+    assert.equal((await rig.call(`/v1/notifications/provider?c=${x.id}`, paid)).status, 200);
+    assert.equal((await sideEffects(x.id)).state, 'succeeded');
+    for (const kind of ['ok', 'error']) {
+      const res = await rig.call(`/v1/return/${kind}?c=${y.id}`, paid);
+      assert.equal(res.status, 303);
+      const location = new URL(res.headers.get('Location')!);
+      assert.deepEqual([location.searchParams.get('checkout'), location.searchParams.get('result')], [y.id, 'redirect'], kind);
+    }
+    assert.equal((await sideEffects(y.id)).state, 'redirect', 'Y is still unpaid');
+  });
+
+  it('verifies a result of the earlier variant with its own key', async () => {
+    const c = await linkCheckout();
+    const res = await rig.call('/v1/notifications/provider', form(await signed(result(c), SECRETS.legacyApiKey)));
+    assert.equal(res.status, 200);
+    assert.equal((await sideEffects(c.id)).state, 'succeeded');
+  });
 
   it('refuses every altered, wrongly encoded, empty or huge notification with a 4xx, and nothing changes', async () => {
     const c = await linkCheckout();

@@ -4,7 +4,7 @@
  * on its content) before it is acknowledged, then matched to its checkout and applied forward
  * only, and the merchant is told.
  */
-import { links, decodeDataReturn, encodeDataReturn, verifyNotification } from '@bank-checkout/provider';
+import { links, decodeDataReturn, encodeDataReturn, normalizeBase64, verifyNotification } from '@bank-checkout/provider';
 import type { BffConfig } from './config.js';
 import { ApiError, errors, zodIssues } from './errors.js';
 import type { Logger } from './log.js';
@@ -14,12 +14,23 @@ import { newId, sha256Hex } from './checkout/secrets.js';
 
 export const MAX_DATA_RETURN = 16 * 1024;
 
+const looksLikeJson = (value: string) => value.trimStart().startsWith('{');
+
+/** The result's own texts the merchant also sees: what the payer's bank said, and what was sent at creation. */
+function resultDetails(dataReturn: string) {
+  const parsed = links.dataReturn.partial().safeParse(decodeDataReturn(dataReturn));
+  const d = parsed.success ? parsed.data : {};
+  return { description: d.description ?? null, customData: d.customData ?? null, accountDestiny: d.accountDestiny ?? null };
+}
+
 /**
  * A stored notification as the merchant sees it (listing, hook and webhook): what the provider
  * said and what the BFF did with it; the raw `dataReturn` and its signature stay in the store.
+ * An `unreadable` one verified but could not be understood: it is kept for the merchant, and
+ * the provider is asked to send it again.
  */
 export function notificationView({ signature, dataReturn, dedupeKey, ...n }: NotificationRecord) {
-  return { ...n, receivedAt: new Date(n.receivedAt).toISOString() };
+  return { ...n, ...resultDetails(dataReturn), receivedAt: new Date(n.receivedAt).toISOString() };
 }
 export type NotificationEvent = ReturnType<typeof notificationView>;
 
@@ -71,27 +82,33 @@ export function createNotificationReceiver(deps: {
         throw errors.validation([{ path: 'dataReturn', message: 'dataReturn and signatureDataReturn are required strings' }]);
       }
       if (dataReturn.length > MAX_DATA_RETURN || signatureDataReturn.length > 512) throw errors.tooLarge();
-      if (!(await verifyNotification(dataReturn, signatureDataReturn, config.provider.apiKey))) {
+      // Results of links made with the earlier variant are signed with its own key.
+      const keys = [config.provider.apiKey, config.provider.legacy.apiKey];
+      let verified = false;
+      for (const key of keys) verified = (await verifyNotification(dataReturn, signatureDataReturn, key)) || verified;
+      if (!verified) {
         logger.log('warn', 'notification.rejected', { reason: 'signature' });
         throw new ApiError(401, 'invalid_signature', 'The notification signature does not verify.');
       }
-      const parsed = links.dataReturn.safeParse(decodeDataReturn(dataReturn));
-      if (!parsed.success) throw errors.validation(zodIssues(parsed.error.issues).map((i) => ({ ...i, path: `dataReturn.${i.path}` })));
+      const raw = looksLikeJson(dataReturn) ? encodeDataReturn(dataReturn) : normalizeBase64(dataReturn.replace(/ /g, '+'));
+      const parsed = links.dataReturn.safeParse(decodeDataReturn(raw));
+      const base = { id: newId('ntf'), dedupeKey: await sha256Hex(raw), receivedAt: now(), dataReturn: raw, signature: signatureDataReturn.trim(), verified: true, checkoutId: null };
+      if (!parsed.success) {
+        // Signed by the provider yet not understood: a payment result must not be dropped. It
+        // is kept as received for the merchant to see, and the provider is asked to retry.
+        const { inserted, record } = await store.insertNotification({ ...base, status: '', transactionId: '', reference: '', amount: 0, outcome: 'unreadable' });
+        logger.log('error', 'notification.unreadable', { notificationId: record.id, issues: zodIssues(parsed.error.issues).map((i) => `dataReturn.${i.path}`).join(', ') });
+        if (inserted) deps.onReceived?.(notificationView(record));
+        throw new ApiError(503, 'notification_unreadable', 'The notification verifies but could not be read; it is kept for the merchant. Send it again later.');
+      }
       const data = parsed.data;
-      const b64 = encodeDataReturn(dataReturn);
       const hint = input.hint && /^[A-Za-z0-9_-]{1,64}$/.test(input.hint) ? input.hint : undefined;
       const { inserted, record } = await store.insertNotification({
-        id: newId('ntf'),
-        dedupeKey: await sha256Hex(b64),
-        receivedAt: now(),
-        dataReturn: b64,
-        signature: signatureDataReturn.trim(),
-        verified: true,
+        ...base,
         status: data.status,
         transactionId: data.transactionId,
         reference: data.reference,
         amount: data.amount,
-        checkoutId: null,
         outcome: 'pending',
       });
       // A duplicate whose first delivery was stored but not applied (a crash between the two),

@@ -96,7 +96,6 @@ describe('notifications and returns', () => {
       [form({ dataReturn: 'x'.repeat(50_000), signatureDataReturn: 'y' }), 413],
       [{ method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hello' }, 415],
       [{ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"dataReturn":' }, 400],
-      [form(await signed({ hello: 'world' })), 422],
     ];
     for (const [init, status] of cases) {
       const res = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, init);

@@ -187,7 +187,8 @@ export type StatusResponse = z.output<typeof statusResponse>;
 
 /** The object carried (Base64-encoded JSON) in a notification's `dataReturn`. */
 export const dataReturn = z.object({
-  status: z.string().min(1).max(16),
+  /** A string in the spec; a number (`200`) is read as its digits. */
+  status: z.union([z.string().trim().min(1).max(16), z.number().int().nonnegative().max(99_999_999).transform(String)]),
   description: z.string().max(1000).nullish(),
   transactionId: z.string().min(1).max(128),
   amount: z.number().int(),

@@ -23,7 +23,19 @@ export function base64Encode(text: string): string {
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-export function base64Decode(b64: string): string | null {
+/**
+ * Any spelling of Base64 as the standard padded one: line breaks and other whitespace dropped
+ * (MIME wraps lines at 76), the URL-safe alphabet (`-`, `_`) mapped back, missing padding added.
+ */
+export function normalizeBase64(text: string): string {
+  const compact = text.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
+  const unpadded = compact.replace(/=+$/, '');
+  return unpadded.length % 4 === 1 ? compact : unpadded + '='.repeat((4 - (unpadded.length % 4)) % 4);
+}
+
+/** The UTF-8 text a Base64 string (any spelling, see normalizeBase64) stands for; null if it is not Base64 of UTF-8. */
+export function base64Decode(text: string): string | null {
+  const b64 = normalizeBase64(text);
   if (!BASE64.test(b64)) return null;
   try {
     const binary = atob(b64);
@@ -92,7 +104,11 @@ export function timingSafeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** True when `signatureDataReturn` is the signature of `dataReturn` under `apiKey`. */
+/**
+ * True when `signatureDataReturn` is the signature of `dataReturn` under `apiKey`. The
+ * signature covers the characters as the provider sent them; a form post whose `+` arrived as
+ * spaces (not percent-encoded) is checked as sent too.
+ */
 export async function verifyNotification(
   dataReturn: string,
   signatureDataReturn: string,
@@ -100,6 +116,9 @@ export async function verifyNotification(
 ): Promise<boolean> {
   if (typeof dataReturn !== 'string' || typeof signatureDataReturn !== 'string' || !apiKey) return false;
   if (!dataReturn || !signatureDataReturn || signatureDataReturn.length > 512) return false;
-  const expected = await signNotification(dataReturn, apiKey);
-  return timingSafeEqual(expected, signatureDataReturn.trim());
+  const given = signatureDataReturn.trim().replace(/ /g, '+');
+  const candidates = dataReturn.includes(' ') && !dataReturn.trimStart().startsWith('{') ? [dataReturn, dataReturn.replace(/ /g, '+')] : [dataReturn];
+  let ok = false;
+  for (const candidate of candidates) ok = timingSafeEqual(await signNotification(candidate, apiKey), given) || ok;
+  return ok;
 }

@@ -3,21 +3,52 @@
  * posting the same result to urlOk/urlError, which the BFF verifies and turns into a 303 to
  * the merchant's page.
  */
-import { Hono, type Context } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { notificationAck, returnResult } from '@bank-checkout/contract/schemas';
 import { ApiError, errors } from '../errors.js';
-import { readText, type BffEnv } from '../http.js';
+import { limitBody } from '../http.js';
+import { json, router, withErrors } from '../openapi.js';
 import type { AppParts } from '../app.js';
 
 const MAX_FORM = 40 * 1024;
 
-/** Reads `dataReturn` and `signatureDataReturn` from a form or a JSON body. */
+/**
+ * The result as the provider sends it. Documented, not validated here: the receiver verifies
+ * the signature first, and a validly signed result is never refused for its encoding.
+ */
+const resultFields = {
+  type: 'object' as const,
+  properties: {
+    dataReturn: { type: 'string' as const, description: 'Base64 JSON of the result' },
+    signatureDataReturn: { type: 'string' as const, description: 'HMAC-SHA256 of dataReturn with the API key' },
+  },
+  required: ['dataReturn', 'signatureDataReturn'],
+};
+const resultBody = {
+  required: true,
+  content: { 'application/x-www-form-urlencoded': { schema: resultFields }, 'application/json': { schema: resultFields } },
+};
+/** `?c=<checkout id>`, which the BFF puts on the URLs it gives the provider. */
+const checkoutHint = [{ name: 'c', in: 'query' as const, required: false, schema: { type: 'string' as const, maxLength: 64 } }];
+
+const limit = limitBody(MAX_FORM);
+
+/** Reads `dataReturn` and `signatureDataReturn` from a form or a JSON body of at most MAX_FORM bytes. */
 async function readResult(c: Context): Promise<{ dataReturn: unknown; signatureDataReturn: unknown }> {
+  let result: { dataReturn: unknown; signatureDataReturn: unknown } | undefined;
+  await limit(c, async () => {
+    result = await parseResult(c);
+  });
+  return result!;
+}
+
+async function parseResult(c: Context): Promise<{ dataReturn: unknown; signatureDataReturn: unknown }> {
   const type = (c.req.header('Content-Type') ?? '').toLowerCase();
-  if (Number(c.req.header('Content-Length') ?? 0) > MAX_FORM) throw errors.tooLarge();
   if (type.startsWith('application/json')) {
     let body: unknown;
     try {
-      body = JSON.parse(await readText(c, MAX_FORM));
+      body = JSON.parse(await c.req.text());
     } catch (err) {
       if (err instanceof ApiError) throw err;
       throw errors.badJson();
@@ -27,23 +58,49 @@ async function readResult(c: Context): Promise<{ dataReturn: unknown; signatureD
     return { dataReturn: b.dataReturn, signatureDataReturn: b.signatureDataReturn };
   }
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    const form = new URLSearchParams(await readText(c, MAX_FORM));
+    const form = new URLSearchParams(await c.req.text());
     return { dataReturn: form.get('dataReturn') ?? undefined, signatureDataReturn: form.get('signatureDataReturn') ?? undefined };
   }
   throw new ApiError(415, 'unsupported_media_type', 'Send application/x-www-form-urlencoded or application/json.');
 }
 
 export function providerRoutes(p: AppParts) {
-  const app = new Hono<BffEnv>();
+  const app = router();
 
-  app.post('/notifications/provider', async (c) => {
+  const notification = createRoute(
+    withErrors({
+      method: 'post',
+      path: '/notifications/provider',
+      summary: 'Result notification from the provider (form or JSON)',
+      tags: ['provider'],
+      parameters: checkoutHint,
+      request: { body: resultBody },
+      responses: { 200: json(notificationAck, 'Stored (or already stored): acknowledged') },
+    }),
+  );
+  app.openapi(notification, async (c) => {
     const input = await readResult(c);
     const { duplicate, notification } = await p.notifications.receive({ ...input, hint: c.req.query('c') }, 'notification');
-    return c.json({ received: true, duplicate, id: notification.id });
+    return c.json({ received: true as const, duplicate, id: notification.id }, 200);
   });
 
   const ret = (kind: 'ok' | 'error') =>
-    app.post(`/return/${kind}`, async (c) => {
+    createRoute(
+      withErrors({
+        method: 'post',
+        path: `/return/${kind}`,
+        summary: `Payer returning after ${kind === 'ok' ? 'success' : 'failure'}: verified, then 303 to the merchant's page`,
+        tags: ['provider'],
+        parameters: checkoutHint,
+        request: { body: resultBody },
+        responses: {
+          200: json(returnResult, 'The result, when the checkout has no page to return to'),
+          303: { description: "To the merchant's page, with `checkout` and `result` in the query", headers: { Location: { schema: { type: 'string' } } } },
+        },
+      }),
+    );
+  for (const kind of ['ok', 'error'] as const) {
+    app.openapi(ret(kind), async (c) => {
       const hint = c.req.query('c');
       const rec = hint && /^[A-Za-z0-9_-]{1,64}$/.test(hint) ? await p.store.getCheckout(hint) : null;
       if (!rec) throw errors.notFound('Checkout');
@@ -51,18 +108,19 @@ export function providerRoutes(p: AppParts) {
       let result: string;
       try {
         const input = await readResult(c);
-        const { checkout } = await p.notifications.receive({ ...input, hint: rec.id }, 'return');
-        result = checkout?.state ?? 'unmatched';
+        await p.notifications.receive({ ...input, hint: rec.id }, 'return');
+        // What the shop is told is this checkout's own state as stored now, whatever result
+        // was posted: another checkout's genuine result never speaks for this one.
+        result = (await p.store.getCheckout(rec.id))?.state ?? 'unmatched';
       } catch (err) {
-        if (!(err instanceof ApiError) || err.status >= 500) throw err;
+        if (!(err instanceof ApiError)) throw err;
         result = 'unverified';
       }
       const q = `checkout=${encodeURIComponent(rec.id)}&result=${encodeURIComponent(result)}`;
-      if (!target) return c.json({ checkout: rec.id, result });
+      if (!target) return c.json({ checkout: rec.id, result }, 200);
       return c.redirect(`${target}${target.includes('?') ? '&' : '?'}${q}`, 303);
     });
-  ret('ok');
-  ret('error');
+  }
 
   return app;
 }

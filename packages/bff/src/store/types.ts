@@ -56,8 +56,12 @@ export interface NotificationRecord {
   amount: number;
   /** The checkout it was matched to, if any. */
   checkoutId: string | null;
-  /** `applied` moved a checkout; `ignored` did not (older or equal state); `pending` not yet processed. */
-  outcome: 'pending' | 'applied' | 'ignored' | 'unmatched';
+  /**
+   * `applied` moved a checkout; `ignored` did not (older or equal state); `pending` not yet
+   * processed; `unmatched` fits no checkout; `unreadable` verified but could not be understood
+   * (status, ids and amount then empty; the raw result is kept).
+   */
+  outcome: 'pending' | 'applied' | 'ignored' | 'unmatched' | 'unreadable';
 }
 
 export interface IdempotencyRecord {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { CHECKOUT_MODES } from '../states.js';
 import { httpUrl, iban } from './primitives.js';
 import * as links from './links.js';
+import { checkoutView } from './checkout.js';
 
 export const createCheckoutBody = z.strictObject({
   amount: z.number().int('amount is in cents: a whole number').positive().max(99_999_999_99),
@@ -30,13 +31,17 @@ export type CreateCheckoutBody = z.infer<typeof createCheckoutBody>;
 export const resolveBody = z.strictObject({ outcome: z.enum(['succeeded', 'failed']) });
 export type ResolveBody = z.infer<typeof resolveBody>;
 
-const noNotif = <S extends z.ZodType<unknown, Record<string, unknown>>>(schema: S) =>
-  z
-    .custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), 'body must be a JSON object')
-    .superRefine((v, ctx) => {
-      if ('urlNotif' in v) ctx.addIssue({ code: 'custom', path: ['urlNotif'], message: 'is set by the BFF, which receives and verifies notifications' });
-    })
-    .pipe(schema);
+/** `urlNotif` is the BFF's own receiver: a merchant body that sets it is refused. */
+const notSetByMerchant = z
+  .unknown()
+  .refine(() => false, 'is set by the BFF, which receives and verifies notifications')
+  .optional()
+  .meta({ description: 'Set by the BFF, which receives and verifies notifications; refused when sent.' });
+
+/** The provider's signer body, with `urlNotif` refused (every other field and rule kept). */
+const noNotif = <Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) =>
+  // safeExtend keeps the schema's own refinements (the periodic date rules).
+  schema.safeExtend({ urlNotif: notSetByMerchant } as never) as unknown as z.ZodObject<Omit<Shape, 'urlNotif'> & { urlNotif: typeof notSetByMerchant }>;
 
 export const linkBody = noNotif(links.signerRequest);
 export const periodicLinkBody = (now: () => number) => noNotif(links.createPeriodicSignerRequest({ now }));
@@ -77,3 +82,124 @@ export const notificationsQuery = z.strictObject({
 });
 
 export const idParam = z.string().min(1).max(128).regex(/^[A-Za-z0-9_.:-]+$/, 'unexpected characters');
+
+/* ---------- responses (BFF → merchant's server) ---------- */
+
+/** A checkout as the merchant sees it: the view plus link-service ids, never session data. */
+export const merchantCheckout = checkoutView.extend({
+  customData: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** The payment link's id at the provider, once one was made. */
+  idDebt: z.string().optional(),
+  /** The provider's transaction of a link payment, once known. */
+  providerTransactionId: z.string().optional(),
+});
+export type MerchantCheckout = z.infer<typeof merchantCheckout>;
+
+/** A new checkout (201), or the same one again for a repeated Idempotency-Key (200). */
+export const createdCheckout = merchantCheckout.extend({
+  /** Hand this to the payer's page only: it opens this one checkout. */
+  clientSecret: z.string(),
+});
+export type CreatedCheckout = z.infer<typeof createdCheckout>;
+
+/** The provider's answer status; further fields of the provider pass through as they are. */
+const providerStatus = { status: z.string(), description: z.string().nullish() };
+
+export const signedLink = z.looseObject({ ...providerStatus, url: z.string().nullish(), idDebt: z.string().nullish() });
+export type SignedLink = z.infer<typeof signedLink>;
+
+export const legacySignedLink = signedLink.extend({ variant: z.enum(['commerce', 'business']) });
+
+export const providerStatusAnswer = z.looseObject(providerStatus);
+
+const pageInfo = {
+  ...providerStatus,
+  itemsReturned: z.number().int().nullish(),
+  currentPage: z.number().int().nullish(),
+  totalItems: z.number().int().nullish(),
+  totalPages: z.number().int().nullish(),
+};
+
+export const paymentOrdersPage = z.looseObject({
+  ...pageInfo,
+  paymentOrders: z
+    .array(
+      z.looseObject({
+        idDebt: z.string(),
+        enabled: z.boolean(),
+        amount: z.number(),
+        subject: z.string(),
+        reference: z.string().nullish(),
+        codStatus: z.enum(['OK', 'ERROR', 'PENDING']),
+        createAt: z.number(),
+      }),
+    )
+    .nullish(),
+});
+
+export const legacyDebtsPage = z.looseObject({
+  ...pageInfo,
+  listDebts: z.array(z.looseObject({ debtLongId: z.string(), enabled: z.boolean(), amount: z.number(), subject: z.string(), createAt: z.number() })).nullish(),
+});
+
+export const linkBanksAnswer = z.looseObject({
+  ...providerStatus,
+  total: z.number().int().nullish(),
+  data: z
+    .array(
+      z.looseObject({
+        bankId: z.string(),
+        name: z.string(),
+        country: z.string().nullish(),
+        enabled: z.union([z.literal(0), z.literal(1)]),
+        enabledPeriodicPayment: z.union([z.literal(0), z.literal(1)]).nullish(),
+        frequencyPeriodicPayment: z.array(z.string()).nullish(),
+      }),
+    )
+    .nullish(),
+});
+
+/** A stored result notification, without its signature and raw data. */
+export const notificationEntry = z.object({
+  id: z.string(),
+  receivedAt: z.string(),
+  verified: z.boolean(),
+  status: z.string(),
+  transactionId: z.string(),
+  reference: z.string(),
+  amount: z.number(),
+  checkoutId: z.string().nullable(),
+  /** `unreadable`: the provider's signature verified but the result could not be read (kept raw; the provider is asked to retry). */
+  outcome: z.enum(['pending', 'applied', 'ignored', 'unmatched', 'unreadable']),
+  /** What the payer's bank said of the result. */
+  description: z.string().nullable(),
+  /** The `customData` given when the link was made. */
+  customData: z.string().nullable(),
+  /** The IBAN that received the money. */
+  accountDestiny: z.string().nullable(),
+});
+
+export const notificationsPage = z.object({
+  notifications: z.array(notificationEntry),
+  /** Pass as `before` to read the next page; null on the last one. */
+  next: z.number().nullable(),
+});
+
+/* ---------- provider callbacks ---------- */
+
+/** What the provider posts (form or JSON): the Base64 result and its signature. */
+export const providerResult = z.object({ dataReturn: z.string(), signatureDataReturn: z.string() });
+
+export const notificationAck = z.object({ received: z.literal(true), duplicate: z.boolean(), id: z.string() });
+
+/** The payer's return when the checkout has no page to go back to. */
+export const returnResult = z.object({ checkout: z.string(), result: z.string() });
+
+/* ---------- service ---------- */
+
+export const healthAnswer = z.object({ ok: z.boolean() });
+
+/** The OpenAPI 3.1 document of the BFF. */
+export const openApiAnswer = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) });
