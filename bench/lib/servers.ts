@@ -44,6 +44,7 @@ const config = loadConfig({
   BFF_PUBLIC_URL: `http://127.0.0.1:${bp}`,
   DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(mkdtempSync(join(tmpdir(), 'bench-')), 'bff.db')}`,
   RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000',
+  MERCHANT_RATE_LIMIT_PER_MINUTE: process.env.MERCHANT_RATE_LIMIT_PER_MINUTE ?? '10000000',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 });
 const bff = createBff(config);

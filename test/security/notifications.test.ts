@@ -342,6 +342,7 @@ describe('a BFF killed with SIGKILL', () => {
     BFF_MERCHANT_SECRET: SECRETS.merchantSecret,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    MERCHANT_RATE_LIMIT_PER_MINUTE: '10000000',
     AUTH_FAILURES_PER_MINUTE: '1000000',
   };
   const children: ChildProcess[] = [];

@@ -45,9 +45,12 @@ export interface AppParts {
   upstream: Upstream;
   service: CheckoutService;
   notifications: NotificationReceiver;
+  /** Checkout-API requests per checkout. */
   limiter: RateLimiter;
+  /** Merchant-API requests per route class (create, read, update). */
+  merchantLimiter: RateLimiter;
   /** Counts wrong secrets per client address (merchant and checkout APIs). */
-  authGuard: AuthGuard;
+  guards: { merchant: AuthGuard; checkout: AuthGuard; notifications: AuthGuard };
   logger: Logger;
   now: () => number;
 }
@@ -79,8 +82,14 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const service = createCheckoutService({ config, store, upstream, logger, now, onFinal });
   const notifications = createNotificationReceiver({ config, store, service, logger, now, onReceived });
   const limiter = createRateLimiter(config.rateLimitPerMinute, now);
-  const guard = authGuard(createRateLimiter(config.authFailuresPerMinute, now), config.trustProxy);
-  const parts: AppParts = { config, store, upstream, service, notifications, limiter, authGuard: guard, logger, now };
+  const failures = createRateLimiter(config.authFailuresPerMinute, now);
+  const guards = {
+    merchant: authGuard(failures, config.trustProxy, 'merchant'),
+    checkout: authGuard(failures, config.trustProxy, 'checkout'),
+    notifications: authGuard(failures, config.trustProxy, 'notifications'),
+  };
+  const merchantLimiter = createRateLimiter(config.merchantRateLimitPerMinute, now);
+  const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, logger, now };
 
   const ready = store.init();
   ready.catch((err: unknown) => logger.log('error', 'store.init_failed', { reason: err instanceof Error ? err.message : 'error' }));

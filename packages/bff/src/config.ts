@@ -65,15 +65,46 @@ const envSchema = z.object({
   CHECKOUT_TTL_MINUTES: int(1, 24 * 60).default(30),
   CHECKOUT_MAX_ATTEMPTS: int(1, 10).default(3),
   BANKS_CACHE_TTL_MS: int(0, 24 * 3600_000).default(300_000),
+  /** Checkout-API requests per checkout per minute (a payer's browser). */
   RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(120),
+  /** Merchant-API requests per minute and instance, for each class: creations, reads, updates. */
+  MERCHANT_RATE_LIMIT_PER_MINUTE: int(1, 10_000_000).default(3_000),
+  /** Wrong secrets (or forged notifications) one address may send per minute, per API, before it is refused. */
   AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000).default(30),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Which proxies in front of the BFF to believe about the client's address: `0` (none, the
+   * default), a number of hops (`1`: the one proxy in front; `true` means 1), or a comma list of
+   * the proxies' addresses. The client is the address the nearest trusted proxy appended to
+   * X-Forwarded-For, never the left-most entry, which the client itself writes.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('0')
+    .transform((v, ctx): TrustProxy => {
+      const lower = v.toLowerCase();
+      if (['', '0', 'false', 'no'].includes(lower)) return { hops: 0, addresses: [] };
+      if (['true', 'yes'].includes(lower)) return { hops: 1, addresses: [] };
+      if (/^\d{1,2}$/.test(v)) return { hops: Number(v), addresses: [] };
+      const addresses = v.split(',').map((a) => a.trim()).filter(Boolean);
+      if (!addresses.every((a) => /^[0-9a-fA-F:.]{2,45}$/.test(a))) {
+        ctx.addIssue({ code: 'custom', message: 'must be 0, a number of proxy hops, or a comma list of proxy IP addresses' });
+        return z.NEVER;
+      }
+      return { hops: 0, addresses };
+    }),
   /** Open connections one client address may hold (0: no cap; default 64, or 0 behind a proxy). */
   MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
+
+/** Proxies trusted to say who the client is (see TRUST_PROXY); neither set means none. */
+export interface TrustProxy {
+  hops: number;
+  addresses: string[];
+}
 
 export interface BffConfig {
   port: number;
@@ -100,10 +131,11 @@ export interface BffConfig {
   maxAttempts: number;
   banksCacheTtlMs: number;
   rateLimitPerMinute: number;
-  /** Wrong secrets a client address may send per minute before it is refused outright. */
+  merchantRateLimitPerMinute: number;
+  /** Wrong secrets a client address may send per minute, per API, before it is refused outright. */
   authFailuresPerMinute: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   maxConnectionsPerAddress: number;
 }
 
@@ -202,10 +234,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxAttempts: e.CHECKOUT_MAX_ATTEMPTS,
     banksCacheTtlMs: e.BANKS_CACHE_TTL_MS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    merchantRateLimitPerMinute: e.MERCHANT_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     // Behind a proxy every client arrives from the proxy's address: no per-address cap then.
-    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY ? 0 : 64),
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY.hops || e.TRUST_PROXY.addresses.length ? 0 : 64),
   };
 }

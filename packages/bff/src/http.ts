@@ -11,6 +11,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { timingSafeEqual } from '@bank-checkout/provider';
 import { ApiError, errors } from './errors.js';
 import { inRequest, type Logger } from './log.js';
+import type { TrustProxy } from './config.js';
 import { randomUUID } from 'node:crypto';
 
 export type BffEnv = { Variables: { requestId: string } };
@@ -184,11 +185,12 @@ export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /**
  * Guards a secret check against guessing: a client address that sent too many wrong secrets
- * this minute gets 429 for any secret, right or wrong, until the minute is over.
+ * this minute gets 429 for any secret, right or wrong, until the minute is over. Each API has
+ * its own guard (its own `scope`), so failures at one never lock an address out of another.
  */
-export function authGuard(limiter: RateLimiter, trustProxy: boolean) {
+export function authGuard(limiter: RateLimiter, trustProxy: TrustProxy, scope: string) {
   return async <T>(c: Context, check: () => Promise<T>): Promise<T> => {
-    const key = `auth:${clientAddress(c, trustProxy)}`;
+    const key = `${scope}:${clientAddress(c, trustProxy)}`;
     const blocked = limiter.spent(key);
     if (blocked) throw errors.rateLimited(blocked);
     try {
@@ -202,13 +204,24 @@ export function authGuard(limiter: RateLimiter, trustProxy: boolean) {
 
 export type AuthGuard = ReturnType<typeof authGuard>;
 
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = c.req.header('X-Forwarded-For')?.split(',')[0]?.trim();
-    if (fwd) return fwd;
-  }
+/**
+ * The client's address: the socket's peer, or behind trusted proxies the address the nearest
+ * trusted proxy appended to X-Forwarded-For. Entries to the left of that were written by the
+ * client (or an untrusted hop) and are never believed.
+ */
+export function clientAddress(c: Context, trust: TrustProxy): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'local';
+  const peer = incoming?.socket?.remoteAddress ?? 'local';
+  if (!trust.hops && !trust.addresses.length) return peer;
+  const forwarded = (c.req.header('X-Forwarded-For') ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  const chain = [...forwarded, peer];
+  if (trust.hops) return chain[Math.max(0, chain.length - 1 - trust.hops)]!;
+  let i = chain.length - 1;
+  while (i > 0 && trust.addresses.includes(chain[i]!)) i--;
+  return chain[i]!;
 }
 
 /** `Authorization: Bearer <merchant secret>`, compared in constant time. */

@@ -77,6 +77,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
     DATABASE_URL: opts.databaseUrl ?? ':memory:',
     LOG_LEVEL: 'debug',
     RATE_LIMIT_PER_MINUTE: '100000',
+    MERCHANT_RATE_LIMIT_PER_MINUTE: '10000000',
     PROVIDER_TIMEOUT_MS: '2000',
     ...env,
   });

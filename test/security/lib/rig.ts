@@ -187,6 +187,7 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
     DATABASE_URL: opts.databaseUrl ?? ':memory:',
     LOG_LEVEL: 'debug',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    MERCHANT_RATE_LIMIT_PER_MINUTE: '10000000',
     AUTH_FAILURES_PER_MINUTE: '1000000',
     PROVIDER_TIMEOUT_MS: '2000',
     ...opts.env,

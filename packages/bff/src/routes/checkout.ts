@@ -31,7 +31,7 @@ export function checkoutRoutes(p: AppParts) {
 
   /** Finds the caller's checkout and counts the request against its rate limit. */
   const checkoutAuth: MiddlewareHandler<CheckoutEnv> = async (c, next) => {
-    const rec = await p.authGuard(c, () => p.service.bySecret(c.req.header('X-Checkout-Secret')));
+    const rec = await p.guards.checkout(c, () => p.service.bySecret(c.req.header('X-Checkout-Secret')));
     const wait = p.limiter.hit(`checkout:${rec.id}`);
     if (wait) throw errors.rateLimited(wait);
     c.set('checkout', rec);

@@ -24,9 +24,10 @@ const orderId = idPath("The order's idDebt (idProvider in the earlier variant)")
 
 export function merchantRoutes(p: AppParts) {
   const app = router();
-  const auth = merchantAuth(p.config.merchantSecret, p.authGuard);
-  const limit: MiddlewareHandler = async (_c, next) => {
-    const wait = p.limiter.hit('merchant');
+  const auth = merchantAuth(p.config.merchantSecret, p.guards.merchant);
+  /** Each class of merchant call has its own budget: a burst of reads never stops creations. */
+  const limit = (kind: 'create' | 'read' | 'update'): MiddlewareHandler => async (_c, next) => {
+    const wait = p.merchantLimiter.hit(`merchant:${kind}`);
     if (wait) throw errors.rateLimited(wait);
     await next();
   };
@@ -40,7 +41,7 @@ export function merchantRoutes(p: AppParts) {
         ...def,
         tags: ['merchant'],
         security: SECURITY.merchant,
-        middleware: def.request?.body ? [auth, limit, jsonBody()] : [auth, limit],
+        middleware: [auth, limit(def.method === 'get' ? 'read' : def.path.includes('{id}') ? 'update' : 'create'), ...(def.request?.body ? [jsonBody()] : [])],
       }),
     ) as R;
 

@@ -80,7 +80,9 @@ export function providerRoutes(p: AppParts) {
   );
   app.openapi(notification, async (c) => {
     const input = await readResult(c);
-    const { duplicate, notification } = await p.notifications.receive({ ...input, hint: c.req.query('c') }, 'notification');
+    // Forged notifications count against their address: past the limit they are refused
+    // without verifying or logging each one.
+    const { duplicate, notification } = await p.guards.notifications(c, () => p.notifications.receive({ ...input, hint: c.req.query('c') }, 'notification'));
     return c.json({ received: true as const, duplicate, id: notification.id }, 200);
   });
 
@@ -108,7 +110,7 @@ export function providerRoutes(p: AppParts) {
       let result: string;
       try {
         const input = await readResult(c);
-        await p.notifications.receive({ ...input, hint: rec.id }, 'return');
+        await p.guards.notifications(c, () => p.notifications.receive({ ...input, hint: rec.id }, 'return'));
         // What the shop is told is this checkout's own state as stored now, whatever result
         // was posted: another checkout's genuine result never speaks for this one.
         result = (await p.store.getCheckout(rec.id))?.state ?? 'unmatched';
