@@ -8,8 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { SANDBOX_DEFAULTS } from '../../packages/sandbox/src/index.js';
-import { testCredentials } from '../../packages/sandbox/src/native/index.js';
+import { SANDBOX_DEFAULTS } from '@bank-checkout/sandbox';
+import { testCredentials } from '@bank-checkout/sandbox/testing';
 import { SECRETS } from './lib/canary.js';
 import { createRig, json, type Rig } from './lib/rig.js';
 import { payByLink, payNative } from './lib/journeys.js';
@@ -130,7 +130,8 @@ describe('isolation', () => {
 
   describe('state', () => {
     const finishedWith = async (finish: (secret: string) => Promise<unknown>) => {
-      const c = await rig.createCheckout();
+      // Every mode allowed, so that each action is refused for the state alone.
+      const c = await rig.createCheckout({ modes: ['native', 'redirect', 'periodic'] });
       await finish(c.clientSecret);
       return c;
     };
@@ -299,6 +300,7 @@ describe('isolation', () => {
         holderDestiny: 'Shop Two',
         accountDestiny: MERCHANT_IBAN,
         urlOk: 'https://shop.example/ok',
+        modes: ['native', 'redirect', 'periodic'],
       });
       await json(await rig.checkout(explicit.clientSecret, '/v1/checkout/mode', { mode: 'periodic' }));
       await json(await rig.checkout(explicit.clientSecret, '/v1/checkout/mode', { mode: 'native' }));

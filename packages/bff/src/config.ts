@@ -63,6 +63,8 @@ const envSchema = z.object({
   MERCHANT_WEBHOOK_URL: url.optional(),
   MERCHANT_WEBHOOK_SECRET: z.string().min(16).optional(),
   CHECKOUT_TTL_MINUTES: int(1, 24 * 60).default(30),
+  /** The largest amount the merchant API accepts, in cents (default 1,000,000.00). */
+  MAX_AMOUNT_CENTS: int(1, 99_999_999_999).default(100_000_000),
   CHECKOUT_MAX_ATTEMPTS: int(1, 10).default(3),
   BANKS_CACHE_TTL_MS: int(0, 24 * 3600_000).default(300_000),
   /** Checkout-API requests per checkout per minute (a payer's browser). */
@@ -128,6 +130,7 @@ export interface BffConfig {
   databaseUrl: string;
   merchant: { name: string; iban: string; webhookUrl?: string; webhookSecret?: string };
   checkoutTtlMinutes: number;
+  maxAmountCents: number;
   maxAttempts: number;
   banksCacheTtlMs: number;
   rateLimitPerMinute: number;
@@ -231,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...(e.MERCHANT_WEBHOOK_SECRET ? { webhookSecret: e.MERCHANT_WEBHOOK_SECRET } : {}),
     },
     checkoutTtlMinutes: e.CHECKOUT_TTL_MINUTES,
+    maxAmountCents: e.MAX_AMOUNT_CENTS,
     maxAttempts: e.CHECKOUT_MAX_ATTEMPTS,
     banksCacheTtlMs: e.BANKS_CACHE_TTL_MS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

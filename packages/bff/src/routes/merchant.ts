@@ -67,6 +67,13 @@ export function merchantRoutes(p: AppParts) {
     }
   };
 
+  /** The merchant's ceiling (MAX_AMOUNT_CENTS): a mistyped amount is refused, never sent. */
+  const withinCeiling = (amount: number | undefined) => {
+    if (amount !== undefined && amount > p.config.maxAmountCents) {
+      throw errors.validation([{ path: 'amount', message: `at most ${p.config.maxAmountCents} cents (MAX_AMOUNT_CENTS)` }]);
+    }
+  };
+
   /* ---------- checkouts ---------- */
 
   const createCheckout = merchantRoute({
@@ -79,6 +86,7 @@ export function merchantRoutes(p: AppParts) {
   });
   app.openapi(createCheckout, async (c) => {
     const body = c.req.valid('json');
+    withinCeiling(body.amount);
     const key = c.req.header('Idempotency-Key');
     if (key !== undefined && !/^[\x21-\x7e]{1,128}$/.test(key)) {
       throw errors.validation([{ path: 'Idempotency-Key', message: 'must be 1 to 128 visible ASCII characters' }]);
@@ -99,7 +107,8 @@ export function merchantRoutes(p: AppParts) {
     const now = p.now();
     const id = newId('chk');
     const clientSecret = await clientSecretFor(p.config.merchantSecret, id);
-    const modes: CheckoutMode[] = body.modes ?? ['native', 'redirect', 'periodic'];
+    // A periodic payment is a mandate, not a payment now: only when the merchant asks for it.
+    const modes: CheckoutMode[] = body.modes ?? ['native', 'redirect'];
     const record: CheckoutRecord = {
       id,
       secretHash: await hashSecret(clientSecret),
@@ -175,12 +184,14 @@ export function merchantRoutes(p: AppParts) {
 
   app.openapi(signed('/links', 'Signed payment URL', m.linkBody), async (c) => {
     const body = c.req.valid('json') as z.output<typeof m.linkBody>;
+    withinCeiling(body.amount);
     return c.json(await provider(() => p.upstream.links.signer({ ...body, urlNotif: notif })), 201);
   });
 
   const periodicLinkBody = m.periodicLinkBody(p.now);
   app.openapi(signed('/links/periodic', 'Signed periodic-payment URL', periodicLinkBody), async (c) => {
     const body = c.req.valid('json') as z.output<typeof periodicLinkBody>;
+    withinCeiling(body.amount);
     return c.json(await provider(() => p.upstream.links.periodicSigner({ ...body, urlNotif: notif })), 201);
   });
 
@@ -265,6 +276,7 @@ export function merchantRoutes(p: AppParts) {
   app.openapi(legacySigner, async (c) => {
     const variant = p.config.provider.legacy.variant;
     const body = c.req.valid('json') as z.output<typeof legacyBody>;
+    withinCeiling(body.amount);
     const res = await provider(() =>
       variant === 'commerce'
         ? p.upstream.legacyLinks.legacySigner({ variant, body: { ...(body as L.LegacyCommerceSignerRequest), urlNotif: notif } })

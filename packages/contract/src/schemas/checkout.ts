@@ -6,16 +6,19 @@
 import { z } from 'zod';
 import { CHECKOUT_MODES, CHECKOUT_STATES } from '../states.js';
 import { CHECKOUT_ACTIONS } from '../actions.js';
+import { cleanText } from './primitives.js';
 
 /* ---------- request bodies (elements → BFF) ---------- */
 
 /** Actions without data (cancel, redirect) take an empty object or no body. */
 export const emptyBody = z.strictObject({});
 
-const value = (max: number) => z.string().min(1, 'must not be empty').max(max, `at most ${max} characters`);
+// Credentials and codes are sent as typed (never trimmed), but never with a control character
+// or bytes that were not UTF-8: those would reach the bank and cost the payer an attempt.
+const value = (max: number) => cleanText(z.string().min(1, 'must not be empty').max(max, `at most ${max} characters`));
 const id = value(128);
 const fieldValues = z
-  .record(z.string().max(64), z.string().max(256, 'at most 256 characters'))
+  .record(z.string().max(64), cleanText(z.string().max(256, 'at most 256 characters')))
   .refine((r) => Object.keys(r).length <= 10, 'at most 10 fields');
 
 export const loginBody = z.strictObject({ bankId: id, loginId: id, fields: fieldValues });

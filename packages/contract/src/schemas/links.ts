@@ -5,7 +5,7 @@
  * the provider's client validates its requests with them: one definition for both.
  */
 import { z } from 'zod';
-import { amountCents, httpUrl, iban, isoDate } from './primitives.js';
+import { amountCents, cleanText, httpUrl, iban, isoDate } from './primitives.js';
 import { todayIn, PROVIDER_TIME_ZONE } from '../rules/dates.js';
 
 export const LIMITS = {
@@ -26,9 +26,12 @@ export const LIMITS = {
 export const typeError = (what: string, type: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `${what} is required` : `${what} must be ${type}`;
 
+/** Optional text: at most `max` characters, no control characters or broken Unicode. */
 export const limited = (what: string, max: number) =>
-  z.string({ error: typeError(what, 'a string') }).max(max, `${what}: at most ${max} characters`);
-export const requiredText = (what: string, max: number) => limited(what, max).min(1, `${what} is required`);
+  cleanText(z.string({ error: typeError(what, 'a string') }).max(max, `${what}: at most ${max} characters`));
+/** Required text: trimmed, and not empty once trimmed. */
+export const requiredText = (what: string, max: number) =>
+  cleanText(z.string({ error: typeError(what, 'a string') }).trim().max(max, `${what}: at most ${max} characters`).min(1, `${what} is required (not only spaces)`));
 
 const subject = requiredText('subject', LIMITS.subject);
 const reference = requiredText('reference', LIMITS.reference);

@@ -4,18 +4,18 @@
  */
 import { z } from 'zod';
 import { CHECKOUT_MODES } from '../states.js';
-import { httpUrl, iban } from './primitives.js';
+import { amountCents, httpUrl, iban, trimmedText } from './primitives.js';
 import * as links from './links.js';
 import { checkoutView } from './checkout.js';
 
 export const createCheckoutBody = z.strictObject({
-  amount: z.number().int('amount is in cents: a whole number').positive().max(99_999_999_99),
+  amount: amountCents,
   /** 140 characters: what a SEPA transfer's remittance text holds, so both services accept it. */
-  subject: z.string().min(1).max(140),
-  reference: z.string().min(1).max(links.LIMITS.reference),
-  holderDestiny: z.string().min(1).max(140).optional(),
+  subject: trimmedText(140),
+  reference: trimmedText(links.LIMITS.reference),
+  holderDestiny: trimmedText(140).optional(),
   accountDestiny: iban.optional(),
-  customData: z.string().max(links.LIMITS.customData).optional(),
+  customData: links.limited('customData', links.LIMITS.customData).optional(),
   urlOk: httpUrl.optional(),
   urlError: httpUrl.optional(),
   modes: z
@@ -25,6 +25,12 @@ export const createCheckoutBody = z.strictObject({
     .refine((m) => new Set(m).size === m.length, 'modes must not repeat')
     .optional(),
   expiresInMinutes: z.number().int().min(1).max(24 * 60).optional(),
+}).superRefine((b, ctx) => {
+  // A periodic order's subject travels to the bank's mandate, which takes only letters, digits,
+  // spaces and hyphens: refused now rather than when the payer has already chosen to pay so.
+  if (b.modes?.includes('periodic') && !links.PERIODIC_SUBJECT.test(b.subject)) {
+    ctx.addIssue({ code: 'custom', path: ['subject'], message: 'with the periodic mode, only letters, digits, spaces and hyphens' });
+  }
 });
 export type CreateCheckoutBody = z.infer<typeof createCheckoutBody>;
 
