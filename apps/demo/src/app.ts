@@ -13,7 +13,7 @@ import { page, setSecurityHeaders, type DemoContext, type DemoOptions } from './
 import { consoleRoutes } from './console.js';
 import { exampleRoutes } from './examples.js';
 import { createFeed } from './feed.js';
-import { html } from './html.js';
+import { html } from './layout.js';
 import { createMerchantClient } from './merchant.js';
 import { createSessions } from './session.js';
 import { shopRoutes } from './shop.js';

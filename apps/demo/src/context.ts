@@ -2,7 +2,8 @@
  * What the demo's routes share: options, the BFF client, sessions, and how a page is answered.
  */
 import type { Context } from 'hono';
-import { layout, securityHeaders, type Child, type LayoutOptions } from './html.js';
+import { layout, type Child, type LayoutOptions } from './layout.js';
+import { securityHeaders } from './security.js';
 import type { MerchantClient } from './merchant.js';
 import type { Session, Sessions } from './session.js';
 
@@ -60,7 +61,7 @@ export function page(
 ): Response {
   const cartCount = opts.session?.cart.reduce((n, l) => n + l.quantity, 0) ?? 0;
   c.header('Cache-Control', 'no-store');
-  return c.html(layout({ ...opts, shopName: ctx.opts.shopName, cartCount }, body).value, status);
+  return c.html(layout({ ...opts, shopName: ctx.opts.shopName, cartCount }, body), status);
 }
 
 /** A posted form's text fields (a urlencoded or multipart body); anything else reads as empty. */

@@ -5,9 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import { euros, html } from './html.js';
+import { euros } from './format.js';
+import { html, type Html } from './layout.js';
 import { originOf, page, type DemoContext } from './context.js';
-import { MODES } from './shop.js';
+import { MODES, modesWith } from './catalog.js';
 
 /** The example's price, fixed by the server: the browser never chooses an amount. */
 export const EXAMPLE_AMOUNT = 1990;
@@ -64,7 +65,7 @@ export function exampleRoutes(ctx: DemoContext) {
     ),
   );
 
-  const examplePage = (title: string, script: string, body: ReturnType<typeof html>) =>
+  const examplePage = (title: string, script: string, body: Html) =>
     app.get(`/examples/${script}`, (c) =>
       page(ctx, c, { title, section: 'examples', bare: true, scripts: [`${script}-example`] }, html`<p class="back"><a href="/examples">← Examples</a></p>${body}`),
     );
@@ -110,7 +111,7 @@ export function exampleRoutes(ctx: DemoContext) {
         reference: `EX-${idempotencyKey.slice(0, 10).toUpperCase()}`,
         urlOk: `${origin}/result`,
         urlError: `${origin}/result`,
-        modes: [chosen.mode, ...MODES.map((m) => m.mode).filter((m) => m !== chosen.mode)],
+        modes: modesWith(chosen.mode),
       },
       idempotencyKey,
     );

@@ -7,7 +7,7 @@
  * notifications every few seconds, so nothing is missed when a webhook is lost or not set up.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { dateTime, euros } from './html.js';
+import { dateTime, euros } from './format.js';
 import type { MerchantClient, StoredNotification } from './merchant.js';
 
 /** One table row, as cells of text: the server renders it and the console's script builds it. */

@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { createDemo } from '../src/app.js';
 import { verifyWebhook } from '../src/feed.js';
 import { CANCEL_FORM, LINK_FORM, issuesByField, toBody } from '../src/forms.js';
-import { html } from '../src/html.js';
+import { html, toText } from '../src/layout.js';
 
 const MERCHANT_SECRET = 'merchant-secret-for-tests-0123456789';
 const WEBHOOK_SECRET = 'webhook-secret-for-tests-0123456789';
@@ -218,7 +218,8 @@ describe('forms and escaping', () => {
   });
 
   it('escapes every interpolated value', () => {
-    assert.equal(html`<p title="${'"><script>'}">${'<b>&'}</p>`.value, '<p title="&quot;&gt;&lt;script&gt;">&lt;b&gt;&amp;</p>');
-    assert.equal(html`<ul>${['<a>', html`<li>ok</li>`]}</ul>`.value, '<ul>&lt;a&gt;<li>ok</li></ul>');
+    assert.equal(toText(html`<p title="${'"><script>'}">${'<b>&'}</p>`), '<p title="&quot;&gt;&lt;script&gt;">&lt;b&gt;&amp;</p>');
+    assert.equal(toText(html`<ul>${['<a>', html`<li>ok</li>`]}</ul>`), '<ul>&lt;a&gt;<li>ok</li></ul>');
+    assert.equal(toText(html`<p>${true}${false}${null}${undefined}${0}</p>`), '<p>0</p>', 'booleans and nothing render nothing; numbers render');
   });
 });

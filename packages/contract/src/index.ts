@@ -1,8 +1,8 @@
 /**
  * `@bank-checkout/contract`: what the browser and the servers agree on, with no zod: states,
  * modes, outcomes, actions, error codes and their categories, and the shared rules (IBAN,
- * DNI/NIE/CIF, FieldBank fields, dates) as pure functions. The request and response types are
- * inferred from the schemas of `@bank-checkout/contract/schemas` and exported here as types only.
+ * DNI/NIE/CIF, FieldBank fields, dates, web addresses) as pure functions. The request and
+ * response types are inferred from the schemas of `@bank-checkout/contract/schemas` and exported here as types only.
  */
 export * from './states.js';
 export * from './actions.js';
@@ -11,6 +11,8 @@ export * from './rules/iban.js';
 export * from './rules/ids.js';
 export * from './rules/fields.js';
 export * from './rules/dates.js';
+export * from './rules/urls.js';
+export * from './rules/text.js';
 export type {
   BankGroupView,
   BankView,

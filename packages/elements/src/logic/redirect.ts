@@ -3,10 +3,8 @@
  * result once the payer is back. Pure functions.
  */
 
-/** Only web addresses are followed (never `javascript:`, `data:` …). */
-export function isWebUrl(url: string): boolean {
-  return /^https?:\/\//i.test(url);
-}
+/** Only web addresses are followed (never `javascript:`, `data:` …): the contract's rule. */
+export { isWebUrl } from '@bank-checkout/contract';
 
 /** Growth of the wait between two checks. */
 export const POLL_BACKOFF = 1.5;

@@ -1,36 +1,22 @@
 /**
- * A tiny HTML template: every interpolated value is escaped unless it is itself the result of
- * `h`, so a page is safe by construction. Arrays are joined, null/undefined/false render
- * nothing.
+ * The gateway's page frame: the layout every page shares, its one style element (allowed by
+ * hash), and the security headers (no script at all, forms only to http(s) targets). Pages are
+ * written with Hono's `html` template, which escapes every interpolated value unless it is
+ * itself the result of `html` (or `raw`); arrays are joined, null, undefined and booleans
+ * render nothing.
  */
 import { createHash } from 'node:crypto';
+import { html, raw } from 'hono/html';
 
-export class SafeHtml {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
+export { html, raw };
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** A piece of escaped HTML, as `html` returns it. */
+export type Html = ReturnType<typeof html>;
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
-}
-
-function render(value: unknown): string {
-  if (value instanceof SafeHtml) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
-  if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
-}
-
-export function h(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
-  let out = strings[0] ?? '';
-  values.forEach((v, i) => {
-    out += render(v) + (strings[i + 1] ?? '');
-  });
-  return new SafeHtml(out);
+/** The text of a page. Pages are built from synchronous parts only. */
+export function toText(page: Html): string {
+  if (page instanceof Promise) throw new TypeError('a gateway page must not wait for anything');
+  return String(page);
 }
 
 const STYLE = `
@@ -62,22 +48,22 @@ export const PAGE_HEADERS: Record<string, string> = {
 };
 
 /** A whole page: `<title>` and `<h1>` from `title`, an optional line above it (`context`). */
-export function layout(title: string, body: SafeHtml, context?: string): string {
-  return h`<!DOCTYPE html>
+export function layout(title: string, body: Html, context?: string): string {
+  return toText(html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title} · Payment gateway (sandbox)</title>
-<style>${new SafeHtml(STYLE)}</style>
+<style>${raw(STYLE)}</style>
 </head>
 <body>
 <main>
-<header>${context ? h`<p>${context}</p>` : ''}<h1>${title}</h1></header>
+<header>${context ? html`<p>${context}</p>` : ''}<h1>${title}</h1></header>
 ${body}
 </main>
 </body>
 </html>
-`.value;
+`);
 }

@@ -1,0 +1,58 @@
+/**
+ * What the shop sells and how a cart adds up: the products, the ways to pay by bank, and the
+ * words for each final state of a payment. Pure data and functions.
+ */
+import type { CheckoutMode, CheckoutState } from '@bank-checkout/contract';
+import type { Session } from './session.js';
+
+export interface Product {
+  id: string;
+  name: string;
+  description: string;
+  /** In cents. */
+  price: number;
+}
+
+export const PRODUCTS: readonly Product[] = [
+  { id: 'mug', name: 'Stoneware mug', description: 'Hand-glazed, 350 ml, dishwasher safe.', price: 1850 },
+  { id: 'tote', name: 'Linen tote bag', description: 'Undyed European linen with long handles.', price: 2400 },
+  { id: 'coffee', name: 'Single-origin coffee, 1 kg', description: 'Washed Colombian beans, medium roast.', price: 2990 },
+  { id: 'notebook', name: 'Dot-grid notebook', description: 'A5, 160 pages of 100 g paper, lay-flat binding.', price: 1275 },
+];
+
+export const MODES: readonly { mode: CheckoutMode; label: string; hint: string }[] = [
+  { mode: 'native', label: 'In this page', hint: 'Log in to your bank and confirm the transfer without leaving the shop.' },
+  { mode: 'redirect', label: "At my bank's page", hint: "Go to the payment gateway and your bank's own pages, then come back." },
+  { mode: 'periodic', label: 'As a periodic payment', hint: 'Authorise a recurring transfer of this amount (a subscription).' },
+];
+
+export const MAX_QUANTITY = 99;
+
+export const findProduct = (id: unknown) => PRODUCTS.find((p) => p.id === id);
+export const cartTotal = (s: Session) => s.cart.reduce((sum, l) => sum + (findProduct(l.productId)?.price ?? 0) * l.quantity, 0);
+
+/** A posted quantity from `min` to MAX_QUANTITY, or null. */
+export function quantityOf(v: unknown, min: number): number | null {
+  if (typeof v !== 'string' || !/^\d{1,3}$/.test(v)) return null;
+  const n = Number(v);
+  return n >= min && n <= MAX_QUANTITY ? n : null;
+}
+
+export const isMode = (v: unknown): v is CheckoutMode => MODES.some((m) => m.mode === v);
+
+/** `mode` first, then the other modes: the order the checkout offers them. */
+export const modesWith = (mode: CheckoutMode): CheckoutMode[] => [mode, ...MODES.map((m) => m.mode).filter((m) => m !== mode)];
+
+export const FINAL_TEXT: Partial<Record<CheckoutState, { title: string; body: string }>> = {
+  succeeded: { title: 'Thank you: your payment is complete', body: 'We have received your payment and are preparing your order.' },
+  failed: { title: 'The payment did not go through', body: 'Nothing was charged. You can try again from your cart.' },
+  cancelled: { title: 'The payment was cancelled', body: 'Nothing was charged. Your cart is still here.' },
+  expired: { title: 'The payment expired', body: 'Nothing was charged. Start again from your cart.' },
+  unknown: { title: 'Waiting for your bank', body: 'Your bank has not told us the outcome yet; this page checks again.' },
+};
+
+/** Words for a payment still under way. */
+export const UNDER_WAY = {
+  title: 'Your payment is under way',
+  body: 'The bank has not confirmed it yet; this page shows the outcome as soon as it arrives.',
+};

@@ -1,0 +1,139 @@
+/**
+ * The storefront's pages as HTML: products, the cart with the choice of how to pay, the
+ * checkout page that embeds `<bank-checkout>`, and the result page. Pure functions of what
+ * the routes read.
+ */
+import type { CheckoutMode } from '@bank-checkout/contract';
+import { FINAL_TEXT, MAX_QUANTITY, MODES, UNDER_WAY, type Product } from './catalog.js';
+import { euros } from './format.js';
+import { flag, flashBox, html, type Html } from './layout.js';
+import type { MerchantCheckout } from './merchant.js';
+import type { Flash, SessionOrder } from './session.js';
+
+export function productCard(p: Product, headingLevel: 'h2' | 'h1'): Html {
+  return html`
+    <div class="swatch swatch-${p.id}" aria-hidden="true"></div>
+    ${headingLevel === 'h1' ? html`<h1>${p.name}</h1>` : html`<h2><a href="/products/${p.id}">${p.name}</a></h2>`}
+    <p>${p.description}</p>
+    <p class="price">${euros(p.price)}</p>`;
+}
+
+export function addForm(p: Product, withQuantity: boolean): Html {
+  return html`<form method="post" action="/cart/add" class="add">
+      <input type="hidden" name="productId" value="${p.id}">
+      ${withQuantity
+        ? html`<label for="qty-${p.id}">Quantity</label>
+          <input id="qty-${p.id}" name="quantity" type="number" inputmode="numeric" min="1" max="${MAX_QUANTITY}" value="1" required>`
+        : html`<input type="hidden" name="quantity" value="1">`}
+      <button type="submit" class="primary" aria-label="Add to cart: ${p.name}">Add to cart</button>
+    </form>`;
+}
+
+export function shopView(products: readonly Product[], flash: Flash | null): Html {
+  return html`<h1>Small things, paid by bank transfer</h1>
+        ${flashBox(flash)}
+        <ul class="products" aria-label="Products">
+          ${products.map((p) => html`<li class="product">${productCard(p, 'h2')}${addForm(p, false)}</li>`)}
+        </ul>`;
+}
+
+export function productView(p: Product): Html {
+  return html`<p><a href="/">← All products</a></p><article class="product single">${productCard(p, 'h1')}${addForm(p, true)}</article>`;
+}
+
+export const notFoundView = (text: string): Html => html`<h1>Not found</h1><p>${text}</p><p><a href="/">Back to the shop</a></p>`;
+
+export const badRequestView = (text: string): Html => html`<h1>That did not work</h1><p role="alert">${text}</p><p><a href="/cart">Back to your cart</a></p>`;
+
+/** The cart's lines, its total, and the choice of how to pay; or the empty cart. */
+export function cartView(lines: { p: Product; quantity: number }[], total: number, flash: Flash | null): Html {
+  const body = lines.length
+    ? html`<table class="cart">
+            <caption class="visually-hidden">Items in your cart</caption>
+            <thead><tr><th scope="col">Product</th><th scope="col">Price</th><th scope="col">Quantity</th><th scope="col" class="num">Subtotal</th></tr></thead>
+            <tbody>
+              ${lines.map(
+                ({ p, quantity }) => html`<tr>
+                  <th scope="row"><a href="/products/${p.id}">${p.name}</a></th>
+                  <td>${euros(p.price)}</td>
+                  <td>
+                    <form method="post" action="/cart/update" class="inline">
+                      <input type="hidden" name="productId" value="${p.id}">
+                      <label class="visually-hidden" for="q-${p.id}">Quantity of ${p.name}</label>
+                      <input id="q-${p.id}" name="quantity" type="number" inputmode="numeric" min="0" max="${MAX_QUANTITY}" value="${quantity}" required>
+                      <button type="submit">Update</button>
+                    </form>
+                  </td>
+                  <td class="num">${euros(p.price * quantity)}</td>
+                </tr>`,
+              )}
+            </tbody>
+            <tfoot><tr><th scope="row" colspan="3">Total</th><td class="num total">${euros(total)}</td></tr></tfoot>
+          </table>
+          <form method="post" action="/checkout" class="pay-form">
+            <fieldset>
+              <legend>How would you like to pay by bank?</legend>
+              ${MODES.map(
+                (m, i) => html`<div class="choice">
+                  <input type="radio" id="mode-${m.mode}" name="mode" value="${m.mode}"${flag(i === 0, 'checked')} aria-describedby="mode-${m.mode}-hint">
+                  <label for="mode-${m.mode}">${m.label}</label>
+                  <p id="mode-${m.mode}-hint" class="hint">${m.hint}</p>
+                </div>`,
+              )}
+            </fieldset>
+            <button type="submit" class="primary">Continue to payment</button>
+          </form>`
+    : html`<p>Your cart is empty. <a href="/">Browse the products</a>.</p>`;
+  return html`<h1>Your cart</h1>${flashBox(flash)}${body}`;
+}
+
+/** The element for one of the session's checkouts: the browser gets its client secret only. */
+export function checkoutElement(api: string, order: SessionOrder, mode?: CheckoutMode): Html {
+  return html`<bank-checkout id="bank-checkout" locale="en" api="${api}" checkout-secret="${order.clientSecret}"${
+    mode ? html` mode="${mode}"` : ''
+  }></bank-checkout>`;
+}
+
+export function checkoutView(order: SessionOrder, element: Html): Html {
+  return html`<div class="checkout-page">
+        <section class="order-summary" aria-labelledby="order-title">
+          <h1 id="order-title">Checkout</h1>
+          <p>Order <strong>${order.reference}</strong></p>
+          <ul class="lines">${order.lines.map((l) => html`<li><span>${l.quantity} × ${l.name}</span> <span class="num">${euros(l.amount)}</span></li>`)}</ul>
+          <p class="total">Total <strong>${euros(order.amount)}</strong></p>
+          <p><a href="/cart">← Back to your cart</a></p>
+        </section>
+        <section class="pay" aria-labelledby="pay-title">
+          <h2 id="pay-title">Pay by bank</h2>
+          ${element}
+          <p class="after" id="after" hidden>
+            <a id="after-link" href="/result?checkout=${order.checkoutId}" data-checkout="${order.checkoutId}">See your order</a>
+          </p>
+        </section>
+      </div>`;
+}
+
+/** The shop could not read the payment: the error and a way to try again (`retryUrl`, checked). */
+export function resultUnavailableView(message: string, retryUrl: string): Html {
+  return html`<h1>We could not check your payment just now</h1><p role="alert">${message}</p><p><a href="${retryUrl}">Try again</a></p>`;
+}
+
+/**
+ * The outcome read from the BFF. With the session's own checkout (`element`) the element shows
+ * it and follows it; otherwise `<bank-result>` shows a final state.
+ */
+export function resultView(checkout: MerchantCheckout, element: Html | null): Html {
+  const text = FINAL_TEXT[checkout.state] ?? UNDER_WAY;
+  const retry = checkout.state === 'succeeded' ? html`<a href="/">Continue shopping</a>` : html`<a href="/cart">Back to your cart</a>`;
+  return html`<div class="result-page" data-state="${checkout.state}">
+        <h1>${text.title}</h1>
+        <p>${text.body}</p>
+        <p>Order <strong>${checkout.reference}</strong> · ${euros(checkout.amount)}</p>
+        ${element
+          ? element
+          : ['succeeded', 'failed', 'cancelled', 'expired', 'unknown'].includes(checkout.state)
+            ? html`<bank-result locale="en" status="${checkout.state}"${checkout.error ? html` code="${checkout.error.code}"` : ''}></bank-result>`
+            : ''}
+        <p>${retry}</p>
+      </div>`;
+}
