@@ -247,6 +247,21 @@ function contract(name: string, makeEngine: () => Engine) {
       for (const r of results) assert.equal(r.record.id, storedId);
     });
 
+    test('an Idempotency-Key reply is claimed by one of several racers, completed, and released only while open', async () => {
+      const key = unique('links:key');
+      const claims = await Promise.all(Array.from({ length: 8 }, () => store.claimReply({ key, fingerprint: 'f1', createdAt: 1 })));
+      assert.equal(claims.filter((c) => c.claimed).length, 1);
+      for (const c of claims) if (!c.claimed) assert.deepEqual(c.existing, { key, fingerprint: 'f1', status: null, body: null, createdAt: 1 });
+      await store.completeReply(key, 201, { url: 'https://gw.example/1', idDebt: 'D1' });
+      await store.releaseReply(key); // a completed reply stays
+      const again = await store.claimReply({ key, fingerprint: 'f1', createdAt: 2 });
+      assert.deepEqual(again, { claimed: false, existing: { key, fingerprint: 'f1', status: 201, body: { url: 'https://gw.example/1', idDebt: 'D1' }, createdAt: 1 } });
+      const open = unique('links:open');
+      assert.equal((await store.claimReply({ key: open, fingerprint: 'f', createdAt: 3 })).claimed, true);
+      await store.releaseReply(open);
+      assert.equal((await store.claimReply({ key: open, fingerprint: 'g', createdAt: 4 })).claimed, true, 'a released key can be claimed again');
+    });
+
     test('listNotifications returns the most recent first, paged by limit and before', async () => {
       // Later than anything else this suite stores, so these five are the newest.
       const base = 4_000_000_000_000;

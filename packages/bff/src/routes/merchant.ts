@@ -16,6 +16,7 @@ import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import { notificationView } from '../notifications.js';
 import type { AppParts } from '../app.js';
+import { bodyFingerprint, idempotencyHeader, idempotencyKey, mismatch, replayable } from './idempotency.js';
 
 /** A path parameter; its rules are checked by the handler, which answers 404 or 422 as each route says. */
 const idPath = (description: string) => z.object({ id: z.string().meta({ description }) });
@@ -80,22 +81,17 @@ export function merchantRoutes(p: AppParts) {
     method: 'post',
     path: '/checkouts',
     summary: 'Create a checkout (an Idempotency-Key makes retries safe)',
-    parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 128 } }],
+    parameters: [idempotencyHeader],
     request: { body: jsonRequest(m.createCheckoutBody) },
     responses: { 201: json(m.createdCheckout, 'Created'), 200: json(m.createdCheckout, 'The checkout this Idempotency-Key created') },
   });
   app.openapi(createCheckout, async (c) => {
     const body = c.req.valid('json');
     withinCeiling(body.amount);
-    const key = c.req.header('Idempotency-Key');
-    if (key !== undefined && !/^[\x21-\x7e]{1,128}$/.test(key)) {
-      throw errors.validation([{ path: 'Idempotency-Key', message: 'must be 1 to 128 visible ASCII characters' }]);
-    }
-    const fingerprint = await sha256Hex(JSON.stringify(body));
+    const key = idempotencyKey(c);
+    const fingerprint = await bodyFingerprint(body);
     const replay = async (checkoutId: string, storedFingerprint: string) => {
-      if (storedFingerprint !== fingerprint) {
-        throw errors.conflict('idempotency_mismatch', 'This Idempotency-Key was used with a different request body.');
-      }
+      if (storedFingerprint !== fingerprint) throw mismatch();
       const rec = await p.store.getCheckout(checkoutId);
       if (!rec) throw errors.notFound('Checkout');
       return c.json({ ...merchantView(rec), clientSecret: await clientSecretFor(p.config.merchantSecret, rec.id) }, 200);
@@ -180,24 +176,31 @@ export function merchantRoutes(p: AppParts) {
   const notif = `${p.config.publicUrl}/v1/notifications/provider`;
 
   const signed = (path: string, summary: string, schema: z.ZodType) =>
-    merchantRoute({ method: 'post', path, summary, request: { body: jsonRequest(schema) }, responses: { 201: json(m.signedLink, 'Signed') } });
+    merchantRoute({
+      method: 'post',
+      path,
+      summary,
+      parameters: [idempotencyHeader],
+      request: { body: jsonRequest(schema) },
+      responses: { 201: json(m.signedLink, 'Signed'), 200: json(m.signedLink, 'The link this Idempotency-Key made') },
+    });
 
   app.openapi(signed('/links', 'Signed payment URL', m.linkBody), async (c) => {
     const body = c.req.valid('json') as z.output<typeof m.linkBody>;
     withinCeiling(body.amount);
-    return c.json(await provider(() => p.upstream.links.signer({ ...body, urlNotif: notif })), 201);
+    return replayable(p, c, 'links', body, () => provider(() => p.upstream.links.signer({ ...body, urlNotif: notif })));
   });
 
   const periodicLinkBody = m.periodicLinkBody(p.now);
   app.openapi(signed('/links/periodic', 'Signed periodic-payment URL', periodicLinkBody), async (c) => {
     const body = c.req.valid('json') as z.output<typeof periodicLinkBody>;
     withinCeiling(body.amount);
-    return c.json(await provider(() => p.upstream.links.periodicSigner({ ...body, urlNotif: notif })), 201);
+    return replayable(p, c, 'links/periodic', body, () => provider(() => p.upstream.links.periodicSigner({ ...body, urlNotif: notif })));
   });
 
   app.openapi(signed('/links/periodic/cancel', 'Signed periodic-cancellation URL', m.cancelPeriodicBody), async (c) => {
     const body = c.req.valid('json') as z.output<typeof m.cancelPeriodicBody>;
-    return c.json(await provider(() => p.upstream.links.cancelPeriodic({ ...body, urlNotif: notif })), 201);
+    return replayable(p, c, 'links/periodic/cancel', body, () => provider(() => p.upstream.links.cancelPeriodic({ ...body, urlNotif: notif })));
   });
 
   const ordersArgs = (q: z.output<ReturnType<typeof m.ordersQuery>>) => {
@@ -270,19 +273,22 @@ export function merchantRoutes(p: AppParts) {
     method: 'post',
     path: '/legacy/links',
     summary: "Earlier signer variant (the body is the configured variant's)",
+    parameters: [idempotencyHeader],
     request: { body: jsonRequest(legacyBody) },
-    responses: { 201: json(m.legacySignedLink, 'Signed') },
+    responses: { 201: json(m.legacySignedLink, 'Signed'), 200: json(m.legacySignedLink, 'The link this Idempotency-Key made') },
   });
   app.openapi(legacySigner, async (c) => {
     const variant = p.config.provider.legacy.variant;
     const body = c.req.valid('json') as z.output<typeof legacyBody>;
     withinCeiling(body.amount);
-    const res = await provider(() =>
-      variant === 'commerce'
-        ? p.upstream.legacyLinks.legacySigner({ variant, body: { ...(body as L.LegacyCommerceSignerRequest), urlNotif: notif } })
-        : p.upstream.legacyLinks.legacySigner({ variant, body: { ...(body as L.LegacyBusinessSignerRequest), urlNotif: notif } }),
-    );
-    return c.json({ variant, ...res }, 201);
+    return replayable(p, c, `legacy/${variant}`, body, async () => {
+      const res = await provider(() =>
+        variant === 'commerce'
+          ? p.upstream.legacyLinks.legacySigner({ variant, body: { ...(body as L.LegacyCommerceSignerRequest), urlNotif: notif } })
+          : p.upstream.legacyLinks.legacySigner({ variant, body: { ...(body as L.LegacyBusinessSignerRequest), urlNotif: notif } }),
+      );
+      return { variant, ...res };
+    });
   });
 
   const legacyDebts = merchantRoute({

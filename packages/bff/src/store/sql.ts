@@ -6,7 +6,9 @@
  * The store writes what it is given and logs nothing.
  */
 import type { CheckoutState } from '@bank-checkout/contract';
+import { deepFreeze } from '@bank-checkout/provider';
 import type { CheckoutPatch, CheckoutRecord, IdempotencyRecord, NotificationRecord, Store } from './types.js';
+import { REPLY_SCHEMA, replyMethods } from './replies.js';
 
 export type SqlValue = string | number | null;
 export type Row = Record<string, unknown>;
@@ -75,6 +77,7 @@ function schema(jsonType: string): string[] {
     )`,
     'CREATE INDEX IF NOT EXISTS notifications_received_idx ON notifications (received_at, id)',
     'CREATE INDEX IF NOT EXISTS notifications_reference_idx ON notifications (reference)',
+    ...REPLY_SCHEMA,
   ];
 }
 
@@ -140,14 +143,6 @@ function pageSize(limit: number): number {
 
 /** Most checkouts a single-writer store keeps in memory; the oldest go first. */
 export const CACHED_CHECKOUTS = 10_000;
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 /**
  * Checkouts by id and by secret hash, for a store whose database no other process writes.
@@ -255,6 +250,7 @@ export function createSqlStore(driver: SqlDriver): Store {
     },
 
     getIdempotency,
+    ...replyMethods(query, one),
 
     async insertNotification(record) {
       const { count } = await query(

@@ -72,6 +72,15 @@ export interface IdempotencyRecord {
   createdAt: number;
 }
 
+/** The reply an Idempotency-Key gave; `status` null while its request is still running. */
+export interface ReplyRecord {
+  key: string;
+  fingerprint: string;
+  status: number | null;
+  body: unknown;
+  createdAt: number;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   /** Creates tables if missing. Safe to call on every boot and from several instances. */
@@ -94,6 +103,13 @@ export interface Store {
    */
   updateCheckout(id: string, expectedVersion: number, patch: CheckoutPatch): Promise<CheckoutRecord | null>;
   getIdempotency(key: string): Promise<IdempotencyRecord | null>;
+
+  /** Claims an Idempotency-Key for a creation that is not a checkout; or the reply it has (or had claimed). */
+  claimReply(claim: { key: string; fingerprint: string; createdAt: number }): Promise<{ claimed: true } | { claimed: false; existing: ReplyRecord }>;
+  /** Stores the reply of a claimed key. */
+  completeReply(key: string, status: number, body: unknown): Promise<void>;
+  /** Gives up a claim whose request failed, so that a retry may run it again. */
+  releaseReply(key: string): Promise<void>;
 
   /** Inserts unless a notification with the same dedupeKey exists; returns the stored one. */
   insertNotification(record: NotificationRecord): Promise<{ inserted: boolean; record: NotificationRecord }>;
