@@ -14,10 +14,11 @@ import type { Store } from './store/types.js';
 import { createUpstream, type Upstream } from './upstream.js';
 import { createCheckoutService, type CheckoutEvent, type CheckoutService } from './checkout/service.js';
 import { createNotificationReceiver, type NotificationEvent, type NotificationReceiver } from './notifications.js';
-import { createWebhook, eventSubject, type WebhookEvent } from './webhook.js';
+import { createWebhook, eventSubject, type Webhook, type WebhookEvent } from './webhook.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { merchantRoutes } from './routes/merchant.js';
 import { providerRoutes } from './routes/provider.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { json, openApiDocument, router } from './openapi.js';
 
 export interface BffDeps {
@@ -36,7 +37,10 @@ export interface BffDeps {
    */
   onNotification?: (event: NotificationEvent) => void | Promise<void>;
   retryDelayMs?: number;
+  /** Waits before each webhook retry (default RETRY_DELAYS_MS). */
   webhookDelaysMs?: number[];
+  /** How often the outbox is looked at (default 5 s). */
+  webhookPollMs?: number;
 }
 
 export interface AppParts {
@@ -51,6 +55,8 @@ export interface AppParts {
   merchantLimiter: RateLimiter;
   /** Counts wrong secrets per client address (merchant and checkout APIs). */
   guards: { merchant: AuthGuard; checkout: AuthGuard; notifications: AuthGuard };
+  /** The webhook's outbox dispatcher. */
+  webhook: Webhook;
   logger: Logger;
   now: () => number;
 }
@@ -63,24 +69,30 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const store = deps.store ?? createStore(config.databaseUrl);
   const upstream = createUpstream(config, { logger, now, ...(deps.fetch ? { fetch: deps.fetch } : {}), ...(deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {}) });
   const webhook = createWebhook({
+    store,
     ...(config.merchant.webhookUrl ? { url: config.merchant.webhookUrl } : {}),
     ...(config.merchant.webhookSecret ? { secret: config.merchant.webhookSecret } : {}),
     fetch: deps.fetch ?? fetch,
     logger,
     now,
     ...(deps.webhookDelaysMs ? { delaysMs: deps.webhookDelaysMs } : {}),
+    ...(deps.webhookPollMs ? { pollMs: deps.webhookPollMs } : {}),
   });
-  /** Tells the merchant: the webhook, and the in-process hook (whose failure is logged, never thrown). */
+  /**
+   * Tells the merchant once a change is written: the webhook (its event is already in the
+   * outbox, written with the change: delivered now, or by the next poll), and the in-process
+   * hook (whose failure is logged, never thrown).
+   */
   const tell = (event: WebhookEvent, hook: () => void | Promise<void>) => {
-    webhook.send(event);
+    webhook.kick();
     Promise.resolve()
       .then(hook)
       .catch((err) => logger.log('error', 'hook.failed', { ...eventSubject(event), reason: err instanceof Error ? err.message : 'error' }));
   };
   const onFinal = (event: CheckoutEvent) => tell({ type: 'checkout.updated', data: event }, () => deps.onCheckoutUpdate?.(event));
   const onReceived = (event: NotificationEvent) => tell({ type: 'notification.received', data: event }, () => deps.onNotification?.(event));
-  const service = createCheckoutService({ config, store, upstream, logger, now, onFinal });
-  const notifications = createNotificationReceiver({ config, store, service, logger, now, onReceived });
+  const service = createCheckoutService({ config, store, upstream, logger, now, onFinal, webhook });
+  const notifications = createNotificationReceiver({ config, store, service, logger, now, onReceived, webhook });
   const limiter = createRateLimiter(config.rateLimitPerMinute, now);
   const failures = createRateLimiter(config.authFailuresPerMinute, now);
   const guards = {
@@ -89,9 +101,10 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     notifications: authGuard(failures, config.trustProxy, 'notifications'),
   };
   const merchantLimiter = createRateLimiter(config.merchantRateLimitPerMinute, now);
-  const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, logger, now };
+  const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, logger, now };
 
   const ready = store.init();
+  ready.then(() => webhook.start(), () => {});
   ready.catch((err: unknown) => logger.log('error', 'store.init_failed', { reason: err instanceof Error ? err.message : 'error' }));
 
   const app = router();
@@ -110,6 +123,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.route('/v1', checkoutRoutes(parts));
   app.route('/v1', merchantRoutes(parts));
   app.route('/v1', providerRoutes(parts));
+  app.route('/v1', webhookRoutes(parts));
   const document = openApiDocument(app, config.publicUrl);
   app.openapi(
     createRoute({ method: 'get', path: '/v1/openapi.json', summary: 'This document', tags: ['service'], responses: { 200: json(openApiAnswer) } }),
@@ -125,5 +139,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     return errorResponse(c, new ApiError(500, 'internal', 'Something went wrong; the request changed nothing it could not finish.'));
   });
 
-  return Object.assign(app, { parts, ready, close: () => store.close() });
+  const close = async () => {
+    await webhook.stop();
+    await store.close();
+  };
+  return Object.assign(app, { parts, ready, close });
 }

@@ -63,6 +63,8 @@ const envSchema = z.object({
   MERCHANT_WEBHOOK_URL: url.optional(),
   MERCHANT_WEBHOOK_SECRET: z.string().min(16).optional(),
   CHECKOUT_TTL_MINUTES: int(1, 24 * 60).default(30),
+  /** A periodic order's first payment must fall within this many days (default 31). */
+  PERIODIC_START_WITHIN_DAYS: int(1, 3660).default(31),
   /** The largest amount the merchant API accepts, in cents (default 1,000,000.00). */
   MAX_AMOUNT_CENTS: int(1, 99_999_999_999).default(100_000_000),
   CHECKOUT_MAX_ATTEMPTS: int(1, 10).default(3),
@@ -131,6 +133,7 @@ export interface BffConfig {
   merchant: { name: string; iban: string; webhookUrl?: string; webhookSecret?: string };
   checkoutTtlMinutes: number;
   maxAmountCents: number;
+  periodicStartWithinDays: number;
   maxAttempts: number;
   banksCacheTtlMs: number;
   rateLimitPerMinute: number;
@@ -235,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     checkoutTtlMinutes: e.CHECKOUT_TTL_MINUTES,
     maxAmountCents: e.MAX_AMOUNT_CENTS,
+    periodicStartWithinDays: e.PERIODIC_START_WITHIN_DAYS,
     maxAttempts: e.CHECKOUT_MAX_ATTEMPTS,
     banksCacheTtlMs: e.BANKS_CACHE_TTL_MS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

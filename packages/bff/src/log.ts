@@ -34,11 +34,6 @@ export function inRequest<T>(requestId: string, fn: () => T): T {
   return scope.run({ requestId }, fn);
 }
 
-/** The id of the request being served, if any. */
-export function currentRequestId(): string | undefined {
-  return scope.getStore()?.requestId;
-}
-
 export function createLogger(level: Level | 'silent', write: (line: string) => void = (l) => process.stdout.write(l + '\n')): Logger {
   const min = ORDER[level];
   return {

@@ -11,9 +11,9 @@
  */
 import type { z } from 'zod';
 import type * as m from '@bank-checkout/contract/schemas';
-import type { WebhookEvent } from './webhook.js';
+import type { WebhookDelivery, WebhookEvent } from './webhook.js';
 
-export type { WebhookEvent };
+export type { WebhookDelivery, WebhookEvent };
 export type MerchantCheckout = z.output<typeof m.merchantCheckout>;
 export type CreatedCheckout = z.output<typeof m.createdCheckout>;
 export type SignedLink = z.output<typeof m.signedLink>;
@@ -171,9 +171,10 @@ const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!, (b) => Numb
  * Checks a webhook from the BFF and returns its event: `X-Bank-Checkout-Signature:
  * t=<ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under MERCHANT_WEBHOOK_SECRET, compared in
  * constant time, with a timestamp within `toleranceMs`. Pass the body exactly as received
- * (before any JSON parsing). Throws WebhookSignatureError otherwise.
+ * (before any JSON parsing). Throws WebhookSignatureError otherwise. An event may arrive more
+ * than once (a retry after a lost answer): handle it once per `id`.
  */
-export async function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string, opts: VerifyWebhookOptions = {}): Promise<WebhookEvent> {
+export async function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string, opts: VerifyWebhookOptions = {}): Promise<WebhookDelivery> {
   const header = headerOf(headers, 'X-Bank-Checkout-Signature') ?? '';
   const parts = new Map(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
   const t = parts.get('t') ?? '';
@@ -185,7 +186,7 @@ export async function verifyWebhook(rawBody: string | Uint8Array, headers: Heade
   const ok = await crypto.subtle.verify('HMAC', key, hexBytes(v1), new TextEncoder().encode(`${t}.${body}`));
   if (!ok) throw new WebhookSignatureError('signature does not match');
   try {
-    return JSON.parse(body) as WebhookEvent;
+    return JSON.parse(body) as WebhookDelivery;
   } catch {
     throw new WebhookSignatureError('body is not JSON');
   }

@@ -10,6 +10,8 @@ import { ApiError, errors, zodIssues } from './errors.js';
 import type { Logger } from './log.js';
 import type { CheckoutRecord, NotificationRecord, Store } from './store/types.js';
 import type { CheckoutService } from './checkout/service.js';
+import type { OutboxEvent } from './store/types.js';
+import type { WebhookEvent } from './webhook.js';
 import { newId, sha256Hex } from './checkout/secrets.js';
 
 export const MAX_DATA_RETURN = 16 * 1024;
@@ -48,8 +50,13 @@ export function createNotificationReceiver(deps: {
   now: () => number;
   /** Told once per new notification, after it is stored and applied (never for a duplicate). */
   onReceived?: (event: NotificationEvent) => void;
+  /** Webhook events, written with the notification's outcome (absent: no webhook configured). */
+  webhook?: { enabled: boolean; event(e: WebhookEvent): OutboxEvent };
 }) {
   const { config, store, service, logger, now } = deps;
+  /** The `notification.received` event of a first delivery, written in the same transaction as its outcome. */
+  const eventsFor = (n: NotificationRecord, first: boolean): OutboxEvent[] =>
+    first && deps.webhook?.enabled ? [deps.webhook.event({ type: 'notification.received', data: notificationView(n) })] : [];
 
   async function match(data: links.DataReturn, hint: string | undefined): Promise<CheckoutRecord | null> {
     const candidates = hint ? [await store.getCheckout(hint)].filter((r): r is CheckoutRecord => r !== null) : await store.findCheckoutsByReference(data.reference);
@@ -58,18 +65,18 @@ export function createNotificationReceiver(deps: {
   }
 
   /** Matches and applies a stored notification; the checkout it moved (or null) and the notification as now stored. */
-  async function apply(n: NotificationRecord, data: links.DataReturn, hint: string | undefined, source: 'notification' | 'return') {
+  async function apply(n: NotificationRecord, data: links.DataReturn, hint: string | undefined, source: 'notification' | 'return', first: boolean) {
     const rec = await match(data, hint);
     if (!rec) {
       const patch = { outcome: 'unmatched', checkoutId: null } as const;
-      await store.updateNotification(n.id, patch);
+      await store.updateNotification(n.id, patch, eventsFor({ ...n, ...patch }, first));
       logger.log('warn', 'notification.unmatched', { notificationId: n.id, status: data.status });
       return { checkout: null, stored: { ...n, ...patch } };
     }
     const settled = await service.settle(rec);
     const { record, changed } = await service.applyLinkResult(settled, data.status, data.transactionId, source);
     const patch = { outcome: changed ? 'applied' : 'ignored', checkoutId: rec.id } as const;
-    await store.updateNotification(n.id, patch);
+    await store.updateNotification(n.id, patch, eventsFor({ ...n, ...patch }, first));
     logger.log('info', 'notification.applied', { notificationId: n.id, checkoutId: rec.id, status: data.status, changed, state: record.state });
     return { checkout: record, stored: { ...n, ...patch } };
   }
@@ -96,7 +103,8 @@ export function createNotificationReceiver(deps: {
       if (!parsed.success) {
         // Signed by the provider yet not understood: a payment result must not be dropped. It
         // is kept as received for the merchant to see, and the provider is asked to retry.
-        const { inserted, record } = await store.insertNotification({ ...base, status: '', transactionId: '', reference: '', amount: 0, outcome: 'unreadable' });
+        const unreadable: NotificationRecord = { ...base, status: '', transactionId: '', reference: '', amount: 0, outcome: 'unreadable' };
+        const { inserted, record } = await store.insertNotification(unreadable, eventsFor(unreadable, true));
         logger.log('error', 'notification.unreadable', { notificationId: record.id, issues: zodIssues(parsed.error.issues).map((i) => `dataReturn.${i.path}`).join(', ') });
         if (inserted) deps.onReceived?.(notificationView(record));
         throw new ApiError(503, 'notification_unreadable', 'The notification verifies but could not be read; it is kept for the merchant. Send it again later.');
@@ -116,7 +124,7 @@ export function createNotificationReceiver(deps: {
       // checkout's hint), is applied now; applying is idempotent because results only move forward.
       const retry = inserted || record.outcome === 'pending' || record.outcome === 'unmatched';
       if (!retry) return { notification: record, duplicate: true, checkout: record.checkoutId ? await store.getCheckout(record.checkoutId) : null };
-      const { checkout, stored } = await apply(record, data, hint, source);
+      const { checkout, stored } = await apply(record, data, hint, source, record.outcome === 'pending');
       if (inserted) deps.onReceived?.(notificationView(stored));
       return { notification: stored, duplicate: !inserted, checkout };
     },

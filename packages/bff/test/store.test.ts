@@ -262,6 +262,32 @@ function contract(name: string, makeEngine: () => Engine) {
       assert.equal((await store.claimReply({ key: open, fingerprint: 'g', createdAt: 4 })).claimed, true, 'a released key can be claimed again');
     });
 
+    test('an outbox event written with its change is leased to one of several instances at a time', async () => {
+      const rec = checkout();
+      await store.createCheckout(rec);
+      const event = { id: unique('evt'), type: 'checkout.updated', createdAt: 5_000_000_000_000, data: { checkoutId: rec.id } };
+      const written = await store.updateCheckout(rec.id, rec.version, { state: 'cancelled' }, [event]);
+      assert.equal(written?.state, 'cancelled');
+      // A stale write writes neither the change nor its event.
+      assert.equal(await store.updateCheckout(rec.id, rec.version, { state: 'failed' }, [{ ...event, id: unique('evt') }]), null);
+      const others = [engine.open(), engine.open()];
+      try {
+        const now = 5_000_000_000_000;
+        const claims = await Promise.all([store, ...others].map((s) => s.claimDueEvents(now, 60_000, 50)));
+        const mine = claims.flat().filter((e) => e.id === event.id);
+        assert.equal(mine.length, 1, 'one instance holds it');
+        assert.deepEqual(mine[0]!.data, { checkoutId: rec.id });
+        assert.equal((await store.claimDueEvents(now + 1_000, 60_000, 50)).filter((e) => e.id === event.id).length, 0, 'leased');
+        await store.settleEvent(event.id, { nextAttemptAt: now + 10_000, lastError: 'HTTP 500' });
+        assert.equal((await others[0]!.claimDueEvents(now + 10_000, 60_000, 50)).filter((e) => e.id === event.id).length, 1, 'due again after its delay');
+        await store.settleEvent(event.id, { deliveredAt: now + 10_001 });
+        const [delivered] = (await store.listEvents({ status: 'delivered', limit: 500 })).filter((e) => e.id === event.id);
+        assert.deepEqual([delivered?.attempts, delivered?.deliveredAt], [2, now + 10_001]);
+      } finally {
+        await Promise.all(others.map((s) => s.close()));
+      }
+    });
+
     test('listNotifications returns the most recent first, paged by limit and before', async () => {
       // Later than anything else this suite stores, so these five are the newest.
       const base = 4_000_000_000_000;

@@ -49,6 +49,8 @@ export interface Internal {
   /** The provider's transaction id from a result notification (periodic cancellation needs it). */
   linkTransactionId?: string;
   outcomeAt?: number;
+  /** The periodic order the payer set up (told to the merchant with the outcome). */
+  schedule?: { frequency: string; startDate: string; endDate?: string };
 }
 
 export function internalOf(rec: CheckoutRecord): Internal {

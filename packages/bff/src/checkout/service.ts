@@ -9,7 +9,8 @@ import type { BffConfig } from '../config.js';
 import type { CheckoutMode, CheckoutView, LoginBody, PeriodicBody, PeriodicBankView } from '@bank-checkout/contract';
 import { ApiError, errors, zodIssues } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { CheckoutPatch, CheckoutRecord, Store } from '../store/types.js';
+import type { CheckoutPatch, CheckoutRecord, OutboxEvent, Store } from '../store/types.js';
+import type { WebhookEvent } from '../webhook.js';
 import { toApiError, type Upstream } from '../upstream.js';
 import {
   VALIDATION_WINDOW_MS,
@@ -38,6 +39,10 @@ export interface CheckoutEvent {
   state: CheckoutRecord['state'];
   previousState: CheckoutRecord['state'];
   source: 'native' | 'notification' | 'return' | 'merchant' | 'time';
+  /** How it was paid: `periodic` is a mandate for future payments, nothing paid now. */
+  mode: CheckoutMode;
+  /** For `periodic`: the order the payer set up. */
+  schedule?: { frequency: string; startDate: string; endDate?: string };
 }
 
 export interface ServiceDeps {
@@ -47,6 +52,8 @@ export interface ServiceDeps {
   logger: Logger;
   now: () => number;
   onFinal: (event: CheckoutEvent) => void;
+  /** Webhook events, written with the change they report (absent: no webhook configured). */
+  webhook?: { enabled: boolean; event(e: WebhookEvent): OutboxEvent };
 }
 
 /** The result of an action: what to write, and an error to answer with after writing. */
@@ -65,17 +72,38 @@ export function createCheckoutService(deps: ServiceDeps) {
   // than that belongs to a process that stopped mid-call.
   const busyTtlMs = 2 * upstream.readOnlyMaxMs + config.provider.timeoutMs + 5_000;
 
+  /** What the merchant is told when a checkout reaches an outcome (or unknown); null otherwise. */
+  function checkoutEvent(before: CheckoutRecord, state: CheckoutRecord['state'], mode: CheckoutMode, internal: Internal, source: CheckoutEvent['source']): CheckoutEvent | null {
+    if (before.state === state || !(isFinal(state) || state === 'unknown')) return null;
+    return {
+      checkoutId: before.id,
+      reference: before.reference,
+      amount: before.amount,
+      state,
+      previousState: before.state,
+      source,
+      mode,
+      ...(mode === 'periodic' && internal.schedule ? { schedule: internal.schedule } : {}),
+    };
+  }
+
   function announce(before: CheckoutRecord, after: CheckoutRecord, source: CheckoutEvent['source']) {
-    if (before.state !== after.state && (isFinal(after.state) || after.state === 'unknown')) {
-      deps.onFinal({
-        checkoutId: after.id,
-        reference: after.reference,
-        amount: after.amount,
-        state: after.state,
-        previousState: before.state,
-        source,
-      });
-    }
+    const event = checkoutEvent(before, after.state, after.mode, internalOf(after), source);
+    if (event) deps.onFinal(event);
+  }
+
+  /**
+   * Writes a change of `from` with compare-and-set, with the webhook event it reports in the
+   * same transaction, and tells the in-process hook. `before` is the checkout as the action
+   * found it (its state is the event's previous state). Null when `from` was stale.
+   */
+  async function commit(before: CheckoutRecord, from: CheckoutRecord, patch: CheckoutPatch, source: CheckoutEvent['source']): Promise<CheckoutRecord | null> {
+    const event = deps.webhook?.enabled
+      ? checkoutEvent(before, patch.state ?? from.state, patch.mode ?? from.mode, (patch.internal ?? from.internal) as Internal, source)
+      : null;
+    const written = await store.updateCheckout(from.id, from.version, patch, event ? [deps.webhook!.event({ type: 'checkout.updated', data: event })] : []);
+    if (written) announce(before, written, source);
+    return written;
   }
 
   /** Applies expiry and deadline; returns the current record. */
@@ -83,11 +111,8 @@ export function createCheckoutService(deps: ServiceDeps) {
     for (let i = 0; i < 3; i++) {
       const patch = timePatch(rec, now(), busyTtlMs);
       if (!patch) return rec;
-      const next = await store.updateCheckout(rec.id, rec.version, { ...patch, updatedAt: now() });
-      if (next) {
-        announce(rec, next, 'time');
-        return next;
-      }
+      const next = await commit(rec, rec, { ...patch, updatedAt: now() }, 'time');
+      if (next) return next;
       const fresh = await store.getCheckout(rec.id);
       if (!fresh) throw errors.notFound('Checkout');
       rec = fresh;
@@ -161,13 +186,8 @@ export function createCheckoutService(deps: ServiceDeps) {
       throw err;
     }
     const { busy, ...baseInternal } = (outcome.patch.internal ?? locked.internal) as Internal;
-    const written = await store.updateCheckout(locked.id, locked.version, {
-      ...outcome.patch,
-      internal: baseInternal as Record<string, unknown>,
-      updatedAt: now(),
-    });
+    const written = await commit(rec, locked, { ...outcome.patch, internal: baseInternal as Record<string, unknown>, updatedAt: now() }, 'native');
     if (!written) throw new Error(`checkout ${locked.id}: lost its lock`);
-    announce(rec, written, 'native');
     logger.log('info', 'checkout.transition', { checkoutId: written.id, op, from: rec.state, to: written.state, ...(written.error ? { code: written.error.code } : {}) });
     if (outcome.error) throw outcome.error;
     return written;
@@ -244,7 +264,7 @@ export function createCheckoutService(deps: ServiceDeps) {
     bySecret,
     view,
     settle,
-    announce,
+    commit,
 
     async login(rec: CheckoutRecord, body: LoginBody) {
       ensureMode(rec, 'native');
@@ -415,6 +435,9 @@ export function createCheckoutService(deps: ServiceDeps) {
         if (!bank.frequencies.includes(body.frequency)) {
           throw errors.validation([{ path: 'frequency', message: `must be one of ${bank.frequencies.join(', ')}` }]);
         }
+        // The first payment within the merchant's window: a mandate that starts years away is no payment for an order.
+        const latest = new Date(now() + config.periodicStartWithinDays * 86_400_000).toISOString().slice(0, 10);
+        if (body.startDate > latest) throw errors.validation([{ path: 'startDate', message: `must be within ${config.periodicStartWithinDays} days (by ${latest})` }]);
         const request = {
           subject: rec.subject,
           amount: rec.amount,
@@ -436,7 +459,8 @@ export function createCheckoutService(deps: ServiceDeps) {
         try {
           const res = await upstream.links.periodicSigner(request);
           if (!res.url) throw new UpstreamError('schema', 'url/periodic-payment-signer');
-          return { patch: { mode: 'periodic', state: 'redirect', error: null, internal: { ...scrubSession(i), idDebt: res.idDebt ?? undefined, url: res.url } } };
+          const schedule = { frequency: body.frequency, startDate: body.startDate, ...(body.endDate ? { endDate: body.endDate } : {}) };
+          return { patch: { mode: 'periodic', state: 'redirect', error: null, internal: { ...scrubSession(i), idDebt: res.idDebt ?? undefined, url: res.url, schedule } } };
         } catch (err) {
           return { patch: { internal: i as Record<string, unknown> }, error: toApiError(err) };
         }
@@ -452,16 +476,18 @@ export function createCheckoutService(deps: ServiceDeps) {
         const next = linkOutcome(rec.state, status);
         if (!next) return { record: rec, changed: false };
         const i = internalOf(rec);
-        const written = await store.updateCheckout(rec.id, rec.version, {
-          state: next,
-          error: next === 'failed' ? viewError(status) : null,
-          internal: { ...i, linkTransactionId: transactionId, outcomeAt: now() } as Record<string, unknown>,
-          updatedAt: now(),
-        });
-        if (written) {
-          announce(rec, written, source);
-          return { record: written, changed: true };
-        }
+        const written = await commit(
+          rec,
+          rec,
+          {
+            state: next,
+            error: next === 'failed' ? viewError(status) : null,
+            internal: { ...i, linkTransactionId: transactionId, outcomeAt: now() } as Record<string, unknown>,
+            updatedAt: now(),
+          },
+          source,
+        );
+        if (written) return { record: written, changed: true };
         const fresh = await store.getCheckout(rec.id);
         if (!fresh) return { record: rec, changed: false };
         rec = fresh;

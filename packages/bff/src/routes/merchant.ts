@@ -2,20 +2,19 @@
  * The merchant API (server to server, `Authorization: Bearer <BFF_MERCHANT_SECRET>`):
  * checkouts, payment links, orders, link banks, the earlier variant, notifications.
  */
-import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import { z } from '@hono/zod-openapi';
 import { links as L } from '@bank-checkout/provider';
 import type { CheckoutMode } from '@bank-checkout/contract';
 import { errors } from '../errors.js';
-import { jsonBody, merchantAuth } from '../http.js';
-import { json, jsonRequest, router, SECURITY, withErrors } from '../openapi.js';
+import { json, jsonRequest, router } from '../openapi.js';
 import * as m from '@bank-checkout/contract/schemas';
-import { clientSecretFor, hashSecret, newId, sha256Hex } from '../checkout/secrets.js';
+import { clientSecretFor, hashSecret, newId } from '../checkout/secrets.js';
 import { internalOf, toView, viewError } from '../checkout/machine.js';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import { notificationView } from '../notifications.js';
 import type { AppParts } from '../app.js';
+import { merchantRouteFactory } from './merchant-route.js';
 import { bodyFingerprint, idempotencyHeader, idempotencyKey, mismatch, replayable } from './idempotency.js';
 
 /** A path parameter; its rules are checked by the handler, which answers 404 or 422 as each route says. */
@@ -25,26 +24,7 @@ const orderId = idPath("The order's idDebt (idProvider in the earlier variant)")
 
 export function merchantRoutes(p: AppParts) {
   const app = router();
-  const auth = merchantAuth(p.config.merchantSecret, p.guards.merchant);
-  /** Each class of merchant call has its own budget: a burst of reads never stops creations. */
-  const limit = (kind: 'create' | 'read' | 'update'): MiddlewareHandler => async (_c, next) => {
-    const wait = p.merchantLimiter.hit(`merchant:${kind}`);
-    if (wait) throw errors.rateLimited(wait);
-    await next();
-  };
-  /**
-   * A route of the merchant API: it declares the bearer scheme, and gets the secret check, the
-   * rate limit and (with a body) the JSON reader, in that order, from the declaration itself.
-   */
-  const merchantRoute = <R extends RouteConfig>(def: R): R =>
-    createRoute(
-      withErrors({
-        ...def,
-        tags: ['merchant'],
-        security: SECURITY.merchant,
-        middleware: [auth, limit(def.method === 'get' ? 'read' : def.path.includes('{id}') ? 'update' : 'create'), ...(def.request?.body ? [jsonBody()] : [])],
-      }),
-    ) as R;
+  const merchantRoute = merchantRouteFactory(p);
 
   /** What the merchant sees of a checkout: the view plus link-service ids, never session data. */
   const merchantView = (rec: CheckoutRecord) => {
@@ -161,13 +141,8 @@ export function merchantRoutes(p: AppParts) {
     const rec = id.success ? await p.store.getCheckout(id.data) : null;
     if (!rec) throw errors.notFound('Checkout');
     if (rec.state !== 'unknown') throw errors.conflict('invalid_state', `Only an unknown checkout can be resolved; this one is ${rec.state}.`);
-    const next = await p.store.updateCheckout(rec.id, rec.version, {
-      state: body.outcome,
-      error: body.outcome === 'failed' ? viewError('unknown') : null,
-      updatedAt: p.now(),
-    });
+    const next = await p.service.commit(rec, rec, { state: body.outcome, error: body.outcome === 'failed' ? viewError('unknown') : null, updatedAt: p.now() }, 'merchant');
     if (!next) throw errors.conflict('checkout_busy', 'The checkout changed meanwhile; read it again.');
-    p.service.announce(rec, next, 'merchant');
     return c.json(merchantView(next));
   });
 

@@ -5,7 +5,7 @@
  * dependency, loaded only when a PostgreSQL store is opened.
  */
 import type pg from 'pg';
-import { createSqlStore, type SqlDriver, type Statement } from './sql.js';
+import { createSqlStore, StaleWrite, type SqlDriver, type Statement } from './sql.js';
 import type { Store } from './types.js';
 
 export interface PostgresStoreOptions {
@@ -85,7 +85,10 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     },
     transaction: (statements: Statement[]) =>
       inTransaction(async (client) => {
-        for (const s of statements) await client.query(numbered(s.sql), s.args);
+        for (const s of statements) {
+          const r = await client.query(numbered(s.sql), s.args);
+          if (s.expectChanges !== undefined && (r.rowCount ?? 0) !== s.expectChanges) throw new StaleWrite();
+        }
       }),
     migrate: (statements) =>
       inTransaction(async (client) => {

@@ -9,12 +9,20 @@ import type { CheckoutState } from '@bank-checkout/contract';
 import { deepFreeze } from '@bank-checkout/provider';
 import type { CheckoutPatch, CheckoutRecord, IdempotencyRecord, NotificationRecord, Store } from './types.js';
 import { REPLY_SCHEMA, replyMethods } from './replies.js';
+import { OUTBOX_SCHEMA, outboxInsert, outboxMethods } from './outbox.js';
 
 export type SqlValue = string | number | null;
 export type Row = Record<string, unknown>;
 export interface Statement {
   sql: string;
   args: SqlValue[];
+  /** The rows this statement must change; otherwise the transaction rolls back with StaleWrite. */
+  expectChanges?: number;
+}
+
+/** A checked statement of a transaction changed another number of rows: nothing was written. */
+export class StaleWrite extends Error {
+  override readonly name = 'StaleWrite';
 }
 
 export interface SqlDriver {
@@ -78,6 +86,7 @@ function schema(jsonType: string): string[] {
     'CREATE INDEX IF NOT EXISTS notifications_received_idx ON notifications (received_at, id)',
     'CREATE INDEX IF NOT EXISTS notifications_reference_idx ON notifications (reference)',
     ...REPLY_SCHEMA,
+    ...OUTBOX_SCHEMA(jsonType),
   ];
 }
 
@@ -197,9 +206,21 @@ export function createSqlStore(driver: SqlDriver): Store {
 
   const getCheckout = async (id: string) => cache.get(id) ?? cache.put(await one('SELECT * FROM checkouts WHERE id = ?', [id], checkoutFromRow));
   const getIdempotency = (key: string) => one('SELECT * FROM idempotency_keys WHERE idem_key = ?', [key], idempotencyFromRow);
-  const checkoutUpdateSql = `UPDATE checkouts SET ${CHECKOUT_COLUMNS.slice(1)
+  const checkoutUpdateBase = `UPDATE checkouts SET ${CHECKOUT_COLUMNS.slice(1)
     .map((c) => `${c} = ?`)
-    .join(', ')} WHERE id = ? AND version = ? RETURNING *`;
+    .join(', ')} WHERE id = ? AND version = ?`;
+  const checkoutUpdateSql = `${checkoutUpdateBase} RETURNING *`;
+  /** Statements in one transaction; false when a checked one found the data changed meanwhile. */
+  const inTransaction = async (statements: Statement[]) => {
+    await init();
+    try {
+      await driver.transaction(statements);
+      return true;
+    } catch (err) {
+      if (err instanceof StaleWrite) return false;
+      throw err;
+    }
+  };
 
   return {
     engine: driver.engine,
@@ -238,10 +259,19 @@ export function createSqlStore(driver: SqlDriver): Store {
       return rows.map(checkoutFromRow);
     },
 
-    async updateCheckout(id, expectedVersion, patch) {
+    async updateCheckout(id, expectedVersion, patch, events = []) {
       const current = await getCheckout(id);
       if (!current || current.version !== expectedVersion) return null;
       const next = applyPatch(current, patch);
+      if (events.length) {
+        // The change and the events that report it: both or neither.
+        const update = { sql: checkoutUpdateBase, args: [...checkoutArgs(next).slice(1), id, expectedVersion], expectChanges: 1 };
+        if (!(await inTransaction([update, ...events.map(outboxInsert)]))) {
+          cache.forget(id);
+          return null;
+        }
+        return cache.put(structuredClone(next));
+      }
       // The version in the WHERE clause makes the write a compare-and-set: of several
       // writers that read the same version, one changes the row and the rest change nothing.
       const updated = await one(checkoutUpdateSql, [...checkoutArgs(next).slice(1), id, expectedVersion], checkoutFromRow);
@@ -252,7 +282,14 @@ export function createSqlStore(driver: SqlDriver): Store {
     getIdempotency,
     ...replyMethods(query, one),
 
-    async insertNotification(record) {
+    async insertNotification(record, events = []) {
+      if (events.length) {
+        const insert = { sql: `${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`, args: notificationArgs(record), expectChanges: 1 };
+        const inserted = await inTransaction([insert, ...events.map(outboxInsert)]);
+        const stored = await one('SELECT * FROM notifications WHERE dedupe_key = ?', [record.dedupeKey], notificationFromRow);
+        if (!stored) throw new Error('store: notification vanished after insert');
+        return { inserted, record: stored };
+      }
       const { count } = await query(
         `${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`,
         notificationArgs(record),
@@ -262,9 +299,12 @@ export function createSqlStore(driver: SqlDriver): Store {
       return { inserted: count === 1, record: stored };
     },
 
-    async updateNotification(id, patch) {
-      await query('UPDATE notifications SET outcome = ?, checkout_id = ? WHERE id = ?', [patch.outcome, patch.checkoutId, id]);
+    async updateNotification(id, patch, events = []) {
+      const update = { sql: 'UPDATE notifications SET outcome = ?, checkout_id = ? WHERE id = ?', args: [patch.outcome, patch.checkoutId, id] };
+      if (events.length) await inTransaction([update, ...events.map(outboxInsert)]);
+      else await query(update.sql, update.args);
     },
+    ...outboxMethods(query, one),
 
     async listNotifications(opts) {
       const limit = pageSize(opts.limit);

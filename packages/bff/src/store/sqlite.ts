@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'libsql';
-import { createSqlStore, type SqlDriver, type SqlValue } from './sql.js';
+import { createSqlStore, StaleWrite, type SqlDriver, type SqlValue } from './sql.js';
 import type { Store } from './types.js';
 
 /** How long a write waits for another process's lock before failing. */
@@ -64,7 +64,10 @@ export function createSqliteStore(url: string): Store {
     },
     async transaction(statements) {
       db.transaction(() => {
-        for (const s of statements) run(s.sql, s.args);
+        for (const s of statements) {
+          const { count } = run(s.sql, s.args);
+          if (s.expectChanges !== undefined && count !== s.expectChanges) throw new StaleWrite();
+        }
       }).immediate();
     },
     async migrate(statements) {

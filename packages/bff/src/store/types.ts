@@ -72,6 +72,26 @@ export interface IdempotencyRecord {
   createdAt: number;
 }
 
+/** An event for the merchant's webhook, written with the change it reports. */
+export interface OutboxEvent {
+  /** `evt_…`: the merchant deduplicates by it. */
+  id: string;
+  type: string;
+  createdAt: number;
+  data: unknown;
+}
+
+/** An event and how its delivery goes: pending, delivered, or failed after every retry. */
+export interface OutboxRecord extends OutboxEvent {
+  attempts: number;
+  nextAttemptAt: number;
+  deliveredAt: number | null;
+  failedAt: number | null;
+  lastError: string | null;
+}
+
+export type EventStatus = 'pending' | 'delivered' | 'failed';
+
 /** The reply an Idempotency-Key gave; `status` null while its request is still running. */
 export interface ReplyRecord {
   key: string;
@@ -101,7 +121,7 @@ export interface Store {
    * `expectedVersion`. Returns the new record, or null when the version was stale or the id is
    * unknown.
    */
-  updateCheckout(id: string, expectedVersion: number, patch: CheckoutPatch): Promise<CheckoutRecord | null>;
+  updateCheckout(id: string, expectedVersion: number, patch: CheckoutPatch, events?: OutboxEvent[]): Promise<CheckoutRecord | null>;
   getIdempotency(key: string): Promise<IdempotencyRecord | null>;
 
   /** Claims an Idempotency-Key for a creation that is not a checkout; or the reply it has (or had claimed). */
@@ -111,9 +131,19 @@ export interface Store {
   /** Gives up a claim whose request failed, so that a retry may run it again. */
   releaseReply(key: string): Promise<void>;
 
-  /** Inserts unless a notification with the same dedupeKey exists; returns the stored one. */
-  insertNotification(record: NotificationRecord): Promise<{ inserted: boolean; record: NotificationRecord }>;
-  updateNotification(id: string, patch: Pick<NotificationRecord, 'outcome' | 'checkoutId'>): Promise<void>;
+  /** Inserts unless a notification with the same dedupeKey exists (then `events` are not written either); returns the stored one. */
+  insertNotification(record: NotificationRecord, events?: OutboxEvent[]): Promise<{ inserted: boolean; record: NotificationRecord }>;
+  updateNotification(id: string, patch: Pick<NotificationRecord, 'outcome' | 'checkoutId'>, events?: OutboxEvent[]): Promise<void>;
+
+  /** Leases up to `limit` events due at `now` for `leaseMs`, oldest due first. */
+  claimDueEvents(now: number, leaseMs: number, limit: number): Promise<OutboxRecord[]>;
+  /** Records a delivery: done, to be tried again at `nextAttemptAt`, or given up. */
+  settleEvent(id: string, outcome: { deliveredAt: number } | { nextAttemptAt: number; lastError: string } | { failedAt: number; lastError: string }): Promise<void>;
+  /** Newest first. */
+  listEvents(opts: { status?: EventStatus; limit: number; before?: number }): Promise<OutboxRecord[]>;
+  getEvent(id: string): Promise<OutboxRecord | null>;
+  /** Puts an event back in the queue, due at `now`; null for an unknown id. */
+  redeliverEvent(id: string, now: number): Promise<OutboxRecord | null>;
   /** Most recent first; `before` pages by receivedAt. */
   listNotifications(opts: { limit: number; before?: number }): Promise<NotificationRecord[]>;
 }

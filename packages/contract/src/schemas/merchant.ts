@@ -193,10 +193,37 @@ export const notificationsPage = z.object({
   next: z.number().nullable(),
 });
 
-/* ---------- provider callbacks ---------- */
+/* ---------- webhook events ---------- */
 
-/** What the provider posts (form or JSON): the Base64 result and its signature. */
-export const providerResult = z.object({ dataReturn: z.string(), signatureDataReturn: z.string() });
+export const webhookEventsQuery = z.strictObject({
+  status: z.enum(['pending', 'delivered', 'failed']).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** `next` of the previous page. */
+  before: z.coerce.number().int().positive().optional(),
+});
+
+/** An event of the webhook and how its delivery went. */
+export const webhookEventEntry = z.object({
+  id: z.string(),
+  type: z.string(),
+  createdAt: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  failedAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  /** What the webhook carries (`data` of the delivery). */
+  data: z.unknown(),
+});
+
+export const webhookEventsPage = z.object({
+  events: z.array(webhookEventEntry),
+  /** Pass as `before` to read the next page; null on the last one. */
+  next: z.number().nullable(),
+});
+
+/* ---------- provider callbacks ---------- */
 
 export const notificationAck = z.object({ received: z.literal(true), duplicate: z.boolean(), id: z.string() });
 

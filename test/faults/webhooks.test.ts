@@ -1,0 +1,150 @@
+/**
+ * Durable webhooks: each event is written with the change it reports, carries an id, a type and
+ * a creation time (in the body and in headers), is retried with growing delays for more than a
+ * day, survives a restart of the BFF, is delivered by one instance when several share the store,
+ * and can be sent again through the merchant API.
+ */
+import { afterEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBff, loadConfig, type BffApp } from '@bank-checkout/bff';
+import { verifyWebhook } from '@bank-checkout/bff/client';
+
+const SECRET = 'merchant-secret-for-webhook-tests-0123456789';
+const HOOK_SECRET = 'webhook-secret-0123456789abcdef';
+
+interface Received {
+  headers: Headers;
+  body: string;
+}
+
+/** The merchant's endpoint: answers with `status()` and keeps what it was sent. */
+function merchantEndpoint() {
+  const received: Received[] = [];
+  let status = 500;
+  const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input));
+    if (url.origin !== 'http://merchant.test') throw new TypeError(`unreachable: ${url.origin}`);
+    received.push({ headers: new Headers(init?.headers), body: String(init?.body) });
+    return new Response(status === 204 ? null : '', { status });
+  }) as typeof fetch;
+  return { received, fetch: fetchFn, answer: (s: number) => (status = s) };
+}
+
+describe('durable webhooks', () => {
+  const apps: BffApp[] = [];
+  afterEach(async () => {
+    for (const a of apps.splice(0)) await a.close();
+  });
+
+  const clock = { now: Date.parse('2026-11-20T10:00:00Z') };
+  function boot(databaseUrl: string, fetchFn: typeof fetch) {
+    const app = createBff(
+      loadConfig({ DATABASE_URL: databaseUrl, BFF_MERCHANT_SECRET: SECRET, MERCHANT_WEBHOOK_URL: 'http://merchant.test/hooks', MERCHANT_WEBHOOK_SECRET: HOOK_SECRET, LOG_LEVEL: 'silent' }),
+      { fetch: fetchFn, now: () => clock.now, webhookPollMs: 60_000 },
+    );
+    apps.push(app);
+    return app;
+  }
+  async function cancelledCheckout(app: BffApp) {
+    const created = await app.request('/v1/checkouts', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${SECRET}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ amount: 1234, subject: 'Order', reference: `WH-${Math.random().toString(36).slice(2, 8)}` }),
+    });
+    const { id, clientSecret } = (await created.json()) as { id: string; clientSecret: string };
+    const cancel = await app.request('/v1/checkout/cancel', { method: 'POST', headers: { 'X-Checkout-Secret': clientSecret, 'Content-Type': 'application/json' }, body: '{}' });
+    assert.equal(cancel.status, 200);
+    return id;
+  }
+  const file = () => `file:${join(mkdtempSync(join(tmpdir(), 'bff-webhooks-')), 'bff.db')}`;
+
+  it('keeps an undelivered event across a restart, and the new process delivers it, signed, with its id', async () => {
+    const db = file();
+    const merchant = merchantEndpoint();
+    const first = boot(db, merchant.fetch);
+    await first.ready;
+    const checkoutId = await cancelledCheckout(first);
+    await first.parts.webhook.drain();
+    assert.equal(merchant.received.length, 1, 'tried at once');
+    const eventId = merchant.received[0]!.headers.get('X-Bank-Checkout-Event-Id')!;
+    assert.match(eventId, /^evt_/);
+    await first.close();
+    apps.length = 0;
+
+    merchant.answer(200);
+    clock.now += 10_000;
+    const second = boot(db, merchant.fetch);
+    await second.ready;
+    await second.parts.webhook.drain();
+    assert.equal(merchant.received.length, 2);
+    const delivered = merchant.received[1]!;
+    assert.equal(delivered.headers.get('X-Bank-Checkout-Event-Id'), eventId, 'the same event, by id');
+    assert.equal(delivered.headers.get('X-Bank-Checkout-Event-Type'), 'checkout.updated');
+    assert.equal(delivered.headers.get('X-Bank-Checkout-Event-Created'), new Date(clock.now - 10_000).toISOString());
+    const event = await verifyWebhook(delivered.body, delivered.headers, HOOK_SECRET, { now: clock.now });
+    assert.equal(event.id, eventId);
+    assert.equal(event.type === 'checkout.updated' && event.data.checkoutId, checkoutId);
+    assert.equal(event.type === 'checkout.updated' && event.data.mode, 'native');
+    await second.parts.webhook.drain();
+    assert.equal(merchant.received.length, 2, 'delivered once');
+  });
+
+  it('retries for more than a day with growing delays, then marks it failed; the merchant API sends it again', async () => {
+    const merchant = merchantEndpoint();
+    const app = boot(':memory:', merchant.fetch);
+    await app.ready;
+    const started = clock.now;
+    await cancelledCheckout(app);
+    await app.parts.webhook.drain();
+    const gaps: number[] = [];
+    let last = clock.now;
+    for (let i = 0; i < 40 && merchant.received.length < 14; i++) {
+      clock.now += 60_000;
+      const before = merchant.received.length;
+      await app.parts.webhook.drain();
+      if (merchant.received.length > before) {
+        gaps.push(clock.now - last);
+        last = clock.now;
+      }
+      // Skip ahead to just before the next try.
+      const [next] = await app.parts.store.listEvents({ status: 'pending', limit: 1 });
+      if (next) clock.now = Math.max(clock.now, next.nextAttemptAt - 60_000);
+    }
+    assert.equal(merchant.received.length, 14, 'one try and 13 retries');
+    assert.ok(gaps.every((g, i) => i === 0 || g >= gaps[i - 1]!), `growing delays: ${gaps}`);
+    assert.ok(last - started >= 24 * 3600_000, `retried for ${((last - started) / 3600_000).toFixed(1)} h`);
+    const listed = await app.request('/v1/webhooks/events?status=failed', { headers: { Authorization: `Bearer ${SECRET}` } });
+    const { events } = (await listed.json()) as { events: { id: string; status: string; attempts: number; lastError: string }[] };
+    assert.equal(events.length, 1);
+    assert.deepEqual([events[0]!.status, events[0]!.attempts, events[0]!.lastError], ['failed', 14, 'HTTP 500']);
+
+    merchant.answer(204);
+    const again = await app.request(`/v1/webhooks/events/${events[0]!.id}/redeliver`, { method: 'POST', headers: { Authorization: `Bearer ${SECRET}` } });
+    assert.equal(again.status, 200);
+    await app.parts.webhook.drain();
+    assert.equal(merchant.received.length, 15);
+    const after = (await (await app.request(`/v1/webhooks/events?status=delivered`, { headers: { Authorization: `Bearer ${SECRET}` } })).json()) as { events: { id: string }[] };
+    assert.deepEqual(after.events.map((e) => e.id), [events[0]!.id]);
+    const unknown = await app.request('/v1/webhooks/events/evt_nope/redeliver', { method: 'POST', headers: { Authorization: `Bearer ${SECRET}` } });
+    assert.equal(unknown.status, 404);
+  });
+
+  it('is delivered by one instance when several share the store', async () => {
+    const db = file();
+    const merchant = merchantEndpoint();
+    merchant.answer(200);
+    const a = boot(db, merchant.fetch);
+    const b = boot(db, merchant.fetch);
+    const c = boot(db, merchant.fetch);
+    await Promise.all([a.ready, b.ready, c.ready]);
+    for (let i = 0; i < 5; i++) await cancelledCheckout(a);
+    await Promise.all([a.parts.webhook.drain(), b.parts.webhook.drain(), c.parts.webhook.drain(), a.parts.webhook.drain()]);
+    await Promise.all([a.parts.webhook.drain(), b.parts.webhook.drain(), c.parts.webhook.drain()]);
+    const ids = merchant.received.map((r) => r.headers.get('X-Bank-Checkout-Event-Id'));
+    assert.equal(ids.length, 5, `deliveries: ${ids.length}`);
+    assert.equal(new Set(ids).size, 5);
+  });
+});
