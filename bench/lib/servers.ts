@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createSandbox } from '../../packages/sandbox/src/index.js';
-import { createBff, loadConfig } from '../../packages/bff/src/index.js';
+import { createSandbox } from '@bank-checkout/sandbox';
+import { createBff, loadConfig } from '@bank-checkout/bff';
 
 type FetchFn = (req: Request, env: unknown) => Response | Promise<Response>;
 

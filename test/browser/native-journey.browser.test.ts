@@ -4,8 +4,8 @@
  * and to a failure when the payer answers a challenge with `0000`.
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../packages/elements/src/index.js';
-import type { BankCheckout } from '../../packages/elements/src/index.js';
+import '@bank-checkout/elements';
+import type { BankCheckout } from '@bank-checkout/elements';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { type, until } from '../../packages/elements/test/fixtures.js';
 

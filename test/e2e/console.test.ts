@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { walkGateway } from '../../packages/sandbox/src/gateway/drive.js';
+import { walkGateway } from '@bank-checkout/sandbox/testing';
 import { openPage, pageStatus, startStack, type Stack, type WatchedPage } from './lib.js';
 
 let stack: Stack;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { FaultRuleInput } from '../../packages/sandbox/src/faults.js';
+import type { FaultRuleInput } from '@bank-checkout/sandbox/testing';
 import { errorBody } from '@bank-checkout/contract/schemas';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { createHarness, type Harness } from '../../packages/bff/test/harness.js';

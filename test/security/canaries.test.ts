@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createPostgresStore } from '../../packages/bff/src/store/index.js';
+import { createPostgresStore } from '@bank-checkout/bff';
 import { describeLeaks, encodings, findLeaks, GATEWAY_PAYER, MIN_CANARY_LENGTH, SECRETS, type Sample } from './lib/canary.js';
 import { createRig, type Rig } from './lib/rig.js';
 import { payByLink, payNative } from './lib/journeys.js';

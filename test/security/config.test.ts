@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../packages/bff/src/config.js';
+import { ConfigError, loadConfig } from '@bank-checkout/bff';
 import { findLeaks, SECRETS } from './lib/canary.js';
 
 const PASSWORD = 'CANARY-url-password-Qe7Zr2';

@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { encodeDataReturn, signNotification } from '../../packages/provider/src/index.js';
+import { encodeDataReturn, signNotification } from '@bank-checkout/provider';
 import type { CheckoutState } from '@bank-checkout/contract';
 import { SECRETS } from './lib/canary.js';
 import { BFF_HOST, createRig, type Rig } from './lib/rig.js';

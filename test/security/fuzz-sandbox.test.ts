@@ -8,7 +8,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { createSandbox, type Sandbox } from '@bank-checkout/sandbox';
 import { SECRETS } from './lib/canary.js';
 import { malformedBody, malformedQuery, plausible, requestInit, show, templated } from './lib/fuzz.js';
 import { assertNoInternals, checkProviderError } from './lib/shapes.js';

@@ -19,8 +19,8 @@ import { build } from 'vite';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../scripts/screenshots.js';
 import { elementsLibrary } from '../../vite.config.js';
-import { createSandbox, SANDBOX_DEFAULTS } from '../../packages/sandbox/src/index.js';
-import { createBff, loadConfig, type BffApp, type CheckoutView } from '../../packages/bff/src/index.js';
+import { createSandbox, SANDBOX_DEFAULTS } from '@bank-checkout/sandbox';
+import { createBff, loadConfig, type BffApp, type CheckoutView } from '@bank-checkout/bff';
 import { MERCHANT_SECRET as HARNESS_MERCHANT_SECRET } from '../../packages/bff/test/harness.js';
 import { describeLeaks, findLeaks, SECRETS, type Sample } from './lib/canary.js';
 

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeDataReturn, signNotification } from '../../packages/provider/src/index.js';
+import { encodeDataReturn, signNotification } from '@bank-checkout/provider';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { SECRETS } from './lib/canary.js';
 import { createRig, json, type Rig } from './lib/rig.js';

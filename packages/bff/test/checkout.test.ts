@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NATIVE_BANKS, NATIVE_MAGIC, NATIVE_TEST_INPUTS, SIM_BANKS } from '../../sandbox/src/native/catalogue.js';
-import { SANDBOX_DEFAULTS } from '../../sandbox/src/context.js';
+import { NATIVE_BANKS, NATIVE_MAGIC, NATIVE_TEST_INPUTS, SANDBOX_DEFAULTS, SIM_BANKS } from '@bank-checkout/sandbox/testing';
 import { createHarness, view, type Harness } from './harness.js';
 import { bankOf, testFields, walk } from './flow.js';
 

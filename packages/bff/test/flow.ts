@@ -1,7 +1,6 @@
 /** Walks a checkout through the native flow with the simulator's test values. */
 import type { BankView, CheckoutView, ValidationView } from '@bank-checkout/contract';
-import { SIM_BANKS } from '../../sandbox/src/native/catalogue.js';
-import { SANDBOX_DEFAULTS } from '../../sandbox/src/context.js';
+import { SANDBOX_DEFAULTS, SIM_BANKS } from '@bank-checkout/sandbox/testing';
 import { view, type Harness } from './harness.js';
 
 export async function bankOf(h: Harness, secret: string, bankId: string): Promise<BankView> {

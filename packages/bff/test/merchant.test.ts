@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { SANDBOX_DEFAULTS } from '../../sandbox/src/context.js';
+import { SANDBOX_DEFAULTS } from '@bank-checkout/sandbox/testing';
 import { createHarness, MERCHANT_SECRET, type Harness } from './harness.js';
 
 type Json = Record<string, any>;

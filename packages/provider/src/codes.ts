@@ -65,10 +65,6 @@ export const SECOND_LOGIN_TYPES = {
 } as const;
 export type SecondLoginType = keyof typeof SECOND_LOGIN_TYPES;
 
-export function isNativeCode(code: string): code is NativeCode {
-  return Object.hasOwn(NATIVE_CODES, code);
-}
-
 export function codeName(code: string): string {
   if (Object.hasOwn(NATIVE_CODES, code)) return NATIVE_CODES[code as NativeCode].name;
   return 'UNKNOWN';

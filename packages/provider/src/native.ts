@@ -183,6 +183,3 @@ export const transferResponse = z.object({
   validations: z.array(validationBank).nullish(),
 });
 export type TransferResponse = z.output<typeof transferResponse>;
-
-/** Any error answer: only `status` and a description are guaranteed. */
-export const nativeErrorResponse = z.preprocess(preferDescription, z.object(base));

@@ -3,8 +3,6 @@ import assert from 'node:assert/strict';
 import { NATIVE_ERROR_CODES, isValidIban, native } from '@bank-checkout/provider';
 import {
   CARD_DATA_URL,
-  INDIRECT_PENDING_VALUE,
-  INDIRECT_SIGNED_VALUE,
   NATIVE_BANKS,
   NATIVE_ERROR_INPUTS,
   NATIVE_MAGIC,
@@ -13,7 +11,7 @@ import {
   NATIVE_VALIDATION_DEADLINE_MS,
   cardValue,
   testCredentials,
-} from '../src/native/index.js';
+} from '../src/testing.js';
 import { fieldIssue } from '../src/native/fields.js';
 
 import { SANDBOX_DEFAULTS } from '../src/context.js';
@@ -113,8 +111,6 @@ describe('native: banks/list and the catalogue', () => {
 
   test('every error code has a documented input; magic values are distinct', () => {
     for (const code of NATIVE_ERROR_CODES) assert.equal(typeof NATIVE_ERROR_INPUTS[code], 'string', code);
-    assert.equal(INDIRECT_SIGNED_VALUE, 'SIGNED');
-    assert.equal(INDIRECT_PENDING_VALUE, 'PENDING');
     const values = [NATIVE_MAGIC.failValidation, NATIVE_MAGIC.indirectPending, NATIVE_MAGIC.indirectSigned];
     assert.equal(new Set(values).size, values.length);
     assert.notEqual(NATIVE_MAGIC.actionRequiredUserId, NATIVE_MAGIC.noTransferUserId);
@@ -217,7 +213,7 @@ describe('native: every active bank walks to a successful transfer with its test
             assert.ok(position, `label names the position: ${v.label}`);
             assert.equal(v.testValue, cardValue(position));
           }
-          if (v.type === '6') assert.equal(v.testValue, INDIRECT_SIGNED_VALUE);
+          if (v.type === '6') assert.equal(v.testValue, NATIVE_MAGIC.indirectSigned);
         }
         reply = await h.post('transfer/validate', { sessionId, validations: h.answers(validations) });
         assert.equal(reply.body.transactionId, transactionId);
@@ -553,16 +549,16 @@ describe('native: transfer/validate', () => {
     }
   });
 
-  test(`type 6: ${INDIRECT_PENDING_VALUE} answers 228 with the same validation until ${INDIRECT_SIGNED_VALUE}`, async () => {
+  test(`type 6: ${NATIVE_MAGIC.indirectPending} answers 228 with the same validation until ${NATIVE_MAGIC.indirectSigned}`, async () => {
     const { post, sessionId, validations } = await started(NATIVE_TEST_INPUTS.indirectBankId);
     assert.equal(validations[0]!.type, '6');
     const as = (value: string) => validations.map((v) => ({ ...v, valueFromUser: value }));
     for (let i = 0; i < 2; i++) {
-      const pending = await post('transfer/validate', { sessionId, validations: as(INDIRECT_PENDING_VALUE) });
+      const pending = await post('transfer/validate', { sessionId, validations: as(NATIVE_MAGIC.indirectPending) });
       assert.equal(pending.body.status, '228');
       assert.deepEqual(pending.body.validations, validations);
     }
-    const signed = await post('transfer/validate', { sessionId, validations: as(INDIRECT_SIGNED_VALUE) });
+    const signed = await post('transfer/validate', { sessionId, validations: as(NATIVE_MAGIC.indirectSigned) });
     assert.equal(signed.body.status, '200');
   });
 
@@ -633,9 +629,9 @@ describe('native: the 90-second deadline', () => {
     const { post, advance, sessionId, validations } = await started('meridiano');
     const as = (value: string) => validations.map((v) => ({ ...v, valueFromUser: value }));
     advance(45_000);
-    assert.equal((await post('transfer/validate', { sessionId, validations: as(INDIRECT_PENDING_VALUE) })).body.status, '228');
+    assert.equal((await post('transfer/validate', { sessionId, validations: as(NATIVE_MAGIC.indirectPending) })).body.status, '228');
     advance(46_000);
-    assertError(await post('transfer/validate', { sessionId, validations: as(INDIRECT_SIGNED_VALUE) }), 'E300');
+    assertError(await post('transfer/validate', { sessionId, validations: as(NATIVE_MAGIC.indirectSigned) }), 'E300');
   });
 });
 

@@ -5,8 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { BankView, CheckoutView } from '@bank-checkout/contract';
-import { testCredentials } from '../../../packages/sandbox/src/native/index.js';
-import { formFor, submit, walkGateway } from '../../../packages/sandbox/src/gateway/drive.js';
+import { formFor, submit, testCredentials, walkGateway } from '@bank-checkout/sandbox/testing';
 import { payingAccount } from '../../../packages/bff/test/flow.js';
 import { GATEWAY_PAYER } from './canary.js';
 import { json, type Rig } from './rig.js';

@@ -10,11 +10,9 @@
  * (the bank's SMS, app or card) tells the payer. What the payer then types is the only way a
  * credential or a code can reach the BFF, and any trace of it found later is a leak.
  */
-import { createSandbox, type Sandbox } from '../../../packages/sandbox/src/index.js';
-import { createBff, loadConfig, type BffApp } from '../../../packages/bff/src/index.js';
-import type { CheckoutEvent } from '../../../packages/bff/src/checkout/service.js';
-import { createStore, type Store } from '../../../packages/bff/src/store/index.js';
-import type { RequestFn } from '../../../packages/sandbox/src/gateway/drive.js';
+import { createSandbox, type Sandbox } from '@bank-checkout/sandbox';
+import { createBff, createStore, loadConfig, type BffApp, type CheckoutEvent, type Store } from '@bank-checkout/bff';
+import type { RequestFn } from '@bank-checkout/sandbox/testing';
 import { SECRETS, type Sample } from './canary.js';
 
 export const SANDBOX_HOST = 'http://sandbox.test';

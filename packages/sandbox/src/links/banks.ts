@@ -99,7 +99,7 @@ export function periodicBanksFor(frequency: string): LinkBank[] {
 }
 
 /** Frequencies accepted by at least one operational periodic bank. */
-export function acceptedFrequencies(): string[] {
+function acceptedFrequencies(): string[] {
   const all = new Set(LINK_BANKS.filter((b) => b.enabled === 1).flatMap((b) => b.frequencyPeriodicPayment ?? []));
   return PERIODIC_FREQUENCIES.filter((f) => all.has(f));
 }

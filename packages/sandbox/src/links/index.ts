@@ -28,7 +28,7 @@ export { LINK_ENVS, MAX_ORDERS_PER_ENV, type LinkEnv } from './store.js';
 export { GATEWAY_FAIL_CODE, GATEWAY_SESSION_TTL_MS, formatAmount } from '../gateway/index.js';
 
 /** Validity of an earlier-variant 1 ("Commerce") URL. */
-export const COMMERCE_VALIDITY_MINUTES = links.LIMITS.legacyCommerceValidityMinutes;
+const COMMERCE_VALIDITY_MINUTES = links.LIMITS.legacyCommerceValidityMinutes;
 /** Largest `pageSize` of `info/debts` (the spec states none for the earlier variant). */
 export const DEBTS_PAGE_SIZE_MAX = 1000;
 /** Holder of the API client's own account: the destination when a request names none. */

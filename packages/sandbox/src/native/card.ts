@@ -5,8 +5,8 @@
  * an SVG image in a `data:` URL.
  */
 
-export const CARD_COLUMNS = ['A', 'B', 'C', 'D', 'E'] as const;
-export const CARD_ROWS = [1, 2, 3, 4, 5] as const;
+const CARD_COLUMNS = ['A', 'B', 'C', 'D', 'E'] as const;
+const CARD_ROWS = [1, 2, 3, 4, 5] as const;
 export const CARD_POSITIONS: readonly string[] = CARD_ROWS.flatMap((r) => CARD_COLUMNS.map((c) => `${c}${r}`));
 
 /** The value at a position such as `B3`; null for a position not on the card. */

@@ -9,9 +9,28 @@
  * A login type's fields stand for the login call's `userId`, `userSecret` and
  * `userExtraField`, in that order, and carry those names as `fieldId`.
  */
-import type { BankGroup, BankType, Contract, FieldBank, LoginType, NativeErrorCode } from '@bank-checkout/provider';
+import { deepFreeze, type BankGroup, type NativeErrorCode } from '@bank-checkout/provider';
 import { SANDBOX_DEFAULTS } from '../context.js';
-import { cifControlDigit, dniLetter, ibanCheckDigits, INDIRECT_SIGNED_VALUE as SIGNED } from '@bank-checkout/contract';
+import { dniLetter, INDIRECT_SIGNED_VALUE as SIGNED } from '@bank-checkout/contract';
+import {
+  field,
+  dniField,
+  cifField,
+  pinField,
+  passwordField,
+  login,
+  bank,
+  account,
+  cif,
+  validation,
+  sms,
+  signature,
+  token,
+  coordinates,
+  type SimBank,
+} from './builders.js';
+
+export type { SimAccount, SimBank, ValidationSpec } from './builders.js';
 
 /* ---------- magic values ---------- */
 
@@ -31,138 +50,10 @@ export const NATIVE_MAGIC = {
   maxAmountCents: 1_000_000,
 } as const;
 
-/** The type-6 confirmation: transfer/validate with this `valueFromUser` tells the API the payer signed. */
-export const INDIRECT_SIGNED_VALUE = NATIVE_MAGIC.indirectSigned;
-/** The type-6 "not signed yet" answer: the same validation comes back with 228. */
-export const INDIRECT_PENDING_VALUE = NATIVE_MAGIC.indirectPending;
-
 /** Time to answer all validations of a transfer, from transfer/init (spec: 90 seconds). */
 export const NATIVE_VALIDATION_DEADLINE_MS = 90_000;
 /** A session ends after this long without a call (spec: not shown; our choice). */
 export const NATIVE_SESSION_IDLE_MS = 15 * 60_000;
-
-/* ---------- behaviour types ---------- */
-
-export type RefusalCode = Extract<NativeErrorCode, 'B101' | 'B106' | 'B107'>;
-
-export interface SimAccount {
-  accountId: string;
-  name: string;
-  iban: string;
-  /** Balance in cents (like transfer amounts); null when the bank does not give it. */
-  balance: number | null;
-  /** Set for the accounts of a multi-contract bank. */
-  contractId?: string;
-  /** transfer/init from this account answers this code. */
-  refusal?: RefusalCode;
-}
-
-export type ValidationKind = 0 | 1 | 2 | 3 | 4 | 5 | 6;
-
-/** A validation a bank asks for; types 2, 3 and 5 get their position, value and test value when issued. */
-export interface ValidationSpec {
-  type: ValidationKind;
-  fieldId: string;
-  label: string;
-  min: number;
-  max: number;
-  valueType: 'numeric' | 'alfanumeric';
-  password: boolean;
-  /** Shown to the payer (a phone hint, an instruction); null when the type needs none. */
-  value: string | null;
-  /** The accepted value, for the types whose value does not depend on a position. */
-  testValue: string | null;
-}
-
-export interface SecondLoginSpec {
-  type: 1 | 2 | 3;
-  /** `secondLoginValue` for types 1 and 3; type 2 asks a card position instead. */
-  value: string | null;
-  field: FieldBank;
-}
-
-export interface SimBank {
-  bank: BankType;
-  secondLogin?: SecondLoginSpec;
-  /** Present for multi-contract banks: login returns them and accounts/list needs one. */
-  contracts?: Contract[];
-  accounts: SimAccount[];
-  /** Validation rounds of a transfer: each round is answered in one transfer/validate call. */
-  rounds: ValidationSpec[][];
-}
-
-/* ---------- builders ---------- */
-
-interface Rules {
-  min: number;
-  max: number;
-  numeric?: boolean;
-  password?: boolean;
-  specificType?: 'DNI_NIE' | 'CIF';
-}
-
-function field(fieldId: string, label: string, r: Rules, testValue: string): FieldBank {
-  return {
-    fieldId,
-    min: r.min,
-    max: r.max,
-    valueType: r.numeric ? 'numeric' : 'alfanumeric',
-    specificType: r.specificType ?? null,
-    password: r.password ?? false,
-    label,
-    testValue,
-  };
-}
-
-const dniField = (testValue: string, label = 'DNI / NIE') =>
-  field('userId', label, { min: 9, max: 9, specificType: 'DNI_NIE' }, testValue);
-const cifField = (testValue: string) => field('userId', 'CIF de la empresa', { min: 9, max: 9, specificType: 'CIF' }, testValue);
-const pinField = (testValue: string, min = 4, max = 8) =>
-  field('userSecret', 'Clave de acceso', { min, max, numeric: true, password: true }, testValue);
-const passwordField = (testValue: string, min = 6, max = 20) =>
-  field('userSecret', 'Contraseña', { min, max, password: true }, testValue);
-
-function login(loginId: string, label: string, fields: FieldBank[], active = true): LoginType {
-  return { loginId, label, active, fields };
-}
-
-function bank(bankId: string, type: 0 | 1, label: string, logins: LoginType[], active = true): BankType {
-  return { bankId, type, label, active, defaultLogin: logins[0]!.loginId, logins };
-}
-
-/** A Spanish IBAN from its 20-digit national part, with the ISO 13616 check digits. */
-function esIban(bban: string): string {
-  return `ES${ibanCheckDigits('ES', bban)}${bban}`;
-}
-
-function account(accountId: string, name: string, bban: string, balance: number | null, extra: Partial<SimAccount> = {}): SimAccount {
-  return { accountId, name, iban: esIban(bban), balance, ...extra };
-}
-
-function cif(org: string, digits: string): string {
-  return `${org}${digits}${cifControlDigit(digits)}`;
-}
-
-type Numeric = { numeric?: boolean; min?: number; max?: number; password?: boolean };
-function validation(type: ValidationKind, fieldId: string, label: string, testValue: string | null, value: string | null = null, r: Numeric = {}): ValidationSpec {
-  return {
-    type,
-    fieldId,
-    label,
-    min: r.min ?? 4,
-    max: r.max ?? 8,
-    valueType: r.numeric === false ? 'alfanumeric' : 'numeric',
-    password: r.password ?? false,
-    value,
-    testValue,
-  };
-}
-
-const sms = (testValue: string, phone: string) => validation(1, 'smsCode', 'Código recibido por SMS', testValue, phone);
-const signature = (testValue: string) => validation(0, 'signature', 'Firma (clave de operaciones)', testValue, null, { password: true });
-const token = (testValue: string) => validation(4, 'token', 'Código del token', testValue);
-/** Types 2, 3 and 5: label, value and test value depend on the position asked (see the service). */
-const coordinates = (type: 2 | 3 | 5) => validation(type, 'coordinate', '', null, null, { min: 4, max: 4, password: type !== 5 });
 
 /* ---------- the catalogue ---------- */
 
@@ -307,7 +198,7 @@ const GROUPS: GroupDef[] = [
         ],
         rounds: [
           [
-            validation(6, 'appConfirmation', 'Confirme la operación en la app Meridiano de su móvil', INDIRECT_SIGNED_VALUE, 'Abra la app Meridiano en su móvil y confirme el pago', {
+            validation(6, 'appConfirmation', 'Confirme la operación en la app Meridiano de su móvil', SIGNED, 'Abra la app Meridiano en su móvil y confirme el pago', {
               numeric: false,
               min: 4,
               max: 16,
@@ -329,14 +220,6 @@ const GROUPS: GroupDef[] = [
     ],
   },
 ];
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 /** Behaviour of each bank, by bankId. */
 export const SIM_BANKS: ReadonlyMap<string, SimBank> = new Map(GROUPS.flatMap((g) => g.banks.map((b) => [b.bank.bankId, deepFreeze(b)] as const)));

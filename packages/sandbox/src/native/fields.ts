@@ -5,7 +5,7 @@
  */
 import type { FieldBank } from '@bank-checkout/provider';
 import { fieldProblem } from '@bank-checkout/contract';
-import { SPECIFIC_TYPES } from './ids.js';
+import { SPECIFIC_TYPE_RULES } from './ids.js';
 
 /** What is wrong with `value` for `field`, as one sentence naming the field; null when it fits. */
 export function fieldIssue(field: FieldBank, value: string | undefined, name: string = field.fieldId): string | null {
@@ -25,7 +25,7 @@ export function fieldIssue(field: FieldBank, value: string | undefined, name: st
       if (field.max == null) return `${where}: must be at least ${field.min} characters`;
       return `${where}: must be ${field.min} to ${field.max} characters`;
     case 'specificType':
-      return `${where}: ${problem.type}: ${SPECIFIC_TYPES[problem.type].rule}`;
+      return `${where}: ${problem.type}: ${SPECIFIC_TYPE_RULES[problem.type]}`;
   }
 }
 

@@ -16,124 +16,35 @@
  * - Type 6: transfer/validate with `valueFromUser` `SIGNED` confirms, `PENDING` answers 228
  *   with the same validation, `0000` fails.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { isValidIban, native, normalizeIban } from '@bank-checkout/provider';
-import { answer, describeIssues, readJsonObject, requireClient, type Env, type SandboxConfig } from '../context.js';
-import { CARD_DATA_URL, cardPosition, cardValue } from './card.js';
+import { answer, requireClient, type Env, type SandboxConfig } from '../context.js';
+import { createChallenges } from './challenges.js';
 import {
   NATIVE_MAGIC,
   NATIVE_SESSION_IDLE_MS,
   NATIVE_VALIDATION_DEADLINE_MS,
   NATIVE_BANKS,
   SIM_BANKS,
-  type SimBank,
-  type ValidationSpec,
 } from './catalogue.js';
 import { fieldIssue, sameValue } from './fields.js';
-import { createSessionStore, type IssuedValidation, type PendingSecondLogin, type Session, type Transaction } from './sessions.js';
-
-export {
-  NATIVE_BANKS,
-  NATIVE_MAGIC,
-  NATIVE_TEST_INPUTS,
-  NATIVE_ERROR_INPUTS,
-  NATIVE_VALIDATION_DEADLINE_MS,
-  NATIVE_SESSION_IDLE_MS,
-  INDIRECT_SIGNED_VALUE,
-  INDIRECT_PENDING_VALUE,
-  testCredentials,
-} from './catalogue.js';
-export { CARD_DATA_URL, CARD_POSITIONS, cardValue } from './card.js';
-export { SPECIFIC_TYPES } from './ids.js';
-export { isValidDniNie, isValidCif } from '@bank-checkout/contract';
+import { parseBody, sessionFor } from './requests.js';
+import { createSessionStore, type Session, type Transaction } from './sessions.js';
 
 /** The spelling of the description field in the login and second-login answers. */
 const DESCRIPCION = 'descripción';
 const LOGIN_FIELDS = ['userId', 'userSecret', 'userExtraField'] as const;
 
-interface Schema<T> {
-  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
-}
-
-/** The body parsed by `schema`, or the E301 answer saying what is wrong. */
-async function parseBody<T>(c: Context, schema: Schema<T>, descriptionField = 'description'): Promise<T | Response> {
-  const body = await readJsonObject(c, descriptionField);
-  if (body instanceof Response) return body;
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) return answer(c, 'E301', describeIssues(parsed.error.issues), {}, descriptionField);
-  return parsed.data;
-}
-
 export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
   const sessions = createSessionStore(config.now, NATIVE_SESSION_IDLE_MS);
-  let challenges = 0;
-  /** The next card position asked, with the value that answers it. */
-  const nextCoordinate = () => {
-    const position = cardPosition(challenges++);
-    return { position, value: cardValue(position)! };
-  };
-
+  const { issue, startSecondLogin } = createChallenges();
   const app = new Hono<Env>();
   const base = `/${config.nativeEnv}`;
   // Login and second login answer with `descripción`, as the spec shows; so do their refusals.
   app.use(`${base}/*`, requireClient(config, (path) => (/\/(login|secondlogin)$/.test(path) ? DESCRIPCION : 'description')));
 
-  /** The live session a call names, in the state it needs; otherwise the E301 answer. */
-  function sessionFor(c: Context, id: string, needs: Session['state'], descriptionField = 'description'): Session | Response {
-    const found = sessions.find(id);
-    if (typeof found === 'string') return answer(c, 'E301', found, {}, descriptionField);
-    if (found.state !== needs) {
-      const why =
-        needs === 'open'
-          ? 'the session is waiting for secondlogin (login answered 229); complete it first'
-          : 'the session is not waiting for a second login (login did not answer 229)';
-      return answer(c, 'E301', `sessionId: ${why}`, {}, descriptionField);
-    }
-    return found;
-  }
-
   function contractsOf(session: Session) {
     return session.sim.contracts ? { listContracts: session.sim.contracts } : {};
-  }
-
-  function issue(spec: ValidationSpec): IssuedValidation {
-    let { label, value, testValue } = spec;
-    if (spec.type === 2 || spec.type === 3 || spec.type === 5) {
-      const c = nextCoordinate();
-      testValue = c.value;
-      value = spec.type === 5 ? CARD_DATA_URL : c.position;
-      label =
-        spec.type === 2
-          ? `Valor de la coordenada ${c.position} de su tarjeta`
-          : spec.type === 3
-            ? `Valor en su tarjeta de la coordenada recibida por SMS (${c.position})`
-            : `Valor de la coordenada ${c.position} de la tarjeta mostrada`;
-    }
-    return {
-      fieldId: spec.fieldId,
-      min: spec.min,
-      max: spec.max,
-      valueType: spec.valueType,
-      specificType: null,
-      password: spec.password,
-      label,
-      testValue,
-      type: String(spec.type),
-      value,
-      valueFromUser: null,
-    };
-  }
-
-  function startSecondLogin(sim: SimBank): PendingSecondLogin | undefined {
-    const spec = sim.secondLogin;
-    if (!spec) return undefined;
-    if (spec.type !== 2) return { type: spec.type, value: spec.value, field: spec.field };
-    const c = nextCoordinate();
-    return {
-      type: 2,
-      value: c.position,
-      field: { ...spec.field, label: `Valor de la coordenada ${c.position} de su tarjeta`, testValue: c.value },
-    };
   }
 
   /* ---------- 1. banks/list ---------- */
@@ -197,7 +108,7 @@ export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
   app.post(`${base}/secondlogin`, async (c) => {
     const req = await parseBody(c, native.secondLoginRequest, DESCRIPCION);
     if (req instanceof Response) return req;
-    const session = sessionFor(c, req.sessionId, 'second-login', DESCRIPCION);
+    const session = sessionFor(c, sessions, req.sessionId, 'second-login', DESCRIPCION);
     if (session instanceof Response) return session;
     const pending = session.secondLogin!;
     if (req.secondLoginType !== String(pending.type)) {
@@ -218,7 +129,7 @@ export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
   app.post(`${base}/accounts/list`, async (c) => {
     const req = await parseBody(c, native.accountsRequest);
     if (req instanceof Response) return req;
-    const session = sessionFor(c, req.sessionId, 'open');
+    const session = sessionFor(c, sessions, req.sessionId, 'open');
     if (session instanceof Response) return session;
     const { contracts, accounts, bank } = session.sim;
     const contractId = req.contractId || undefined;
@@ -244,7 +155,7 @@ export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
     const req = await parseBody(c, native.transferInitRequest);
     if (req instanceof Response) return req;
     if (!isValidIban(req.accountDestiny)) return answer(c, 'E301', 'accountDestiny: must be a valid IBAN (ISO 13616 checksum)');
-    const session = sessionFor(c, req.sessionId, 'open');
+    const session = sessionFor(c, sessions, req.sessionId, 'open');
     if (session instanceof Response) return session;
     if (session.mayNotTransfer) return answer(c, 'B108', 'This online-banking user may not make transfers');
     const origin = session.sim.accounts.find((a) => a.accountId === req.accountIdOrigin);
@@ -278,7 +189,7 @@ export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
   app.post(`${base}/transfer/validate`, async (c) => {
     const req = await parseBody(c, native.transferValidateRequest);
     if (req instanceof Response) return req;
-    const session = sessionFor(c, req.sessionId, 'open');
+    const session = sessionFor(c, sessions, req.sessionId, 'open');
     if (session instanceof Response) return session;
     const tx = session.transaction;
     if (!tx) return answer(c, 'E301', 'sessionId: no transfer in progress; call transfer/init first');
