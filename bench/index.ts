@@ -10,6 +10,7 @@ import { OVERHEAD_BUDGET, measureOverhead, type Overhead } from './bff.js';
 import { runLoad, median, percentile, STEPS, type LoadFigures } from './lib/load.js';
 import { measureRender, type RenderFigures } from './lib/render.js';
 import { BUNDLE_BUDGET_GZIP, kb, measureSizes } from './lib/size.js';
+import { measurePublished } from './lib/published.js';
 import { startServers, type MemorySample } from './lib/spawn.js';
 import type { BanksResponse, CheckoutView } from '@bank-checkout/contract';
 
@@ -66,8 +67,18 @@ const sizes = await part('bundle size', measureSizes);
 if (sizes) {
   row('bundle <bank-checkout>, gzip -9', `${kb(sizes.checkout.gzip)} (${sizes.checkout.gzip} B)`, `≤ ${kb(BUNDLE_BUDGET_GZIP)}`, sizes.checkout.gzip <= BUNDLE_BUDGET_GZIP);
   row('bundle <bank-checkout>, minified', kb(sizes.checkout.min));
-  row('bundle whole kit (es, en, ca, eu, gl), gzip -9', kb(sizes.kit.gzip));
+  row('bundle whole kit (es, en; ca, eu, gl on demand), gzip -9', kb(sizes.kit.gzip));
   row('zod in the bundles', sizes.checkout.zod || sizes.kit.zod ? 'yes' : 'no', 'no', !sizes.checkout.zod && !sizes.kit.zod);
+}
+
+/* ---------- what a merchant downloads ---------- */
+
+const published = await part('published packages', async () => measurePublished());
+if (published) {
+  const { oneFile, onDemand, tarballs } = published;
+  row('bank-checkout.min.js (one file, es + en), gzip -9', `${kb(oneFile.gzip)} (${kb(oneFile.min)} minified)`);
+  row('bank-checkout.min.js languages on demand, gzip -9', onDemand.map((l) => `${l.file.split('.')[2]!.split('-')[0]} ${kb(l.gzip)}`).join(', '));
+  for (const t of tarballs) row(`npm pack ${t.name}`, `${kb(t.size)} (${kb(t.unpacked)} unpacked, ${t.files} files)`);
 }
 
 /* ---------- servers: render payloads, BFF overhead, load ---------- */

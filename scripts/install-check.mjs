@@ -154,6 +154,19 @@ try {
     if (r.status !== 200) throw new Error(`/health answered ${r.status}`);
     return `${bffUrl}/health ${r.status}`;
   });
+  await check('the shop server creates a checkout with @bank-checkout/bff/client', () => {
+    writeFileSync(
+      join(project, 'create-checkout.mjs'),
+      `import { createMerchantClient } from '@bank-checkout/bff/client';
+const bff = createMerchantClient({ url: process.argv[2], secret: 'dev-merchant-secret-change-me' });
+const c = await bff.createCheckout({ amount: 1999, subject: 'Client check', reference: 'IC-CLIENT' }, { idempotencyKey: 'ic-client' });
+console.log(c.state, c.amount);
+`,
+    );
+    const out = sh(process.execPath, ['create-checkout.mjs', bffUrl], project).trim();
+    if (out !== 'select-bank 1999') throw new Error(`printed ${out}`);
+    return out;
+  });
 
   // 4. Pages as merchants write them.
   writeFileSync(join(project, 'src/main.js'), "import '@bank-checkout/elements';\n");
@@ -242,8 +255,15 @@ export const Pay = ({ secret }: { secret: string }) => (
   writeFileSync(
     join(project, 'ts/server.ts'),
     `import { createBff, loadConfig } from '@bank-checkout/bff';
+import { createMerchantClient, verifyWebhook } from '@bank-checkout/bff/client';
 const bff = createBff(loadConfig({ DATABASE_URL: ':memory:' }));
 export default { fetch: bff.fetch };
+const client = createMerchantClient({ url: 'http://127.0.0.1:4020', secret: 's' });
+export async function order(raw: string, headers: Headers): Promise<string> {
+  const c = await client.createCheckout({ amount: 100, subject: 'Typed', reference: 'T-1' });
+  const event = await verifyWebhook(raw, headers, 'secret');
+  return event.type === 'checkout.updated' ? event.data.state : c.clientSecret;
+}
 `,
   );
   sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '@types/node@^20'], project);
