@@ -148,3 +148,62 @@ describe('durable webhooks', () => {
     assert.equal(new Set(ids).size, 5);
   });
 });
+
+describe('checkouts that end by time alone', () => {
+  it('expires a redirect checkout whose payer never came back, after the link and its grace, and tells the merchant', async () => {
+    const received: string[] = [];
+    const clock = { now: Date.parse('2026-11-20T10:00:00Z') };
+    const sandboxUrl = 'http://sandbox.test';
+    const { createSandbox } = await import('@bank-checkout/sandbox');
+    const sandbox = createSandbox({ publicUrl: sandboxUrl, now: () => clock.now });
+    const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input));
+      if (url.origin === sandboxUrl) return sandbox.app.request(url.toString(), init);
+      received.push(String(init?.body));
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    const app = createBff(
+      loadConfig({
+        DATABASE_URL: ':memory:',
+        BFF_MERCHANT_SECRET: SECRET,
+        MERCHANT_WEBHOOK_URL: 'http://merchant.test/hooks',
+        MERCHANT_WEBHOOK_SECRET: HOOK_SECRET,
+        PROVIDER_LINKS_URL: sandboxUrl,
+        PROVIDER_NATIVE_URL: sandboxUrl,
+        LOG_LEVEL: 'silent',
+      }),
+      { fetch: fetchFn, now: () => clock.now, sweepMs: 0 },
+    );
+    try {
+      await app.ready;
+      const auth = { Authorization: `Bearer ${SECRET}`, 'Content-Type': 'application/json' };
+      const made = async (modes: string[]) => {
+        const res = await app.request('/v1/checkouts', { method: 'POST', headers: auth, body: JSON.stringify({ amount: 500, subject: 'Order', reference: `END-${modes[0]}`, modes }) });
+        return (await res.json()) as { id: string; clientSecret: string };
+      };
+      const redirect = await made(['redirect']);
+      const started = await app.request('/v1/checkout/redirect', { method: 'POST', headers: { 'X-Checkout-Secret': redirect.clientSecret, 'Content-Type': 'application/json' }, body: '{}' });
+      assert.equal(((await started.json()) as { state: string }).state, 'redirect');
+      const native = await made(['native']);
+
+      clock.now += 30 * 60_000 + 1_000; // past both expiries
+      assert.equal(await app.parts.service.sweep(), 1, 'the native one ends; the redirect one is in its grace period');
+      clock.now += 15 * 60_000;
+      assert.equal(await app.parts.service.sweep(), 1);
+      assert.equal(await app.parts.service.sweep(), 0, 'nothing left to end');
+      for (const c of [redirect, native]) assert.equal((await app.parts.store.getCheckout(c.id))?.state, 'expired');
+
+      await app.parts.webhook.drain();
+      const told = received.map((b) => JSON.parse(b) as { type: string; data: { checkoutId: string; state: string; source: string; mode: string } });
+      assert.deepEqual(
+        told.map((e) => [e.data.checkoutId, e.data.state, e.data.source, e.data.mode]).sort(),
+        [
+          [native.id, 'expired', 'time', 'native'],
+          [redirect.id, 'expired', 'time', 'redirect'],
+        ].sort(),
+      );
+    } finally {
+      await app.close();
+    }
+  });
+});

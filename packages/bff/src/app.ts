@@ -41,6 +41,8 @@ export interface BffDeps {
   webhookDelaysMs?: number[];
   /** How often the outbox is looked at (default 5 s). */
   webhookPollMs?: number;
+  /** How often checkouts past their time are ended (default 60 s; 0: never, tests call sweep). */
+  sweepMs?: number;
 }
 
 export interface AppParts {
@@ -104,7 +106,20 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, logger, now };
 
   const ready = store.init();
-  ready.then(() => webhook.start(), () => {});
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  ready.then(
+    () => {
+      webhook.start();
+      const every = deps.sweepMs ?? 60_000;
+      if (every > 0) {
+        sweeper = setInterval(() => {
+          service.sweep().catch((err) => logger.log('error', 'sweep.failed', { reason: err instanceof Error ? err.message : 'error' }));
+        }, every);
+        sweeper.unref?.();
+      }
+    },
+    () => {},
+  );
   ready.catch((err: unknown) => logger.log('error', 'store.init_failed', { reason: err instanceof Error ? err.message : 'error' }));
 
   const app = router();
@@ -140,6 +155,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   });
 
   const close = async () => {
+    if (sweeper) clearInterval(sweeper);
     await webhook.stop();
     await store.close();
   };

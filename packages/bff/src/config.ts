@@ -63,6 +63,8 @@ const envSchema = z.object({
   MERCHANT_WEBHOOK_URL: url.optional(),
   MERCHANT_WEBHOOK_SECRET: z.string().min(16).optional(),
   CHECKOUT_TTL_MINUTES: int(1, 24 * 60).default(30),
+  /** How long after a payment link's lifetime its result is still awaited before the checkout expires (default 15). */
+  LINK_GRACE_MINUTES: int(0, 24 * 60).default(15),
   /** A periodic order's first payment must fall within this many days (default 31). */
   PERIODIC_START_WITHIN_DAYS: int(1, 3660).default(31),
   /** The largest amount the merchant API accepts, in cents (default 1,000,000.00). */
@@ -134,6 +136,7 @@ export interface BffConfig {
   checkoutTtlMinutes: number;
   maxAmountCents: number;
   periodicStartWithinDays: number;
+  linkGraceMinutes: number;
   maxAttempts: number;
   banksCacheTtlMs: number;
   rateLimitPerMinute: number;
@@ -239,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkoutTtlMinutes: e.CHECKOUT_TTL_MINUTES,
     maxAmountCents: e.MAX_AMOUNT_CENTS,
     periodicStartWithinDays: e.PERIODIC_START_WITHIN_DAYS,
+    linkGraceMinutes: e.LINK_GRACE_MINUTES,
     maxAttempts: e.CHECKOUT_MAX_ATTEMPTS,
     banksCacheTtlMs: e.BANKS_CACHE_TTL_MS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

@@ -170,7 +170,7 @@ export function viewError(code: string): { code: string; message: string } {
  * bank's deadline it has `failed`; an upstream call left in flight longer than `busyTtlMs` (a
  * crash mid-call) of a transfer or validation is `unknown`, of anything else simply released.
  */
-export function timePatch(rec: CheckoutRecord, now: number, busyTtlMs: number): CheckoutPatch | null {
+export function timePatch(rec: CheckoutRecord, now: number, busyTtlMs: number, linkGraceMs = 0): CheckoutPatch | null {
   const i = internalOf(rec);
   if (i.busy && now - i.busy.since > busyTtlMs) {
     const { busy, ...rest } = i;
@@ -183,9 +183,11 @@ export function timePatch(rec: CheckoutRecord, now: number, busyTtlMs: number): 
   if (rec.state === 'validate' && i.deadline !== undefined && now > i.deadline) {
     return { state: 'failed', error: viewError('deadline'), internal: scrubSession(i) };
   }
-  if (now > rec.expiresAt && rec.state !== 'redirect') {
-    return { state: 'expired', error: viewError('expired'), internal: scrubSession(i) };
-  }
+  // At the bank's page (redirect, periodic) the link lives until expiresAt; a payment begun just
+  // before may still finish, so its result is awaited a grace period longer. A success that
+  // arrives even later still wins (linkOutcome).
+  const end = rec.state === 'redirect' ? rec.expiresAt + linkGraceMs : rec.expiresAt;
+  if (now > end) return { state: 'expired', error: viewError('expired'), internal: scrubSession(i) };
   return null;
 }
 

@@ -109,7 +109,7 @@ export function createCheckoutService(deps: ServiceDeps) {
   /** Applies expiry and deadline; returns the current record. */
   async function settle(rec: CheckoutRecord): Promise<CheckoutRecord> {
     for (let i = 0; i < 3; i++) {
-      const patch = timePatch(rec, now(), busyTtlMs);
+      const patch = timePatch(rec, now(), busyTtlMs, config.linkGraceMinutes * 60_000);
       if (!patch) return rec;
       const next = await commit(rec, rec, { ...patch, updatedAt: now() }, 'time');
       if (next) return next;
@@ -260,10 +260,26 @@ export function createCheckoutService(deps: ServiceDeps) {
     if (!rec.modes.includes(mode)) throw errors.conflict('mode_not_allowed', `This checkout does not allow the ${mode} mode.`);
   }
 
+  /**
+   * Ends what time alone has ended, without waiting for anyone to look: checkouts past their
+   * expiry or deadline (a redirect one past its link's lifetime and the grace period). Each is
+   * settled like any read would (compare-and-set, its webhook event in the same write), so
+   * several instances sweeping at once end each checkout once. Returns how many changed.
+   */
+  async function sweep(limit = 200): Promise<number> {
+    let changed = 0;
+    for (const rec of await store.findDue(now(), limit)) {
+      const after = await settle(rec).catch(() => rec);
+      if (after.state !== rec.state) changed++;
+    }
+    return changed;
+  }
+
   return {
     bySecret,
     view,
     settle,
+    sweep,
     commit,
 
     async login(rec: CheckoutRecord, body: LoginBody) {

@@ -5,7 +5,7 @@
  *
  * The store writes what it is given and logs nothing.
  */
-import type { CheckoutState } from '@bank-checkout/contract';
+import { CHECKOUT_STATES, FINAL_STATES, type CheckoutState } from '@bank-checkout/contract';
 import { deepFreeze } from '@bank-checkout/provider';
 import type { CheckoutPatch, CheckoutRecord, IdempotencyRecord, NotificationRecord, Store } from './types.js';
 import { REPLY_SCHEMA, replyMethods } from './replies.js';
@@ -253,6 +253,15 @@ export function createSqlStore(driver: SqlDriver): Store {
 
     getCheckoutBySecretHash: async (secretHash) =>
       cache.bySecret(secretHash) ?? cache.put(await one('SELECT * FROM checkouts WHERE secret_hash = ?', [secretHash], checkoutFromRow)),
+
+    async findDue(now, limit) {
+      const open = CHECKOUT_STATES.filter((st) => !FINAL_STATES.includes(st) && st !== 'unknown');
+      const { rows } = await query(
+        `SELECT * FROM checkouts WHERE state IN (${open.map(() => '?').join(', ')}) AND expires_at < ? ORDER BY expires_at LIMIT ?`,
+        [...open, now, Math.max(1, Math.floor(limit))],
+      );
+      return rows.map(checkoutFromRow);
+    },
 
     async findCheckoutsByReference(reference) {
       const { rows } = await query('SELECT * FROM checkouts WHERE reference = ? ORDER BY created_at DESC, id DESC', [reference]);

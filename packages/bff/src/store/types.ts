@@ -116,6 +116,8 @@ export interface Store {
   getCheckoutBySecretHash(secretHash: string): Promise<CheckoutRecord | null>;
   /** Most recent first. */
   findCheckoutsByReference(reference: string): Promise<CheckoutRecord[]>;
+  /** Up to `limit` checkouts not yet final whose expiry is past at `now`, oldest expiry first. */
+  findDue(now: number, limit: number): Promise<CheckoutRecord[]>;
   /**
    * Compare-and-set: applies the patch and bumps `version` only if the stored version equals
    * `expectedVersion`. Returns the new record, or null when the version was stale or the id is
