@@ -108,3 +108,15 @@ describe('going live', () => {
     }
   });
 });
+
+describe('readiness', () => {
+  it('/ready answers 200 while the store answers, and 503 when it does not; /health stays up', async () => {
+    const rig = await createRig();
+    assert.equal((await rig.call('/ready')).status, 200);
+    await rig.bff.parts.store.close();
+    const down = await rig.call('/ready');
+    assert.equal(down.status, 503);
+    assert.deepEqual(await down.json(), { ok: false });
+    assert.equal((await rig.call('/health')).status, 200);
+  });
+});

@@ -135,6 +135,25 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   });
 
   app.openapi(createRoute({ method: 'get', path: '/health', summary: 'Liveness', tags: ['service'], responses: { 200: json(healthAnswer) } }), (c) => c.json({ ok: true }, 200));
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/ready',
+      summary: 'Readiness: the store answers (503 when it does not)',
+      tags: ['service'],
+      responses: { 200: json(healthAnswer), 503: json(healthAnswer, 'The store does not answer') },
+    }),
+    async (c) => {
+      try {
+        await ready;
+        await store.ping();
+        return c.json({ ok: true }, 200);
+      } catch (err) {
+        logger.log('error', 'ready.store_unavailable', { reason: err instanceof Error ? err.message : 'error' });
+        return c.json({ ok: false }, 503);
+      }
+    },
+  );
   app.route('/v1', checkoutRoutes(parts));
   app.route('/v1', merchantRoutes(parts));
   app.route('/v1', providerRoutes(parts));

@@ -12,6 +12,7 @@ type Json = Record<string, any>;
 /** Routes a caller without the merchant secret may reach; each has its own proof or none. */
 const PUBLIC: [RegExp, string][] = [
   [/^\/health$/, 'none'],
+  [/^\/ready$/, 'none'],
   [/^\/v1\/openapi\.json$/, 'none'],
   [/^\/v1\/banks$/, 'checkoutSecret'],
   [/^\/v1\/checkout(\/[a-z-]+)?$/, 'checkoutSecret'],

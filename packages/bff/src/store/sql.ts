@@ -226,6 +226,9 @@ export function createSqlStore(driver: SqlDriver): Store {
     engine: driver.engine,
     init,
     close: () => driver.close(),
+    async ping() {
+      await query('SELECT 1 AS ok');
+    },
 
     async createCheckout(record, idempotency) {
       await init();

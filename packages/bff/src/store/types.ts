@@ -106,6 +106,8 @@ export interface Store {
   /** Creates tables if missing. Safe to call on every boot and from several instances. */
   init(): Promise<void>;
   close(): Promise<void>;
+  /** Answers when the database does (a round trip); throws otherwise. */
+  ping(): Promise<void>;
 
   /** Inserts a checkout; with an idempotency record, both or neither are written. */
   createCheckout(
