@@ -91,7 +91,8 @@ export function createDemo(options: DemoOptions): DemoApp {
       return c.json({ error: { code: 'unsupported_media_type', message: 'Content-Type must be application/json.' } }, 415);
     }
     const result = await feed.receive(c.req.header('X-Bank-Checkout-Signature'), await c.req.text());
-    return c.json(result.status === 200 ? { received: true } : { error: { code: result.code, message: 'The webhook was refused.' } }, result.status);
+    const ok = { received: true, duplicate: result.code === 'duplicate' };
+    return c.json(result.status === 200 ? ok : { error: { code: result.code, message: 'The webhook was refused.' } }, result.status);
   });
 
   app.route('/', shopRoutes(ctx));

@@ -6,7 +6,7 @@
  * console over Server-Sent Events. While a console is open the feed also reads the BFF's
  * notifications every few seconds, so nothing is missed when a webhook is lost or not set up.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { verifyWebhook, WebhookSignatureError } from '@bank-checkout/bff/client';
 import { dateTime, euros } from './format.js';
 import type { MerchantClient, StoredNotification } from './merchant.js';
 
@@ -40,6 +40,7 @@ const OUTCOMES: Record<StoredNotification['outcome'], string> = {
   ignored: 'already known for checkout',
   unmatched: 'payment link (no checkout)',
   pending: 'being applied',
+  unreadable: 'signed but unreadable: kept, the provider will send it again',
 };
 
 export function notificationRow(n: StoredNotification): FeedRow {
@@ -91,21 +92,11 @@ function isStoredNotification(d: Record<string, unknown>): d is Record<string, u
   );
 }
 
-/** Checks the webhook's signature header against the raw body; false for anything off. */
-export function verifyWebhook(secret: string, header: string | undefined, body: string, now: number): boolean {
-  if (!header) return false;
-  const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
-  const t = parts.t;
-  const v1 = parts.v1;
-  if (!t || !v1 || !/^\d{1,16}$/.test(t) || !/^[0-9a-f]{64}$/.test(v1)) return false;
-  if (Math.abs(now - Number(t)) > WEBHOOK_TOLERANCE_MS) return false;
-  const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
-  return timingSafeEqual(expected, Buffer.from(v1, 'hex'));
-}
-
 export function createFeed(opts: { merchant: MerchantClient; webhookSecret?: string; intervalMs: number; now: () => number }) {
   const listeners = new Set<(e: FeedEvent) => void>();
   const seen = new Set<string>();
+  /** Webhook event ids already handled (the BFF may deliver one twice). */
+  const handled = new Set<string>();
   const updates: CheckoutUpdate[] = [];
   let timer: ReturnType<typeof setInterval> | null = null;
   let refreshing: Promise<void> | null = null;
@@ -143,12 +134,19 @@ export function createFeed(opts: { merchant: MerchantClient; webhookSecret?: str
     /** Handles a webhook delivery: 401 unless signed with the shared secret, 400 for bad JSON. */
     async receive(header: string | undefined, body: string): Promise<{ status: 200 | 400 | 401 | 413; code: string }> {
       if (body.length > MAX_WEBHOOK_BYTES) return { status: 413, code: 'payload_too_large' };
-      if (!opts.webhookSecret || !verifyWebhook(opts.webhookSecret, header, body, opts.now())) return { status: 401, code: 'invalid_signature' };
-      let event: { type?: unknown; data?: Record<string, unknown> } | null;
+      if (!opts.webhookSecret) return { status: 401, code: 'invalid_signature' };
+      let event: { id?: unknown; type?: unknown; data?: Record<string, unknown> } | null;
       try {
-        event = JSON.parse(body) as typeof event;
-      } catch {
-        return { status: 400, code: 'invalid_json' };
+        event = (await verifyWebhook(body, { 'X-Bank-Checkout-Signature': header }, opts.webhookSecret, { now: opts.now(), toleranceMs: WEBHOOK_TOLERANCE_MS })) as typeof event;
+      } catch (err) {
+        if (!(err instanceof WebhookSignatureError)) throw err;
+        return err.message === 'body is not JSON' ? { status: 400, code: 'invalid_json' } : { status: 401, code: 'invalid_signature' };
+      }
+      // A retried delivery of an event already shown changes nothing.
+      if (typeof event?.id === 'string') {
+        if (handled.has(event.id)) return { status: 200, code: 'duplicate' };
+        handled.add(event.id);
+        if (handled.size > KEEP * 20) handled.delete(handled.values().next().value!);
       }
       const d = event?.data;
       if (event?.type === 'checkout.updated' && d && typeof d.checkoutId === 'string' && typeof d.state === 'string') {

@@ -1,3 +1,2 @@
 export { createDemo, WEBHOOK_PATH, type DemoApp, type DemoOptions } from './app.js';
-export { verifyWebhook } from './feed.js';
 export { PRODUCTS, type Product } from './shop.js';

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { createDemo } from '../src/app.js';
-import { verifyWebhook } from '../src/feed.js';
 import { CANCEL_FORM, LINK_FORM, issuesByField, toBody } from '../src/forms.js';
 import { html, toText } from '../src/layout.js';
 
@@ -142,14 +141,19 @@ describe('webhook', () => {
   const post = (signature: string, payload = body) =>
     demo.request(`${SHOP}/webhooks/bank-checkout`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Bank-Checkout-Signature': signature }, body: payload });
 
-  it('verifies the signature over the raw body, in time', () => {
+  it('refuses a delivery whose signature is off (another body, another secret, too old, malformed, missing), and handles an event id once', async () => {
     const now = Date.now();
-    assert.equal(verifyWebhook(WEBHOOK_SECRET, sign(body, now), body, now), true);
-    assert.equal(verifyWebhook(WEBHOOK_SECRET, sign(body, now), `${body} `, now), false, 'another body');
-    assert.equal(verifyWebhook(WEBHOOK_SECRET, sign(body, now, 'another-secret-0123456789'), body, now), false, 'another secret');
-    assert.equal(verifyWebhook(WEBHOOK_SECRET, sign(body, now - 6 * 60_000), body, now), false, 'too old');
-    assert.equal(verifyWebhook(WEBHOOK_SECRET, 't=abc,v1=zz', body, now), false);
-    assert.equal(verifyWebhook(WEBHOOK_SECRET, undefined, body, now), false);
+    assert.equal((await post(sign(body, now), `${body} `)).status, 401, 'another body');
+    assert.equal((await post(sign(body, now, 'another-secret-0123456789'))).status, 401, 'another secret');
+    assert.equal((await post(sign(body, now - 6 * 60_000))).status, 401, 'too old');
+    assert.equal((await post('t=abc,v1=zz')).status, 401, 'malformed');
+    const unsigned = await demo.request(`${SHOP}/webhooks/bank-checkout`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    assert.equal(unsigned.status, 401, 'missing');
+    const withId = JSON.stringify({ id: 'evt_once', ...JSON.parse(body) });
+    const first = await post(sign(withId, now), withId);
+    assert.deepEqual([first.status, await first.json()], [200, { received: true, duplicate: false }]);
+    const again = await post(sign(withId, now), withId);
+    assert.deepEqual([again.status, await again.json()], [200, { received: true, duplicate: true }], 'a repeated delivery is acknowledged and changes nothing');
   });
 
   it('accepts a signed delivery, shows it on the console and streams it to listeners', async () => {

@@ -5,7 +5,7 @@
  * contract package, and re-exported here.
  */
 import { z } from 'zod';
-import { LIMITS, limited, requiredText, typeError } from '@bank-checkout/contract/schemas';
+import { LIMITS, limited, paymentOrder, requiredText, typeError } from '@bank-checkout/contract/schemas';
 import { wholeNumber } from './primitives.js';
 
 export {
@@ -81,34 +81,9 @@ export type PaymentOrdersQuery = z.input<typeof paymentOrdersQuery>;
 export const debtsQuery = ordersQuery(null);
 export type DebtsQuery = z.input<typeof debtsQuery>;
 
-export const codStatus = z.enum(['OK', 'ERROR', 'PENDING']);
-export type CodStatus = z.output<typeof codStatus>;
-
-export const paymentOrder = z.object({
-  idDebt: z.string(),
-  enabled: z.boolean(),
-  amount: z.number(),
-  subject: z.string(),
-  reference: z.string().nullish(),
-  holderDestiny: z.string().nullish(),
-  accountDestiny: z.string().nullish(),
-  customRecipient: z.string().nullish(),
-  customData: z.string().nullish(),
-  urlLong: z.string().nullish(),
-  urlShort: z.string().nullish(),
-  urlShortClicks: z.number().nullish(),
-  codStatus: codStatus,
-  periodicOriginAccount: z.string().nullish(),
-  periodicFrequency: z.string().nullish(),
-  periodicStartDate: z.string().nullish(),
-  periodicEndDate: z.string().nullish(),
-  periodicExecutionRule: z.string().nullish(),
-  periodicDayOfExecution: z.string().nullish(),
-  createAt: z.number(),
-  updateAt: z.number().nullish(),
-  expireAt: z.number().nullish(),
-});
-export type PaymentOrder = z.output<typeof paymentOrder>;
+// The order as the payment-orders query answers it is part of the merchant API's contract too.
+export { codStatus, paymentOrder } from '@bank-checkout/contract/schemas';
+export type { CodStatus, PaymentOrder } from '@bank-checkout/contract/schemas';
 
 const page = {
   ...statusBase,

@@ -153,3 +153,35 @@ export const cancelPeriodicRequest = z.object({
 });
 export type CancelPeriodicRequest = z.input<typeof cancelPeriodicRequest>;
 
+/* ---------- payment orders (answers of the orders query) ---------- */
+
+export const codStatus = z.enum(['OK', 'ERROR', 'PENDING']);
+export type CodStatus = z.output<typeof codStatus>;
+
+export const paymentOrder = z.object({
+  idDebt: z.string(),
+  enabled: z.boolean(),
+  amount: z.number(),
+  subject: z.string(),
+  reference: z.string().nullish(),
+  holderDestiny: z.string().nullish(),
+  accountDestiny: z.string().nullish(),
+  customRecipient: z.string().nullish(),
+  customData: z.string().nullish(),
+  urlLong: z.string().nullish(),
+  urlShort: z.string().nullish(),
+  urlShortClicks: z.number().nullish(),
+  codStatus: codStatus,
+  periodicOriginAccount: z.string().nullish(),
+  periodicFrequency: z.string().nullish(),
+  periodicStartDate: z.string().nullish(),
+  periodicEndDate: z.string().nullish(),
+  periodicExecutionRule: z.string().nullish(),
+  periodicDayOfExecution: z.string().nullish(),
+  /** Not in the spec: the simulator adds it once a periodic order is authorised or cancelled. */
+  periodicStatus: z.string().nullish(),
+  createAt: z.number(),
+  updateAt: z.number().nullish(),
+  expireAt: z.number().nullish(),
+});
+export type PaymentOrder = z.output<typeof paymentOrder>;

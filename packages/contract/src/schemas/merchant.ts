@@ -130,19 +130,7 @@ const pageInfo = {
 
 export const paymentOrdersPage = z.looseObject({
   ...pageInfo,
-  paymentOrders: z
-    .array(
-      z.looseObject({
-        idDebt: z.string(),
-        enabled: z.boolean(),
-        amount: z.number(),
-        subject: z.string(),
-        reference: z.string().nullish(),
-        codStatus: z.enum(['OK', 'ERROR', 'PENDING']),
-        createAt: z.number(),
-      }),
-    )
-    .nullish(),
+  paymentOrders: z.array(links.paymentOrder.loose()).nullish(),
 });
 
 export const legacyDebtsPage = z.looseObject({
