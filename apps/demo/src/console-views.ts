@@ -10,7 +10,7 @@ import type { FieldErrors, FormValues } from './form-defs.js';
 import { renderField } from './form-views.js';
 import { dateTime, euros } from './format.js';
 import { flashBox, html, type Html } from './layout.js';
-import type { PaymentOrder } from './merchant.js';
+import type { MerchantCheckout, PaymentOrder } from './merchant.js';
 import type { Flash } from './session.js';
 
 const SUBNAV = [
@@ -109,9 +109,38 @@ export function livePanel(notifications: FeedRow[], updates: FeedRow[]): Html {
     </section>`;
 }
 
-/** The console's first page: the filter, the orders (`listing`), and the live panel. */
-export function ordersView(flash: Flash | null, values: FormValues, filterErrors: FieldErrors, listing: Html, live: Html): Html {
-  return html`${flashBox(flash)}
+/**
+ * Checkouts whose outcome the BFF could not learn (a timeout while the bank moved money, or
+ * not): the merchant asks the bank, then records what it said. Shown only when there are some.
+ */
+export function decisionsPanel(checkouts: MerchantCheckout[]): Html | '' {
+  if (!checkouts.length) return '';
+  const decide = (c: MerchantCheckout, outcome: 'succeeded' | 'failed', label: string) =>
+    html`<form method="post" action="/console/checkouts/${encodeURIComponent(c.id)}/resolve" class="inline">
+        <input type="hidden" name="outcome" value="${outcome}">
+        <button type="submit" aria-label="${label}: ${c.reference}">${label}</button>
+      </form>`;
+  return html`<section class="decisions" aria-labelledby="decisions-title">
+      <h2 id="decisions-title">Waiting for your decision (${checkouts.length})</h2>
+      <p class="hint">The bank's answer to these payments never arrived. Check with the bank whether the money moved, then record what it said; the payer's page and your webhook follow.</p>
+      <div class="table-wrap"><table>
+        <caption class="visually-hidden">Checkouts with an unknown outcome</caption>
+        <thead><tr><th scope="col">Since (UTC)</th><th scope="col">Order</th><th scope="col" class="num">Amount</th><th scope="col">The bank says</th></tr></thead>
+        <tbody>${checkouts.map(
+          (c) => html`<tr data-checkout="${c.id}">
+              <td class="when">${dateTime(Date.parse(c.updatedAt))}</td>
+              <td>${c.subject}<p class="meta">${c.reference} · <span class="mono">${c.id}</span></p></td>
+              <td class="num">${euros(c.amount)}</td>
+              <td><div class="actions">${decide(c, 'succeeded', 'Paid')}${decide(c, 'failed', 'Not paid')}</div></td>
+            </tr>`,
+        )}</tbody>
+      </table></div>
+    </section>`;
+}
+
+/** The console's first page: what waits for a decision, the filter, the orders (`listing`), and the live panel. */
+export function ordersView(flash: Flash | null, values: FormValues, filterErrors: FieldErrors, listing: Html, live: Html, decisions: Html | '' = ''): Html {
+  return html`${flashBox(flash)}${decisions}
         <div class="console-grid">
           <section aria-labelledby="orders-title" class="orders-section">
             <h2 id="orders-title">Payment orders</h2>

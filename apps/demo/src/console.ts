@@ -9,7 +9,7 @@ import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { page, readForm, type DemoContext } from './context.js';
 import { backTo, createCancellations, filterOf, consoleQuery, FILTER_FIELDS, newReference, ORDER_ID, tomorrowIn } from './console-orders.js';
-import { CANCEL_INTRO, livePanel, ordersError, ordersTable, ordersView, pager, PERIODIC_INTRO, subnav } from './console-views.js';
+import { CANCEL_INTRO, decisionsPanel, livePanel, ordersError, ordersTable, ordersView, pager, PERIODIC_INTRO, subnav } from './console-views.js';
 import { checkoutRow, notificationRow, type Feed } from './feed.js';
 import { CANCEL_FORM, LINK_FORM, issuesByField, periodicForm, renderForm, toBody, type FieldErrors, type FormDef, type FormValues } from './forms.js';
 import { html, type Html } from './layout.js';
@@ -44,7 +44,7 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
     const session = sessions.get(c);
     const flash = sessions.takeFlash(session);
     const { values, query } = filterOf(c.req.query());
-    const [orders, notes] = await Promise.all([merchant.orders(query), merchant.notifications(200)]);
+    const [orders, notes, undecided] = await Promise.all([merchant.orders(query), merchant.notifications(200), merchant.undecided()]);
     const notifications = notes.ok ? notes.data.notifications : [];
     const { authorisations, cancelled } = cancellations.read(notifications);
 
@@ -60,7 +60,24 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
       listing = ordersError(form);
     }
     const live = livePanel(notifications.map(notificationRow), feed.updates().map(checkoutRow));
-    return consolePage(c, session, 'Merchant console', '/console', ordersView(flash, values, filterErrors, listing, live), orders.ok ? 200 : orders.status === 422 ? 422 : 502);
+    const decisions = decisionsPanel(undecided.ok ? undecided.data.checkouts : []);
+    return consolePage(c, session, 'Merchant console', '/console', ordersView(flash, values, filterErrors, listing, live, decisions), orders.ok ? 200 : orders.status === 422 ? 422 : 502);
+  });
+
+  app.post('/console/checkouts/:id/resolve', async (c) => {
+    const session = sessions.get(c);
+    const id = c.req.param('id');
+    const form = await readForm(c);
+    const outcome = form.outcome === 'succeeded' || form.outcome === 'failed' ? form.outcome : null;
+    if (!ORDER_ID.test(id) || !outcome) {
+      session.flash = { kind: 'error', text: 'That is not a checkout and an outcome.' };
+    } else {
+      const res = await merchant.resolveCheckout(id, outcome);
+      session.flash = res.ok
+        ? { kind: 'success', text: `Checkout ${res.data.reference} recorded as ${outcome === 'succeeded' ? 'paid' : 'not paid'}.` }
+        : { kind: 'error', text: `Checkout ${id} could not be recorded: ${res.error.message}` };
+    }
+    return c.redirect('/console', 303);
   });
 
   const toggle = (enable: boolean) =>

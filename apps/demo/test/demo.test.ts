@@ -26,6 +26,7 @@ interface Call {
 function fakeBff() {
   const calls: Call[] = [];
   const checkouts = new Map<string, { id: string; clientSecret: string; reference: string; amount: number; state: string }>();
+  const resolved = new Set<string>();
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input));
@@ -51,6 +52,15 @@ function fakeBff() {
       return json(201, { status: '200', url: 'http://gateway.test/pay/1', idDebt: 'd1' });
     }
     if (url.pathname === '/v1/notifications') return json(200, { notifications: [], next: null });
+    if (url.pathname === '/v1/checkouts' && url.searchParams.get('state') === 'unknown') {
+      const unknown = { id: 'chk_u1', reference: 'ORD-U1', subject: 'Order U1', amount: 4200, state: 'unknown', updatedAt: '2026-11-20T10:00:00.000Z' };
+      return json(200, { checkouts: resolved.has('chk_u1') ? [] : [unknown], next: null });
+    }
+    const r = /^\/v1\/checkouts\/([^/]+)\/resolve$/.exec(url.pathname);
+    if (r && init?.method === 'POST') {
+      resolved.add(r[1]!);
+      return json(200, { id: r[1], reference: 'ORD-U1', amount: 4200, state: body.outcome });
+    }
     if (url.pathname === '/v1/orders') return json(200, { currentPage: 1, totalPages: 0, totalItems: 0, paymentOrders: [] });
     return json(404, { error: { code: 'not_found', message: 'Route not found.' } });
   };
@@ -225,5 +235,22 @@ describe('forms and escaping', () => {
     assert.equal(toText(html`<p title="${'"><script>'}">${'<b>&'}</p>`), '<p title="&quot;&gt;&lt;script&gt;">&lt;b&gt;&amp;</p>');
     assert.equal(toText(html`<ul>${['<a>', html`<li>ok</li>`]}</ul>`), '<ul>&lt;a&gt;<li>ok</li></ul>');
     assert.equal(toText(html`<p>${true}${false}${null}${undefined}${0}</p>`), '<p>0</p>', 'booleans and nothing render nothing; numbers render');
+  });
+});
+
+describe('checkouts waiting for a decision', () => {
+  it('lists the unknown ones on the console and records the bank\'s answer', async () => {
+    const before = await (await demo.request(`${SHOP}/console`)).text();
+    assert.match(before, /Waiting for your decision \(1\)/);
+    assert.match(before, /ORD-U1/);
+    const res = await demo.request(`${SHOP}/console/checkouts/chk_u1/resolve`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: SHOP },
+      body: 'outcome=succeeded',
+    });
+    assert.equal(res.status, 303);
+    assert.deepEqual(bff.calls.at(-1)?.body, { outcome: 'succeeded' });
+    const after = await (await demo.request(`${SHOP}/console`, { headers: { Cookie: res.headers.get('Set-Cookie') ?? '' } })).text();
+    assert.doesNotMatch(after, /Waiting for your decision/);
   });
 });

@@ -17,6 +17,7 @@ import { createNotificationReceiver, type NotificationEvent, type NotificationRe
 import { createWebhook, eventSubject, type Webhook, type WebhookEvent } from './webhook.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { merchantRoutes } from './routes/merchant.js';
+import { merchantCheckoutRoutes } from './routes/merchant-checkouts.js';
 import { providerRoutes } from './routes/provider.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { json, openApiDocument, router } from './openapi.js';
@@ -156,6 +157,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   );
   app.route('/v1', checkoutRoutes(parts));
   app.route('/v1', merchantRoutes(parts));
+  app.route('/v1', merchantCheckoutRoutes(parts));
   app.route('/v1', providerRoutes(parts));
   app.route('/v1', webhookRoutes(parts));
   const document = openApiDocument(app, config.publicUrl);

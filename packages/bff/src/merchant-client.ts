@@ -23,6 +23,8 @@ export type PaymentOrdersPage = z.output<typeof m.paymentOrdersPage>;
 export type LegacyDebtsPage = z.output<typeof m.legacyDebtsPage>;
 export type LinkBanksAnswer = z.output<typeof m.linkBanksAnswer>;
 export type NotificationsPage = z.output<typeof m.notificationsPage>;
+export type CheckoutsPage = z.output<typeof m.checkoutsPage>;
+export type CheckoutsQuery = z.input<typeof m.checkoutsQuery>;
 export type CreateCheckoutInput = z.input<typeof m.createCheckoutBody>;
 export type LinkInput = z.input<typeof m.linkBody>;
 export type PeriodicLinkInput = z.input<ReturnType<typeof m.periodicLinkBody>>;
@@ -123,6 +125,8 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     createCheckout: (body: CreateCheckoutInput, o: { idempotencyKey?: string } = {}) =>
       post<CreatedCheckout>('/v1/checkouts', body, o.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : undefined, Boolean(o.idempotencyKey)),
     getCheckout: (checkoutId: string) => get<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}`),
+    /** Checkouts in a state, most recently changed first; `state: 'unknown'` lists those waiting for your decision. */
+    listCheckouts: (query: CheckoutsQuery) => get<CheckoutsPage>('/v1/checkouts', query),
     /** Settles a checkout left `unknown`, after asking the bank what happened. */
     resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed') => post<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}/resolve`, { outcome }),
     createLink: (body: LinkInput) => post<SignedLink>('/v1/links', body),

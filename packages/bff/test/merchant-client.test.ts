@@ -73,6 +73,24 @@ describe('createMerchantClient', () => {
     assert.equal(seen.length, 1);
   });
 
+  it('lists checkouts by state, most recently changed first, paged', async () => {
+    const made = [];
+    for (let i = 0; i < 3; i++) {
+      const c = await bff.createCheckout({ amount: 300 + i, subject: 'To cancel', reference: `ORD-LIST-${i}` });
+      h.clock.advance(1_000);
+      assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/cancel', {})).status, 200);
+      made.push(c.id);
+    }
+    const page1 = await bff.listCheckouts({ state: 'cancelled', limit: 2 });
+    assert.deepEqual(page1.checkouts.map((c) => c.id), [made[2], made[1]]);
+    assert.ok(page1.next);
+    const page2 = await bff.listCheckouts({ state: 'cancelled', limit: 2, before: page1.next! });
+    assert.equal(page2.checkouts[0]!.id, made[0]);
+    assert.ok(page1.checkouts.every((c) => c.state === 'cancelled' && c.mode === 'native'));
+    assert.deepEqual((await bff.listCheckouts({ state: 'unknown' })).checkouts, []);
+    await assert.rejects(bff.listCheckouts({ state: 'nope' as never }), (e: unknown) => e instanceof MerchantApiError && e.status === 422);
+  });
+
   it('makes payment links and lists link banks', async () => {
     const link = await bff.createLink({ amount: 1999, subject: 'Link order', reference: 'LNK-CLIENT-1' });
     assert.match(String(link.url), /^http/);

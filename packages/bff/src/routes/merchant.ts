@@ -9,36 +9,22 @@ import { errors } from '../errors.js';
 import { json, jsonRequest, router } from '../openapi.js';
 import * as m from '@bank-checkout/contract/schemas';
 import { clientSecretFor, hashSecret, newId } from '../checkout/secrets.js';
-import { internalOf, toView, viewError } from '../checkout/machine.js';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import { notificationView } from '../notifications.js';
 import type { AppParts } from '../app.js';
 import { merchantRouteFactory } from './merchant-route.js';
+import { merchantCheckoutView } from './merchant-checkouts.js';
 import { bodyFingerprint, idempotencyHeader, idempotencyKey, mismatch, replayable } from './idempotency.js';
 
 /** A path parameter; its rules are checked by the handler, which answers 404 or 422 as each route says. */
-const idPath = (description: string) => z.object({ id: z.string().meta({ description }) });
-const checkoutId = idPath('The checkout id');
-const orderId = idPath("The order's idDebt (idProvider in the earlier variant)");
+const orderId = z.object({ id: z.string().meta({ description: "The order's idDebt (idProvider in the earlier variant)" }) });
 
 export function merchantRoutes(p: AppParts) {
   const app = router();
   const merchantRoute = merchantRouteFactory(p);
 
-  /** What the merchant sees of a checkout: the view plus link-service ids, never session data. */
-  const merchantView = (rec: CheckoutRecord) => {
-    const i = internalOf(rec);
-    return {
-      ...toView(rec, { sandbox: p.config.sandbox, payeeName: p.config.merchant.name }),
-      modes: rec.modes,
-      customData: rec.customData,
-      createdAt: new Date(rec.createdAt).toISOString(),
-      updatedAt: new Date(rec.updatedAt).toISOString(),
-      ...(i.idDebt ? { idDebt: i.idDebt } : {}),
-      ...(i.linkTransactionId ? { providerTransactionId: i.linkTransactionId } : {}),
-    };
-  };
+  const merchantView = (rec: CheckoutRecord) => merchantCheckoutView(p, rec);
 
   const provider = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
@@ -111,39 +97,6 @@ export function merchantRoutes(p: AppParts) {
     if (!result.created) return replay(result.existing.checkoutId, result.existing.fingerprint);
     p.logger.log('info', 'checkout.created', { checkoutId: id, amount: record.amount, modes });
     return c.json({ ...merchantView(result.record), clientSecret }, 201);
-  });
-
-  const readCheckout = merchantRoute({
-    method: 'get',
-    path: '/checkouts/{id}',
-    summary: 'Read a checkout',
-    request: { params: checkoutId },
-    responses: { 200: json(m.merchantCheckout) },
-  });
-  app.openapi(readCheckout, async (c) => {
-    const id = m.idParam.safeParse(c.req.param('id'));
-    const rec = id.success ? await p.store.getCheckout(id.data) : null;
-    if (!rec) throw errors.notFound('Checkout');
-    return c.json(merchantView(await p.service.settle(rec)));
-  });
-
-  /** Reconciliation of a checkout left `unknown` by an upstream timeout, after checking with the bank. */
-  const resolveCheckout = merchantRoute({
-    method: 'post',
-    path: '/checkouts/{id}/resolve',
-    summary: 'Reconcile an unknown checkout after checking with the bank',
-    request: { params: checkoutId, body: jsonRequest(m.resolveBody) },
-    responses: { 200: json(m.merchantCheckout) },
-  });
-  app.openapi(resolveCheckout, async (c) => {
-    const body = c.req.valid('json');
-    const id = m.idParam.safeParse(c.req.param('id'));
-    const rec = id.success ? await p.store.getCheckout(id.data) : null;
-    if (!rec) throw errors.notFound('Checkout');
-    if (rec.state !== 'unknown') throw errors.conflict('invalid_state', `Only an unknown checkout can be resolved; this one is ${rec.state}.`);
-    const next = await p.service.commit(rec, rec, { state: body.outcome, error: body.outcome === 'failed' ? viewError('unknown') : null, updatedAt: p.now() }, 'merchant');
-    if (!next) throw errors.conflict('checkout_busy', 'The checkout changed meanwhile; read it again.');
-    return c.json(merchantView(next));
   });
 
   /* ---------- payment links ---------- */

@@ -66,6 +66,7 @@ function schema(jsonType: string): string[] {
     )`,
     'CREATE INDEX IF NOT EXISTS checkouts_reference_idx ON checkouts (reference, created_at)',
     'CREATE INDEX IF NOT EXISTS checkouts_state_expires_idx ON checkouts (state, expires_at)',
+    'CREATE INDEX IF NOT EXISTS checkouts_state_updated_idx ON checkouts (state, updated_at)',
     'CREATE INDEX IF NOT EXISTS checkouts_updated_idx ON checkouts (updated_at)',
     `CREATE TABLE IF NOT EXISTS idempotency_keys (
       idem_key TEXT PRIMARY KEY,
@@ -256,6 +257,12 @@ export function createSqlStore(driver: SqlDriver): Store {
 
     getCheckoutBySecretHash: async (secretHash) =>
       cache.bySecret(secretHash) ?? cache.put(await one('SELECT * FROM checkouts WHERE secret_hash = ?', [secretHash], checkoutFromRow)),
+
+    async listCheckouts(opts) {
+      const args: SqlValue[] = [opts.state, ...(opts.before !== undefined ? [opts.before] : []), pageSize(opts.limit)];
+      const { rows } = await query(`SELECT * FROM checkouts WHERE state = ?${opts.before !== undefined ? ' AND updated_at < ?' : ''} ORDER BY updated_at DESC, id DESC LIMIT ?`, args);
+      return rows.map(checkoutFromRow);
+    },
 
     async findDue(now, limit) {
       const open = CHECKOUT_STATES.filter((st) => !FINAL_STATES.includes(st) && st !== 'unknown');

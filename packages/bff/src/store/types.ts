@@ -118,6 +118,8 @@ export interface Store {
   getCheckoutBySecretHash(secretHash: string): Promise<CheckoutRecord | null>;
   /** Most recent first. */
   findCheckoutsByReference(reference: string): Promise<CheckoutRecord[]>;
+  /** Checkouts in `state`, most recently changed first; `before` pages by updatedAt. */
+  listCheckouts(opts: { state: CheckoutState; limit: number; before?: number }): Promise<CheckoutRecord[]>;
   /** Up to `limit` checkouts not yet final whose expiry is past at `now`, oldest expiry first. */
   findDue(now: number, limit: number): Promise<CheckoutRecord[]>;
   /**

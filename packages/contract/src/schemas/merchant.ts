@@ -3,7 +3,7 @@
  * reuse the provider's schemas, so every limit of the spec applies before anything is sent.
  */
 import { z } from 'zod';
-import { CHECKOUT_MODES } from '../states.js';
+import { CHECKOUT_MODES, CHECKOUT_STATES } from '../states.js';
 import { amountCents, httpUrl, iban, trimmedText } from './primitives.js';
 import * as links from './links.js';
 import { checkoutView } from './checkout.js';
@@ -87,6 +87,13 @@ export const notificationsQuery = z.strictObject({
   before: z.coerce.number().int().positive().optional(),
 });
 
+export const checkoutsQuery = z.strictObject({
+  state: z.enum(CHECKOUT_STATES),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** `next` of the previous page. */
+  before: z.coerce.number().int().positive().optional(),
+});
+
 export const idParam = z.string().min(1).max(128).regex(/^[A-Za-z0-9_.:-]+$/, 'unexpected characters');
 
 /* ---------- responses (BFF → merchant's server) ---------- */
@@ -100,6 +107,14 @@ export const merchantCheckout = checkoutView.extend({
   idDebt: z.string().optional(),
   /** The provider's transaction of a link payment, once known. */
   providerTransactionId: z.string().optional(),
+  /** A periodic order the payer set up: a mandate, not a payment now. */
+  schedule: z.object({ frequency: z.string(), startDate: z.string(), endDate: z.string().optional() }).optional(),
+});
+
+export const checkoutsPage = z.object({
+  checkouts: z.array(merchantCheckout),
+  /** Pass as `before` to read the next page; null on the last one. */
+  next: z.number().nullable(),
 });
 export type MerchantCheckout = z.infer<typeof merchantCheckout>;
 

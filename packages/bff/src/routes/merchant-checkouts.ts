@@ -1,0 +1,84 @@
+/**
+ * The merchant's reading of its checkouts: one by id, the list by state (the ones left
+ * `unknown` wait for the merchant's decision), and that decision (`resolve`) after checking with
+ * the bank. Creation is in merchant.ts with the other creations.
+ */
+import { z } from '@hono/zod-openapi';
+import * as m from '@bank-checkout/contract/schemas';
+import { errors } from '../errors.js';
+import { internalOf, toView, viewError } from '../checkout/machine.js';
+import { json, jsonRequest, router } from '../openapi.js';
+import type { CheckoutRecord } from '../store/types.js';
+import type { AppParts } from '../app.js';
+import { merchantRouteFactory } from './merchant-route.js';
+
+const checkoutId = z.object({ id: z.string().meta({ description: 'The checkout id' }) });
+
+/** What the merchant sees of a checkout: the view plus link-service ids and a periodic order's schedule, never session data. */
+export function merchantCheckoutView(p: AppParts, rec: CheckoutRecord) {
+  const i = internalOf(rec);
+  return {
+    ...toView(rec, { sandbox: p.config.sandbox, payeeName: p.config.merchant.name }),
+    modes: rec.modes,
+    customData: rec.customData,
+    createdAt: new Date(rec.createdAt).toISOString(),
+    updatedAt: new Date(rec.updatedAt).toISOString(),
+    ...(i.idDebt ? { idDebt: i.idDebt } : {}),
+    ...(i.linkTransactionId ? { providerTransactionId: i.linkTransactionId } : {}),
+    ...(rec.mode === 'periodic' && i.schedule ? { schedule: i.schedule } : {}),
+  };
+}
+
+export function merchantCheckoutRoutes(p: AppParts) {
+  const app = router();
+  const merchantRoute = merchantRouteFactory(p);
+  const view = (rec: CheckoutRecord) => merchantCheckoutView(p, rec);
+
+  const list = merchantRoute({
+    method: 'get',
+    path: '/checkouts',
+    summary: 'Checkouts in a state, most recently changed first (state=unknown: those waiting for your decision)',
+    request: { query: m.checkoutsQuery },
+    responses: { 200: json(m.checkoutsPage) },
+  });
+  app.openapi(list, async (c) => {
+    const q = c.req.valid('query');
+    const rows = await p.store.listCheckouts({ state: q.state, limit: q.limit, ...(q.before ? { before: q.before } : {}) });
+    return c.json({ checkouts: rows.map(view), next: rows.length === q.limit ? rows.at(-1)!.updatedAt : null }, 200);
+  });
+
+  const read = merchantRoute({
+    method: 'get',
+    path: '/checkouts/{id}',
+    summary: 'Read a checkout',
+    request: { params: checkoutId },
+    responses: { 200: json(m.merchantCheckout) },
+  });
+  app.openapi(read, async (c) => {
+    const id = m.idParam.safeParse(c.req.param('id'));
+    const rec = id.success ? await p.store.getCheckout(id.data) : null;
+    if (!rec) throw errors.notFound('Checkout');
+    return c.json(view(await p.service.settle(rec)), 200);
+  });
+
+  /** Reconciliation of a checkout left `unknown` by an upstream timeout, after checking with the bank. */
+  const resolve = merchantRoute({
+    method: 'post',
+    path: '/checkouts/{id}/resolve',
+    summary: 'Reconcile an unknown checkout after checking with the bank',
+    request: { params: checkoutId, body: jsonRequest(m.resolveBody) },
+    responses: { 200: json(m.merchantCheckout) },
+  });
+  app.openapi(resolve, async (c) => {
+    const body = c.req.valid('json');
+    const id = m.idParam.safeParse(c.req.param('id'));
+    const rec = id.success ? await p.store.getCheckout(id.data) : null;
+    if (!rec) throw errors.notFound('Checkout');
+    if (rec.state !== 'unknown') throw errors.conflict('invalid_state', `Only an unknown checkout can be resolved; this one is ${rec.state}.`);
+    const next = await p.service.commit(rec, rec, { state: body.outcome, error: body.outcome === 'failed' ? viewError('unknown') : null, updatedAt: p.now() }, 'merchant');
+    if (!next) throw errors.conflict('checkout_busy', 'The checkout changed meanwhile; read it again.');
+    return c.json(view(next), 200);
+  });
+
+  return app;
+}
