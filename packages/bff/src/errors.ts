@@ -47,8 +47,13 @@ export function errorResponse(c: Context, err: ApiError) {
   );
 }
 
-export function zodIssues(issues: readonly { path: PropertyKey[]; message: string }[]): Issue[] {
-  return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+export function zodIssues(issues: readonly { path: PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[]): Issue[] {
+  return issues.flatMap((i) => {
+    const at = i.path.map(String);
+    // An unknown field is named where it is (a typo such as `expireMinute` shows as itself).
+    if (i.code === 'unrecognized_keys' && i.keys?.length) return i.keys.map((k) => ({ path: [...at, k].join('.'), message: 'is not a field of this request' }));
+    return [{ path: at.join('.'), message: i.message }];
+  });
 }
 
 /** A client error raised by Hono's own middleware, in the BFF's error shape (else null: a 500). */

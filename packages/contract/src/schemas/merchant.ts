@@ -44,10 +44,10 @@ const notSetByMerchant = z
   .optional()
   .meta({ description: 'Set by the BFF, which receives and verifies notifications; refused when sent.' });
 
-/** The provider's signer body, with `urlNotif` refused (every other field and rule kept). */
+/** The provider's signer body, with `urlNotif` refused and any field it does not know refused too (a typo is never dropped). */
 const noNotif = <Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) =>
   // safeExtend keeps the schema's own refinements (the periodic date rules).
-  schema.safeExtend({ urlNotif: notSetByMerchant } as never) as unknown as z.ZodObject<Omit<Shape, 'urlNotif'> & { urlNotif: typeof notSetByMerchant }>;
+  schema.safeExtend({ urlNotif: notSetByMerchant } as never).strict() as unknown as z.ZodObject<Omit<Shape, 'urlNotif'> & { urlNotif: typeof notSetByMerchant }, z.core.$strict>;
 
 export const linkBody = noNotif(links.signerRequest);
 export const periodicLinkBody = (now: () => number) => noNotif(links.createPeriodicSignerRequest({ now }));
