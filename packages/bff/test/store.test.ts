@@ -127,6 +127,7 @@ function contract(name: string, makeEngine: () => Engine) {
     });
 
     test('round-trips internal, error, modes and nullable fields', async () => {
+      // Stored as opaque JSON: any nesting, any text, survives the round trip.
       const internal = {
         sessionId: 'sess-1',
         bank: { id: 'b1', name: 'Banco Ñandú' },
@@ -134,7 +135,7 @@ function contract(name: string, makeEngine: () => Engine) {
         nested: { list: [1, 'two', null, true, { deep: { deeper: 'yes' } }] },
         text: 'quotes " \' backslash \\ emoji 😀 newline \n',
         deadline: 1_700_000_123_456,
-      };
+      } as unknown as CheckoutRecord['internal'];
       const rec = checkout({
         mode: 'periodic',
         modes: ['periodic', 'native'],
@@ -318,7 +319,7 @@ function contract(name: string, makeEngine: () => Engine) {
     });
 
     test('data survives closing the store and opening a new one', async () => {
-      const rec = checkout({ internal: { kept: true } });
+      const rec = checkout({ internal: { sessionId: 'kept' } });
       const key = unique('idem');
       await store.createCheckout(rec, { key, fingerprint: sha256('x'), createdAt: 9 });
       const n = notification();

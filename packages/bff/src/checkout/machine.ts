@@ -15,51 +15,13 @@ import {
   type StepView,
 } from '@bank-checkout/contract';
 import type { Issue } from '../errors.js';
-import { actionsFor } from './transitions.js';
+import { actionsFor, isFinal, TIME_RULES } from './transitions.js';
+import { scrubSession, unlocked, type Internal } from './internal.js';
+
+export { isFinal };
 
 /** Time the bank gives to answer a transfer's validations (spec: 90 seconds). */
 export const VALIDATION_WINDOW_MS = 90_000;
-
-export interface SecondLoginInternal {
-  type: 1 | 2 | 3;
-  value: string | null;
-  field: FieldBank;
-}
-
-/** The BFF-only data of a checkout (CheckoutRecord.internal). */
-export interface Internal {
-  /** The merchant named the destination when creating the checkout (kept for its whole life). */
-  explicitDestiny?: boolean;
-  bank?: BankType;
-  sessionId?: string;
-  secondLogin?: SecondLoginInternal;
-  contracts?: { contractId: string; contractInfo: string }[];
-  contractId?: string;
-  accounts?: { accountId: string; accountInfo: string; amount: number | null }[];
-  accountId?: string;
-  transactionId?: string;
-  validations?: ValidationBank[];
-  round?: number;
-  deadline?: number;
-  /** An upstream call in flight: no second one may start. */
-  busy?: { op: string; since: number };
-  /** Payment-link modes. */
-  idDebt?: string;
-  url?: string;
-  /** The provider's transaction id from a result notification (periodic cancellation needs it). */
-  linkTransactionId?: string;
-  outcomeAt?: number;
-  /** The periodic order the payer set up (told to the merchant with the outcome). */
-  schedule?: { frequency: string; startDate: string; endDate?: string };
-}
-
-export function internalOf(rec: CheckoutRecord): Internal {
-  return rec.internal as Internal;
-}
-
-export function isFinal(state: CheckoutState): boolean {
-  return FINAL_STATES.includes(state);
-}
 
 /* ---------- views ---------- */
 
@@ -101,7 +63,7 @@ export interface ViewContext {
 }
 
 function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
-  const i = internalOf(rec);
+  const i = rec.internal;
   const bank = i.bank ? { bankId: i.bank.bankId, label: i.bank.label } : { bankId: '', label: '' };
   switch (rec.state) {
     case 'login':
@@ -165,68 +127,23 @@ export function viewError(code: string): { code: string; message: string } {
 
 /* ---------- time rules ---------- */
 
-/**
- * What time alone does to a checkout: past its expiry it is `expired`; in `validate` past the
- * bank's deadline it has `failed`; an upstream call left in flight longer than `busyTtlMs` (a
- * crash mid-call) of a transfer or validation is `unknown`, of anything else simply released.
- */
+/** What time alone does to a checkout now (TIME_RULES in transitions.ts); null: nothing. */
 export function timePatch(rec: CheckoutRecord, now: number, busyTtlMs: number, linkGraceMs = 0): CheckoutPatch | null {
-  const i = internalOf(rec);
+  const i = rec.internal;
   if (i.busy && now - i.busy.since > busyTtlMs) {
-    const { busy, ...rest } = i;
-    if (busy.op === 'transfer' || busy.op === 'validate') {
-      return { state: 'unknown', internal: rest as Record<string, unknown>, error: viewError('unknown') };
-    }
-    return { internal: rest as Record<string, unknown> };
+    const internal = unlocked(i);
+    if (TIME_RULES.lapsedLock.unknownFor.includes(i.busy.op)) return { state: 'unknown', internal, error: viewError('unknown') };
+    return { internal };
   }
   if (i.busy || isFinal(rec.state) || rec.state === 'unknown') return null;
-  if (rec.state === 'validate' && i.deadline !== undefined && now > i.deadline) {
-    return { state: 'failed', error: viewError('deadline'), internal: scrubSession(i) };
+  if (rec.state === TIME_RULES.deadline.in && i.deadline !== undefined && now > i.deadline) {
+    return { state: TIME_RULES.deadline.to, error: viewError(TIME_RULES.deadline.code), internal: scrubSession(i) };
   }
-  // At the bank's page (redirect, periodic) the link lives until expiresAt; a payment begun just
-  // before may still finish, so its result is awaited a grace period longer. A success that
-  // arrives even later still wins (linkOutcome).
-  const end = rec.state === 'redirect' ? rec.expiresAt + linkGraceMs : rec.expiresAt;
-  if (now > end) return { state: 'expired', error: viewError('expired'), internal: scrubSession(i) };
+  // At the bank's page the link lives until expiresAt; a payment begun just before may still
+  // finish, so its result is awaited a grace period longer (a later success still wins).
+  const end = TIME_RULES.expiry.graceFor.includes(rec.state) ? rec.expiresAt + linkGraceMs : rec.expiresAt;
+  if (now > end) return { state: TIME_RULES.expiry.to, error: viewError('expired'), internal: scrubSession(i) };
   return null;
-}
-
-/** What a checkout keeps when the payer starts over with a bank: only the merchant's choices. */
-export function merchantData(i: Internal): Internal {
-  return i.explicitDestiny ? { explicitDestiny: true } : {};
-}
-
-/** Drops what a finished native session no longer needs. */
-export function scrubSession(i: Internal): Record<string, unknown> {
-  const { sessionId, secondLogin, validations, busy, ...rest } = i;
-  return rest as Record<string, unknown>;
-}
-
-/* ---------- provider answers ---------- */
-
-/** Where a provider error at each step leaves the checkout. */
-export function stateAfterError(op: 'login' | 'second-login' | 'accounts' | 'transfer' | 'validate', code: string): CheckoutState {
-  switch (op) {
-    case 'login':
-      // The bank cannot be used now (maintenance, action needed at the bank, user may not pay).
-      if (code === 'B104' || code === 'B105' || code === 'B108') return 'select-bank';
-      return 'login';
-    case 'second-login':
-      return 'login';
-    case 'accounts':
-      return 'select-bank';
-    case 'transfer':
-      // Another account may work.
-      if (code === 'B101' || code === 'B106' || code === 'B107' || code === 'E302') return 'select-account';
-      return 'failed';
-    case 'validate':
-      return 'failed';
-  }
-}
-
-/** Credential and code errors use up one of the payer's attempts. */
-export function costsAttempt(code: string): boolean {
-  return code === 'B100' || code === 'B103';
 }
 
 /* ---------- payer input ---------- */
@@ -283,17 +200,4 @@ export function loginCredentials(fields: FieldBank[], values: Record<string, str
     if (slot && v !== undefined && v !== '') out[slot] = v;
   });
   return out;
-}
-
-/* ---------- payment-link outcomes ---------- */
-
-/**
- * Link payments only move forward: pending → failed → succeeded. A succeeded checkout never
- * changes again; a late error never overwrites a success.
- */
-export function linkOutcome(current: CheckoutState, providerStatus: string): CheckoutState | null {
-  const next: CheckoutState = providerStatus === '200' ? 'succeeded' : 'failed';
-  if (current === 'succeeded') return null;
-  if (next === 'failed' && (current === 'failed' || current === 'cancelled' || current === 'expired')) return null;
-  return next;
 }

@@ -29,9 +29,9 @@ export function idempotencyKey(c: Context): string | undefined {
 }
 
 /** The fingerprint a key is bound to: the body as validated. */
-export const bodyFingerprint = (body: unknown) => sha256Hex(JSON.stringify(body));
+const bodyFingerprint = (body: unknown) => sha256Hex(JSON.stringify(body));
 
-export function mismatch(): ApiError {
+function mismatch(): ApiError {
   return errors.conflict('idempotency_mismatch', 'This Idempotency-Key was used with a different request body.');
 }
 

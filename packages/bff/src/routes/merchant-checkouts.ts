@@ -6,7 +6,7 @@
 import { z } from '@hono/zod-openapi';
 import * as m from '@bank-checkout/contract/schemas';
 import { errors } from '../errors.js';
-import { internalOf, toView, viewError } from '../checkout/machine.js';
+import { toView } from '../checkout/machine.js';
 import { json, jsonRequest, router } from '../openapi.js';
 import type { CheckoutRecord } from '../store/types.js';
 import type { AppParts } from '../app.js';
@@ -16,7 +16,7 @@ const checkoutId = z.object({ id: z.string().meta({ description: 'The checkout i
 
 /** What the merchant sees of a checkout: the view plus link-service ids and a periodic order's schedule, never session data. */
 export function merchantCheckoutView(p: AppParts, rec: CheckoutRecord) {
-  const i = internalOf(rec);
+  const i = rec.internal;
   return {
     ...toView(rec, { sandbox: p.config.sandbox, payeeName: p.config.merchant.name }),
     modes: rec.modes,
@@ -74,10 +74,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
     const id = m.idParam.safeParse(c.req.param('id'));
     const rec = id.success ? await p.store.getCheckout(id.data) : null;
     if (!rec) throw errors.notFound('Checkout');
-    if (rec.state !== 'unknown') throw errors.conflict('invalid_state', `Only an unknown checkout can be resolved; this one is ${rec.state}.`);
-    const next = await p.service.commit(rec, rec, { state: body.outcome, error: body.outcome === 'failed' ? viewError('unknown') : null, updatedAt: p.now() }, 'merchant');
-    if (!next) throw errors.conflict('checkout_busy', 'The checkout changed meanwhile; read it again.');
-    return c.json(view(next), 200);
+    return c.json(view(await p.service.resolve(rec, body.outcome)), 200);
   });
 
   return app;

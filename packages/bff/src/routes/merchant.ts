@@ -4,18 +4,16 @@
  */
 import { z } from '@hono/zod-openapi';
 import { links as L } from '@bank-checkout/provider';
-import type { CheckoutMode } from '@bank-checkout/contract';
 import { errors } from '../errors.js';
 import { json, jsonRequest, router } from '../openapi.js';
 import * as m from '@bank-checkout/contract/schemas';
-import { clientSecretFor, hashSecret, newId } from '../checkout/secrets.js';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import { notificationView } from '../notifications.js';
 import type { AppParts } from '../app.js';
 import { merchantRouteFactory } from './merchant-route.js';
 import { merchantCheckoutView } from './merchant-checkouts.js';
-import { bodyFingerprint, idempotencyHeader, idempotencyKey, mismatch, replayable } from './idempotency.js';
+import { idempotencyHeader, idempotencyKey, replayable } from './idempotency.js';
 
 /** A path parameter; its rules are checked by the handler, which answers 404 or 422 as each route says. */
 const orderId = z.object({ id: z.string().meta({ description: "The order's idDebt (idProvider in the earlier variant)" }) });
@@ -54,49 +52,8 @@ export function merchantRoutes(p: AppParts) {
   app.openapi(createCheckout, async (c) => {
     const body = c.req.valid('json');
     withinCeiling(body.amount);
-    const key = idempotencyKey(c);
-    const fingerprint = await bodyFingerprint(body);
-    const replay = async (checkoutId: string, storedFingerprint: string) => {
-      if (storedFingerprint !== fingerprint) throw mismatch();
-      const rec = await p.store.getCheckout(checkoutId);
-      if (!rec) throw errors.notFound('Checkout');
-      return c.json({ ...merchantView(rec), clientSecret: await clientSecretFor(p.config.merchantSecret, rec.id) }, 200);
-    };
-    if (key) {
-      const existing = await p.store.getIdempotency(key);
-      if (existing) return replay(existing.checkoutId, existing.fingerprint);
-    }
-    const now = p.now();
-    const id = newId('chk');
-    const clientSecret = await clientSecretFor(p.config.merchantSecret, id);
-    // A periodic payment is a mandate, not a payment now: only when the merchant asks for it.
-    const modes: CheckoutMode[] = body.modes ?? ['native', 'redirect'];
-    const record: CheckoutRecord = {
-      id,
-      secretHash: await hashSecret(clientSecret),
-      mode: modes[0]!,
-      state: modes[0] === 'periodic' ? 'periodic' : 'select-bank',
-      version: 1,
-      amount: body.amount,
-      subject: body.subject,
-      reference: body.reference,
-      holderDestiny: body.holderDestiny ?? p.config.merchant.name,
-      accountDestiny: body.accountDestiny ?? p.config.merchant.iban,
-      customData: body.customData ?? null,
-      urlOk: body.urlOk ?? null,
-      urlError: body.urlError ?? null,
-      modes,
-      attemptsLeft: p.config.maxAttempts,
-      createdAt: now,
-      updatedAt: now,
-      expiresAt: now + (body.expiresInMinutes ?? p.config.checkoutTtlMinutes) * 60_000,
-      internal: { explicitDestiny: body.accountDestiny !== undefined },
-      error: null,
-    };
-    const result = await p.store.createCheckout(record, key ? { key, fingerprint, createdAt: now } : undefined);
-    if (!result.created) return replay(result.existing.checkoutId, result.existing.fingerprint);
-    p.logger.log('info', 'checkout.created', { checkoutId: id, amount: record.amount, modes });
-    return c.json({ ...merchantView(result.record), clientSecret }, 201);
+    const { created, record, clientSecret } = await p.service.create(body, idempotencyKey(c));
+    return c.json({ ...merchantView(record), clientSecret }, created ? 201 : 200);
   });
 
   /* ---------- payment links ---------- */

@@ -7,6 +7,7 @@
  * start at most one upstream call.
  */
 import type { CheckoutMode, CheckoutState } from '@bank-checkout/contract';
+import type { Internal } from '../checkout/internal.js';
 
 export interface CheckoutRecord {
   id: string;
@@ -34,7 +35,7 @@ export interface CheckoutRecord {
    * bank, pending second-login, contracts, accounts, validations, deadline, idDebt, outcome.
    * Never payer credentials or codes.
    */
-  internal: Record<string, unknown>;
+  internal: Internal;
   /** The last error shown with the view, if any. */
   error: { code: string; message: string } | null;
 }

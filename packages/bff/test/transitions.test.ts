@@ -1,0 +1,112 @@
+/**
+ * The transition table: consistent with itself and with the states of the contract, equal to
+ * the README's tables, and obeyed by the service (an action outside its states is refused and
+ * changes nothing; every transition a journey makes is one the table lists).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { CHECKOUT_ACTIONS, CHECKOUT_STATES, FINAL_STATES, type CheckoutAction, type CheckoutState } from '@bank-checkout/contract';
+import { ACTIONS, RESOLVE, actionsFor, allows, initialState, linkOutcome, stateAfterError, ERROR_TARGETS } from '../src/checkout/transitions.js';
+import { createHarness, type Harness } from './harness.js';
+import { walk } from './flow.js';
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+/** The rows of the README table between `<!-- name:begin -->` and `<!-- name:end -->`: first cell → the codes in the second. */
+function readmeTable(name: string): Map<string, string[]> {
+  const block = README.split(`<!-- ${name}:begin -->`)[1]?.split(`<!-- ${name}:end -->`)[0];
+  assert.ok(block, `README has the ${name} table`);
+  const rows = new Map<string, string[]>();
+  for (const line of block.split('\n').filter((l) => /^\| `/.test(l))) {
+    const [, first, second] = line.split('|').map((c) => c.trim());
+    rows.set(first!.replaceAll('`', ''), [...second!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!));
+  }
+  return rows;
+}
+
+describe('the transition table', () => {
+  it('names only the contract’s states and actions, and no action starts from an ending', () => {
+    assert.deepEqual(Object.keys(ACTIONS).sort(), [...CHECKOUT_ACTIONS].sort());
+    for (const [action, rule] of Object.entries(ACTIONS)) {
+      for (const s of [...rule.from, ...rule.to]) assert.ok(CHECKOUT_STATES.includes(s), `${action}: ${s}`);
+      for (const s of rule.from) assert.ok(!FINAL_STATES.includes(s) && s !== 'unknown', `${action} from ${s}`);
+    }
+    for (const step of Object.keys(ERROR_TARGETS) as (keyof typeof ERROR_TARGETS)[]) assert.ok(CHECKOUT_STATES.includes(stateAfterError(step, 'E999')));
+    assert.deepEqual([...RESOLVE.from], ['unknown']);
+  });
+
+  it('reaches every open state from where checkouts start', () => {
+    const reached = new Set<CheckoutState>([initialState(['native']), initialState(['periodic'])]);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const rule of Object.values(ACTIONS)) {
+        if (!rule.from.some((s) => reached.has(s))) continue;
+        for (const s of rule.to) if (!reached.has(s)) changed = reached.add(s) !== null;
+      }
+    }
+    for (const s of CHECKOUT_STATES) if (s !== 'expired') assert.ok(reached.has(s), `${s} is reachable by actions`);
+  });
+
+  it('offers the actions a checkout allows, its modes considered', () => {
+    assert.deepEqual(actionsFor({ state: 'select-bank', modes: ['native'] }), ['login', 'cancel']);
+    assert.deepEqual(actionsFor({ state: 'select-bank', modes: ['native', 'redirect'] }), ['login', 'cancel', 'mode', 'redirect']);
+    assert.deepEqual(actionsFor({ state: 'periodic', modes: ['periodic'] }), ['cancel', 'periodic']);
+    assert.deepEqual(actionsFor({ state: 'redirect', modes: ['redirect'] }), ['cancel']);
+    assert.deepEqual(actionsFor({ state: 'unknown', modes: ['native', 'redirect', 'periodic'] }), []);
+    assert.equal(allows('login', 'select-bank', ['redirect']), false);
+    assert.equal(linkOutcome('expired', '200'), 'succeeded');
+    assert.equal(linkOutcome('cancelled', 'E300'), null);
+  });
+
+  it('is the README’s state and action tables', () => {
+    const states = readmeTable('states');
+    assert.deepEqual([...states.keys()].sort(), [...CHECKOUT_STATES].sort());
+    for (const s of CHECKOUT_STATES) {
+      const expected = (Object.keys(ACTIONS) as CheckoutAction[]).filter((a) => ACTIONS[a].from.includes(s));
+      assert.deepEqual(states.get(s)!.filter((x) => (CHECKOUT_ACTIONS as readonly string[]).includes(x)), expected, s);
+    }
+    const actions = readmeTable('actions');
+    for (const a of CHECKOUT_ACTIONS) assert.deepEqual(actions.get(a), [...ACTIONS[a].to], a);
+  });
+});
+
+describe('the service obeys the table', () => {
+  let h: Harness;
+  before(async () => {
+    h = await createHarness({}, {});
+  });
+  after(() => h.close());
+
+  it('refuses an action outside its states with 409 and changes nothing', async () => {
+    const c = await h.createCheckout({ modes: ['native', 'redirect', 'periodic'] });
+    const before = await h.bff.parts.store.getCheckout(c.id);
+    for (const [path, body] of [
+      ['/v1/checkout/transfer', { accountId: 'a' }],
+      ['/v1/checkout/validate', { values: {} }],
+      ['/v1/checkout/contract', { contractId: 'x' }],
+      ['/v1/checkout/second-login', { value: '1' }],
+    ] as const) {
+      const res = await h.checkout(c.clientSecret, path, body);
+      assert.equal(res.status, 409, path);
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_state');
+    }
+    assert.deepEqual(await h.bff.parts.store.getCheckout(c.id), before);
+    const resolve = await h.merchant(`/v1/checkouts/${c.id}/resolve`, { body: { outcome: 'succeeded' } });
+    assert.equal(resolve.status, 409, 'only an unknown checkout is resolved');
+  });
+
+  it('makes only transitions the table lists along a whole payment', async () => {
+    const c = await h.createCheckout();
+    const end = await walk(h, c.clientSecret, 'aurora');
+    assert.equal(end.state, 'succeeded');
+    const lines = h.logs.map((l) => JSON.parse(l) as { event?: string; op?: string; from?: string; to?: string });
+    const transitions = lines.filter((l) => l.event === 'checkout.transition');
+    assert.ok(transitions.length >= 3, 'a payment goes through several steps');
+    for (const t of transitions) {
+      if (t.from === t.to) continue;
+      assert.ok(ACTIONS[t.op as CheckoutAction].to.includes(t.to as CheckoutState), `${t.op}: ${t.from} → ${t.to}`);
+    }
+    assert.equal(lines.filter((l) => l.event === 'checkout.unexpected_transition').length, 0);
+  });
+});
