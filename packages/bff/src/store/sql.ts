@@ -5,11 +5,12 @@
  *
  * The store writes what it is given and logs nothing.
  */
-import { CHECKOUT_STATES, FINAL_STATES, type CheckoutState } from '@bank-checkout/contract';
-import { deepFreeze } from '@bank-checkout/provider';
-import type { CheckoutPatch, CheckoutRecord, IdempotencyRecord, NotificationRecord, Store } from './types.js';
+import { CHECKOUT_STATES, FINAL_STATES } from '@bank-checkout/contract';
+import type { CheckoutPatch, CheckoutRecord, Store } from './types.js';
 import { REPLY_SCHEMA, replyMethods } from './replies.js';
 import { OUTBOX_SCHEMA, outboxInsert, outboxMethods } from './outbox.js';
+import { checkoutCache } from './cache.js';
+import { CHECKOUT_COLUMNS, NOTIFICATION_COLUMNS, checkoutArgs, checkoutFromRow, idempotencyFromRow, insertSql, notificationArgs, notificationFromRow } from './rows.js';
 
 export type SqlValue = string | number | null;
 export type Row = Record<string, unknown>;
@@ -48,8 +49,6 @@ export interface SqlDriver {
 /** Largest page `listNotifications` returns, whatever the caller asks. */
 export const MAX_PAGE = 500;
 
-const CHECKOUT_COLUMNS = ['id', 'secret_hash', 'state', 'reference', 'version', 'created_at', 'updated_at', 'expires_at', 'data'];
-const NOTIFICATION_COLUMNS = ['id', 'dedupe_key', 'received_at', 'reference', 'transaction_id', 'checkout_id', 'outcome', 'data'];
 
 function schema(jsonType: string): string[] {
   return [
@@ -91,56 +90,6 @@ function schema(jsonType: string): string[] {
   ];
 }
 
-const insertSql = (table: string, columns: string[]) =>
-  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-
-/** SQLite hands JSON back as text, PostgreSQL's jsonb as a parsed value. */
-const json = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
-/** PostgreSQL hands BIGINT back as a string. */
-const num = (v: unknown): number => Number(v);
-const str = (v: unknown): string => String(v);
-
-function checkoutArgs(r: CheckoutRecord): SqlValue[] {
-  const { id, secretHash, state, reference, version, createdAt, updatedAt, expiresAt, ...rest } = r;
-  return [id, secretHash, state, reference, version, createdAt, updatedAt, expiresAt, JSON.stringify(rest)];
-}
-
-function checkoutFromRow(row: Row): CheckoutRecord {
-  return {
-    ...(json(row.data) as Omit<CheckoutRecord, 'id'>),
-    id: str(row.id),
-    secretHash: str(row.secret_hash),
-    state: str(row.state) as CheckoutState,
-    reference: str(row.reference),
-    version: num(row.version),
-    createdAt: num(row.created_at),
-    updatedAt: num(row.updated_at),
-    expiresAt: num(row.expires_at),
-  };
-}
-
-function notificationArgs(n: NotificationRecord): SqlValue[] {
-  const { id, dedupeKey, receivedAt, reference, transactionId, checkoutId, outcome, ...rest } = n;
-  return [id, dedupeKey, receivedAt, reference, transactionId, checkoutId, outcome, JSON.stringify(rest)];
-}
-
-function notificationFromRow(row: Row): NotificationRecord {
-  return {
-    ...(json(row.data) as Omit<NotificationRecord, 'id'>),
-    id: str(row.id),
-    dedupeKey: str(row.dedupe_key),
-    receivedAt: num(row.received_at),
-    reference: str(row.reference),
-    transactionId: str(row.transaction_id),
-    checkoutId: row.checkout_id === null || row.checkout_id === undefined ? null : str(row.checkout_id),
-    outcome: str(row.outcome) as NotificationRecord['outcome'],
-  };
-}
-
-function idempotencyFromRow(row: Row): IdempotencyRecord {
-  return { key: str(row.idem_key), fingerprint: str(row.fingerprint), checkoutId: str(row.checkout_id), createdAt: num(row.created_at) };
-}
-
 /** The patched record: fields the patch leaves undefined keep their value; identity never changes. */
 function applyPatch(current: CheckoutRecord, patch: CheckoutPatch): CheckoutRecord {
   const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
@@ -149,42 +98,6 @@ function applyPatch(current: CheckoutRecord, patch: CheckoutPatch): CheckoutReco
 
 function pageSize(limit: number): number {
   return Number.isFinite(limit) ? Math.min(MAX_PAGE, Math.max(0, Math.floor(limit))) : MAX_PAGE;
-}
-
-/** Most checkouts a single-writer store keeps in memory; the oldest go first. */
-export const CACHED_CHECKOUTS = 10_000;
-
-/**
- * Checkouts by id and by secret hash, for a store whose database no other process writes.
- * Records are frozen: every reader shares them, and a change is a new record through the store.
- */
-function checkoutCache(enabled: boolean) {
-  const byId = new Map<string, CheckoutRecord>();
-  const idBySecret = new Map<string, string>();
-  return {
-    get: (id: string) => (enabled ? byId.get(id) : undefined),
-    bySecret(hash: string) {
-      const id = enabled ? idBySecret.get(hash) : undefined;
-      return id === undefined ? undefined : byId.get(id);
-    },
-    put(rec: CheckoutRecord | null): CheckoutRecord | null {
-      if (!enabled || !rec) return rec;
-      byId.delete(rec.id);
-      byId.set(rec.id, deepFreeze(rec));
-      idBySecret.set(rec.secretHash, rec.id);
-      if (byId.size > CACHED_CHECKOUTS) {
-        const oldest = byId.keys().next().value!;
-        idBySecret.delete(byId.get(oldest)!.secretHash);
-        byId.delete(oldest);
-      }
-      return rec;
-    },
-    forget(id: string) {
-      const rec = byId.get(id);
-      if (rec) idBySecret.delete(rec.secretHash);
-      byId.delete(id);
-    },
-  };
 }
 
 export function createSqlStore(driver: SqlDriver): Store {

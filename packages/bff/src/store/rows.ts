@@ -1,0 +1,58 @@
+/** Records as rows and back: indexed fields are columns, the rest one JSON document (`data`). */
+import type { CheckoutState } from '@bank-checkout/contract';
+import type { Row, SqlValue } from './sql.js';
+import type { CheckoutRecord, IdempotencyRecord, NotificationRecord } from './types.js';
+
+export const CHECKOUT_COLUMNS = ['id', 'secret_hash', 'state', 'reference', 'version', 'created_at', 'updated_at', 'expires_at', 'data'];
+export const NOTIFICATION_COLUMNS = ['id', 'dedupe_key', 'received_at', 'reference', 'transaction_id', 'checkout_id', 'outcome', 'data'];
+
+export const insertSql = (table: string, columns: string[]) =>
+  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+
+/** SQLite hands JSON back as text, PostgreSQL's jsonb as a parsed value. */
+const json = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+/** PostgreSQL hands BIGINT back as a string. */
+const num = (v: unknown): number => Number(v);
+const str = (v: unknown): string => String(v);
+
+export function checkoutArgs(r: CheckoutRecord): SqlValue[] {
+  const { id, secretHash, state, reference, version, createdAt, updatedAt, expiresAt, ...rest } = r;
+  return [id, secretHash, state, reference, version, createdAt, updatedAt, expiresAt, JSON.stringify(rest)];
+}
+
+export function checkoutFromRow(row: Row): CheckoutRecord {
+  return {
+    ...(json(row.data) as Omit<CheckoutRecord, 'id'>),
+    id: str(row.id),
+    secretHash: str(row.secret_hash),
+    state: str(row.state) as CheckoutState,
+    reference: str(row.reference),
+    version: num(row.version),
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+    expiresAt: num(row.expires_at),
+  };
+}
+
+export function notificationArgs(n: NotificationRecord): SqlValue[] {
+  const { id, dedupeKey, receivedAt, reference, transactionId, checkoutId, outcome, ...rest } = n;
+  return [id, dedupeKey, receivedAt, reference, transactionId, checkoutId, outcome, JSON.stringify(rest)];
+}
+
+export function notificationFromRow(row: Row): NotificationRecord {
+  return {
+    ...(json(row.data) as Omit<NotificationRecord, 'id'>),
+    id: str(row.id),
+    dedupeKey: str(row.dedupe_key),
+    receivedAt: num(row.received_at),
+    reference: str(row.reference),
+    transactionId: str(row.transaction_id),
+    checkoutId: row.checkout_id === null || row.checkout_id === undefined ? null : str(row.checkout_id),
+    outcome: str(row.outcome) as NotificationRecord['outcome'],
+  };
+}
+
+export function idempotencyFromRow(row: Row): IdempotencyRecord {
+  return { key: str(row.idem_key), fingerprint: str(row.fingerprint), checkoutId: str(row.checkout_id), createdAt: num(row.created_at) };
+}
+
