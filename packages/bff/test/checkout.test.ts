@@ -116,21 +116,26 @@ describe('checkout API: the native flow against the simulator', () => {
     assert.equal(again.state, 'validate');
   });
 
-  it('fails the transfer when a validation is 0000, with the bank code', async () => {
+  it('keeps the challenge open after a wrong code (0000) with attempts left, then fails when none are left', async () => {
     const c = await h.createCheckout();
-    const v = await walk(h, c.clientSecret, 'aurora', { answer: () => '0000' });
+    const first = await walk(h, c.clientSecret, 'aurora', { stopAt: 'validate' });
+    assert.ok(first.step.state === 'validate');
+    const answer = Object.fromEntries(first.step.validations.map((x) => [x.fieldId, '0000']));
+    const again = await view(await h.checkout(c.clientSecret, '/v1/checkout/validate', { values: answer }));
+    assert.deepEqual([again.state, again.error, again.attemptsLeft], ['validate', { code: 'B103', message: 'error.B103' }, 2]);
+    const v = await walk(h, c.clientSecret, 'aurora', { resumeOnly: true, answer: () => '0000' });
     assert.equal(v.state, 'failed');
-    assert.deepEqual(v.error, { code: 'B103', message: 'error.B103' });
+    assert.deepEqual(v.error, { code: 'attempts', message: 'error.attempts' });
+    assert.ok(v.actions.includes('restart'), 'the payer may start again');
     // The same at a bank that asks to sign in its app on another device (type 6).
     const c2 = await h.createCheckout();
     const v2 = await walk(h, c2.clientSecret, NATIVE_TEST_INPUTS.indirectBankId, { answer: () => '0000' });
     assert.equal(v2.state, 'failed');
-    assert.equal(v2.error?.code, 'B103');
     const after = await h.checkout(c.clientSecret, '/v1/checkout/cancel', {});
     assert.equal(after.status, 409);
   });
 
-  it('fails after the 90-second deadline, enforced by the BFF', async () => {
+  it('goes back to the account list after the 90-second deadline, enforced by the BFF', async () => {
     const c = await h.createCheckout();
     const v = await walk(h, c.clientSecret, 'aurora', { stopAt: 'validate' });
     assert.ok(v.step.state === 'validate');
@@ -141,8 +146,12 @@ describe('checkout API: the native flow against the simulator', () => {
     assert.equal(res.status, 409);
     assert.equal(h.upstreamCalls.length, calls, 'nothing sent after the deadline');
     const after = await view(await h.checkout(c.clientSecret, '/v1/checkout'));
-    assert.equal(after.state, 'failed');
+    assert.equal(after.state, 'select-account');
     assert.equal(after.error?.code, 'deadline');
+    // A new transfer from the same bank session.
+    assert.ok(after.step.state === 'select-account');
+    const retry = await view(await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: after.step.accounts[0]!.accountId }));
+    assert.ok(['validate', 'succeeded'].includes(retry.state), retry.state);
   });
 
   it('spends an attempt per wrong password and fails when none are left', async () => {

@@ -36,7 +36,8 @@ describe('checkout state machine (pure)', () => {
     assert.equal(stateAfterError('transfer', 'B107'), 'select-account');
     assert.equal(stateAfterError('transfer', 'E302'), 'select-account');
     assert.equal(stateAfterError('transfer', 'B102'), 'failed');
-    assert.equal(stateAfterError('validate', 'B103'), 'failed');
+    assert.equal(stateAfterError('validate', 'B103'), 'validate', 'a wrong code: the same challenge again');
+    assert.equal(stateAfterError('validate', 'B102'), 'failed');
     assert.ok(costsAttempt('B100') && costsAttempt('B103') && !costsAttempt('B105'));
   });
 
@@ -54,7 +55,7 @@ describe('checkout state machine (pure)', () => {
     assert.equal(timePatch(base, 999, 100), null);
     assert.equal(timePatch(base, 1001, 100)?.state, 'expired');
     const validating = { ...base, state: 'validate', expiresAt: 10_000, internal: { deadline: 500 } } as unknown as CheckoutRecord;
-    assert.equal(timePatch(validating, 501, 100)?.state, 'failed');
+    assert.equal(timePatch(validating, 501, 100)?.state, 'select-account', 'past the deadline: a new transfer from the account list');
     const crashed = { ...base, expiresAt: 10_000, internal: { busy: { op: 'transfer', since: 0 } } } as unknown as CheckoutRecord;
     assert.equal(timePatch(crashed, 50, 100), null, 'still in flight');
     assert.equal(timePatch(crashed, 101, 100)?.state, 'unknown');

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { CHECKOUT_ACTIONS, CHECKOUT_STATES, FINAL_STATES, type CheckoutAction, type CheckoutState } from '@bank-checkout/contract';
-import { ACTIONS, RESOLVE, actionsFor, allows, initialState, linkOutcome, stateAfterError, ERROR_TARGETS } from '../src/checkout/transitions.js';
+import { ACTIONS, FROM_ENDING, RESOLVE, actionsFor, allows, initialState, linkOutcome, stateAfterError, ERROR_TARGETS } from '../src/checkout/transitions.js';
 import { createHarness, type Harness } from './harness.js';
 import { walk } from './flow.js';
 
@@ -30,7 +30,8 @@ describe('the transition table', () => {
     assert.deepEqual(Object.keys(ACTIONS).sort(), [...CHECKOUT_ACTIONS].sort());
     for (const [action, rule] of Object.entries(ACTIONS)) {
       for (const s of [...rule.from, ...rule.to]) assert.ok(CHECKOUT_STATES.includes(s), `${action}: ${s}`);
-      for (const s of rule.from) assert.ok(!FINAL_STATES.includes(s) && s !== 'unknown', `${action} from ${s}`);
+      // Only a restart starts from an ending, and never from a payment, an expiry or an unknown outcome.
+      for (const s of rule.from) assert.ok((FROM_ENDING.includes(action as CheckoutAction) ? ['failed', 'cancelled'] : CHECKOUT_STATES.filter((x) => !FINAL_STATES.includes(x) && x !== 'unknown')).includes(s), `${action} from ${s}`);
     }
     for (const step of Object.keys(ERROR_TARGETS) as (keyof typeof ERROR_TARGETS)[]) assert.ok(CHECKOUT_STATES.includes(stateAfterError(step, 'E999')));
     assert.deepEqual([...RESOLVE.from], ['unknown']);

@@ -118,7 +118,7 @@ export function createCore(deps: ServiceDeps) {
    */
   async function act(rec: CheckoutRecord, action: CheckoutAction, run: (locked: CheckoutRecord, i: Internal) => Promise<Outcome>): Promise<CheckoutRecord> {
     const rule = ACTIONS[action];
-    if (isFinal(rec.state)) throw errors.conflict('checkout_finished', `The checkout is already ${rec.state}.`);
+    if (isFinal(rec.state) && !rule.from.includes(rec.state)) throw errors.conflict('checkout_finished', `The checkout is already ${rec.state}.`);
     if (rec.internal.busy) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
     if (!rule.from.includes(rec.state)) throw errors.conflict('invalid_state', `This action is not possible while the checkout is in state ${rec.state}.`);
     const locked = await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: { op: action, since: now() } } });

@@ -57,6 +57,8 @@ export function bankView(b: BankType, sandbox: boolean): BankView {
 export interface ViewContext {
   sandbox: boolean;
   payeeName: string;
+  /** The clock (a restart is offered only before the checkout expires). */
+  now?: number;
   periodicBanks?: PeriodicBankView[];
   /** Why the periodic bank list is missing, when the provider could not give it. */
   periodicBanksError?: 'upstream' | 'upstream-timeout';
@@ -115,7 +117,7 @@ export function toView(rec: CheckoutRecord, ctx: ViewContext): CheckoutView {
     expiresAt: new Date(rec.expiresAt).toISOString(),
     sandbox: ctx.sandbox,
     attemptsLeft: rec.attemptsLeft,
-    actions: actionsFor(rec),
+    actions: actionsFor(rec, ctx.now),
     step: step(rec, ctx),
     ...(rec.error ? { error: rec.error } : {}),
   };
@@ -137,7 +139,9 @@ export function timePatch(rec: CheckoutRecord, now: number, busyTtlMs: number, l
   }
   if (i.busy || isFinal(rec.state) || rec.state === 'unknown') return null;
   if (rec.state === TIME_RULES.deadline.in && i.deadline !== undefined && now > i.deadline) {
-    return { state: TIME_RULES.deadline.to, error: viewError(TIME_RULES.deadline.code), internal: scrubSession(i) };
+    // The transfer waited for is abandoned; the bank session and the account list stay.
+    const { validations, deadline, round, transactionId, accountId, ...rest } = i;
+    return { state: TIME_RULES.deadline.to, error: viewError(TIME_RULES.deadline.code), internal: rest };
   }
   // At the bank's page the link lives until expiresAt; a payment begun just before may still
   // finish, so its result is awaited a grace period longer (a later success still wins).

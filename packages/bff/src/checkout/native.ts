@@ -65,6 +65,36 @@ export function nativeActions(core: Core) {
     }
   }
 
+  /**
+   * A wrong validation code with attempts left (one is spent). The bank ends that transaction
+   * but keeps the session, so the same transfer is started again at once and the payer gets a
+   * fresh challenge; if the bank will not, the account list is where to try again.
+   */
+  async function retryChallenge(rec: CheckoutRecord, i: Internal): Promise<Outcome> {
+    const attemptsLeft = rec.attemptsLeft - 1;
+    const { validations, round, deadline, transactionId, ...session } = i;
+    const started = now();
+    try {
+      const res = await upstream.native.transferInit({
+        sessionId: i.sessionId!,
+        accountIdOrigin: i.accountId!,
+        amount: rec.amount,
+        subject: rec.subject,
+        holderDestiny: rec.holderDestiny,
+        accountDestiny: rec.accountDestiny,
+      });
+      if (res.status === '200') return { patch: { state: 'succeeded', attemptsLeft, error: null, internal: scrubSession({ ...session, outcomeAt: now() }) } };
+      if (res.validations?.length) {
+        const next: Internal = { ...session, ...(res.transactionId ? { transactionId: res.transactionId } : {}), validations: res.validations, round: 1, deadline: started + VALIDATION_WINDOW_MS };
+        return { patch: { state: 'validate', attemptsLeft, error: viewError('B103'), internal: next } };
+      }
+    } catch {
+      // The new transfer could not start: the payer chooses the account again.
+    }
+    const { accountId, ...rest } = session;
+    return { patch: { state: 'select-account', attemptsLeft, error: viewError('B103'), internal: rest } };
+  }
+
   async function findBank(bankId: string): Promise<BankType> {
     const groups = await upstream.nativeBanks().catch((err) => {
       throw toApiError(err);
@@ -164,6 +194,7 @@ export function nativeActions(core: Core) {
           const same = JSON.stringify(nextValidations.map((v) => v.fieldId)) === JSON.stringify(validations.map((v) => v.fieldId));
           return { patch: { state: 'validate', error: null, internal: { ...i, validations: nextValidations, round: (i.round ?? 1) + (same ? 0 : 1) } } };
         } catch (err) {
+          if (err instanceof ProviderError && err.code === 'B103' && rec.attemptsLeft > 1) return retryChallenge(rec, i);
           if (err instanceof ProviderError) return { patch: providerErrorPatch(rec, i, 'validate', err) };
           return faultOutcome(i, 'validate', err, 'validate');
         }

@@ -11,7 +11,7 @@ import type { CheckoutRecord } from '../store/types.js';
 import { createCore, type ServiceDeps } from './core.js';
 import { linkActions } from './links.js';
 import { nativeActions } from './native.js';
-import { scrubSession } from './internal.js';
+import { merchantData, scrubSession } from './internal.js';
 import { toView, viewError } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
 import { RESOLVE, initialState } from './transitions.js';
@@ -40,7 +40,7 @@ export function createCheckoutService(deps: ServiceDeps) {
 
   async function view(rec: CheckoutRecord): Promise<CheckoutView> {
     const periodic = rec.state === 'periodic' ? await links.periodicContext() : {};
-    return toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, ...periodic });
+    return toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, now: now(), ...periodic });
   }
 
   /**
@@ -130,6 +130,26 @@ export function createCheckoutService(deps: ServiceDeps) {
     settle: core.settle,
     commit: core.commit,
     cancel: (rec: CheckoutRecord) => core.act(rec, 'cancel', async (_locked, i) => ({ patch: { state: 'cancelled', error: viewError('cancelled'), internal: scrubSession(i) } })),
+
+    /**
+     * One step back before a transfer is initiated: from the account list to the contracts when
+     * there were several (the bank session goes on), otherwise to the bank list (the session is
+     * dropped; another bank or person type can be chosen).
+     */
+    back: (rec: CheckoutRecord) =>
+      core.act(rec, 'back', async (_locked, i) => {
+        if (rec.state === 'select-account' && (i.contracts?.length ?? 0) > 1) {
+          const { accounts, accountId, contractId, ...rest } = i;
+          return { patch: { state: 'select-contract', error: null, internal: rest } };
+        }
+        return { patch: { state: 'select-bank', error: null, internal: merchantData(i) } };
+      }),
+
+    /** A fresh start after a failure or a cancellation, while the checkout has not expired; attempts left are kept. */
+    restart: (rec: CheckoutRecord) => {
+      if (now() >= rec.expiresAt) throw errors.conflict('checkout_finished', 'The checkout has expired; the shop can start a new one.');
+      return core.act(rec, 'restart', async (_locked, i) => ({ patch: { mode: rec.modes[0]!, state: initialState(rec.modes), error: null, internal: merchantData(i) } }));
+    },
     ...native,
     chooseMode: links.chooseMode,
     redirect: links.redirect,

@@ -29,12 +29,20 @@ export const ACTIONS: Readonly<Record<CheckoutAction, ActionRule>> = {
   'second-login': { from: ['second-login'], to: ['select-contract', 'select-account', 'login', 'select-bank', 'failed', 'unknown'] },
   contract: { from: ['select-contract'], to: ['select-account', 'select-bank'] },
   transfer: { from: ['select-account'], to: ['validate', 'succeeded', 'select-account', 'failed', 'unknown'] },
-  validate: { from: ['validate'], to: ['validate', 'succeeded', 'failed', 'unknown'] },
+  validate: { from: ['validate'], to: ['validate', 'succeeded', 'select-account', 'failed', 'unknown'] },
   cancel: { from: OPEN, to: ['cancelled'] },
   mode: { from: START, to: ['select-bank', 'periodic', 'redirect'], needsChoice: true },
   redirect: { from: START, to: ['redirect'], needsMode: 'redirect' },
   periodic: { from: ['periodic', 'select-bank'], to: ['redirect'], needsMode: 'periodic' },
+  // One step back before any transfer is initiated: another contract, or another bank.
+  back: { from: ['login', 'second-login', 'select-contract', 'select-account'], to: ['select-bank', 'select-contract'] },
+  // A fresh start after a failure or a cancellation (not once paid, expired or unknown); the
+  // attempts left are kept, so starting over never gives a guesser more tries.
+  restart: { from: ['failed', 'cancelled'], to: ['select-bank', 'periodic'] },
 };
+
+/** Actions that start from an ending (a checkout that failed or was cancelled may start over). */
+export const FROM_ENDING: readonly CheckoutAction[] = ['restart'];
 
 /** The merchant's decision on a checkout whose outcome the provider never gave. */
 export const RESOLVE = { from: ['unknown'] as readonly CheckoutState[], to: ['succeeded', 'failed'] as readonly CheckoutState[] };
@@ -48,18 +56,20 @@ export function isFinal(state: CheckoutState): boolean {
   return FINAL_STATES.includes(state);
 }
 
-/** Whether `action` is allowed on a checkout in `state` with these modes. */
-export function allows(action: CheckoutAction, state: CheckoutState, modes: readonly CheckoutMode[]): boolean {
+/** Whether `action` is allowed on a checkout in `state` with these modes (and, for restart, before it expires). */
+export function allows(action: CheckoutAction, state: CheckoutState, modes: readonly CheckoutMode[], open = true): boolean {
   const rule = ACTIONS[action];
   if (!rule.from.includes(state)) return false;
+  if (FROM_ENDING.includes(action) && !open) return false;
   if (rule.needsMode && !modes.includes(rule.needsMode)) return false;
   if (rule.needsChoice && modes.length < 2) return false;
   return true;
 }
 
-/** The actions the payer may take now, in the table's order. */
-export function actionsFor(rec: Pick<CheckoutRecord, 'state' | 'modes'>): CheckoutAction[] {
-  return (Object.keys(ACTIONS) as CheckoutAction[]).filter((a) => allows(a, rec.state, rec.modes));
+/** The actions the payer may take now, in the table's order; `now` tells whether a restart is still in time. */
+export function actionsFor(rec: Pick<CheckoutRecord, 'state' | 'modes'> & Partial<Pick<CheckoutRecord, 'expiresAt'>>, now = Date.now()): CheckoutAction[] {
+  const open = rec.expiresAt === undefined || now < rec.expiresAt;
+  return (Object.keys(ACTIONS) as CheckoutAction[]).filter((a) => allows(a, rec.state, rec.modes, open));
 }
 
 /* ---------- provider answers ---------- */
@@ -78,7 +88,9 @@ export const ERROR_TARGETS: Readonly<Record<ErrorStep, { codes: Readonly<Record<
   accounts: { codes: {}, otherwise: 'select-bank' },
   // Another account may work.
   transfer: { codes: { B101: 'select-account', B106: 'select-account', B107: 'select-account', E302: 'select-account' }, otherwise: 'failed' },
-  validate: { codes: {}, otherwise: 'failed' },
+  // A wrong code with attempts left: a fresh challenge for the same transfer, the bank session
+  // still open (the native service, not the table, restarts the transfer).
+  validate: { codes: { B103: 'validate' }, otherwise: 'failed' },
 };
 
 /** Codes that use up one of the payer's attempts: wrong credentials, wrong validation code. */
@@ -113,7 +125,8 @@ export function unknownAfterFault(step: string, timedOut: boolean): boolean {
  */
 export const TIME_RULES = {
   expiry: { to: 'expired' as CheckoutState, graceFor: ['redirect'] as readonly CheckoutState[] },
-  deadline: { in: 'validate' as CheckoutState, to: 'failed' as CheckoutState, code: 'deadline' },
+  // The bank session outlives the validation window: a new transfer from the account list.
+  deadline: { in: 'validate' as CheckoutState, to: 'select-account' as CheckoutState, code: 'deadline' },
   lapsedLock: { unknownFor: ['transfer', 'validate'] as readonly string[] },
 };
 

@@ -88,6 +88,8 @@ export function checkoutRoutes(p: AppParts) {
   action('/checkout/transfer', 'Choose the account and start the transfer', contract.transferBody, (rec, b) => p.service.transfer(rec, b.accountId));
   action('/checkout/validate', 'Answer a round of validations', contract.validateBody, (rec, b) => p.service.validate(rec, b.values));
   action('/checkout/cancel', 'Cancel the checkout', contract.emptyBody, (rec) => p.service.cancel(rec));
+  action('/checkout/back', 'One step back (another bank, person type, contract or account)', contract.emptyBody, (rec) => p.service.back(rec));
+  action('/checkout/restart', 'Start again after a failure or a cancellation', contract.emptyBody, (rec) => p.service.restart(rec));
   action('/checkout/redirect', 'Create the signed payment URL', contract.emptyBody, (rec) => p.service.redirect(rec));
   action('/checkout/periodic', 'Create the signed periodic-payment URL', contract.periodicBody, (rec, b) => p.service.periodic(rec, b));
   action('/checkout/mode', 'Choose native, redirect or periodic', contract.modeBody, (rec, b) => p.service.chooseMode(rec, b.mode));

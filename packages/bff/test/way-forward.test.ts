@@ -1,0 +1,74 @@
+/**
+ * The payer always has a way forward: start again after a failure or a cancellation (attempts
+ * kept), step back before the transfer, a fresh challenge after a wrong code, and a new
+ * transfer after the validation window.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHarness, view, type Harness } from './harness.js';
+import { bankOf, testFields, walk } from './flow.js';
+
+describe('a way forward', () => {
+  let h: Harness;
+  before(async () => {
+    h = await createHarness();
+  });
+  after(() => h.close());
+
+  const post = (secret: string, path: string) => h.checkout(secret, path, {});
+
+  it('starts again after a cancellation and after a failure, keeping the attempts spent', async () => {
+    const c = await h.createCheckout();
+    const cancelled = await view(await post(c.clientSecret, '/v1/checkout/cancel'));
+    assert.deepEqual([cancelled.state, cancelled.actions], ['cancelled', ['restart']]);
+    const again = await view(await post(c.clientSecret, '/v1/checkout/restart'));
+    assert.equal(again.state, 'select-bank');
+    assert.equal(again.error, undefined);
+
+    // A wrong password spends an attempt; after cancelling and starting again it stays spent.
+    const bank = await bankOf(h, c.clientSecret, 'aurora');
+    const fields = testFields(bank);
+    const wrong = { ...fields, userSecret: (fields.userSecret![0] === '9' ? '8' : '9') + fields.userSecret!.slice(1) };
+    const refused = await view(await h.checkout(c.clientSecret, '/v1/checkout/login', { bankId: 'aurora', loginId: bank.defaultLogin, fields: wrong }));
+    assert.equal(refused.attemptsLeft, 2);
+    await post(c.clientSecret, '/v1/checkout/cancel');
+    const restarted = await view(await post(c.clientSecret, '/v1/checkout/restart'));
+    assert.equal(restarted.attemptsLeft, 2, 'starting over gives no new attempts');
+    assert.equal((await walk(h, c.clientSecret, 'aurora')).state, 'succeeded');
+    const paid = await post(c.clientSecret, '/v1/checkout/restart');
+    assert.equal(paid.status, 409, 'never after a payment');
+  });
+
+  it('does not start again once the checkout has expired', async () => {
+    const c = await h.createCheckout({ expiresInMinutes: 5 });
+    await post(c.clientSecret, '/v1/checkout/cancel');
+    h.clock.advance(5 * 60_000 + 1);
+    const v = await view(await h.checkout(c.clientSecret, '/v1/checkout'));
+    assert.deepEqual(v.actions, []);
+    assert.equal((await post(c.clientSecret, '/v1/checkout/restart')).status, 409);
+  });
+
+  it('steps back from each step before the transfer: to the contracts, or to the banks', async () => {
+    // A bank with a second login (SMS): back to the bank list.
+    const a = await h.createCheckout();
+    const second = await walk(h, a.clientSecret, 'levante', { stopAt: 'second-login' });
+    assert.ok(second.actions.includes('back'));
+    assert.equal((await view(await post(a.clientSecret, '/v1/checkout/back'))).state, 'select-bank');
+
+    // Several contracts: from the accounts back to the contracts, then to the banks.
+    const b = await h.createCheckout();
+    const contracts = await walk(h, b.clientSecret, 'aurora-empresas', { stopAt: 'select-contract' });
+    assert.ok(contracts.step.state === 'select-contract');
+    const accounts = await view(await h.checkout(b.clientSecret, '/v1/checkout/contract', { contractId: contracts.step.contracts[0]!.contractId }));
+    assert.equal(accounts.state, 'select-account');
+    const backToContracts = await view(await post(b.clientSecret, '/v1/checkout/back'));
+    assert.equal(backToContracts.state, 'select-contract');
+    assert.equal((await view(await post(b.clientSecret, '/v1/checkout/back'))).state, 'select-bank');
+
+    // Not once the transfer started.
+    const c = await h.createCheckout();
+    const challenge = await walk(h, c.clientSecret, 'aurora', { stopAt: 'validate' });
+    assert.ok(!challenge.actions.includes('back'));
+    assert.equal((await post(c.clientSecret, '/v1/checkout/back')).status, 409);
+  });
+});
