@@ -83,22 +83,31 @@ export function shopRoutes(ctx: DemoContext) {
       return c.redirect('/cart', 303);
     }
     // The same cart and choice give the same key: a double submit or a retry finds the same
-    // checkout instead of creating a second one.
-    const key = ctx.keyFor('cart', session.id, String(session.cartRevision), mode);
-    const reference = `ORD-${key.slice(0, 10).toUpperCase()}`;
+    // checkout instead of creating a second one. A checkout that can no longer go forward (it
+    // expired, or its time to start again is over) makes way for a new one.
     const origin = originOf(ctx, c);
-    const created = await merchant.createCheckout(
-      {
-        amount,
-        subject: `Demo shop order ${reference}`,
-        reference,
-        urlOk: `${origin}/result`,
-        urlError: `${origin}/result`,
-        modes: modesWith(mode),
-        customData: JSON.stringify({ cart: session.cart.map((l) => [l.productId, l.quantity]) }),
-      },
-      key,
-    );
+    const create = async (round: number) => {
+      const key = ctx.keyFor('cart', session.id, String(session.cartRevision), mode, ...(round ? [String(round)] : []));
+      const reference = `ORD-${key.slice(0, 10).toUpperCase()}`;
+      const result = await merchant.createCheckout(
+        {
+          amount,
+          subject: `Demo shop order ${reference}`,
+          reference,
+          urlOk: `${origin}/result`,
+          urlError: `${origin}/result`,
+          modes: modesWith(mode),
+          customData: JSON.stringify({ cart: session.cart.map((l) => [l.productId, l.quantity]) }),
+        },
+        key,
+      );
+      return { result, reference };
+    };
+    const dead = (r: Awaited<ReturnType<typeof create>>['result']) =>
+      r.ok && (r.data.state === 'expired' || ((r.data.state === 'failed' || r.data.state === 'cancelled') && !r.data.actions.includes('restart')));
+    let attempt = await create(0);
+    for (let round = 1; round <= 5 && dead(attempt.result); round++) attempt = await create(round);
+    const { result: created, reference } = attempt;
     if (!created.ok) {
       session.flash = { kind: 'error', text: `The payment could not be prepared: ${created.error.message}` };
       return c.redirect('/cart', 303);
