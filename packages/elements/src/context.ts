@@ -6,7 +6,11 @@ import { createContext } from '@lit/context';
 import type { BankGroupView, CheckoutView } from '@bank-checkout/contract';
 import type { CheckoutClient } from './client.js';
 
-export type CheckoutAction = (client: CheckoutClient) => Promise<CheckoutView>;
+/**
+ * One call of a step to the BFF, given the typed client (such as `(c) => c.cancel()`). Not to
+ * be confused with the contract's `CheckoutAction`, the name of an action the BFF allows.
+ */
+export type StepAction = (client: CheckoutClient) => Promise<CheckoutView>;
 
 export interface CheckoutContextValue {
   view: CheckoutView | null;
@@ -20,7 +24,7 @@ export interface CheckoutContextValue {
    * Runs one action against the BFF and shows its answer. Resolves with the new view, or null
    * when the call failed (the provider shows the error and resynchronises the view).
    */
-  run(action: CheckoutAction): Promise<CheckoutView | null>;
+  run(action: StepAction): Promise<CheckoutView | null>;
   /** Reads the current view again (read-only, safe to repeat). */
   refresh(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { LAST_BANK_KEY } from '../src/logic/banks.js';
-import { AURORA, CARD_IMAGE, GROUPS, allAttributeValues, apiError, deep, fakeBff, field, inlineStyled, type, until, validation, view, type FakeRoute } from './fixtures.js';
+import { AURORA, CARD_IMAGE, GROUPS, allAttributeValues, apiError, deep, fakeBff, field, gate, inlineStyled, type, until, validation, view, type FakeRoute } from './fixtures.js';
 
 const SECRET = 'cs_live_0123456789abcdef';
 const CREDENTIALS = ['12345678Z', '135790', '999999', '4821', '2580', '613579'];
@@ -323,6 +323,45 @@ describe('<bank-checkout>', () => {
     await until(() => other.shadowRoot!.querySelector('h2'));
     expect(bad).to.deep.equal([]);
     expect(other.shadowRoot!.querySelector('a')).to.equal(null);
+  });
+
+  it('drops an answer for an old checkout: after the secret changed, or while off the page', async () => {
+    const hold = gate();
+    let reads = 0;
+    const bff = fakeBff({
+      'GET /v1/checkout': async (_b, call) => {
+        reads++;
+        if (call.headers['x-checkout-secret'] === 'cs_old') await hold.promise;
+        return view({ state: call.headers['x-checkout-secret'] === 'cs_old' ? 'failed' : 'select-bank' }, { id: call.headers['x-checkout-secret']! });
+      },
+      'GET /v1/banks': () => ({ status: 200, body: { groups: GROUPS } }),
+    });
+    const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret="cs_old" locale="en" .fetch=${bff.fetch}></bank-checkout>`);
+    const steps: string[] = [];
+    el.addEventListener('bank-checkout-step', (e) => steps.push(e.detail.checkoutId!));
+    await until(() => reads === 1);
+    el.checkoutSecret = 'cs_new';
+    await need(el, 'bank-selector');
+    hold.open();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(steps, 'the old checkout’s late answer is dropped').to.deep.equal(['cs_new']);
+    expect(el.shadowRoot!.querySelector('bank-result')).to.equal(null);
+
+    // Off the page while a read is on its way: its answer is dropped, and the view is read again on return.
+    const held = gate();
+    const away = fakeBff({ 'GET /v1/checkout': async () => (await held.promise, view({ state: 'succeeded' })) });
+    const other = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret="cs_x" locale="en" .fetch=${away.fetch}></bank-checkout>`);
+    const done: unknown[] = [];
+    other.addEventListener('bank-checkout-complete', (e) => done.push(e.detail));
+    const parent = other.parentElement!;
+    other.remove();
+    held.open();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(done, 'nothing happens off the page').to.deep.equal([]);
+    parent.append(other);
+    await need(other, 'bank-result');
+    expect(away.calls.filter((c) => c.path === '/v1/checkout')).to.have.length(2);
+    expect(done).to.have.length(1);
   });
 
   it('themes light and dark, and fits 320 px', async () => {

@@ -2,7 +2,7 @@
  * Contract-shaped test data and a fake BFF fetch for the element tests. Bank data follows the
  * sandbox catalogue's shapes (DNI/CIF fields, masked numeric secrets, a bank in maintenance).
  */
-import type { BankGroupView, BankView, CheckoutView, FieldView, PeriodicBankView, StepView, ValidationView } from '@bank-checkout/contract';
+import type { BankGroupView, BankView, CheckoutAction, CheckoutMode, CheckoutState, CheckoutView, FieldView, PeriodicBankView, StepView, ValidationView } from '@bank-checkout/contract';
 
 export const field = (over: Partial<FieldView> & Pick<FieldView, 'fieldId' | 'label'>): FieldView => ({
   min: null,
@@ -140,15 +140,45 @@ export const validation = (type: number, over: Partial<ValidationView> = {}): Va
 });
 
 /** A 1×1 PNG as the coordinates card. */
-export const CARD_IMAGE =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+export const CARD_IMAGE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
+const START: readonly CheckoutState[] = ['select-bank', 'login', 'periodic'];
+
+type Rule = { from: readonly CheckoutState[]; needsMode?: CheckoutMode; needsChoice?: boolean };
+const OPEN: readonly CheckoutState[] = ['select-bank', 'login', 'second-login', 'select-contract', 'select-account', 'validate', 'periodic', 'redirect'];
+
+/** The payer actions the BFF allows: a copy of its transition table, so the tests render real views. */
+const RULES: Record<string, Rule> = {
+  login: { from: ['select-bank', 'login'], needsMode: 'native' },
+  'second-login': { from: ['second-login'] },
+  contract: { from: ['select-contract'] },
+  transfer: { from: ['select-account'] },
+  validate: { from: ['validate'] },
+  cancel: { from: OPEN },
+  mode: { from: START, needsChoice: true },
+  redirect: { from: START, needsMode: 'redirect' },
+  periodic: { from: ['periodic', 'select-bank'], needsMode: 'periodic' },
+  back: { from: ['login', 'second-login', 'select-contract', 'select-account'] },
+  restart: { from: ['failed', 'cancelled'] },
+};
+
+/** The actions a checkout in `state` with these modes offers, as the BFF lists them. */
+export function actionsFor(state: CheckoutState, modes: readonly CheckoutMode[]): CheckoutAction[] {
+  return (Object.keys(RULES) as CheckoutAction[]).filter((a) => {
+    const r = RULES[a]!;
+    return r.from.includes(state) && (!r.needsMode || modes.includes(r.needsMode)) && (!r.needsChoice || modes.length > 1);
+  });
+}
+
+/** A checkout view in `step`'s state; its `actions` are the BFF's for that state and `modes`, unless given. */
 export function view(step: StepView, over: Partial<CheckoutView> = {}): CheckoutView {
+  const modes = over.modes ?? [over.mode ?? 'native'];
   return {
+    actions: actionsFor(step.state, modes),
     id: 'chk_test',
     state: step.state,
     mode: 'native',
-    modes: ['native'],
+    modes,
     amount: 4250,
     currency: 'EUR',
     subject: 'Pedido 1042',
@@ -157,7 +187,6 @@ export function view(step: StepView, over: Partial<CheckoutView> = {}): Checkout
     expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
     sandbox: false,
     attemptsLeft: 3,
-    actions: [],
     step,
     ...over,
   };

@@ -18,7 +18,10 @@ describe('languages loaded on demand', () => {
     const el = document.createElement('bank-result') as BankResult;
     el.locale = 'gl';
     el.view = view({ state: 'succeeded' });
-    const parent = await fixture(html`<div></div>`);
+    // A plain container (fixture() of a non-Lit element waits for an animation frame, which a
+    // page in a background tab of the test runner may never get).
+    const parent = document.createElement('div');
+    document.body.append(parent);
     parent.append(el);
     seen.push(heading(el));
     await el.updateComplete;
@@ -28,6 +31,7 @@ describe('languages loaded on demand', () => {
     expect(heading(el)).to.equal('Pagamento completado');
     expect(seen.filter((h) => h !== null && h !== 'Pagamento completado')).to.deep.equal([]);
     expect(el.shadowRoot!.querySelector('[part=message]')!.textContent).to.equal('O teu banco aceptou o pagamento.');
+    parent.remove();
   });
 
   it('follows a locale changed at runtime to a language not loaded yet', async () => {

@@ -8,12 +8,20 @@ import { formatIban } from '../src/logic/format.js';
 import {
   addDays,
   describeSchedule,
+  firstEndDate,
+  firstInvalid,
   firstStartDate,
   frequencyKey,
   isoDateAt,
+  keepSelection,
   periodicChoices,
+  periodicErrors,
+  periodicOrder,
+  selectBank,
+  selectEntry,
   validateEndDate,
   validateStartDate,
+  type PeriodicForm,
 } from '../src/logic/periodic.js';
 import { isWebUrl, pollDelay, POLL_MAX_MS } from '../src/logic/redirect.js';
 import { registerCatalogue, translate } from '../src/i18n/index.js';
@@ -178,6 +186,54 @@ describe('periodic dates', () => {
     assert.equal(say('Yearly', '2030-03-15', 'es'), 'Se pagará cada año el 15 de marzo.');
     assert.equal(say('Fortnightly', '2030-03-15', 'en'), null);
     assert.equal(say('Monthly', '', 'en'), null);
+  });
+});
+
+describe('periodic form', () => {
+  const choices = periodicChoices(PERIODIC_BANKS, 'en');
+  const none = { entryKey: '', bankId: '', frequency: '' };
+  const empty: PeriodicForm = { ...none, iban: '', startDate: '', endDate: '' };
+
+  it('chooses a bank on its own at once, with its only frequency; a group waits for its bank', () => {
+    assert.deepEqual(selectEntry(choices, none, 'bank:es-levante'), { entryKey: 'bank:es-levante', bankId: 'es-levante', frequency: 'Monthly' });
+    assert.deepEqual(selectEntry(choices, none, 'bank:es-sur'), { entryKey: 'bank:es-sur', bankId: 'es-sur', frequency: '' }, 'two frequencies: the payer picks');
+    assert.deepEqual(selectEntry(choices, none, 'group:10'), { entryKey: 'group:10', bankId: '', frequency: '' });
+  });
+
+  it('keeps a frequency the next bank offers too, and drops one it does not', () => {
+    const monthly = { entryKey: 'group:10', bankId: 'es-aurora', frequency: 'Monthly' };
+    assert.equal(selectBank(choices, monthly, 'es-aurora-empresas').frequency, 'Monthly');
+    assert.equal(selectBank(choices, { ...monthly, frequency: 'Yearly' }, 'es-aurora-empresas').frequency, '');
+  });
+
+  it('forgets choices the bank list no longer holds or that stopped operating', () => {
+    const chosen = { entryKey: 'group:10', bankId: 'es-aurora', frequency: 'Quarterly' };
+    assert.deepEqual(keepSelection(choices, chosen), chosen);
+    const closed = periodicChoices(PERIODIC_BANKS.map((b) => (b.bankId === 'es-aurora' ? { ...b, enabled: false } : b)), 'en');
+    assert.deepEqual(keepSelection(closed, chosen), { entryKey: 'group:10', bankId: '', frequency: '' });
+    assert.deepEqual(keepSelection([], chosen), none);
+  });
+
+  it('reports each field’s error and the first one in the order the payer meets them', () => {
+    const first = '2030-03-11';
+    const errors = periodicErrors(choices, empty, first, null);
+    assert.equal(firstInvalid(errors), 'bank');
+    assert.deepEqual(errors.groupBank, null, 'no group chosen: no second list to fill');
+    const grouped = periodicErrors(choices, { ...empty, entryKey: 'group:10' }, first, null);
+    assert.deepEqual(grouped.groupBank, { key: 'periodic.bankRequired' });
+    const valid: PeriodicForm = { entryKey: 'bank:es-levante', bankId: 'es-levante', frequency: 'Monthly', iban: DEBTOR_IBAN, startDate: first, endDate: '' };
+    assert.equal(firstInvalid(periodicErrors(choices, valid, first, 'ES9121000418450200051332')), undefined);
+    assert.deepEqual(periodicErrors(choices, valid, first, DEBTOR_IBAN).iban, { key: 'iban.payee' }, 'not the payee’s own account');
+    assert.equal(firstInvalid(periodicErrors(choices, { ...valid, startDate: '2030-03-10', endDate: '2030-03-01' }, first, null)), 'start');
+  });
+
+  it('offers end dates after the start, and sends the order with the IBAN compacted', () => {
+    assert.equal(firstEndDate('2030-04-01', '2030-03-11'), '2030-04-02');
+    assert.equal(firstEndDate('', '2030-03-11'), '2030-03-12');
+    assert.equal(firstEndDate('2030-01-01', '2030-03-11'), '2030-03-12', 'a start in the past does not count');
+    const form: PeriodicForm = { entryKey: 'bank:es-sur', bankId: 'es-sur', frequency: 'Yearly', iban: formatIban(DEBTOR_IBAN), startDate: '2030-04-01', endDate: '' };
+    assert.deepEqual(periodicOrder(form), { bankId: 'es-sur', frequency: 'Yearly', debtorAccount: DEBTOR_IBAN, startDate: '2030-04-01' });
+    assert.equal(periodicOrder({ ...form, endDate: '2031-04-01' }).endDate, '2031-04-01');
   });
 });
 

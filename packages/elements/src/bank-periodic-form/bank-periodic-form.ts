@@ -3,9 +3,26 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
 import type { PeriodicBankView } from '@bank-checkout/contract';
 import { emit, type PeriodicSubmitDetail } from '../events.js';
-import { compactIban, editIban, validateIban } from '../logic/iban.js';
-import { isIsoDate } from '@bank-checkout/contract';
-import { addDays, describeSchedule, firstStartDate, frequencyKey, periodicChoices, validateEndDate, validateStartDate, type PeriodicChoice } from '../logic/periodic.js';
+import { editIban } from '../logic/iban.js';
+import {
+  chosenBank,
+  chosenEntry,
+  describeSchedule,
+  firstEndDate,
+  firstInvalid,
+  firstStartDate,
+  frequencyKey,
+  keepSelection,
+  periodicChoices,
+  periodicErrors,
+  periodicOrder,
+  selectBank,
+  selectEntry,
+  PERIODIC_FIELD_IDS as FIELD_IDS,
+  type PeriodicChoice,
+  type PeriodicField as FieldName,
+  type PeriodicForm,
+} from '../logic/periodic.js';
 import { isWebUrl } from '../logic/redirect.js';
 import type { FieldError } from '../logic/validators.js';
 import { BankElement } from '../shared/bank-element.js';
@@ -13,18 +30,6 @@ import { renderChoices } from '../shared/choices.js';
 import { elementStyles } from '../shared/styles.js';
 import { systemClock, type Clock } from '../bank-challenge/bank-challenge.js';
 import { periodicFormStyles } from './bank-periodic-form.styles.js';
-
-type FieldName = 'bank' | 'groupBank' | 'frequency' | 'iban' | 'start' | 'end';
-
-/** The fields in the order the payer meets them, with their element ids. */
-const FIELD_IDS: Readonly<Record<FieldName, string>> = {
-  bank: 'pf-bank',
-  groupBank: 'pf-group-bank',
-  frequency: 'pf-frequency',
-  iban: 'pf-iban',
-  start: 'pf-start',
-  end: 'pf-end',
-};
 
 /**
  * A periodic payment order: the bank (banks of a group are chosen through the group, then a
@@ -67,14 +72,8 @@ export class BankPeriodicForm extends BankElement {
   /** Used alone with `client`: how the page goes to the bank's signed page. */
   @property({ attribute: false }) navigate: (url: string) => void = (url) => window.location.assign(url);
 
-  /** The chosen entry of the bank list (a bank or a group). */
-  @state() private entryKey = '';
-  @state() private bankId = '';
-  @state() private frequency = '';
-  /** The IBAN as shown (groups of four). */
-  @state() private iban = '';
-  @state() private startDate = '';
-  @state() private endDate = '';
+  /** What the payer entered: the bank list's entry, its bank, the frequency, the IBAN as shown (groups of four), the dates. */
+  @state() private form: PeriodicForm = { entryKey: '', bankId: '', frequency: '', iban: '', startDate: '', endDate: '' };
   @state() private submitted = false;
 
   private choices: PeriodicChoice[] = [];
@@ -82,42 +81,22 @@ export class BankPeriodicForm extends BankElement {
   private readonly edited = new Set<FieldName>();
   private readonly touched = new Set<FieldName>();
 
-  private get entry(): PeriodicChoice | undefined {
-    return this.choices.find((c) => c.key === this.entryKey && c.enabled);
-  }
-
-  private get bank(): PeriodicBankView | undefined {
-    return this.entry?.banks.find((b) => b.bankId === this.bankId && b.enabled);
+  private set(changes: Partial<PeriodicForm>): void {
+    this.form = { ...this.form, ...changes };
   }
 
   protected override willUpdate(): void {
     const s = this.currentView?.step;
     this.choices = periodicChoices(this.banks ?? (s?.state === 'periodic' ? s.banks : []), this.resolvedLocale);
     // Keep only choices that still exist and are operational.
-    if (!this.entry) this.entryKey = '';
-    if (!this.bank) this.bankId = '';
-    if (!this.bank?.frequencies.includes(this.frequency)) this.frequency = '';
+    this.set(keepSelection(this.choices, this.form));
   }
 
-  private chooseEntry(key: string): void {
-    this.entryKey = key;
-    const entry = this.entry;
-    const only = entry && entry.banks.length === 1 ? entry.banks[0]! : undefined;
-    this.chooseBank(only?.enabled ? only.bankId : '');
-    this.changed('bank');
-  }
-
-  private chooseBank(bankId: string): void {
-    this.bankId = bankId;
-    const frequencies = this.entry?.banks.find((b) => b.bankId === bankId)?.frequencies ?? [];
-    if (!frequencies.includes(this.frequency)) this.frequency = frequencies.length === 1 ? frequencies[0]! : '';
-  }
-
-  /** A choice was made: the field counts as left at once. */
-  private changed(field: FieldName): void {
+  /** A choice was made: the form takes it, and the field counts as left at once. */
+  private choose(field: FieldName, changes: Partial<PeriodicForm>): void {
     this.edited.add(field);
     this.touched.add(field);
-    this.requestUpdate();
+    this.set(changes);
   }
 
   private leave(field: FieldName): void {
@@ -128,33 +107,20 @@ export class BankPeriodicForm extends BankElement {
 
   private onIban(e: InputEvent): void {
     const input = e.target as HTMLInputElement;
-    const edit = editIban(input.value, input.selectionStart ?? input.value.length, this.iban, e.inputType ?? '');
-    this.iban = edit.value;
+    const edit = editIban(input.value, input.selectionStart ?? input.value.length, this.form.iban, e.inputType ?? '');
+    this.set({ iban: edit.value });
     input.value = edit.value;
     input.setSelectionRange(edit.caret, edit.caret);
     this.edited.add('iban');
   }
 
   private onDate(field: 'start' | 'end', e: Event): void {
-    const value = (e.target as HTMLInputElement).value;
-    if (field === 'start') this.startDate = value;
-    else this.endDate = value;
+    this.set({ [field === 'start' ? 'startDate' : 'endDate']: (e.target as HTMLInputElement).value });
     this.edited.add(field);
   }
 
   private errors(first: string): Record<FieldName, FieldError | null> {
-    const entry = this.entry;
-    const bank = this.bank;
-    const iban = compactIban(this.iban);
-    const payee = this.currentView?.payee.iban;
-    return {
-      bank: entry ? null : { key: 'periodic.bankRequired' },
-      groupBank: entry?.group && !bank ? { key: 'periodic.bankRequired' } : null,
-      frequency: bank && !this.frequency ? { key: 'periodic.frequencyRequired' } : null,
-      iban: validateIban(iban) ?? (payee && iban === compactIban(payee) ? { key: 'iban.payee' } : null),
-      start: validateStartDate(this.startDate, first),
-      end: validateEndDate(this.endDate, this.startDate),
-    };
+    return periodicErrors(this.choices, this.form, first, this.currentView?.payee.iban);
   }
 
   private async submit(e: SubmitEvent): Promise<void> {
@@ -162,20 +128,14 @@ export class BankPeriodicForm extends BankElement {
     if (this.busy) return;
     this.submitted = true;
     const errors = this.errors(firstStartDate(this.clock.now()));
-    const invalid = (Object.keys(FIELD_IDS) as FieldName[]).find((f) => errors[f]);
+    const invalid = firstInvalid(errors);
     if (invalid) {
       await this.updateComplete;
       const target = this.shadowRoot?.getElementById(FIELD_IDS[invalid]);
       (target?.matches('input, select') ? target : target?.querySelector('input'))?.focus();
       return;
     }
-    const detail: PeriodicSubmitDetail = {
-      bankId: this.bankId,
-      frequency: this.frequency,
-      debtorAccount: compactIban(this.iban),
-      startDate: this.startDate,
-      ...(this.endDate ? { endDate: this.endDate } : {}),
-    };
+    const detail: PeriodicSubmitDetail = periodicOrder(this.form);
     emit(this, 'bank-periodic-submit', detail);
     const next = await this.run((client) => client.periodic(detail));
     // Inside <bank-checkout> the checkout takes the payer to the bank.
@@ -239,10 +199,11 @@ export class BankPeriodicForm extends BankElement {
   }
 
   override render() {
+    const f = this.form;
     const first = firstStartDate(this.clock.now());
     const errors = this.errors(first);
-    const entry = this.entry;
-    const bank = this.bank;
+    const entry = chosenEntry(this.choices, f.entryKey);
+    const bank = chosenBank(entry, f.bankId);
     const head = html`<h2 part="title" tabindex="-1">${this.t('periodic.title')}</h2>
       <p class="muted" part="intro">${this.t('periodic.body')}</p>
       ${this.renderError()}`;
@@ -253,9 +214,7 @@ export class BankPeriodicForm extends BankElement {
       const empty = failed
         ? html`<div class="alert" role="alert" part="error">
             <p>${this.t(`error.${failed}`)}</p>
-            ${this.checkout
-              ? html`<button type="button" ?disabled=${this.busy} @click=${() => this.checkout?.refresh()}>${this.t('action.retry')}</button>`
-              : nothing}
+            ${this.checkout ? html`<button type="button" ?disabled=${this.busy} @click=${() => this.checkout?.refresh()}>${this.t('action.retry')}</button>` : nothing}
           </div>`
         : html`<p part="empty">${this.t('periodic.noBanks')}</p>`;
       return html`<div class="stack">${head}${empty}</div>`;
@@ -263,50 +222,48 @@ export class BankPeriodicForm extends BankElement {
 
     const frequency = this.messages('frequency', errors.frequency);
     const iban = this.messages('iban', errors.iban, `${FIELD_IDS.iban}-hint`);
-    const schedule = this.frequency && !errors.start ? describeSchedule(this.frequency, this.startDate, this.resolvedLocale) : null;
+    const schedule = f.frequency && !errors.start ? describeSchedule(f.frequency, f.startDate, this.resolvedLocale) : null;
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
       ${head}
       ${this.renderSelect(
         'bank',
         this.t('periodic.bank'),
         errors.bank,
-        this.choices.map((c) => this.option(c.key, c.name, c.enabled, c.key === this.entryKey)),
+        this.choices.map((c) => this.option(c.key, c.name, c.enabled, c.key === f.entryKey)),
         !entry,
-        (key) => this.chooseEntry(key),
+        (key) => this.choose('bank', selectEntry(this.choices, this.form, key)),
       )}
-      ${entry?.group && entry.banks.length > 1
-        ? this.renderSelect(
-            'groupBank',
-            this.t('periodic.groupBank', { group: entry.name }),
-            errors.groupBank,
-            entry.banks.map((b) => this.option(b.bankId, b.name, b.enabled, b.bankId === this.bankId)),
-            !bank,
-            (id) => {
-              this.chooseBank(id);
-              this.changed('groupBank');
-            },
-          )
-        : nothing}
-      ${bank
-        ? html`<div id=${FIELD_IDS.frequency} class="frequencies">
-            ${renderChoices({
-              name: 'frequency',
-              legend: this.t('periodic.frequency'),
-              choices: bank.frequencies.map((code) => {
-                const key = frequencyKey(code);
-                return { id: code, title: key ? this.t(key) : code };
-              }),
-              selected: this.frequency || null,
-              disabled: false,
-              onSelect: (code) => {
-                this.frequency = code;
-                this.changed('frequency');
-              },
-              ...(frequency.describedBy !== nothing ? { describedBy: frequency.describedBy } : {}),
-            })}
-            ${frequency.line}
-          </div>`
-        : nothing}
+      ${
+        entry?.group && entry.banks.length > 1
+          ? this.renderSelect(
+              'groupBank',
+              this.t('periodic.groupBank', { group: entry.name }),
+              errors.groupBank,
+              entry.banks.map((b) => this.option(b.bankId, b.name, b.enabled, b.bankId === f.bankId)),
+              !bank,
+              (id) => this.choose('groupBank', selectBank(this.choices, this.form, id)),
+            )
+          : nothing
+      }
+      ${
+        bank
+          ? html`<div id=${FIELD_IDS.frequency} class="frequencies">
+              ${renderChoices({
+                name: 'frequency',
+                legend: this.t('periodic.frequency'),
+                choices: bank.frequencies.map((code) => {
+                  const key = frequencyKey(code);
+                  return { id: code, title: key ? this.t(key) : code };
+                }),
+                selected: f.frequency || null,
+                disabled: false,
+                onSelect: (code) => this.choose('frequency', { frequency: code }),
+                ...(frequency.describedBy !== nothing ? { describedBy: frequency.describedBy } : {}),
+              })}
+              ${frequency.line}
+            </div>`
+          : nothing
+      }
       <div class="field" part="field">
         <label for=${FIELD_IDS.iban} part="label">${this.t('periodic.account')}</label>
         <p id="${FIELD_IDS.iban}-hint" class="hint" part="hint">${this.t('periodic.accountHint')}</p>
@@ -322,7 +279,7 @@ export class BankPeriodicForm extends BankElement {
           required
           aria-invalid=${iban.line === nothing ? 'false' : 'true'}
           aria-describedby=${iban.describedBy}
-          .value=${live(this.iban)}
+          .value=${live(f.iban)}
           @input=${this.onIban}
           @blur=${() => this.leave('iban')}
         />
@@ -332,11 +289,11 @@ export class BankPeriodicForm extends BankElement {
         'start',
         this.t('periodic.start'),
         first,
-        this.startDate,
+        f.startDate,
         errors.start,
         schedule ? { id: `${FIELD_IDS.start}-schedule`, part: 'schedule', text: this.t(schedule.key, schedule.params) } : null,
       )}
-      ${this.renderDate('end', this.t('periodic.end'), addDays(isIsoDate(this.startDate) && this.startDate >= first ? this.startDate : first, 1), this.endDate, errors.end, {
+      ${this.renderDate('end', this.t('periodic.end'), firstEndDate(f.startDate, first), f.endDate, errors.end, {
         id: `${FIELD_IDS.end}-hint`,
         part: 'hint',
         text: this.t('periodic.endHint'),

@@ -7,7 +7,7 @@ import { property, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
 import type { CheckoutState, CheckoutView } from '@bank-checkout/contract';
 import { CheckoutApiError, type CheckoutClient } from '../client.js';
-import { checkoutContext, type CheckoutAction, type CheckoutContextValue } from '../context.js';
+import { checkoutContext, type StepAction, type CheckoutContextValue } from '../context.js';
 import { emit } from '../events.js';
 import { browserLanguages, errorKey, isLocaleReady, loadLocale, resolveLocale, translate, type MessageKey, type MessageParams } from '../i18n/index.js';
 import { elementStyles } from './styles.js';
@@ -118,7 +118,7 @@ export abstract class BankElement extends BankBase {
    * Runs an action: through `<bank-checkout>` when inside one; alone, with `client`, firing
    * `bank-checkout-step` or `bank-checkout-error` itself.
    */
-  protected async run(action: CheckoutAction): Promise<CheckoutView | null> {
+  protected async run(action: StepAction): Promise<CheckoutView | null> {
     if (this.checkout) return this.checkout.run(action);
     if (!this.client || this.ownBusy) return null;
     this.ownBusy = true;

@@ -1,0 +1,245 @@
+/**
+ * The data side of `<bank-checkout>`: the typed client, the current view and bank groups, one
+ * call at a time, and the error policy (after a failed call the view is read again, as the call
+ * may have changed it). Each checkout gets an AbortSignal: when the element leaves the page or
+ * the checkout changes, answers still on their way for the old one are dropped.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { BankGroupView, CheckoutView } from '@bank-checkout/contract';
+import type { CheckoutApiError, CheckoutClient } from '../client.js';
+import type { StepAction } from '../context.js';
+import { emit, isOutcome } from '../events.js';
+import { stepKey } from '../logic/checkout.js';
+import { isWebUrl } from '../logic/redirect.js';
+import { errorKey, type MessageKey } from '../i18n/index.js';
+import { asApiError } from '../shared/bank-element.js';
+import { canRetry } from '../bank-result/bank-result.js';
+
+/** A message about a failed call, and whether it offers to try again. */
+export interface Notice {
+  key: MessageKey;
+  retry: boolean;
+}
+
+/** What the element does with what the controller learns. */
+export interface CheckoutHooks {
+  /** A view arrived: the answer to an action of this page (`fromAction`), or a read. */
+  applied(view: CheckoutView, before: CheckoutView | null, fromAction: boolean): void;
+  /** A read the payer waits for finished. */
+  settled(): void;
+  /** A background check failed, or the checkout was lost: decide about the next check. */
+  idle(): void;
+  /** An action of the payer ended: move focus to the step. */
+  focus(): void;
+  /** Takes the page to the bank's page. */
+  navigate(url: string): void;
+}
+
+const notice = (e: CheckoutApiError, retry = canRetry('error', e.code)): Notice => ({ key: errorKey(e.code), retry });
+
+export class CheckoutController implements ReactiveController {
+  client: CheckoutClient | null = null;
+  view: CheckoutView | null = null;
+  groups: BankGroupView[] | null = null;
+  /** A call the payer waits for is in flight: actions are refused. */
+  busy = false;
+  /** The checkout could not be loaded (or is gone): nothing else is shown. */
+  loadError: CheckoutApiError | null = null;
+  notice: Notice | null = null;
+  /** This page sent the payer to the bank's page (rather than the payer coming back to it). */
+  leaving = false;
+  /** Aborted when the checkout changes or the element leaves the page. */
+  signal: AbortSignal = new AbortController().signal;
+
+  private abort: AbortController | null = null;
+  /** Calls of this checkout still on their way. */
+  private pending = 0;
+  private completed = false;
+  private groupsFor: AbortSignal | null = null;
+
+  constructor(
+    private readonly host: ReactiveControllerHost & HTMLElement,
+    private readonly hooks: CheckoutHooks,
+  ) {
+    host.addController(this);
+  }
+
+  /** Forgets the old checkout and loads the one of `client`. */
+  start(client: CheckoutClient | null): void {
+    this.client = client;
+    this.view = null;
+    this.groups = null;
+    this.loadError = null;
+    this.completed = false;
+    this.leaving = false;
+    this.renew();
+    if (client) void this.refresh();
+  }
+
+  /** Back on the page after leaving it mid-call: what was dropped is read again. */
+  hostConnected(): void {
+    window.addEventListener('pageshow', this.onPageShow);
+    if (!this.signal.aborted) return;
+    this.renew();
+    if (this.client) void this.refresh();
+  }
+
+  hostDisconnected(): void {
+    window.removeEventListener('pageshow', this.onPageShow);
+    if (this.pending) this.abort?.abort();
+  }
+
+  /** Back on this page from the bank's through the browser's history: wait for the result. */
+  private readonly onPageShow = (e: PageTransitionEvent): void => {
+    if (!e.persisted || !this.leaving) return;
+    this.leaving = false;
+    void this.refresh();
+  };
+
+  private renew(): void {
+    this.abort?.abort();
+    this.abort = new AbortController();
+    this.signal = this.abort.signal;
+    this.pending = 0;
+    this.busy = false;
+    this.notice = null;
+    this.groupsFor = null;
+    this.host.requestUpdate();
+  }
+
+  /** Waits for a call of the current checkout, counting it as on its way meanwhile. */
+  private async track<T>(call: Promise<T>): Promise<T> {
+    const signal = this.signal;
+    this.pending++;
+    try {
+      return await call;
+    } finally {
+      if (signal === this.signal) this.pending--;
+    }
+  }
+
+  private set(changes: Partial<Pick<CheckoutController, 'view' | 'groups' | 'busy' | 'loadError' | 'notice'>>): void {
+    Object.assign(this, changes);
+    this.host.requestUpdate();
+  }
+
+  clearNotice(): void {
+    this.set({ notice: null });
+  }
+
+  /** Reads the checkout again (read-only, safe to repeat). */
+  readonly refresh = (): Promise<void> => this.read(false);
+
+  /** A background check: no busy state, dropped if an action started meanwhile; a failure only leads to the next check. */
+  readonly check = (): Promise<void> => this.read(true);
+
+  private async read(quiet: boolean): Promise<void> {
+    const client = this.client;
+    if (!client || (quiet && this.busy)) return;
+    const signal = this.signal;
+    if (!quiet) this.set({ busy: true });
+    try {
+      const view = await this.track(client.checkout());
+      if (signal.aborted || (quiet && this.busy)) return;
+      this.loadError = null;
+      this.apply(view, false);
+    } catch (err) {
+      if (signal.aborted) return;
+      const e = asApiError(err);
+      this.report(e);
+      if (!this.view || e.status === 401 || e.status === 404) this.lose(e);
+      else if (quiet) this.hooks.idle();
+      else this.set({ notice: notice(e) });
+    } finally {
+      if (!signal.aborted && !quiet) this.set({ busy: false });
+    }
+    if (!signal.aborted && !quiet) this.hooks.settled();
+  }
+
+  /** Runs one action; after a failed call the view is read again. Resolves with the new view, or null. */
+  readonly run = (action: StepAction): Promise<CheckoutView | null> => this.perform(action, true);
+
+  async perform(action: StepAction, focus: boolean): Promise<CheckoutView | null> {
+    const client = this.client;
+    if (!client || this.busy) return null;
+    const signal = this.signal;
+    this.set({ busy: true, notice: null });
+    try {
+      const view = await this.track(action(client));
+      if (signal.aborted) return null;
+      this.busy = false;
+      this.apply(view, true);
+      if (focus) this.hooks.focus();
+      return view;
+    } catch (err) {
+      if (signal.aborted) return null;
+      const e = asApiError(err);
+      this.report(e);
+      this.set({ busy: false });
+      if (e.status === 401 || e.status === 404) {
+        this.lose(e);
+        return null;
+      }
+      if (e.code !== 'rate_limited' && e.code !== 'validation_failed') await this.refresh();
+      if (signal.aborted) return null;
+      // The view tells the story itself when it carries the same error or reached an outcome.
+      const v = this.view;
+      const told = v && (v.error?.code === e.code || isOutcome(v.state) || v.state === 'unknown');
+      this.set({ notice: told ? null : notice(e) });
+      if (focus) this.hooks.focus();
+      return null;
+    } finally {
+      if (!signal.aborted) this.set({ busy: false });
+    }
+  }
+
+  /** Loads the bank groups once per checkout. */
+  async loadGroups(): Promise<void> {
+    const client = this.client;
+    if (!client || this.groups || this.groupsFor) return;
+    const signal = (this.groupsFor = this.signal);
+    try {
+      const { groups } = await this.track(client.banks());
+      if (!signal.aborted) this.set({ groups });
+    } catch (err) {
+      if (signal.aborted) return;
+      const e = asApiError(err);
+      this.report(e);
+      this.set({ notice: notice(e, true) });
+    } finally {
+      if (this.groupsFor === signal) this.groupsFor = null;
+    }
+  }
+
+  /** The checkout is gone or could not be loaded. */
+  private lose(e: CheckoutApiError): void {
+    this.set({ view: null, loadError: e });
+    this.hooks.idle();
+  }
+
+  private report(e: CheckoutApiError): void {
+    emit(this.host, 'bank-checkout-error', { checkoutId: this.view?.id ?? null, code: e.code, status: e.status, requestId: e.requestId });
+  }
+
+  /** Shows a view the BFF answered with, and fires what it means. */
+  private apply(view: CheckoutView, fromAction: boolean): void {
+    const before = this.view;
+    this.set({ view });
+    if (!before || stepKey(before) !== stepKey(view)) {
+      emit(this.host, 'bank-checkout-step', { checkoutId: view.id, state: view.state, previous: before?.state ?? null });
+    }
+    if (view.error && (fromAction || !before)) {
+      emit(this.host, 'bank-checkout-error', { checkoutId: view.id, code: view.error.code, status: null, requestId: null });
+    }
+    if (isOutcome(view.state) && !this.completed) {
+      this.completed = true;
+      emit(this.host, 'bank-checkout-complete', { checkoutId: view.id, outcome: view.state, code: view.error?.code ?? null });
+    }
+    // Only an action of this page sends the payer away; a checkout found in `redirect` waits for the result.
+    if (fromAction && view.step.state === 'redirect' && isWebUrl(view.step.url)) {
+      this.leaving = true;
+      this.hooks.navigate(view.step.url);
+    }
+    this.hooks.applied(view, before, fromAction);
+  }
+}
