@@ -80,18 +80,28 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('fails the transfer when the payer answers 0000, and says why', async () => {
+  it('gives a fresh challenge after a wrong code (0000) while attempts are left, says so, then stops and says why', async () => {
     const j = await newCheckout();
     const { el, challenge, view, completions } = await toChallenge(j, 'aurora');
-    for (const input of challenge.shadowRoot!.querySelectorAll<HTMLInputElement>('input')) type(input, '0000');
-    await submit(challenge);
-
+    let ch = challenge;
+    for (let round = 1; round <= 3; round++) {
+      for (const input of ch.shadowRoot!.querySelectorAll<HTMLInputElement>('input')) type(input, '0000');
+      await submit(ch);
+      if (round === 3) break;
+      for (let i = 0; i < 100 && (await current(j)).attemptsLeft !== 3 - round; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await current(j)).attemptsLeft, 'the attempt is spent').to.equal(3 - round);
+      ch = await waitFor(() => stepEl(el, 'bank-challenge'), 'the challenge again');
+      await until(() => /Attempts left: /.test(text(ch.shadowRoot!.querySelector('[part=error]'))), 'the message and the attempts left');
+      expect(text(ch.shadowRoot!.querySelector('[part=error]'))).to.contain(`Attempts left: ${3 - round}`);
+      expect(text(ch.shadowRoot!.querySelector('[part=error]'))).to.contain('The confirmation code was not correct.');
+      await expect(el).to.be.accessible();
+    }
     const result = await waitFor(() => stepEl(el, 'bank-result'), 'result');
     const after = await current(j);
     expect(after.state).to.equal('failed');
-    expect(after.error?.code).to.equal('B103');
+    expect(after.error?.code).to.equal('attempts');
     expect(text(result.shadowRoot!.querySelector('h2'))).to.not.equal('Payment completed');
-    expect(completions).to.deep.equal([{ checkoutId: view.id, outcome: 'failed', code: 'B103' }]);
+    expect(completions).to.deep.equal([{ checkoutId: view.id, outcome: 'failed', code: 'attempts' }]);
     await expect(el).to.be.accessible();
   });
 });

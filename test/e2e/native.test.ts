@@ -47,12 +47,12 @@ describe('native payments on the checkout page', () => {
     });
   }
 
-  it('fails with 0000 at a validation and says so on the order page', async () => {
+  it('stops after three wrong codes (0000) at a validation and says so on the order page', async () => {
     const { page, assertClean, close } = await openPage(stack);
     const id = await checkoutFromCart(page, stack, 'native');
     const view = await payNative(page, stack, 'aurora', { validationValue: '0000' });
     assert.equal(view.state, 'failed');
-    assert.equal(view.error?.code, 'B103');
+    assert.equal(view.error?.code, 'attempts');
     assert.notEqual(await resultTitle(page), 'Payment completed');
     assert.equal((await merchantCheckout(stack, id)).state, 'failed');
     await page.getByRole('link', { name: 'See what happened to your order' }).click();

@@ -246,7 +246,10 @@ export class BankChallenge extends BankElement {
       <p class="sr-only" role="status" aria-atomic="true">${this.announcement}</p>
       ${this.expired
         ? html`<div class="alert" role="alert" part="error"><p>${this.t('challenge.expired')}</p></div>`
-        : html`${this.renderError()}
+        : html`${this.renderError(
+              // A wrong code with attempts left: a fresh challenge, and how many tries remain.
+              this.errorCode?.code === 'B103' && this.currentView ? html`<p>${this.t('challenge.newCode')} ${this.t('field.attemptsLeft', { count: this.currentView.attemptsLeft })}</p>` : nothing,
+            )}
             ${this.notYet ? html`<p class="notice" role="alert">${this.t('challenge.notYet')}</p>` : nothing}
             ${validations.map((v) => this.renderValidation(v))}
             <div class="actions">

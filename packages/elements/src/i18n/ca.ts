@@ -88,6 +88,7 @@ export const ca: Catalogue = {
   'challenge.timeLeft': 'Temps restant',
   'challenge.announce': 'Queden {seconds} segons per confirmar el pagament.',
   'challenge.expired': 'S’ha acabat el temps: el teu banc ha cancel·lat l’operació.',
+  'challenge.newCode': 'El teu banc ha enviat una nova comprovació: respon-la a sota.',
 
   'result.succeeded': 'Pagament completat',
   'result.succeededBody': 'El teu banc ha acceptat el pagament.',

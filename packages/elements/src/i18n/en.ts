@@ -89,6 +89,7 @@ export const en = {
   'challenge.timeLeft': 'Time left',
   'challenge.announce': '{seconds} seconds left to confirm the payment.',
   'challenge.expired': 'Time is up: your bank cancelled the operation.',
+  'challenge.newCode': 'Your bank has sent a new challenge: answer it below.',
 
   'result.succeeded': 'Payment completed',
   'result.succeededBody': 'Your bank has accepted the payment.',

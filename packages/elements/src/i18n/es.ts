@@ -88,6 +88,7 @@ export const es: Catalogue = {
   'challenge.timeLeft': 'Tiempo restante',
   'challenge.announce': 'Quedan {seconds} segundos para confirmar el pago.',
   'challenge.expired': 'Se acabó el tiempo: tu banco ha cancelado la operación.',
+  'challenge.newCode': 'Tu banco ha enviado una nueva comprobación: respóndela abajo.',
 
   'result.succeeded': 'Pago completado',
   'result.succeededBody': 'Tu banco ha aceptado el pago.',

@@ -88,6 +88,7 @@ export const eu: Catalogue = {
   'challenge.timeLeft': 'Geratzen den denbora',
   'challenge.announce': '{seconds} segundo geratzen dira ordainketa berresteko.',
   'challenge.expired': 'Denbora amaitu da: zure bankuak eragiketa ezeztatu du.',
+  'challenge.newCode': 'Zure bankuak egiaztapen berri bat bidali du: erantzun behean.',
 
   'result.succeeded': 'Ordainketa eginda',
   'result.succeededBody': 'Zure bankuak ordainketa onartu du.',

@@ -88,6 +88,7 @@ export const gl: Catalogue = {
   'challenge.timeLeft': 'Tempo restante',
   'challenge.announce': 'Quedan {seconds} segundos para confirmar o pagamento.',
   'challenge.expired': 'Acabouse o tempo: o teu banco cancelou a operación.',
+  'challenge.newCode': 'O teu banco enviou unha nova comprobación: respóndea abaixo.',
 
   'result.succeeded': 'Pagamento completado',
   'result.succeededBody': 'O teu banco aceptou o pagamento.',
