@@ -104,4 +104,37 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     expect(completions).to.deep.equal([{ checkoutId: view.id, outcome: 'failed', code: 'attempts' }]);
     await expect(el).to.be.accessible();
   });
+
+  it('goes one step back from the account list to the banks, and starts again after a cancellation', async () => {
+    const j = await newCheckout();
+    const el = await fixture<BankCheckout>(html`<bank-checkout api=${j.bffUrl} checkout-secret=${j.clientSecret} locale="en"></bank-checkout>`);
+    const selector = await waitFor(() => stepEl(el, 'bank-selector'), 'bank selector');
+    (await waitFor(() => selector.shadowRoot!.querySelector<HTMLElement>('#bank-aurora'), 'bank aurora')).click();
+    const login = await waitFor(() => stepEl(el, 'bank-login-form'), 'login form');
+    await waitFor(() => login.shadowRoot!.querySelector('[part=fill-test]'), 'fill test values').then((b) => (b as HTMLButtonElement).click());
+    await submit(login);
+    await waitFor(() => stepEl(el, 'bank-account-picker'), 'account picker');
+
+    const back = await waitFor(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=back] button:not([disabled])'), 'the back button');
+    expect(text(back)).to.equal('Back');
+    await expect(el).to.be.accessible();
+    back.click();
+    await waitFor(() => stepEl(el, 'bank-selector'), 'the bank list again');
+    expect((await current(j)).state).to.equal('select-bank');
+
+    // Cancel (confirmed), then "Try again" on the result.
+    (await waitFor(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=cancel] button'), 'cancel')).click();
+    const buttons = await waitFor(() => {
+      const all = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=cancel] button')];
+      return all.length === 2 ? all : null;
+    }, 'the confirmation');
+    buttons[0]!.click();
+    const result = await waitFor(() => stepEl(el, 'bank-result'), 'the result');
+    const again = await waitFor(() => result.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]:not([disabled])'), 'try again');
+    expect(text(again)).to.equal('Try again');
+    await expect(el).to.be.accessible();
+    again.click();
+    await waitFor(() => stepEl(el, 'bank-selector'), 'the bank list after starting again');
+    expect((await current(j)).state).to.equal('select-bank');
+  });
 });

@@ -44,6 +44,10 @@ export interface CheckoutClient {
   transfer(body: TransferBody): Promise<CheckoutView>;
   validate(body: ValidateBody): Promise<CheckoutView>;
   cancel(): Promise<CheckoutView>;
+  /** `POST /v1/checkout/back`: one step back before the transfer (another bank, contract or account). */
+  back(): Promise<CheckoutView>;
+  /** `POST /v1/checkout/restart`: start again after a failure or a cancellation. */
+  restart(): Promise<CheckoutView>;
   /** `POST /v1/checkout/redirect`: creates the signed gateway URL; the view's step holds it. */
   redirect(): Promise<CheckoutView>;
   /** `POST /v1/checkout/periodic`: creates the signed periodic URL; the view's step holds it. */
@@ -142,6 +146,8 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
     transfer: (body) => view('POST', '/v1/checkout/transfer', body),
     validate: (body) => view('POST', '/v1/checkout/validate', body),
     cancel: () => view('POST', '/v1/checkout/cancel', {}),
+    back: () => view('POST', '/v1/checkout/back', {}),
+    restart: () => view('POST', '/v1/checkout/restart', {}),
     redirect: () => view('POST', '/v1/checkout/redirect', {}),
     periodic: (body) => view('POST', '/v1/checkout/periodic', body),
     mode: (body) => view('POST', '/v1/checkout/mode', body),

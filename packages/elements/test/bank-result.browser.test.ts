@@ -32,20 +32,24 @@ describe('<bank-result>', () => {
     expect(q(el, 'h2')!.textContent).to.equal('El pago no se ha completado');
   });
 
-  it('reads the view’s error: failed with a bank code, expired, cancelled', async () => {
-    const cases: [ResultStatus, string, string][] = [
-      ['failed', 'B102', 'Your bank did not authorise this payment.'],
-      ['expired', 'expired', en['error.expired']],
-      ['cancelled', 'cancelled', en['error.cancelled']],
+  it('reads the view’s error: failed with a bank code, expired, cancelled; offers to start again when the view allows it', async () => {
+    const cases: [ResultStatus, string, string, boolean][] = [
+      ['failed', 'B102', 'Your bank did not authorise this payment.', true],
+      ['expired', 'expired', en['error.expired'], false],
+      ['cancelled', 'cancelled', en['error.cancelled'], true],
     ];
-    for (const [state, code, text] of cases) {
+    for (const [state, code, text, restart] of cases) {
       const v = view({ state } as never, { error: { code, message: `error.${code}` } });
+      expect(v.actions.includes('restart')).to.equal(restart);
       const el = await fixture<BankResult>(html`<bank-result locale="en" .view=${v}></bank-result>`);
       expect(q(el, 'h2')!.textContent).to.equal(en[`result.${state}` as keyof typeof en]);
       expect(q(el, '[part=message]')!.textContent).to.equal(text);
-      expect(q(el, '[part=retry]'), `${state} cannot be retried here`).to.equal(null);
+      expect(q(el, '[part=retry]')?.textContent?.trim() ?? null, state).to.equal(restart ? 'Try again' : null);
       await expect(el).to.be.accessible();
     }
+    // Without the restart action (the checkout's time is over), nothing to retry.
+    const over = await fixture<BankResult>(html`<bank-result locale="en" .view=${view({ state: 'failed' } as never, { actions: [], error: { code: 'B102', message: 'error.B102' } })}></bank-result>`);
+    expect(q(over, '[part=retry]') === null).to.equal(true);
   });
 
   it('offers to check again while the outcome is unknown, and to retry a passing load error', async () => {

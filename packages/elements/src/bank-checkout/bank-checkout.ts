@@ -53,6 +53,7 @@ const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/b
  * @csspart redirect-start - The button that takes the payer to the bank's page (redirect mode).
  * @csspart redirect-link - The link to the bank's page in the redirect state.
  * @csspart redirect-check - "Check again" while waiting for the bank's result.
+ * @csspart back - The button that goes one step back (before the transfer).
  * @csspart cancel - The cancel button and its confirmation.
  * @cssproperty --bank-max-width - Widest the checkout grows (32rem).
  * @cssproperty --bank-padding - Padding inside the frame (16px).
@@ -275,6 +276,13 @@ export class BankCheckout extends BankBase {
     }
   }
 
+  /** One step back (another bank, person type, contract or account), before the transfer starts. */
+  private renderBack(): TemplateResult {
+    return html`<div class="back actions" part="back">
+      <button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => void this.checkout.run((c) => c.back())}>${this.t('action.stepBack')}</button>
+    </div>`;
+  }
+
   private renderCancel(): TemplateResult {
     return html`<div class="cancel actions" part="cancel">
       ${this.confirmingCancel
@@ -291,6 +299,7 @@ export class BankCheckout extends BankBase {
       ? html`${summaryTemplate(v, this.tr, this.resolvedLocale)} ${notice ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}
           ${this.renderModes(v)}
           <div class="step" part="step">${this.renderStep(v)}</div>
+          ${allows(v, 'back') && v.state !== 'login' ? this.renderBack() : nothing}
           ${allows(v, 'cancel') ? this.renderCancel() : nothing}`
       : loadError
         ? html`<div class="step" part="step"><bank-result status="error" .code=${loadError.code}></bank-result></div>`

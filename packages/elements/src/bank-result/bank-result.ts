@@ -63,6 +63,16 @@ export class BankResult extends BankElement {
     void this.checkout?.refresh();
   }
 
+  /** A failed or cancelled checkout the payer may start again (the view's `restart` action). */
+  private get restartable(): boolean {
+    return Boolean(this.currentView?.actions.includes('restart')) && !this.status;
+  }
+
+  private restart(): void {
+    emit(this, 'bank-retry', {});
+    void this.checkout?.run((c) => c.restart());
+  }
+
   override render() {
     const s = this.shown;
     if (!s) return nothing;
@@ -72,7 +82,11 @@ export class BankResult extends BankElement {
       <div class="icon" part="icon" aria-hidden="true"></div>
       <h2 part="title" tabindex="-1">${this.t(`result.${s.status}`)}</h2>
       <p part="message">${message}</p>
-      ${canRetry(s.status, s.code)
+      ${this.restartable
+        ? html`<div class="actions">
+            <button type="button" class="primary" part="retry" ?disabled=${this.busy} @click=${this.restart}>${this.t('action.retry')}</button>
+          </div>`
+        : canRetry(s.status, s.code)
         ? html`<div class="actions">
             <button type="button" class="primary" part="retry" ?disabled=${this.busy} @click=${this.retry}>
               ${this.t(s.status === 'unknown' ? 'action.refresh' : 'action.retry')}

@@ -13,6 +13,7 @@ export const ca: Catalogue = {
   'status.busy': 'Connectant amb el teu banc…',
 
   'action.back': 'Triar un altre banc',
+  'action.stepBack': 'Enrere',
   'action.cancel': 'Cancel·lar el pagament',
   'action.cancelConfirm': 'Vols cancel·lar aquest pagament?',
   'action.cancelYes': 'Sí, cancel·la',

@@ -14,6 +14,7 @@ export const en = {
   'status.busy': 'Contacting your bank…',
 
   'action.back': 'Choose another bank',
+  'action.stepBack': 'Back',
   'action.cancel': 'Cancel payment',
   'action.cancelConfirm': 'Cancel this payment?',
   'action.cancelYes': 'Yes, cancel',

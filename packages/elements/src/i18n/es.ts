@@ -13,6 +13,7 @@ export const es: Catalogue = {
   'status.busy': 'Conectando con tu banco…',
 
   'action.back': 'Elegir otro banco',
+  'action.stepBack': 'Atrás',
   'action.cancel': 'Cancelar el pago',
   'action.cancelConfirm': '¿Cancelar este pago?',
   'action.cancelYes': 'Sí, cancelar',

@@ -13,6 +13,7 @@ export const eu: Catalogue = {
   'status.busy': 'Zure bankuarekin konektatzen…',
 
   'action.back': 'Aukeratu beste banku bat',
+  'action.stepBack': 'Atzera',
   'action.cancel': 'Ezeztatu ordainketa',
   'action.cancelConfirm': 'Ordainketa hau ezeztatu nahi duzu?',
   'action.cancelYes': 'Bai, ezeztatu',

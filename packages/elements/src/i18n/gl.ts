@@ -13,6 +13,7 @@ export const gl: Catalogue = {
   'status.busy': 'Conectando co teu banco…',
 
   'action.back': 'Escoller outro banco',
+  'action.stepBack': 'Atrás',
   'action.cancel': 'Cancelar o pagamento',
   'action.cancelConfirm': 'Queres cancelar este pagamento?',
   'action.cancelYes': 'Si, cancelar',
