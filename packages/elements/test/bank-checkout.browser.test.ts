@@ -267,6 +267,29 @@ describe('<bank-checkout>', () => {
     expect(reads, 'polling stops once the outcome is known').to.equal(polls);
   });
 
+  it('stops watching an unknown outcome after its window and tells the payer what happens next', async () => {
+    let reads = 0;
+    const bff = fakeBff({
+      'GET /v1/checkout': () => {
+        reads++;
+        return view({ state: 'unknown' }, { error: { code: 'unknown', message: 'error.unknown' } });
+      },
+    });
+    const clock = { at: Date.now(), now() { return this.at; }, every: () => () => {} };
+    const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale="en" .fetch=${bff.fetch} .clock=${clock} poll-interval="20"></bank-checkout>`);
+    const result = await need(el, 'bank-result');
+    await until(() => text(result.shadowRoot!.querySelector('h2')) === 'We are confirming your payment');
+    await until(() => reads >= 3, 'a few checks');
+    expect(el.shadowRoot!.querySelector('[part=unknown-later]')).to.equal(null);
+    clock.at += 15 * 60_000 + 1;
+    await until(() => el.shadowRoot!.querySelector('[part=unknown-later]'), 'the message once the window is over');
+    expect(text(el.shadowRoot!.querySelector('[part=unknown-later]'))).to.contain('The shop will settle it with the bank');
+    const after = reads;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(reads, 'no more checks').to.equal(after);
+    await expect(el).to.be.accessible();
+  });
+
   it('shows a passing error as a notice with a retry, keeping the step', async () => {
     const { routes, set } = nativeFlow();
     set(view({ state: 'select-contract', bank: bankRef, contracts: [{ contractId: 'C1', info: 'Contrato' }] }));

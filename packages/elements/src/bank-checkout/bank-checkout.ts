@@ -29,6 +29,9 @@ import { checkoutStyles } from './bank-checkout.styles.js';
  * file, split by the merchant's bundler): most checkouts never show it.
  */
 let periodicForm: Promise<unknown> | undefined;
+
+/** How long the element watches an unknown outcome before telling the payer the shop will settle it. */
+export const UNKNOWN_WATCH_MS = 15 * 60_000;
 const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js'));
 
 /**
@@ -53,6 +56,7 @@ const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/b
  * @csspart redirect-start - The button that takes the payer to the bank's page (redirect mode).
  * @csspart redirect-link - The link to the bank's page in the redirect state.
  * @csspart redirect-check - "Check again" while waiting for the bank's result.
+ * @csspart unknown-later - What happens next, once an unknown outcome is no longer watched.
  * @csspart back - The button that goes one step back (before the transfer).
  * @csspart cancel - The cancel button and its confirmation.
  * @cssproperty --bank-max-width - Widest the checkout grows (32rem).
@@ -98,11 +102,11 @@ export class BankCheckout extends BankBase {
   private readonly checkout = new CheckoutController(this, {
     applied: (view, before, fromAction) => this.applied(view, before, fromAction),
     settled: () => void this.syncMode(),
-    idle: () => this.poll.schedule(waitKey(this.checkout.view, this.checkout.leaving)),
+    idle: () => this.schedulePoll(this.checkout.view),
     focus: () => void this.focusStep(),
     navigate: (url) => this.navigate(url),
   });
-  private readonly poll = new PollController(this, () => this.pollInterval, () => void this.checkout.check());
+  private readonly poll = new PollController(this, () => this.pollInterval, () => void this.checkout.check(), () => this.clock.now());
   private readonly provider = new ContextProvider(this, { context: checkoutContext });
 
   /** Reads the checkout again (read-only, safe to repeat). */
@@ -141,7 +145,16 @@ export class BankCheckout extends BankBase {
     }
     if (!before) this.prefer(view);
     if (showsBankList(view, this.wantedMode)) void this.checkout.loadGroups();
-    this.poll.schedule(waitKey(view, this.checkout.leaving));
+    this.schedulePoll(view);
+  }
+
+  /**
+   * Checks again while a result is awaited. An unknown outcome is watched for UNKNOWN_WATCH_MS
+   * (the bank's session has long ended by then; only the shop can settle it), then the payer is
+   * told what happens next instead of watching for ever.
+   */
+  private schedulePoll(view: CheckoutView | null): void {
+    this.poll.schedule(waitKey(view, this.checkout.leaving), view?.state === 'unknown' ? UNKNOWN_WATCH_MS : undefined);
   }
 
   /** Takes the `mode` attribute as the payer's choice when the checkout allows it and is at its start. */
@@ -272,7 +285,9 @@ export class BankCheckout extends BankBase {
         // Until the form's file is in (it started loading with the view), say so.
         return customElements.get('bank-periodic-form') ? html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>` : html`<p role="status">${this.t('status.loading')}</p>`;
       default:
-        return html`<bank-result></bank-result>`;
+        return html`<bank-result></bank-result>${
+          step.state === 'unknown' && this.poll.gaveUp ? html`<p class="notice" role="status" part="unknown-later">${this.t('result.unknownLater')}</p>` : nothing
+        }`;
     }
   }
 

@@ -97,6 +97,7 @@ export const ca: Catalogue = {
   'result.expired': 'S’ha acabat el temps per pagar',
   'result.cancelled': 'Pagament cancel·lat',
   'result.unknown': 'Estem confirmant el teu pagament',
+  'result.unknownLater': "El teu banc encara no ha confirmat aquest pagament. La botiga ho aclarirà amb el banc i t'avisarà; pots tancar aquesta pàgina.",
   'result.error': 'Alguna cosa ha fallat',
 
   'redirect.title': 'Et portem al teu banc…',

@@ -98,6 +98,7 @@ export const en = {
   'result.expired': 'Payment time ran out',
   'result.cancelled': 'Payment cancelled',
   'result.unknown': 'We are confirming your payment',
+  'result.unknownLater': 'Your bank has not confirmed this payment yet. The shop will settle it with the bank and let you know; you can close this page.',
   'result.error': 'Something went wrong',
 
   'redirect.title': 'Taking you to your bank…',

@@ -97,6 +97,7 @@ export const es: Catalogue = {
   'result.expired': 'Se acabó el tiempo para pagar',
   'result.cancelled': 'Pago cancelado',
   'result.unknown': 'Estamos confirmando tu pago',
+  'result.unknownLater': 'Tu banco aún no ha confirmado este pago. La tienda lo aclarará con el banco y te avisará; puedes cerrar esta página.',
   'result.error': 'Algo ha fallado',
 
   'redirect.title': 'Te llevamos a tu banco…',

@@ -97,6 +97,7 @@ export const eu: Catalogue = {
   'result.expired': 'Ordaintzeko denbora amaitu da',
   'result.cancelled': 'Ordainketa ezeztatuta',
   'result.unknown': 'Zure ordainketa berresten ari gara',
+  'result.unknownLater': 'Zure bankuak ez du ordainketa hau oraindik berretsi. Dendak bankuarekin argituko du eta jakinaraziko dizu; orri hau itxi dezakezu.',
   'result.error': 'Zerbait gaizki joan da',
 
   'redirect.title': 'Zure bankura eramaten zaitugu…',

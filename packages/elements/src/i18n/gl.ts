@@ -97,6 +97,7 @@ export const gl: Catalogue = {
   'result.expired': 'Acabouse o tempo para pagar',
   'result.cancelled': 'Pagamento cancelado',
   'result.unknown': 'Estamos a confirmar o teu pagamento',
+  'result.unknownLater': 'O teu banco aínda non confirmou este pagamento. A tenda aclarárao co banco e avisarate; podes pechar esta páxina.',
   'result.error': 'Algo fallou',
 
   'redirect.title': 'Levámoste ao teu banco…',
