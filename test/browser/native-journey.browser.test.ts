@@ -137,4 +137,32 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     await waitFor(() => stepEl(el, 'bank-selector'), 'the bank list after starting again');
     expect((await current(j)).state).to.equal('select-bank');
   });
+
+  for (const bankId of ['levante', 'cantabrico', 'aurora-empresas']) {
+    it(`pays at ${bankId} with only what the page shows: "Fill test values" at every step`, async () => {
+      const j = await newCheckout();
+      const el = await fixture<BankCheckout>(html`<bank-checkout api=${j.bffUrl} checkout-secret=${j.clientSecret} locale="en"></bank-checkout>`);
+      const selector = await waitFor(() => stepEl(el, 'bank-selector'), 'bank selector');
+      // A legal-person bank sits under its person type.
+      if (bankId.endsWith('-empresas')) (await waitFor(() => selector.shadowRoot!.querySelectorAll<HTMLInputElement>('[part=person-type] input')[1], 'legal person')).click();
+      (await waitFor(() => selector.shadowRoot!.querySelector<HTMLElement>(`#bank-${bankId}`), bankId)).click();
+      for (let steps = 0; steps < 12; steps++) {
+        const tag = await waitFor(() => stepTag(el) !== 'bank-selector' && !el.shadowRoot!.querySelector('[aria-busy=true]') && stepTag(el), 'a step');
+        const host = el.shadowRoot!.querySelector<HTMLElement>(`.step > ${tag}`)!;
+        if (tag === 'bank-result') break;
+        if (tag === 'bank-contract-picker' || tag === 'bank-account-picker') {
+          (await waitFor(() => host.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]'), 'first choice')).click();
+        } else {
+          const fill = await waitFor(() => host.shadowRoot!.querySelector<HTMLButtonElement>('[part=fill-test]:not([disabled])'), `fill test values in ${tag}`);
+          fill.click();
+          await (host as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+        }
+        const before = JSON.stringify(await current(j));
+        await submit(host);
+        for (let i = 0; i < 100 && JSON.stringify(await current(j)) === before; i++) await new Promise((r) => setTimeout(r, 30));
+      }
+      const result = await waitFor(() => stepEl(el, 'bank-result'), 'result');
+      expect(text(result.shadowRoot!.querySelector('h2'))).to.equal('Payment completed');
+    });
+  }
 });

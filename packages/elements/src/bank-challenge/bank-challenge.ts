@@ -63,6 +63,7 @@ const EXPIRED_REFRESH_TICKS = 5;
  * @csspart reveal - The show toggle of a masked field.
  * @csspart field-error - A field's error message.
  * @csspart error - An error message.
+ * @csspart fill-test - The "fill test values" button (test mode).
  * @csspart submit - The confirm (or "done") button.
  */
 @customElement('bank-challenge')
@@ -169,6 +170,11 @@ export class BankChallenge extends BankElement {
     }
   }
 
+  /** Test mode: the bank's test value in each field that asks for one. */
+  private fillTestValues(): void {
+    for (const v of this.step.validations) if (v.type !== 6 && v.testValue) this.fields.set(v, v.testValue);
+  }
+
   private async submit(e: SubmitEvent): Promise<void> {
     e.preventDefault();
     const { validations, round } = this.step;
@@ -256,6 +262,9 @@ export class BankChallenge extends BankElement {
               <button type="submit" class="primary" part="submit" ?disabled=${this.busy}>
                 ${this.t(onlyDevice ? 'challenge.done' : 'challenge.submit')}
               </button>
+              ${this.inSandbox && validations.some((v) => v.type !== 6 && v.testValue)
+                ? html`<button type="button" part="fill-test" ?disabled=${this.busy || this.expired} @click=${this.fillTestValues}>${this.t('login.fillTest')}</button>`
+                : nothing}
             </div>`}
     </form>`;
   }

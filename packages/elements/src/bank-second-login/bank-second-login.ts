@@ -29,6 +29,7 @@ export type SecondLoginKind = 1 | 2 | 3;
  * @csspart reveal - The show toggle of a masked field.
  * @csspart field-error - The field's error message.
  * @csspart error - An error from the bank.
+ * @csspart fill-test - The "fill test values" button (test mode).
  * @csspart submit - The continue button.
  */
 @customElement('bank-second-login')
@@ -91,6 +92,9 @@ export class BankSecondLogin extends BankElement {
       })}
       <div class="actions">
         <button type="submit" class="primary" part="submit" ?disabled=${this.busy}>${this.t('second.submit')}</button>
+        ${this.inSandbox && s.field.testValue
+          ? html`<button type="button" part="fill-test" ?disabled=${this.busy} @click=${() => this.fields.set(s.field, s.field.testValue!)}>${this.t('login.fillTest')}</button>`
+          : nothing}
       </div>
     </form>`;
   }
