@@ -71,4 +71,21 @@ describe('a way forward', () => {
     assert.ok(!challenge.actions.includes('back'));
     assert.equal((await post(c.clientSecret, '/v1/checkout/back')).status, 409);
   });
+
+  it('tells a wrong second-login code from wrong credentials, and a session that timed out from bad data', async () => {
+    const a = await h.createCheckout();
+    const second = await walk(h, a.clientSecret, 'levante', { stopAt: 'second-login' });
+    assert.equal(second.state, 'second-login');
+    const wrong = await view(await h.checkout(a.clientSecret, '/v1/checkout/second-login', { value: '000001' }));
+    assert.equal(wrong.state, 'login');
+    assert.deepEqual(wrong.error, { code: 'B100', message: 'error.secondLoginCode' });
+
+    const b = await h.createCheckout();
+    const contracts = await walk(h, b.clientSecret, 'aurora-empresas', { stopAt: 'select-contract' });
+    assert.ok(contracts.step.state === 'select-contract');
+    h.clock.advance(16 * 60_000); // the bank ends a session after 15 quiet minutes
+    const ended = await view(await h.checkout(b.clientSecret, '/v1/checkout/contract', { contractId: contracts.step.contracts[0]!.contractId }));
+    assert.equal(ended.state, 'select-bank');
+    assert.deepEqual(ended.error, { code: 'E301', message: 'error.sessionEnded' });
+  });
 });

@@ -36,7 +36,9 @@ export function nativeActions(core: Core) {
     let internal = i;
     if (state === 'select-bank') internal = merchantData(i);
     else if (state === 'login' || state === 'failed') internal = { ...merchantData(i), ...(i.bank ? { bank: i.bank } : {}) };
-    return { state, attemptsLeft, error: viewError(code), internal };
+    // A wrong second-login code is not wrong credentials: the message says which it was.
+    const error = step === 'second-login' && code === 'B100' ? { code, message: 'error.secondLoginCode' } : viewError(code);
+    return { state, attemptsLeft, error, internal };
   }
 
   /** An upstream fault (timeout, 5xx, garbage): the checkout stays, or becomes unknown when the call's outcome is not known. */
@@ -60,7 +62,9 @@ export function nativeActions(core: Core) {
       const accounts = (res.listAccounts ?? []).map((a) => ({ accountId: a.accountId, accountInfo: a.accountInfo, amount: a.amount ?? null }));
       return { patch: { state: 'select-account', error: null, internal: { ...i, accounts } } };
     } catch (err) {
-      if (err instanceof ProviderError) return { patch: { state: stateAfterError('accounts', err.code), error: viewError(err.code), internal: merchantData(i) } };
+      // E301 here means the bank no longer knows the session (it timed out): say so, not "bad data".
+      const error = err instanceof ProviderError && err.code === 'E301' ? { code: err.code, message: 'error.sessionEnded' } : null;
+      if (err instanceof ProviderError) return { patch: { state: stateAfterError('accounts', err.code), error: error ?? viewError(err.code), internal: merchantData(i) } };
       return faultOutcome(scrubSession(i), 'accounts', err, 'select-bank');
     }
   }
