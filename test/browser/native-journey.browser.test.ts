@@ -165,4 +165,28 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
       expect(text(result.shadowRoot!.querySelector('h2'))).to.equal('Payment completed');
     });
   }
+
+  it('approving in the bank\'s app (type 6): the bank\'s words shown, "not yet" handled, then approved', async () => {
+    const j = await newCheckout();
+    const el = await fixture<BankCheckout>(html`<bank-checkout api=${j.bffUrl} checkout-secret=${j.clientSecret} locale="en"></bank-checkout>`);
+    const selector = await waitFor(() => stepEl(el, 'bank-selector'), 'bank selector');
+    (await waitFor(() => selector.shadowRoot!.querySelector<HTMLElement>('#bank-meridiano'), 'meridiano')).click();
+    const login = await waitFor(() => stepEl(el, 'bank-login-form'), 'login form');
+    (await waitFor(() => login.shadowRoot!.querySelector<HTMLButtonElement>('[part=fill-test]'), 'fill')).click();
+    await submit(login);
+    const account = await waitFor(() => stepEl(el, 'bank-account-picker'), 'account picker');
+    (await waitFor(() => account.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]'), 'first account')).click();
+    await submit(account);
+    const challenge = await waitFor(() => stepEl(el, 'bank-challenge'), 'challenge');
+    expect(text(challenge.shadowRoot!.querySelector('[part=device-label]'))).to.contain('app Meridiano');
+    expect(text(challenge.shadowRoot!.querySelector('[part=device-instructions]'))).to.contain('confirme el pago');
+    await expect(el).to.be.accessible();
+    (await waitFor(() => challenge.shadowRoot!.querySelector<HTMLButtonElement>('[part=test-not-yet]:not([disabled])'), 'not yet')).click();
+    await waitFor(() => /has not received the confirmation yet/.test(text(challenge.shadowRoot!.querySelector('.notice'))), 'the "not yet" message');
+    expect((await current(j)).state).to.equal('validate');
+    await expect(el).to.be.accessible();
+    await submit(challenge);
+    const result = await waitFor(() => stepEl(el, 'bank-result'), 'result');
+    expect(text(result.shadowRoot!.querySelector('h2'))).to.equal('Payment completed');
+  });
 });

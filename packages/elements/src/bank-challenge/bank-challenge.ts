@@ -64,8 +64,14 @@ const EXPIRED_REFRESH_TICKS = 5;
  * @csspart field-error - A field's error message.
  * @csspart error - An error message.
  * @csspart fill-test - The "fill test values" button (test mode).
+ * @csspart test-not-yet - Test mode: confirm before approving in the app (type 6).
+ * @csspart device-label - The bank's label of an approval in its app (type 6).
+ * @csspart device-instructions - The bank's instructions for it (type 6).
  * @csspart submit - The confirm (or "done") button.
  */
+/** What the simulated app answers before the payer approved (test mode only). */
+const INDIRECT_PENDING_TEST_VALUE = 'PENDING';
+
 @customElement('bank-challenge')
 export class BankChallenge extends BankElement {
   static override styles = [...elementStyles, challengeStyles];
@@ -170,6 +176,16 @@ export class BankChallenge extends BankElement {
     }
   }
 
+  /** Test mode: confirm before approving in the (simulated) app, to see the bank's "not yet". */
+  private async notApprovedYet(): Promise<void> {
+    const { validations, round } = this.step;
+    if (this.busy || this.expired) return;
+    const values = Object.fromEntries(validations.map((v) => [v.fieldId, INDIRECT_PENDING_TEST_VALUE]));
+    const sent = BankChallenge.keyOf(round, validations);
+    const next: CheckoutView | null = await this.run((client) => client.validate({ values }));
+    if (next?.step.state === 'validate' && BankChallenge.keyOf(next.step.round, next.step.validations) === sent) this.notYet = true;
+  }
+
   /** Test mode: the bank's test value in each field that asks for one. */
   private fillTestValues(): void {
     for (const v of this.step.validations) if (v.type !== 6 && v.testValue) this.fields.set(v, v.testValue);
@@ -221,11 +237,15 @@ export class BankChallenge extends BankElement {
           : this.renderField(v, 'challenge.type3');
         break;
       case 5:
-        body = html`${isCardImage(v.value) ? html`<img part="card" src=${v.value} alt=${this.t('challenge.cardAlt')} />` : nothing}
+        // The position asked for is in the bank's label: the image's alternative says it too.
+        body = html`${isCardImage(v.value) ? html`<img part="card" src=${v.value} alt=${v.label ? this.t('challenge.cardAltAt', { position: v.label }) : this.t('challenge.cardAlt')} />` : nothing}
         ${this.renderField(v, 'challenge.type5')}`;
         break;
       case 6:
+        // The bank's own words first (what to approve, and where), then how to go on here.
         body = html`<div class="stack" part="device">
+          ${v.label ? html`<p class="bank-label" part="device-label"><strong>${v.label}</strong></p>` : nothing}
+          ${v.value ? html`<p part="device-instructions">${v.value}</p>` : nothing}
           <p>${this.t('challenge.type6', { done: this.t('challenge.done') })}</p>
           <p class="waiting"><span class="spinner" aria-hidden="true"></span>${this.t('challenge.waiting')}</p>
         </div>`;
@@ -262,6 +282,9 @@ export class BankChallenge extends BankElement {
               <button type="submit" class="primary" part="submit" ?disabled=${this.busy}>
                 ${this.t(onlyDevice ? 'challenge.done' : 'challenge.submit')}
               </button>
+              ${this.inSandbox && onlyDevice
+                ? html`<button type="button" part="test-not-yet" ?disabled=${this.busy || this.expired} @click=${this.notApprovedYet}>${this.t('challenge.testNotYet')}</button>`
+                : nothing}
               ${this.inSandbox && validations.some((v) => v.type !== 6 && v.testValue)
                 ? html`<button type="button" part="fill-test" ?disabled=${this.busy || this.expired} @click=${this.fillTestValues}>${this.t('login.fillTest')}</button>`
                 : nothing}

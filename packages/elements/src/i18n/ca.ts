@@ -82,6 +82,8 @@ export const ca: Catalogue = {
   'challenge.type4': 'Escriu el codi del teu token o de l’app del teu banc.',
   'challenge.type5': 'Cerca la posició demanada a la targeta de sota i escriu-ne el valor.',
   'challenge.cardAlt': 'Targeta de coordenades mostrada pel teu banc: una graella de valors per lletra de columna i número de fila.',
+  'challenge.cardAltAt': 'La teva targeta de coordenades. Escriu el valor de: {position}',
+  'challenge.testNotYet': 'Prova: prémer abans d’aprovar',
   'challenge.type6': 'Obre l’app del teu banc a l’altre dispositiu i aprova el pagament. Després prem «{done}».',
   'challenge.waiting': 'Esperant la teva aprovació a l’app…',
   'challenge.done': 'Ja l’he aprovat',

@@ -83,6 +83,8 @@ export const en = {
   'challenge.type4': 'Enter the code from your token or your bank’s app.',
   'challenge.type5': 'Find the position asked for on the card below and enter its value.',
   'challenge.cardAlt': 'Coordinates card shown by your bank: a grid of values by column letter and row number.',
+  'challenge.cardAltAt': 'Your coordinates card. Enter the value at: {position}',
+  'challenge.testNotYet': 'Test: press before approving',
   'challenge.type6': 'Open your bank’s app on your other device and approve the payment. Then press “{done}”.',
   'challenge.waiting': 'Waiting for your approval in the app…',
   'challenge.done': 'I have approved it',

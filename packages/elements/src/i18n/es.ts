@@ -82,6 +82,8 @@ export const es: Catalogue = {
   'challenge.type4': 'Escribe el código de tu token o de la app de tu banco.',
   'challenge.type5': 'Busca la posición pedida en la tarjeta de abajo y escribe su valor.',
   'challenge.cardAlt': 'Tarjeta de coordenadas mostrada por tu banco: una cuadrícula de valores por letra de columna y número de fila.',
+  'challenge.cardAltAt': 'Tu tarjeta de coordenadas. Escribe el valor de: {position}',
+  'challenge.testNotYet': 'Prueba: pulsar antes de aprobar',
   'challenge.type6': 'Abre la app de tu banco en tu otro dispositivo y aprueba el pago. Después pulsa «{done}».',
   'challenge.waiting': 'Esperando tu aprobación en la app…',
   'challenge.done': 'Ya lo he aprobado',

@@ -82,6 +82,8 @@ export const eu: Catalogue = {
   'challenge.type4': 'Idatzi zure tokenaren edo bankuko aplikazioaren kodea.',
   'challenge.type5': 'Bilatu eskatutako posizioa beheko txartelean eta idatzi haren balioa.',
   'challenge.cardAlt': 'Zure bankuak erakutsitako koordenatu-txartela: balioen sareta, zutabe-letraren eta errenkada-zenbakiaren arabera.',
+  'challenge.cardAltAt': 'Zure koordenatu-txartela. Idatzi honako honen balioa: {position}',
+  'challenge.testNotYet': 'Proba: sakatu onartu aurretik',
   'challenge.type6': 'Ireki zure bankuaren aplikazioa beste gailuan eta onartu ordainketa. Ondoren, sakatu «{done}».',
   'challenge.waiting': 'Aplikazioan zure onespenaren zain…',
   'challenge.done': 'Onartu dut',

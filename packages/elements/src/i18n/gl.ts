@@ -82,6 +82,8 @@ export const gl: Catalogue = {
   'challenge.type4': 'Escribe o código do teu token ou da app do teu banco.',
   'challenge.type5': 'Busca a posición pedida na tarxeta de abaixo e escribe o seu valor.',
   'challenge.cardAlt': 'Tarxeta de coordenadas amosada polo teu banco: unha cuadrícula de valores por letra de columna e número de fila.',
+  'challenge.cardAltAt': 'A túa tarxeta de coordenadas. Escribe o valor de: {position}',
+  'challenge.testNotYet': 'Proba: premer antes de aprobar',
   'challenge.type6': 'Abre a app do teu banco no teu outro dispositivo e aproba o pagamento. Despois preme «{done}».',
   'challenge.waiting': 'Agardando a túa aprobación na app…',
   'challenge.done': 'Xa o aprobei',
