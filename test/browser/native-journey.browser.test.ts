@@ -64,6 +64,9 @@ async function toChallenge(j: Journey, bankId: string) {
 }
 
 describe('<bank-checkout> against the real BFF and simulator', () => {
+  // Each journey is a payer new to this device (no bank remembered from the one before).
+  beforeEach(() => localStorage.clear());
+
   it('pays from bank choice to success', async () => {
     const j = await newCheckout();
     const { el, challenge, view, completions } = await toChallenge(j, 'aurora');

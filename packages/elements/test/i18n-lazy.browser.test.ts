@@ -3,6 +3,7 @@ import '../src/bank-result/bank-result.js';
 import type { BankResult } from '../src/bank-result/bank-result.js';
 import { availableLocales, isLocaleReady, loadLocale } from '../src/i18n/index.js';
 import { view } from './fixtures.js';
+import { formatCents } from '../src/logic/format.js';
 
 const heading = (el: BankResult) => el.shadowRoot!.querySelector('h2')?.textContent ?? null;
 
@@ -43,5 +44,10 @@ describe('languages loaded on demand', () => {
     expect(heading(el)).to.equal('Payment completed');
     await waitUntil(() => heading(el) !== 'Payment completed', 'the Basque texts never showed');
     expect(isLocaleReady('eu')).to.equal(true);
+  });
+
+  it('writes amounts the way Spain does in Basque and Galician, even where the browser lacks their data', () => {
+    for (const locale of ['eu', 'gl', 'es', 'ca']) expect(formatCents(123456789, 'EUR', locale).replace(/\s/g, ' ')).to.equal('1.234.567,89 €', locale);
+    expect(formatCents(123456789, 'EUR', 'en')).to.equal('€1,234,567.89');
   });
 });

@@ -114,16 +114,18 @@ describe('bank list', () => {
     assert.equal(needsPersonType(GROUPS), true);
     assert.equal(needsPersonType(GROUPS.slice(1)), false);
     assert.deepEqual(banksFor(GROUPS[0]!, 1), [AURORA_EMPRESAS]);
-    assert.deepEqual(banksFor(GROUPS[1]!, 1).map((b) => b.bankId), ['galicia'], 'a single-type group shows its banks');
+    assert.deepEqual(banksFor(GROUPS[1]!, 1).map((b) => b.bankId), [], 'a group of natural-person banks only is not listed for a legal person');
+    assert.deepEqual(banksFor(GROUPS[1]!, 0).map((b) => b.bankId), ['galicia']);
+    assert.deepEqual(banksFor(GROUPS[0]!, null).map((b) => b.bankId), ['aurora', 'aurora-empresas'], 'no person type asked: every bank');
   });
 
   it('searches bank and group names ignoring accents and case', () => {
     const ids = (q: string, p: 0 | 1 = 0) => filterBanks(GROUPS, q, p).flatMap((m) => m.banks.map((b) => b.bankId));
     assert.deepEqual(ids(''), ['aurora', 'galicia', 'norte']);
-    assert.deepEqual(ids('GALICIA'), ['galicia']);
-    assert.deepEqual(ids('aurora'), ['aurora']);
-    assert.deepEqual(ids('aurora', 1), ['aurora-empresas']);
-    assert.deepEqual(ids('empresas', 1), ['aurora-empresas']);
+    assert.deepEqual(ids('', 1), ['aurora-empresas'], 'browsing: the chosen person type only');
+    assert.deepEqual(ids('GALICIA', 1), ['galicia'], 'searching finds a bank under the other person type');
+    assert.deepEqual(ids('aurora'), ['aurora', 'aurora-empresas']);
+    assert.deepEqual(ids('empresas'), ['aurora-empresas']);
     assert.deepEqual(ids('zzz'), []);
     assert.equal(findBank(GROUPS, 'aurora')?.label, AURORA.label);
     assert.equal(findBank(GROUPS, 'nope'), undefined);

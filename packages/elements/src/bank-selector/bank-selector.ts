@@ -106,7 +106,7 @@ export class BankSelector extends BankElement {
 
   /** The banks as listed now: the recent one first (when not searching), then each group's. */
   private listed(groups: BankGroupView[]) {
-    const matches = filterBanks(groups, this.query, this.personType);
+    const matches = filterBanks(groups, this.query, needsPersonType(groups) ? this.personType : null);
     const recent = this.query === '' ? matches.flatMap((m) => m.banks).find((b) => b.bankId === this.recentId) : undefined;
     const sections = matches
       .map((m) => ({ name: m.group.name, banks: m.banks.filter((b) => b !== recent) }))

@@ -23,9 +23,9 @@ export function needsPersonType(groups: readonly BankGroupView[]): boolean {
   return groups.some(hasBothPersonTypes);
 }
 
-/** The banks of a group for a person type: a group with only one kind shows all of them. */
-export function banksFor(group: BankGroupView, personType: PersonType): BankView[] {
-  return hasBothPersonTypes(group) ? group.types.filter((b) => b.type === personType) : group.types;
+/** The banks of a group for a person type (null: every bank, when no choice is asked). */
+export function banksFor(group: BankGroupView, personType: PersonType | null): BankView[] {
+  return personType === null ? group.types : group.types.filter((b) => b.type === personType);
 }
 
 /** Each bank's and group's name as searched, worked out once per view object. */
@@ -39,9 +39,14 @@ function searchText(item: BankView | BankGroupView, text: string): string {
   return n;
 }
 
-/** Groups with their banks that match `query` (in the bank's label or the group's name). */
-export function filterBanks(groups: readonly BankGroupView[], query: string, personType: PersonType): BankGroupMatch[] {
+/**
+ * Groups with their banks that match `query` (in the bank's label or the group's name). The
+ * person type narrows the list only when the payer is choosing without searching: a search finds
+ * a bank under either type. Null: no person type is asked (no group has both kinds).
+ */
+export function filterBanks(groups: readonly BankGroupView[], query: string, personType: PersonType | null): BankGroupMatch[] {
   const q = normalizeForSearch(query);
+  if (q !== '') personType = null;
   const out: BankGroupMatch[] = [];
   for (const group of groups) {
     const groupHit = q === '' || searchText(group, group.name).includes(q);

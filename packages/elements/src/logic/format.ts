@@ -3,11 +3,23 @@
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 /** An amount in cents as currency text in a locale (`1234, 'EUR', 'es'` → `12,34 €`). */
+/**
+ * Browsers whose Intl has no data for Basque or Galician would write amounts the US way; those
+ * languages are written in Spain like Spanish (`1.234,50 €`), so that is what they fall back to.
+ */
+const FORMAT_FALLBACK: Record<string, string> = { eu: 'es-ES', gl: 'es-ES' };
+
+/** `locale` when this browser's Intl knows it, else the fallback that writes numbers alike. */
+export function numberLocale(locale: string): string {
+  if (Intl.NumberFormat.supportedLocalesOf([locale]).length) return locale;
+  return FORMAT_FALLBACK[locale.toLowerCase().split(/[-_]/)[0]!] ?? locale;
+}
+
 export function formatCents(cents: number, currency: string, locale: string): string {
   const id = `${locale}|${currency}`;
   let nf = numberFormats.get(id);
   if (!nf) {
-    nf = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    nf = new Intl.NumberFormat(numberLocale(locale), { style: 'currency', currency });
     numberFormats.set(id, nf);
   }
   return nf.format(cents / 100);

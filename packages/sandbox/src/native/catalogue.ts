@@ -213,7 +213,7 @@ const GROUPS: GroupDef[] = [
     name: 'Banco del Norte',
     banks: [
       {
-        bank: bank('norte', 0, 'Banco del Norte (en mantenimiento)', [login('dni', 'DNI y clave', [dniField(`11111111${dniLetter('11111111')}`), pinField('1111')])], false),
+        bank: bank('norte', 0, 'Banco del Norte', [login('dni', 'DNI y clave', [dniField(`11111111${dniLetter('11111111')}`), pinField('1111')])], false),
         accounts: [account('NOR-0001', 'Cuenta Corriente', '90050001100100022222', 10_000)],
         rounds: [[sms('112233', '+34 6** *** 001')]],
       },
