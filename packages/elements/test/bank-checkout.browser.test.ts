@@ -290,6 +290,30 @@ describe('<bank-checkout>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('names the bank after login, and does not keep an account the bank refused chosen', async () => {
+    const accounts = [
+      { accountId: 'BLOCKED', info: 'Cuenta ES7921000813610123456789', balance: 1000 },
+      { accountId: 'OK', info: 'Cuenta nómina', balance: 5000 },
+    ];
+    let current: CheckoutView = view({ state: 'select-account', bank: bankRef, accounts });
+    const bff = fakeBff({
+      'GET /v1/checkout': () => current,
+      'POST /v1/checkout/transfer': () => (current = view({ state: 'select-account', bank: bankRef, accounts }, { error: { code: 'B101', message: 'error.B101' } })),
+    });
+    const el = await mount(bff.fetch, 'en');
+    const picker = await need(el, 'bank-account-picker');
+    expect(text(el.shadowRoot!.querySelector('[part=bank]'))).to.equal(`Your bank: ${AURORA.label}`);
+    // The IBAN in an account's text is grouped in fours.
+    expect(text(picker.shadowRoot!.querySelector('form'))).to.contain('ES79 2100 0813 6101 2345 6789');
+    const radios = () => [...picker.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')];
+    radios()[0]!.click();
+    await submitStep(el, 'bank-account-picker');
+    await until(() => picker.shadowRoot!.querySelector('[part=error]'), 'the refusal');
+    expect(radios().map((r) => r.checked)).to.deep.equal([false, false]);
+    expect(picker.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.disabled, 'Pay waits for another choice').to.equal(true);
+    await expect(el).to.be.accessible();
+  });
+
   it('shows a passing error as a notice with a retry, keeping the step', async () => {
     const { routes, set } = nativeFlow();
     set(view({ state: 'select-contract', bank: bankRef, contracts: [{ contractId: 'C1', info: 'Contrato' }] }));

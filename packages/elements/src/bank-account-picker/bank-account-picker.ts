@@ -3,7 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { BankElement } from '../shared/bank-element.js';
 import { renderChoices } from '../shared/choices.js';
 import { elementStyles } from '../shared/styles.js';
-import { formatCents } from '../logic/format.js';
+import { formatCents, formatIban } from '../logic/format.js';
 import { accountPickerStyles } from './bank-account-picker.styles.js';
 
 export interface AccountItem {
@@ -30,6 +30,12 @@ export interface AccountItem {
  * @csspart error - An error message (such as an account that cannot pay).
  * @csspart submit - The pay button.
  */
+/** Codes for an account the bank will not pay from; another account may work. */
+const REFUSED_ACCOUNT_CODES = ['B101', 'B106', 'B107', 'E302'];
+
+/** IBANs in an account's text, in groups of four (they wrap between groups, never inside one). */
+const groupIbans = (text: string) => text.replace(/\b[A-Z]{2}\d{2}[A-Z0-9]{11,30}\b/g, (iban) => formatIban(iban));
+
 @customElement('bank-account-picker')
 export class BankAccountPicker extends BankElement {
   static override styles = [...elementStyles, accountPickerStyles];
@@ -43,6 +49,8 @@ export class BankAccountPicker extends BankElement {
   @property() currency?: string;
 
   @state() private selected: string | null = null;
+  /** The view whose answer was last looked at (an account the bank refused is not kept chosen). */
+  private seenView: unknown = null;
 
   private get items(): AccountItem[] {
     const s = this.currentView?.step;
@@ -51,6 +59,12 @@ export class BankAccountPicker extends BankElement {
 
   protected override willUpdate(): void {
     const items = this.items;
+    const v = this.currentView;
+    // The bank refused the account chosen (blocked, joint, no transfers, the payee's own): choose again.
+    if (v !== this.seenView) {
+      this.seenView = v;
+      if (v?.error && REFUSED_ACCOUNT_CODES.includes(v.error.code) && items.length > 1) this.selected = null;
+    }
     if (!items.some((a) => a.accountId === this.selected)) this.selected = items.length === 1 ? items[0]!.accountId : null;
   }
 
@@ -75,7 +89,7 @@ export class BankAccountPicker extends BankElement {
             legend: this.t('account.title'),
             choices: items.map((a) => ({
               id: a.accountId,
-              title: a.info,
+              title: groupIbans(a.info),
               ...(a.balance != null ? { detail: this.t('account.balance', { amount: money(a.balance) }) } : {}),
             })),
             selected: this.selected,

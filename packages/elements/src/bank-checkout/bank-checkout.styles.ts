@@ -51,4 +51,9 @@ export const checkoutStyles = css`
   a {
     color: var(--_primary);
   }
+  .bank-name {
+    margin: 0;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
 `;

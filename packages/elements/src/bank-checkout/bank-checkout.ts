@@ -56,6 +56,7 @@ const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/b
  * @csspart redirect-start - The button that takes the payer to the bank's page (redirect mode).
  * @csspart redirect-link - The link to the bank's page in the redirect state.
  * @csspart redirect-check - "Check again" while waiting for the bank's result.
+ * @csspart bank - The bank the payer is logged in to (after login).
  * @csspart unknown-later - What happens next, once an unknown outcome is no longer watched.
  * @csspart back - The button that goes one step back (before the transfer).
  * @csspart cancel - The cancel button and its confirmation.
@@ -313,6 +314,7 @@ export class BankCheckout extends BankBase {
     const body = v
       ? html`${summaryTemplate(v, this.tr, this.resolvedLocale)} ${notice ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}
           ${this.renderModes(v)}
+          ${'bank' in v.step && v.step.bank.label ? html`<p class="bank-name" part="bank">${this.t('step.bank', { bank: v.step.bank.label })}</p>` : nothing}
           <div class="step" part="step">${this.renderStep(v)}</div>
           ${allows(v, 'back') && v.state !== 'login' ? this.renderBack() : nothing}
           ${allows(v, 'cancel') ? this.renderCancel() : nothing}`

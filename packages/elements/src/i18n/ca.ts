@@ -14,6 +14,7 @@ export const ca: Catalogue = {
 
   'action.back': 'Triar un altre banc',
   'action.stepBack': 'Enrere',
+  'step.bank': 'El teu banc: {bank}',
   'action.cancel': 'Cancel·lar el pagament',
   'action.cancelConfirm': 'Vols cancel·lar aquest pagament?',
   'action.cancelYes': 'Sí, cancel·la',

@@ -15,6 +15,7 @@ export const en = {
 
   'action.back': 'Choose another bank',
   'action.stepBack': 'Back',
+  'step.bank': 'Your bank: {bank}',
   'action.cancel': 'Cancel payment',
   'action.cancelConfirm': 'Cancel this payment?',
   'action.cancelYes': 'Yes, cancel',

@@ -14,6 +14,7 @@ export const es: Catalogue = {
 
   'action.back': 'Elegir otro banco',
   'action.stepBack': 'Atrás',
+  'step.bank': 'Tu banco: {bank}',
   'action.cancel': 'Cancelar el pago',
   'action.cancelConfirm': '¿Cancelar este pago?',
   'action.cancelYes': 'Sí, cancelar',

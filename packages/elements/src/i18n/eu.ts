@@ -14,6 +14,7 @@ export const eu: Catalogue = {
 
   'action.back': 'Aukeratu beste banku bat',
   'action.stepBack': 'Atzera',
+  'step.bank': 'Zure bankua: {bank}',
   'action.cancel': 'Ezeztatu ordainketa',
   'action.cancelConfirm': 'Ordainketa hau ezeztatu nahi duzu?',
   'action.cancelYes': 'Bai, ezeztatu',

@@ -14,6 +14,7 @@ export const gl: Catalogue = {
 
   'action.back': 'Escoller outro banco',
   'action.stepBack': 'Atrás',
+  'step.bank': 'O teu banco: {bank}',
   'action.cancel': 'Cancelar o pagamento',
   'action.cancelConfirm': 'Queres cancelar este pagamento?',
   'action.cancelYes': 'Si, cancelar',
