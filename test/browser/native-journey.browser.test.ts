@@ -133,6 +133,8 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     }, 'the confirmation');
     buttons[0]!.click();
     const result = await waitFor(() => stepEl(el, 'bank-result'), 'the result');
+    // Focus follows to the result's heading, never dropped on the page.
+    await waitFor(() => result.shadowRoot!.activeElement?.localName === 'h2', 'focus on the result');
     const again = await waitFor(() => result.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]:not([disabled])'), 'try again');
     expect(text(again)).to.equal('Try again');
     await expect(el).to.be.accessible();

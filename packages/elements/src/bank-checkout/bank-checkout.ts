@@ -52,13 +52,12 @@ const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/b
  * @csspart status - "Contacting your bank…" while a call is in flight.
  * @csspart modes - The choice of how to pay (when the merchant allowed several modes).
  * @csspart step - The current step.
- * @csspart back - The "choose another bank" button.
+ * @csspart back - The button that goes one step back: another bank at the login, the previous choice after it (before the transfer).
  * @csspart redirect-start - The button that takes the payer to the bank's page (redirect mode).
  * @csspart redirect-link - The link to the bank's page in the redirect state.
  * @csspart redirect-check - "Check again" while waiting for the bank's result.
  * @csspart bank - The bank the payer is logged in to (after login).
  * @csspart unknown-later - What happens next, once an unknown outcome is no longer watched.
- * @csspart back - The button that goes one step back (before the transfer).
  * @csspart cancel - The cancel button and its confirmation.
  * @cssproperty --bank-max-width - Widest the checkout grows (32rem).
  * @cssproperty --bank-padding - Padding inside the frame (16px).
