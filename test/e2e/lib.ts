@@ -106,10 +106,10 @@ export async function act(page: Page, stack: Stack, click: () => Promise<void>):
 }
 
 /**
- * Pays a native checkout already on screen at `bankId`: the bank's test values through the login
- * form's "fill test values", then the second login, contract, account and every validation round
- * with the test values the BFF shows in sandbox mode (`0000` in each validation when `failWith`).
- * Answers the last view.
+ * Pays a native checkout already on screen at `bankId` with only what the page shows: the
+ * "Fill test values" button at the login, the second login and every validation round (or
+ * `validationValue` typed in each validation), the first contract and account. Answers the
+ * last view (the BFF's answer to the last action).
  */
 export async function payNative(page: Page, stack: Stack, bankId: string, opts: { legal?: boolean; validationValue?: string } = {}): Promise<CheckoutView> {
   const option = page.locator(`bank-selector [role=option]#bank-${bankId}`);
@@ -122,7 +122,7 @@ export async function payNative(page: Page, stack: Stack, bankId: string, opts: 
     switch (step.state) {
       case 'second-login': {
         const host = page.locator('bank-second-login');
-        await host.locator('input').fill(step.field.testValue ?? '');
+        await host.getByRole('button', { name: 'Fill test values' }).click();
         view = await act(page, stack, () => host.locator('[part=submit]').click());
         break;
       }
@@ -143,7 +143,8 @@ export async function payNative(page: Page, stack: Stack, bankId: string, opts: 
         const typed = step.validations.filter((v) => v.type !== 6);
         const inputs = host.locator('input');
         assert.equal(await inputs.count(), typed.length, 'one input per typed validation');
-        for (const [i, v] of typed.entries()) await inputs.nth(i).fill(opts.validationValue ?? v.testValue ?? '');
+        if (opts.validationValue !== undefined) for (const [i] of typed.entries()) await inputs.nth(i).fill(opts.validationValue);
+        else if (typed.length) await host.getByRole('button', { name: 'Fill test values' }).click();
         view = await act(page, stack, () => host.locator('[part=submit]').click());
         break;
       }

@@ -1,0 +1,91 @@
+/**
+ * The payer always has a way forward, in the shop's checkout page against the real BFF and
+ * simulator, using only what the page shows: a fresh challenge after a wrong code, starting
+ * again after a failure and after a cancellation, one step back, and the approval in the bank's
+ * app both ways.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { act, checkoutFromCart, merchantCheckout, openPage, payNative, resultTitle, startStack, type Stack } from './lib.js';
+
+let stack: Stack;
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack?.close();
+});
+
+describe('a way forward in the shop', () => {
+  it('after three wrong codes the payment stops; "Try again" starts over and pays', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    const id = await checkoutFromCart(page, stack, 'native');
+    const failed = await payNative(page, stack, 'aurora', { validationValue: '0000' });
+    assert.equal(failed.state, 'failed');
+    assert.equal(failed.error?.code, 'attempts');
+    assert.notEqual(await resultTitle(page), 'Payment completed');
+    const again = await act(page, stack, () => page.locator('bank-result').getByRole('button', { name: 'Try again' }).click());
+    assert.equal(again.state, 'select-bank');
+    const paid = await payNative(page, stack, 'aurora');
+    assert.equal(paid.state, 'succeeded');
+    assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+    assertClean();
+    await close();
+  });
+
+  it('a wrong code with attempts left gives a fresh challenge that says how many remain', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    await checkoutFromCart(page, stack, 'native');
+    await page.locator('bank-selector [role=option]#bank-aurora').click();
+    await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await act(page, stack, () => page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    await page.locator('bank-account-picker input[type=radio]').first().check();
+    await act(page, stack, () => page.locator('bank-account-picker button[type=submit]').click());
+    await page.locator('bank-challenge input').first().fill('0000');
+    const retry = await act(page, stack, () => page.locator('bank-challenge [part=submit]').click());
+    assert.equal(retry.state, 'validate');
+    await page.locator('bank-challenge [part=error]').getByText('Attempts left: 2').waitFor();
+    await page.locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
+    const paid = await act(page, stack, () => page.locator('bank-challenge [part=submit]').click());
+    assert.equal(paid.state, 'succeeded');
+    assertClean();
+    await close();
+  });
+
+  it('goes back from the account list to the banks, cancels, and starts again', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    await checkoutFromCart(page, stack, 'native');
+    await page.locator('bank-selector [role=option]#bank-aurora').click();
+    await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await act(page, stack, () => page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    await page.locator('bank-account-picker').waitFor();
+    assert.match((await page.locator('bank-checkout [part=bank]').textContent()) ?? '', /Your bank: /);
+    const back = await act(page, stack, () => page.locator('bank-checkout [part=back]').getByRole('button', { name: 'Back' }).click());
+    assert.equal(back.state, 'select-bank');
+    await page.locator('bank-checkout [part=cancel]').getByRole('button', { name: 'Cancel payment' }).click();
+    const cancelled = await act(page, stack, () => page.locator('bank-checkout [part=cancel]').getByRole('button').first().click());
+    assert.equal(cancelled.state, 'cancelled');
+    const again = await act(page, stack, () => page.locator('bank-result').getByRole('button', { name: 'Try again' }).click());
+    assert.equal(again.state, 'select-bank');
+    assertClean();
+    await close();
+  });
+
+  it('approving in the bank\'s app: "not yet" first, then approved', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    await checkoutFromCart(page, stack, 'native');
+    await page.locator('bank-selector [role=option]#bank-meridiano').click();
+    await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await act(page, stack, () => page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    await page.locator('bank-account-picker input[type=radio]').first().check();
+    await act(page, stack, () => page.locator('bank-account-picker button[type=submit]').click());
+    await page.locator('bank-challenge [part=device-label]').waitFor();
+    const notYet = await act(page, stack, () => page.locator('bank-challenge [part=test-not-yet]').click());
+    assert.equal(notYet.state, 'validate');
+    await page.locator('bank-challenge').getByText('has not received the confirmation yet').waitFor();
+    const paid = await act(page, stack, () => page.locator('bank-challenge [part=submit]').click());
+    assert.equal(paid.state, 'succeeded');
+    assertClean();
+    await close();
+  });
+});
