@@ -89,3 +89,17 @@ describe('a way forward in the shop', () => {
     await close();
   });
 });
+
+describe('the language of the payment', () => {
+  it('switches the checkout to another language in the page, Galician included', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    await checkoutFromCart(page, stack, 'native');
+    await page.locator('bank-selector [role=option]').first().waitFor();
+    await page.getByLabel('Language of the payment').selectOption('gl');
+    await page.locator('bank-selector h2').getByText('Escolle o teu banco').waitFor();
+    await page.getByLabel('Language of the payment').selectOption('es');
+    await page.locator('bank-selector h2').getByText('Elige tu banco').waitFor();
+    assertClean();
+    await close();
+  });
+});

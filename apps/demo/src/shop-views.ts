@@ -87,6 +87,15 @@ export function cartView(lines: { p: Product; quantity: number }[], total: numbe
   return html`<h1>Your cart</h1>${flashBox(flash)}${body}`;
 }
 
+/** The languages `<bank-checkout>` speaks, each named in itself. */
+const LANGUAGES: [string, string][] = [
+  ['en', 'English'],
+  ['es', 'Español'],
+  ['ca', 'Català'],
+  ['eu', 'Euskara'],
+  ['gl', 'Galego'],
+];
+
 /** The element for one of the session's checkouts: the browser gets its client secret only. */
 export function checkoutElement(api: string, order: SessionOrder, mode?: CheckoutMode): Html {
   return html`<bank-checkout id="bank-checkout" locale="en" api="${api}" checkout-secret="${order.clientSecret}"${
@@ -105,6 +114,12 @@ export function checkoutView(order: SessionOrder, element: Html): Html {
         </section>
         <section class="pay" aria-labelledby="pay-title">
           <h2 id="pay-title">Pay by bank</h2>
+          <p class="language">
+            <label for="checkout-language">Language of the payment</label>
+            <select id="checkout-language">
+              ${LANGUAGES.map(([code, name]) => html`<option value="${code}" lang="${code}">${name}</option>`)}
+            </select>
+          </p>
           ${element}
           <p class="after" id="after" hidden>
             <a id="after-link" href="/result?checkout=${order.checkoutId}" data-checkout="${order.checkoutId}">See your order</a>

@@ -5,6 +5,13 @@
 import '@bank-checkout/elements';
 
 const after = document.getElementById('after');
+const language = document.getElementById('checkout-language');
+
+// The element follows its locale at runtime (loading Catalan, Basque or Galician on first use).
+language?.addEventListener('change', () => {
+  const el = document.getElementById('bank-checkout');
+  if (el && language instanceof HTMLSelectElement) el.setAttribute('locale', language.value);
+});
 const link = document.getElementById('after-link');
 
 document.addEventListener('bank-checkout-complete', (e) => {
