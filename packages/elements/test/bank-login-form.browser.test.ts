@@ -113,7 +113,9 @@ describe('<bank-login-form>', () => {
     await expect(el).to.be.accessible();
     const step = oneEvent(el, 'bank-checkout-step');
     await submit(el);
-    expect(inputs(el).map((i) => i.value), 'cleared after submit').to.deep.equal(['', '', '']);
+    // The password goes at once; the identity stays (a wrong password means typing only it again).
+    expect(inputs(el)[1]!.value, 'the password is cleared after submit').to.equal('');
+    expect(inputs(el)[0]!.value, 'the identity stays').to.equal('B12345674');
     const e = await step;
     expect(e.detail).to.deep.equal({ checkoutId: 'chk_test', state: 'select-account', previous: 'login' });
     expect(JSON.stringify(e.detail)).not.to.contain('Empresa2024');

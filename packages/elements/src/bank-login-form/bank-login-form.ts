@@ -87,7 +87,9 @@ export class BankLoginForm extends BankElement {
     if (!bank || !login || this.busy) return;
     const values = this.fields.collect(login.fields);
     if (!values) return;
-    this.fields.clear();
+    // Passwords go at once; the identity stays, so that a wrong password means typing only it again.
+    const identity = new Set(login.fields.filter((f) => !f.password).map((f) => f.fieldId));
+    this.fields.clear((id) => identity.has(id));
     await this.run((client) => client.login({ bankId: bank.bankId, loginId: login.loginId, fields: values }));
   }
 

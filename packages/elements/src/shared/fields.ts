@@ -88,9 +88,16 @@ export class FieldsController implements ReactiveController {
     return Object.fromEntries(fields.map((f) => [f.fieldId, this.value(f.fieldId)]));
   }
 
-  /** Forgets every value, reveal and error state (after a submit, or when the step changes). */
-  clear(): void {
-    this.values.clear();
+  /**
+   * Forgets every value (or every one but those `keep` names), reveal and error state: after a
+   * submit, or when the step changes.
+   */
+  clear(keep?: (fieldId: string) => boolean): void {
+    if (keep) {
+      for (const id of [...this.values.keys()]) if (!keep(id)) this.values.delete(id);
+    } else {
+      this.values.clear();
+    }
     this.touched.clear();
     this.revealed.clear();
     this.submitted = false;
