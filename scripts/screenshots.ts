@@ -6,6 +6,9 @@
  *
  *   docs/img/checkout.png  the shop's checkout mid-flow: a bank's login form
  *   docs/img/console.png   the merchant console: orders and live notifications
+ *   docs/img/retry-code.png   a wrong code: a fresh challenge and the attempts left
+ *   docs/img/try-again.png    after a cancellation: "Try again"
+ *   docs/img/approve-app.png  approving in the bank's app after "not yet"
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,8 +111,38 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await page.locator('#feed-state', { hasText: 'live' }).waitFor();
     const consolePng = join(outDir, 'console.png');
     await page.screenshot({ path: consolePng, fullPage: true });
+
+    // The payer's way forward: a wrong code, a cancellation, an approval in the bank's app.
+    const shot = async (name: string) => {
+      const file = join(outDir, name);
+      await page.locator('bank-checkout').screenshot({ path: file });
+      return file;
+    };
+    const toAccounts = async (bankId: string) => {
+      await page.goto(`${started.urls.demo}/`);
+      await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
+      await page.getByRole('button', { name: 'Continue to payment' }).click();
+      await page.locator(`bank-selector [role=option]#bank-${bankId}`).click();
+      await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+      await page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
+      await page.locator('bank-account-picker input[type=radio]').first().check();
+      await page.locator('bank-account-picker button[type=submit]').click();
+    };
+    await toAccounts('aurora');
+    await page.locator('bank-challenge input').first().fill('0000');
+    await page.locator('bank-challenge [part=submit]').click();
+    await page.locator('bank-challenge [part=error]').getByText('Attempts left').waitFor();
+    const retryPng = await shot('retry-code.png');
+    await page.locator('bank-checkout [part=cancel]').getByRole('button', { name: 'Cancel payment' }).click();
+    await page.locator('bank-checkout [part=cancel]').getByRole('button').first().click();
+    await page.locator('bank-result').getByRole('button', { name: 'Try again' }).waitFor();
+    const againPng = await shot('try-again.png');
+    await toAccounts('meridiano');
+    await page.locator('bank-challenge [part=test-not-yet]').click();
+    await page.locator('bank-challenge').getByText('has not received the confirmation yet').waitFor();
+    const approvePng = await shot('approve-app.png');
     await context.close();
-    return [checkoutPng, consolePng];
+    return [checkoutPng, consolePng, retryPng, againPng, approvePng];
   } finally {
     await close();
   }

@@ -97,6 +97,7 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
       await until(() => /Attempts left: /.test(text(ch.shadowRoot!.querySelector('[part=error]'))), 'the message and the attempts left');
       expect(text(ch.shadowRoot!.querySelector('[part=error]'))).to.contain(`Attempts left: ${3 - round}`);
       expect(text(ch.shadowRoot!.querySelector('[part=error]'))).to.contain('The confirmation code was not correct.');
+      expect(ch.shadowRoot!.querySelector('.notice'), 'a fresh challenge is not "not approved yet"').to.equal(null);
       await expect(el).to.be.accessible();
     }
     const result = await waitFor(() => stepEl(el, 'bank-result'), 'result');

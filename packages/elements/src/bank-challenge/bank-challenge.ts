@@ -176,6 +176,14 @@ export class BankChallenge extends BankElement {
     }
   }
 
+  /**
+   * The bank answered with the same approval in its app still open: not approved yet. (A fresh
+   * challenge after a wrong code comes with its error, and is not this.)
+   */
+  private static stillWaiting(next: CheckoutView | null, sent: string): boolean {
+    return next?.step.state === 'validate' && !next.error && next.step.validations.some((v) => v.type === 6) && BankChallenge.keyOf(next.step.round, next.step.validations) === sent;
+  }
+
   /** Test mode: confirm before approving in the (simulated) app, to see the bank's "not yet". */
   private async notApprovedYet(): Promise<void> {
     const { validations, round } = this.step;
@@ -183,7 +191,7 @@ export class BankChallenge extends BankElement {
     const values = Object.fromEntries(validations.map((v) => [v.fieldId, INDIRECT_PENDING_TEST_VALUE]));
     const sent = BankChallenge.keyOf(round, validations);
     const next: CheckoutView | null = await this.run((client) => client.validate({ values }));
-    if (next?.step.state === 'validate' && BankChallenge.keyOf(next.step.round, next.step.validations) === sent) this.notYet = true;
+    if (BankChallenge.stillWaiting(next, sent)) this.notYet = true;
   }
 
   /** Test mode: the bank's test value in each field that asks for one. */
@@ -203,7 +211,7 @@ export class BankChallenge extends BankElement {
     this.notYet = false;
     const sent = BankChallenge.keyOf(round, validations);
     const next: CheckoutView | null = await this.run((client) => client.validate({ values }));
-    if (next?.step.state === 'validate' && BankChallenge.keyOf(next.step.round, next.step.validations) === sent) this.notYet = true;
+    if (BankChallenge.stillWaiting(next, sent)) this.notYet = true;
   }
 
   private renderField(v: ValidationView, hint: MessageKey, params?: MessageParams, autocomplete = 'off'): TemplateResult {
