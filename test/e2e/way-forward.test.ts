@@ -71,6 +71,31 @@ describe('a way forward in the shop', () => {
     await close();
   });
 
+  it('goes back from the second login and from the contracts, and says when a second-login code was wrong', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    await checkoutFromCart(page, stack, 'native');
+    const signIn = async (bankId: string, legal = false) => {
+      if (legal) await page.locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
+      await page.locator(`bank-selector [role=option]#bank-${bankId}`).click();
+      await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+      return act(page, stack, () => page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    };
+    const back = () => act(page, stack, () => page.locator('bank-checkout [part=back]').getByRole('button', { name: 'Back' }).click());
+    assert.equal((await signIn('levante')).state, 'second-login');
+    assert.equal((await back()).state, 'select-bank');
+    assert.equal((await signIn('aurora-empresas', true)).state, 'select-contract');
+    assert.equal((await back()).state, 'select-bank');
+    // A wrong second-login code: the message says it was the code, not the credentials.
+    await page.locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
+    assert.equal((await signIn('levante')).state, 'second-login');
+    await page.locator('bank-second-login input').fill('000001');
+    const wrong = await act(page, stack, () => page.locator('bank-second-login [part=submit]').click());
+    assert.equal(wrong.state, 'login');
+    await page.locator('bank-login-form [part=error]').getByText('The code was not correct').waitFor();
+    assertClean();
+    await close();
+  });
+
   it('approving in the bank\'s app: "not yet" first, then approved', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
