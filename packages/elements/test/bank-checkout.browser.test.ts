@@ -103,7 +103,8 @@ describe('<bank-checkout>', () => {
     await submitStep(el, 'bank-login-form');
     const alert = await until(() => login.shadowRoot!.querySelector('[role=alert]'), 'B100');
     expect(text(alert)).to.contain('Tu banco no ha aceptado estas claves').and.contain('Intentos restantes: 2');
-    expect(dni!.value + pin!.value, 'inputs cleared after submit').to.equal('');
+    expect(pin!.value, 'the password is cleared after submit').to.equal('');
+    expect(dni!.value, 'the identity stays: only the password is typed again').to.equal('12345678Z');
     await axe();
 
     // Test values this time.

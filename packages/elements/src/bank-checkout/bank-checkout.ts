@@ -13,8 +13,6 @@ import { renderChoices } from '../shared/choices.js';
 import { systemClock, type Clock } from '../bank-challenge/bank-challenge.js';
 import '../bank-selector/bank-selector.js';
 import '../bank-login-form/bank-login-form.js';
-import '../bank-second-login/bank-second-login.js';
-import '../bank-contract-picker/bank-contract-picker.js';
 import '../bank-account-picker/bank-account-picker.js';
 import '../bank-challenge/bank-challenge.js';
 import '../bank-result/bank-result.js';
@@ -29,10 +27,17 @@ import { checkoutStyles } from './bank-checkout.styles.js';
  * file, split by the merchant's bundler): most checkouts never show it.
  */
 let periodicForm: Promise<unknown> | undefined;
+const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js'));
+
+/**
+ * Steps only some banks need (a second login, a choice of contracts): their own files, fetched
+ * in the background once the checkout is on screen, so they are in before the payer gets there.
+ */
+let laterSteps: Promise<unknown> | undefined;
+const loadLaterSteps = () => (laterSteps ??= Promise.all([import('../bank-second-login/bank-second-login.js'), import('../bank-contract-picker/bank-contract-picker.js')]));
 
 /** How long the element watches an unknown outcome before telling the payer the shop will settle it. */
 export const UNKNOWN_WATCH_MS = 15 * 60_000;
-const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js'));
 
 /**
  * The whole checkout, driven by the state the BFF returns: a summary (amount and payee always
@@ -121,6 +126,7 @@ export class BankCheckout extends BankBase {
     else if (changed.has('mode') && this.checkout.view) this.prefer(this.checkout.view);
     const c = this.checkout;
     if (c.view?.modes.includes('periodic') && !customElements.get('bank-periodic-form')) void loadPeriodicForm().then(() => this.requestUpdate());
+    if (c.view?.modes.includes('native') && !customElements.get('bank-contract-picker')) void loadLaterSteps().then(() => this.requestUpdate());
     this.provider.setValue({ view: c.view, groups: c.groups, client: c.client, locale: this.resolvedLocale, busy: c.busy, run: c.run, refresh: c.refresh });
   }
 
@@ -272,9 +278,9 @@ export class BankCheckout extends BankBase {
       case 'login':
         return this.picking ? this.renderSelector() : this.renderLogin(null);
       case 'second-login':
-        return html`<bank-second-login></bank-second-login>`;
+        return customElements.get('bank-second-login') ? html`<bank-second-login></bank-second-login>` : html`<p role="status">${this.t('status.loading')}</p>`;
       case 'select-contract':
-        return html`<bank-contract-picker></bank-contract-picker>`;
+        return customElements.get('bank-contract-picker') ? html`<bank-contract-picker></bank-contract-picker>` : html`<p role="status">${this.t('status.loading')}</p>`;
       case 'select-account':
         return html`<bank-account-picker></bank-account-picker>`;
       case 'validate':
