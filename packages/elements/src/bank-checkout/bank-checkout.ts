@@ -36,6 +36,13 @@ const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/b
 let laterSteps: Promise<unknown> | undefined;
 const loadLaterSteps = () => (laterSteps ??= Promise.all([import('../bank-second-login/bank-second-login.js'), import('../bank-contract-picker/bank-contract-picker.js')]));
 
+/**
+ * The isolated mode's host side (no Lit in it): loaded only when `isolate` is set, as the frame
+ * runs the kit itself.
+ */
+let frameHost: Promise<typeof import('../frame/host.js')> | undefined;
+const loadFrameHost = () => (frameHost ??= import('../frame/host.js'));
+
 /** How long the element watches an unknown outcome before telling the payer the shop will settle it. */
 export const UNKNOWN_WATCH_MS = 15 * 60_000;
 
@@ -94,6 +101,17 @@ export class BankCheckout extends BankBase {
   /** How the page goes to the bank's page (`window.location.assign` by default). */
   @property({ attribute: false }) navigate: (url: string) => void = (url) => window.location.assign(url);
 
+  /**
+   * Runs the checkout in a frame served by the BFF's own origin (recommended): the bank password
+   * and codes are typed in a page the merchant page's scripts cannot reach. Events, `locale`,
+   * `mode` and the `--bank-*` properties pass through; parts inside do not. Read when the
+   * element starts (set it in the markup).
+   */
+  @property({ type: Boolean, reflect: true }) isolate = false;
+
+  /** The isolated mode's frame, once its host is loaded. */
+  private isolated: import('../frame/host.js').IsolatedCheckout | null = null;
+
   /** A bank the payer chose in the list (shown with its login form until the BFF answers). */
   @state() private chosenBank: BankView | null = null;
   /** In the `login` state: the payer went back to the list. */
@@ -122,12 +140,37 @@ export class BankCheckout extends BankBase {
   private readonly tr: Translate = (key, params) => this.t(key, params);
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (this.isolate) return void this.runIsolated();
     if (changed.has('checkoutSecret') || changed.has('api') || changed.has('fetch') || changed.has('client')) this.start();
     else if (changed.has('mode') && this.checkout.view) this.prefer(this.checkout.view);
     const c = this.checkout;
     if (c.view?.modes.includes('periodic') && !customElements.get('bank-periodic-form')) void loadPeriodicForm().then(() => this.requestUpdate());
     if (c.view?.modes.includes('native') && !customElements.get('bank-contract-picker')) void loadLaterSteps().then(() => this.requestUpdate());
     this.provider.setValue({ view: c.view, groups: c.groups, client: c.client, locale: this.resolvedLocale, busy: c.busy, run: c.run, refresh: c.refresh });
+  }
+
+  /** In isolated mode: the frame shows the checkout; this element only hosts it. */
+  private async runIsolated(): Promise<void> {
+    const { IsolatedCheckout } = await loadFrameHost();
+    if (!this.isConnected) return;
+    this.isolated ??= new IsolatedCheckout(this, this.renderRoot as ShadowRoot, () => this, (url) => this.navigate(url));
+    this.isolated.connect();
+    this.isolated.update();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.isolated?.teardown();
+  }
+
+  override focus(options?: FocusOptions): void {
+    if (this.isolated) this.isolated.focus();
+    else super.focus(options);
+  }
+
+  /** Sends the `--bank-*` properties to the frame again (isolated mode; class and style changes are seen without it). */
+  refreshTheme(): void {
+    this.isolated?.update();
   }
 
   /** (Re)starts with the current client: forgets the old checkout and loads the new one. */
@@ -218,7 +261,8 @@ export class BankCheckout extends BankBase {
     if ((v?.state === 'select-bank' && shownMode(v, this.wantedMode) === 'native') || this.picking) await c.loadGroups();
   }
 
-  private async focusStep(): Promise<void> {
+  /** Moves focus to the current step (its first field or its heading). */
+  async focusStep(): Promise<void> {
     await this.updateComplete;
     const step = this.renderRoot.querySelector('.step')?.lastElementChild as BankBase | null;
     if (step && 'focusStart' in step) await step.focusStart();
@@ -315,6 +359,7 @@ export class BankCheckout extends BankBase {
   }
 
   override render() {
+    if (this.isolate) return nothing;
     const { view: v, notice, loadError, busy } = this.checkout;
     const body = v
       ? html`${summaryTemplate(v, this.tr, this.resolvedLocale)} ${notice ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}

@@ -1,0 +1,88 @@
+/**
+ * `import '@bank-checkout/elements/frame'`: the isolated checkout's thin host, without Lit or
+ * the step elements. It defines `<bank-checkout>` (when the full kit has not) as an element that
+ * shows the checkout in a frame served by the BFF's own origin, so the bank password and codes
+ * are typed in a page the merchant's scripts cannot reach.
+ *
+ * ```html
+ * <script type="module">import '@bank-checkout/elements/frame';</script>
+ * <bank-checkout isolate api="https://pay.shop.example" checkout-secret="…"></bank-checkout>
+ * ```
+ */
+import { IsolatedCheckout, type IsolatedSource } from './host.js';
+
+export { IsolatedCheckout, readTheme, bffOrigin, INITIAL_HEIGHT, type IsolatedSource } from './host.js';
+export { FRAME_PROTOCOL, FRAME_EVENTS, THEME_VARS, readFrameMessage, readHostMessage, type FrameMessage, type HostMessage, type FrameTheme, type FrameSettings } from './messages.js';
+
+const ATTRIBUTES = ['api', 'checkout-secret', 'locale', 'mode', 'poll-interval'] as const;
+
+/**
+ * The isolated `<bank-checkout>`: same attributes and events as the full element
+ * (`bank-checkout-step`, `bank-checkout-complete`, `bank-checkout-error`); it always isolates.
+ *
+ * @csspart frame - The iframe the checkout runs in.
+ */
+export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
+  static readonly observedAttributes = ATTRIBUTES;
+  private readonly isolated: IsolatedCheckout;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open', delegatesFocus: true });
+    this.isolated = new IsolatedCheckout(this, root, () => this);
+  }
+
+  get api(): string {
+    return this.getAttribute('api') ?? '';
+  }
+  set api(v: string) {
+    this.setAttribute('api', v);
+  }
+  get checkoutSecret(): string {
+    return this.getAttribute('checkout-secret') ?? '';
+  }
+  set checkoutSecret(v: string) {
+    this.setAttribute('checkout-secret', v);
+  }
+  get locale(): string | null {
+    return this.getAttribute('locale');
+  }
+  set locale(v: string | null) {
+    if (v) this.setAttribute('locale', v);
+    else this.removeAttribute('locale');
+  }
+  get mode(): string | null {
+    return this.getAttribute('mode');
+  }
+  set mode(v: string | null) {
+    if (v) this.setAttribute('mode', v);
+    else this.removeAttribute('mode');
+  }
+  get pollInterval(): number | null {
+    const v = Number(this.getAttribute('poll-interval') ?? NaN);
+    return Number.isFinite(v) ? v : null;
+  }
+
+  connectedCallback(): void {
+    this.isolated.connect();
+  }
+  disconnectedCallback(): void {
+    this.isolated.teardown();
+  }
+  attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    if (old === value || !this.isConnected) return;
+    if (name === 'api' || name === 'checkout-secret') this.isolated.connect();
+    else this.isolated.update();
+  }
+  /** Sends the theme again (after the page changed `--bank-*` properties without a class or style change). */
+  refreshTheme(): void {
+    this.isolated.update();
+  }
+  override focus(options?: FocusOptions): void {
+    super.focus(options);
+    this.isolated.focus();
+  }
+}
+
+if (!customElements.get('bank-checkout')) customElements.define('bank-checkout', BankCheckoutFrame);
+
