@@ -20,6 +20,7 @@ import { serve } from '@hono/node-server';
 import { createSandbox, type Sandbox } from '../packages/sandbox/src/index.js';
 import { createBff, loadConfig, ConfigError, type BffApp } from '../packages/bff/src/index.js';
 import { createDemo, WEBHOOK_PATH, type DemoApp } from '../apps/demo/src/index.js';
+import { buildFramePage } from './frame-build.js';
 
 export interface StartOptions {
   /** 0 picks a free port. Defaults: DEMO_PORT, BFF_PORT, SANDBOX_PORT, else 5173, 4020, 4010. */
@@ -111,7 +112,9 @@ export async function startAll(opts: StartOptions = {}): Promise<Started> {
       PORT: String(bp!.port),
       HOST: host,
     });
-    const bff = createBff(config);
+    // The isolated checkout's page, built from the kit's sources (a published BFF serves the built package's).
+    const frame = buildFramePage();
+    const bff = createBff(config, { frame: () => frame });
     await bff.ready;
     bp!.route(bff.fetch);
 

@@ -20,6 +20,7 @@ import { merchantRoutes } from './routes/merchant.js';
 import { merchantCheckoutRoutes } from './routes/merchant-checkouts.js';
 import { providerRoutes } from './routes/provider.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
 import { json, openApiDocument, router } from './openapi.js';
 
 export interface BffDeps {
@@ -42,6 +43,11 @@ export interface BffDeps {
   webhookDelaysMs?: number[];
   /** How often the outbox is looked at (default 5 s). */
   webhookPollMs?: number;
+  /**
+   * The isolated checkout's page modules (`GET /v1/frame`). Default: those of the
+   * `@bank-checkout/elements` installed beside the BFF; null: no isolated mode.
+   */
+  frame?: FrameBundle | null | (() => Promise<FrameBundle | null>);
   /** How often checkouts past their time are ended (default 60 s; 0: never, tests call sweep). */
   sweepMs?: number;
 }
@@ -160,6 +166,8 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.route('/v1', merchantCheckoutRoutes(parts));
   app.route('/v1', providerRoutes(parts));
   app.route('/v1', webhookRoutes(parts));
+  const frame = deps.frame;
+  app.route('/v1', frameRoutes(config, typeof frame === 'function' ? frame : frame !== undefined ? () => Promise.resolve(frame) : installedFrameBundle));
   const document = openApiDocument(app, config.publicUrl);
   app.openapi(
     createRoute({ method: 'get', path: '/v1/openapi.json', summary: 'This document', tags: ['service'], responses: { 200: json(openApiAnswer) } }),

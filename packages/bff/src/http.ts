@@ -73,6 +73,9 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
+  // A page whose own policy names who may frame it (the isolated checkout) is not denied framing.
+  const csp = c.res.headers.get('Content-Security-Policy') ?? '';
+  if (/frame-ancestors (?!'none')/.test(csp)) c.res.headers.delete('X-Frame-Options');
 };
 
 export interface CorsOptions {

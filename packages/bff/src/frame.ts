@@ -1,0 +1,161 @@
+/**
+ * The isolated checkout's page (`GET /v1/frame`) and its modules (`GET /v1/frame/assets/*`),
+ * served from the BFF's own origin so the bank password and codes are typed in a document the
+ * merchant page's scripts cannot reach.
+ *
+ * The page has a policy of its own: scripts and styles from this origin only (plus the hash of
+ * its import map, which pins every module's integrity), calls to this origin only, embeddable
+ * only by ALLOWED_ORIGINS (`frame-ancestors`), Trusted Types, no referrer. The modules have
+ * content-hashed names: cached for a year, immutable.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRoute, z } from '@hono/zod-openapi';
+import { html, raw } from 'hono/html';
+import type { BffConfig } from './config.js';
+import { ApiError } from './errors.js';
+import { router, withErrors } from './openapi.js';
+
+export interface FrameFile {
+  /** The file's path under `/v1/frame/assets/` (content-hashed). */
+  name: string;
+  body: Uint8Array;
+  type: string;
+}
+
+/** The frame page's modules, as `@bank-checkout/elements` ships them in `dist/frame-page/`. */
+export interface FrameBundle {
+  /** The page's entry module. */
+  entry: string;
+  /** Modules the entry imports statically (preloaded with the page). */
+  preload: string[];
+  files: FrameFile[];
+}
+
+const MANIFEST = 'manifest.json';
+
+/** Reads a bundle written by the elements' build (`manifest.json` beside the files). */
+export async function readFrameBundle(dir: string): Promise<FrameBundle> {
+  const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as { entry: string; preload: string[]; files: string[] };
+  const files = await Promise.all(manifest.files.map(async (name) => ({ name, body: new Uint8Array(await readFile(join(dir, name))), type: 'text/javascript; charset=utf-8' })));
+  return { entry: manifest.entry, preload: manifest.preload, files };
+}
+
+/** The manifest a bundle is written with. */
+export const frameManifest = (b: FrameBundle) => ({ entry: b.entry, preload: b.preload, files: b.files.map((f) => f.name) });
+
+/**
+ * The bundle of the `@bank-checkout/elements` installed beside the BFF, or null when it is not
+ * installed (or not built): the isolated mode then answers 404 `frame_unavailable`.
+ */
+export async function installedFrameBundle(): Promise<FrameBundle | null> {
+  try {
+    const manifest = fileURLToPath(import.meta.resolve('@bank-checkout/elements/frame-page/manifest.json'));
+    return await readFrameBundle(dirname(manifest));
+  } catch {
+    return null;
+  }
+}
+
+const sri = (body: Uint8Array | string) => `sha384-${createHash('sha384').update(body).digest('base64')}`;
+
+/** Origins allowed to embed the frame, as the page states them and `frame-ancestors` lists them. */
+function ancestors(origins: readonly string[]): string {
+  return origins.length ? origins.join(' ') : "'none'";
+}
+
+/** The page and its headers, built once per bundle. */
+function framePage(bundle: FrameBundle, config: BffConfig) {
+  const url = (name: string) => `./frame/assets/${name}`;
+  const integrity = Object.fromEntries(bundle.files.map((f) => [url(f.name), sri(f.body)]));
+  const importMap = JSON.stringify({ imports: {}, integrity });
+  const mapHash = `sha256-${createHash('sha256').update(importMap).digest('base64')}`;
+  const origins = config.allowedOrigins;
+  const body = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="bank-checkout-origins" content="${origins.join(' ')}">
+${config.sandbox ? raw('<meta name="bank-checkout-debug" content="1">\n') : ''}<title>Pay by bank</title>
+<script type="importmap">${raw(importMap)}</script>
+${bundle.preload.map((p) => html`<link rel="modulepreload" href="${url(p)}" integrity="${integrity[url(p)]}">\n`)}<script type="module" src="${url(bundle.entry)}" integrity="${integrity[url(bundle.entry)]}"></script>
+</head>
+<body><bank-checkout></bank-checkout></body>
+</html>
+`.toString();
+  const csp = [
+    "default-src 'none'",
+    `script-src 'self' '${mapHash}'`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${ancestors(origins)}`,
+    "require-trusted-types-for 'script'",
+    'trusted-types lit-html',
+  ].join('; ');
+  return { body, csp };
+}
+
+const page = createRoute(
+  withErrors({
+    method: 'get',
+    path: '/frame',
+    summary: "The isolated checkout's page, embedded by <bank-checkout isolate> (ALLOWED_ORIGINS only)",
+    tags: ['checkout'],
+    responses: {
+      200: { description: 'The page; its CSP allows framing by ALLOWED_ORIGINS only', content: { 'text/html': { schema: z.string() } } },
+      304: { description: 'Not modified (If-None-Match)' },
+    },
+  }),
+);
+const asset = createRoute(
+  withErrors({
+    method: 'get',
+    path: '/frame/assets/{name}',
+    summary: "A module of the isolated checkout's page (content-hashed, cached for a year)",
+    tags: ['checkout'],
+    request: { params: z.object({ name: z.string().max(128) }) },
+    responses: { 200: { description: 'The module', content: { 'text/javascript': { schema: z.string() } } } },
+  }),
+);
+
+export function frameRoutes(config: BffConfig, bundle: () => Promise<FrameBundle | null>) {
+  const app = router();
+  let built: Promise<{ page: { body: string; csp: string }; etag: string; files: Map<string, FrameFile> } | null> | undefined;
+  const load = () =>
+    (built ??= bundle().then((b) => {
+      if (!b) return null;
+      const page = framePage(b, config);
+      return { page, etag: `"${sri(page.body).slice(7, 34)}"`, files: new Map(b.files.map((f) => [f.name, f])) };
+    }));
+  const unavailable = () =>
+    new ApiError(404, 'frame_unavailable', 'The isolated checkout is not installed here: install @bank-checkout/elements beside the BFF (or pass its frame bundle to createBff).');
+
+  app.openapi(page, async (c) => {
+    const f = await load();
+    if (!f) throw unavailable();
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('Cache-Control', 'no-cache');
+    c.header('ETag', f.etag);
+    // On a 304 too: the browser would otherwise take the default policy (frame-ancestors 'none') for the cached page.
+    c.header('Content-Security-Policy', f.page.csp);
+    if (c.req.header('If-None-Match') === f.etag) return c.body(null, 304);
+    return c.html(f.page.body, 200);
+  });
+  app.openapi(asset, async (c) => {
+    const f = await load();
+    const file = f?.files.get(c.req.valid('param').name);
+    if (!file) throw f ? new ApiError(404, 'not_found', 'No such file.') : unavailable();
+    c.header('Cache-Control', 'public, max-age=31536000, immutable');
+    c.header('Cross-Origin-Resource-Policy', 'same-origin');
+    return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.type });
+  });
+  return app;
+}

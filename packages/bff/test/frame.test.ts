@@ -1,0 +1,115 @@
+/**
+ * The isolated checkout's page and modules: a policy of its own (framed only by
+ * ALLOWED_ORIGINS, scripts of this origin and its import map only, Trusted Types, no referrer),
+ * integrity for every module, long-lived caching, and a clear 404 when the kit is not installed.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBff, frameManifest, loadConfig, readFrameBundle, type BffApp, type FrameBundle } from '@bank-checkout/bff';
+
+const BFF = 'http://bff.test';
+const SHOP = 'https://shop.example';
+const enc = new TextEncoder();
+const bundle: FrameBundle = {
+  entry: 'frame-page-AAAA.js',
+  preload: ['chunk-BBBB.js'],
+  files: [
+    { name: 'frame-page-AAAA.js', body: enc.encode('import "./chunk-BBBB.js";'), type: 'text/javascript; charset=utf-8' },
+    { name: 'chunk-BBBB.js', body: enc.encode('export const x = 1;'), type: 'text/javascript; charset=utf-8' },
+  ],
+};
+const sha384 = (s: Uint8Array | string) => `sha384-${createHash('sha384').update(s).digest('base64')}`;
+
+function bffWith(frame: FrameBundle | null, origins = `${SHOP},https://www.shop.example`): BffApp {
+  const config = loadConfig({
+    PROVIDER_LINKS_URL: 'http://sandbox.test',
+    PROVIDER_NATIVE_URL: 'http://sandbox.test',
+    BFF_PUBLIC_URL: BFF,
+    BFF_MERCHANT_SECRET: 'test-merchant-secret-0123456789',
+    DATABASE_URL: ':memory:',
+    ALLOWED_ORIGINS: origins,
+    LOG_LEVEL: 'error',
+  });
+  return createBff(config, { frame, sweepMs: 0, log: () => {} });
+}
+
+const directives = (csp: string) => new Map(csp.split(/;\s*/).map((d) => [d.split(' ')[0]!, d.split(' ').slice(1).join(' ')]));
+
+describe('the isolated checkout frame', () => {
+  const apps: BffApp[] = [];
+  const make = (...args: Parameters<typeof bffWith>) => {
+    const app = bffWith(...args);
+    apps.push(app);
+    return app;
+  };
+  after(() => Promise.all(apps.map((a) => a.close())));
+
+  it('serves the page with a policy of its own, framed only by the allowed origins', async () => {
+    const res = await make(bundle).request(`${BFF}/v1/frame`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('Content-Type') ?? '', /^text\/html/);
+    assert.equal(res.headers.get('X-Frame-Options'), null, 'no blanket DENY: frame-ancestors decides');
+    assert.equal(res.headers.get('Referrer-Policy'), 'no-referrer');
+    const csp = directives(res.headers.get('Content-Security-Policy') ?? '');
+    assert.equal(csp.get('default-src'), "'none'");
+    assert.equal(csp.get('frame-ancestors'), `${SHOP} https://www.shop.example`);
+    assert.equal(csp.get('connect-src'), "'self'");
+    assert.equal(csp.get('style-src'), "'self'");
+    assert.equal(csp.get('require-trusted-types-for'), "'script'");
+    assert.equal(csp.get('trusted-types'), 'lit-html');
+    const body = await res.text();
+    assert.match(body, new RegExp(`<meta name="bank-checkout-origins" content="${SHOP} https://www.shop.example">`));
+    // The import map pins each module's integrity, and the policy allows exactly that map.
+    const map = /<script type="importmap">(.*?)<\/script>/.exec(body)?.[1] ?? '';
+    const integrity = (JSON.parse(map) as { integrity: Record<string, string> }).integrity;
+    for (const f of bundle.files) assert.equal(integrity[`./frame/assets/${f.name}`], sha384(f.body));
+    const mapHash = `'sha256-${createHash('sha256').update(map).digest('base64')}'`;
+    assert.equal(csp.get('script-src'), `'self' ${mapHash}`);
+    assert.match(body, new RegExp(`<script type="module" src="./frame/assets/frame-page-AAAA.js" integrity="${sha384(bundle.files[0]!.body).replace(/[+/]/g, '\\$&')}"></script>`));
+    assert.match(body, /<link rel="modulepreload" href=".\/frame\/assets\/chunk-BBBB.js" integrity="sha384-/);
+  });
+
+  it('answers 304 to a page it already gave, by ETag', async () => {
+    const app = make(bundle);
+    const first = await app.request(`${BFF}/v1/frame`);
+    const etag = first.headers.get('ETag');
+    assert.ok(etag);
+    assert.equal(first.headers.get('Cache-Control'), 'no-cache');
+    const again = await app.request(`${BFF}/v1/frame`, { headers: { 'If-None-Match': etag } });
+    assert.equal(again.status, 304);
+    assert.equal(again.headers.get('Content-Security-Policy'), first.headers.get('Content-Security-Policy'), 'the cached page keeps its own policy');
+    assert.equal(again.headers.get('X-Frame-Options'), null);
+  });
+
+  it('serves the modules cached for a year, and 404 for any other name', async () => {
+    const app = make(bundle);
+    const res = await app.request(`${BFF}/v1/frame/assets/chunk-BBBB.js`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('Cache-Control'), 'public, max-age=31536000, immutable');
+    assert.match(res.headers.get('Content-Type') ?? '', /^text\/javascript/);
+    assert.equal(await res.text(), 'export const x = 1;');
+    for (const name of ['chunk-CCCC.js', '..%2Fpackage.json', 'x'.repeat(200)]) {
+      const miss = await app.request(`${BFF}/v1/frame/assets/${name}`);
+      assert.ok(miss.status === 404 || miss.status === 422, `${name}: ${miss.status}`);
+      assert.match(miss.headers.get('Content-Type') ?? '', /json/);
+    }
+  });
+
+  it('says the kit is not installed when there is no bundle', async () => {
+    const res = await make(null).request(`${BFF}/v1/frame`);
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'frame_unavailable');
+  });
+
+  it('reads a bundle from the folder the elements build writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'frame-'));
+    for (const f of bundle.files) writeFileSync(join(dir, f.name), f.body);
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(frameManifest(bundle)));
+    const read = await readFrameBundle(dir);
+    assert.deepEqual({ ...read, files: read.files.map((f) => [f.name, Buffer.from(f.body).toString()]) }, { ...bundle, files: bundle.files.map((f) => [f.name, Buffer.from(f.body).toString()]) });
+  });
+});
