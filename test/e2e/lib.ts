@@ -5,7 +5,7 @@
  * shop, the checkout element and the simulator's gateway.
  */
 import assert from 'node:assert/strict';
-import type { Browser, Page, Response } from 'playwright-core';
+import type { Browser, FrameLocator, Page, Response } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
 import type { Started } from '../../scripts/start.js';
 import { startServersAndBrowser } from '../../scripts/screenshots.js';
@@ -97,6 +97,12 @@ export async function merchantCheckout(stack: Stack, id: string): Promise<{ stat
 
 /* ---------- the checkout element ---------- */
 
+/**
+ * The checkout as the payer sees it: the shop embeds it isolated, so its steps are inside the
+ * frame `<bank-checkout isolate>` holds (on the BFF's origin).
+ */
+export const kit = (page: Page): FrameLocator => page.frameLocator('bank-checkout iframe');
+
 const isCheckoutCall = (stack: Stack) => (r: Response) => r.url().startsWith(`${stack.urls.bff}/v1/checkout/`) && r.request().method() === 'POST';
 
 /** Clicks and waits for the checkout action that click sends; answers the view the BFF returned. */
@@ -112,34 +118,34 @@ export async function act(page: Page, stack: Stack, click: () => Promise<void>):
  * last view (the BFF's answer to the last action).
  */
 export async function payNative(page: Page, stack: Stack, bankId: string, opts: { legal?: boolean; validationValue?: string } = {}): Promise<CheckoutView> {
-  const option = page.locator(`bank-selector [role=option]#bank-${bankId}`);
-  if (opts.legal) await page.locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
+  const option = kit(page).locator(`bank-selector [role=option]#bank-${bankId}`);
+  if (opts.legal) await kit(page).locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
   await option.click();
-  await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-  let view = await act(page, stack, () => page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+  await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+  let view = await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
   for (let steps = 0; steps < 10; steps++) {
     const step = view.step;
     switch (step.state) {
       case 'second-login': {
-        const host = page.locator('bank-second-login');
+        const host = kit(page).locator('bank-second-login');
         await host.getByRole('button', { name: 'Fill test values' }).click();
         view = await act(page, stack, () => host.locator('[part=submit]').click());
         break;
       }
       case 'select-contract': {
-        const host = page.locator('bank-contract-picker');
+        const host = kit(page).locator('bank-contract-picker');
         await host.locator('input[type=radio]').first().check();
         view = await act(page, stack, () => host.locator('button[type=submit]').click());
         break;
       }
       case 'select-account': {
-        const host = page.locator('bank-account-picker');
+        const host = kit(page).locator('bank-account-picker');
         await host.locator('input[type=radio]').first().check();
         view = await act(page, stack, () => host.locator('button[type=submit]').click());
         break;
       }
       case 'validate': {
-        const host = page.locator('bank-challenge');
+        const host = kit(page).locator('bank-challenge');
         const typed = step.validations.filter((v) => v.type !== 6);
         const inputs = host.locator('input');
         assert.equal(await inputs.count(), typed.length, 'one input per typed validation');
@@ -157,7 +163,7 @@ export async function payNative(page: Page, stack: Stack, bankId: string, opts: 
 
 /** The element's result heading, once it shows one. */
 export async function resultTitle(page: Page): Promise<string> {
-  const title = page.locator('bank-result [part=title]');
+  const title = kit(page).locator('bank-result [part=title]');
   await title.waitFor();
   return (await title.textContent())?.trim() ?? '';
 }

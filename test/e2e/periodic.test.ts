@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { checkoutFromCart, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
+import { checkoutFromCart, kit, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -27,7 +27,7 @@ describe('periodic orders', () => {
     const id = await checkoutFromCart(page, stack, 'periodic');
     const { reference } = await merchantCheckout(stack, id);
 
-    const form = page.locator('bank-periodic-form');
+    const form = kit(page).locator('bank-periodic-form');
     await form.getByLabel('Bank', { exact: true }).selectOption({ label: 'Caja Levante' });
     await form.getByRole('radio', { name: 'Every month' }).check();
     await form.getByLabel('Your account (IBAN)').fill('ES79 2100 0813 6101 2345 6789');

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { checkoutFromCart, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
+import { checkoutFromCart, kit, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -29,7 +29,7 @@ describe('redirect payments through the gateway', () => {
     const payer = await openPage(stack);
     const id = await checkoutFromCart(payer.page, stack, 'redirect');
     const { reference } = await merchantCheckout(stack, id);
-    await payer.page.locator('bank-checkout [part=redirect-start]').click();
+    await kit(payer.page).locator('bank-checkout [part=redirect-start]').click();
     await payer.page.waitForURL(`${stack.urls.sandbox}/gateway/**`);
     await walkGateway(payer.page, { bank: 'Caja Levante', code: '482913' });
     await payer.page.getByRole('heading', { name: 'Payment completed successfully' }).waitFor();
@@ -40,7 +40,7 @@ describe('redirect payments through the gateway', () => {
     assert.equal(url.searchParams.get('checkout'), id);
     assert.equal(url.searchParams.get('result'), 'succeeded');
     assert.equal(await payer.page.getByRole('heading', { level: 1 }).textContent(), 'Thank you: your payment is complete');
-    await payer.page.locator('bank-result [part=title]', { hasText: 'Payment completed' }).waitFor();
+    await kit(payer.page).locator('bank-result [part=title]', { hasText: 'Payment completed' }).waitFor();
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
 
     // The console, never reloaded: the notification (verified by the BFF) and the webhook's update.
@@ -62,7 +62,7 @@ describe('redirect payments through the gateway', () => {
   it('fails with 0000 at the gateway and shows the failure on /result', async () => {
     const payer = await openPage(stack);
     const id = await checkoutFromCart(payer.page, stack, 'redirect');
-    await payer.page.locator('bank-checkout [part=redirect-start]').click();
+    await kit(payer.page).locator('bank-checkout [part=redirect-start]').click();
     await payer.page.waitForURL(`${stack.urls.sandbox}/gateway/**`);
     await walkGateway(payer.page, { bank: 'Caja Levante', code: '0000' });
     await payer.page.getByRole('heading', { name: 'Validation failed' }).waitFor();
@@ -72,7 +72,7 @@ describe('redirect payments through the gateway', () => {
     await payer.page.waitForURL(`${stack.urls.demo}/result?**`);
     assert.equal(new URL(payer.page.url()).searchParams.get('result'), 'failed');
     assert.equal(await payer.page.getByRole('heading', { level: 1 }).textContent(), 'The payment did not go through');
-    await payer.page.locator('bank-result [part=title]').waitFor();
+    await kit(payer.page).locator('bank-result [part=title]').waitFor();
     const checkout = await merchantCheckout(stack, id);
     assert.equal(checkout.state, 'failed');
     assert.equal(checkout.error?.code, 'B103');

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { checkoutFromCart, openPage, pageStatus, payNative, startStack, type Stack } from './lib.js';
+import { checkoutFromCart, kit, openPage, pageStatus, payNative, startStack, type Stack } from './lib.js';
 
 /** axe-core, evaluated in the page by the browser's debugging protocol (the page's CSP stays on). */
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -96,7 +96,7 @@ describe('accessibility', () => {
     const found: string[] = [];
     for (const path of paths) {
       await page.goto(`${stack.urls.demo}${path}`);
-      if (path.startsWith('/checkout')) await page.locator('bank-selector [role=option]').first().waitFor();
+      if (path.startsWith('/checkout')) await kit(page).locator('bank-selector [role=option]').first().waitFor();
       await page.evaluate(AXE);
       const violations = await page.evaluate(async () => {
         const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;

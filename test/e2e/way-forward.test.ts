@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { act, checkoutFromCart, merchantCheckout, openPage, payNative, resultTitle, startStack, type Stack } from './lib.js';
+import { act, checkoutFromCart, kit, merchantCheckout, openPage, payNative, resultTitle, startStack, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -24,7 +24,7 @@ describe('a way forward in the shop', () => {
     assert.equal(failed.state, 'failed');
     assert.equal(failed.error?.code, 'attempts');
     assert.notEqual(await resultTitle(page), 'Payment completed');
-    const again = await act(page, stack, () => page.locator('bank-result').getByRole('button', { name: 'Try again' }).click());
+    const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
     assert.equal(again.state, 'select-bank');
     const paid = await payNative(page, stack, 'aurora');
     assert.equal(paid.state, 'succeeded');
@@ -36,17 +36,17 @@ describe('a way forward in the shop', () => {
   it('a wrong code with attempts left gives a fresh challenge that says how many remain', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
-    await page.locator('bank-selector [role=option]#bank-aurora').click();
-    await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await act(page, stack, () => page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
-    await page.locator('bank-account-picker input[type=radio]').first().check();
-    await act(page, stack, () => page.locator('bank-account-picker button[type=submit]').click());
-    await page.locator('bank-challenge input').first().fill('0000');
-    const retry = await act(page, stack, () => page.locator('bank-challenge [part=submit]').click());
+    await kit(page).locator('bank-selector [role=option]#bank-aurora').click();
+    await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    await kit(page).locator('bank-account-picker input[type=radio]').first().check();
+    await act(page, stack, () => kit(page).locator('bank-account-picker button[type=submit]').click());
+    await kit(page).locator('bank-challenge input').first().fill('0000');
+    const retry = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
     assert.equal(retry.state, 'validate');
-    await page.locator('bank-challenge [part=error]').getByText('Attempts left: 2').waitFor();
-    await page.locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
-    const paid = await act(page, stack, () => page.locator('bank-challenge [part=submit]').click());
+    await kit(page).locator('bank-challenge [part=error]').getByText('Attempts left: 2').waitFor();
+    await kit(page).locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
+    const paid = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
     assert.equal(paid.state, 'succeeded');
     assertClean();
     await close();
@@ -55,17 +55,17 @@ describe('a way forward in the shop', () => {
   it('goes back from the account list to the banks, cancels, and starts again', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
-    await page.locator('bank-selector [role=option]#bank-aurora').click();
-    await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await act(page, stack, () => page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
-    await page.locator('bank-account-picker').waitFor();
-    assert.match((await page.locator('bank-checkout [part=bank]').textContent()) ?? '', /Your bank: /);
-    const back = await act(page, stack, () => page.locator('bank-checkout [part=back]').getByRole('button', { name: 'Back' }).click());
+    await kit(page).locator('bank-selector [role=option]#bank-aurora').click();
+    await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    await kit(page).locator('bank-account-picker').waitFor();
+    assert.match((await kit(page).locator('bank-checkout [part=bank]').textContent()) ?? '', /Your bank: /);
+    const back = await act(page, stack, () => kit(page).locator('bank-checkout [part=back]').getByRole('button', { name: 'Back' }).click());
     assert.equal(back.state, 'select-bank');
-    await page.locator('bank-checkout [part=cancel]').getByRole('button', { name: 'Cancel payment' }).click();
-    const cancelled = await act(page, stack, () => page.locator('bank-checkout [part=cancel]').getByRole('button').first().click());
+    await kit(page).locator('bank-checkout [part=cancel]').getByRole('button', { name: 'Cancel payment' }).click();
+    const cancelled = await act(page, stack, () => kit(page).locator('bank-checkout [part=cancel]').getByRole('button').first().click());
     assert.equal(cancelled.state, 'cancelled');
-    const again = await act(page, stack, () => page.locator('bank-result').getByRole('button', { name: 'Try again' }).click());
+    const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
     assert.equal(again.state, 'select-bank');
     assertClean();
     await close();
@@ -75,23 +75,23 @@ describe('a way forward in the shop', () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
     const signIn = async (bankId: string, legal = false) => {
-      if (legal) await page.locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
-      await page.locator(`bank-selector [role=option]#bank-${bankId}`).click();
-      await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-      return act(page, stack, () => page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+      if (legal) await kit(page).locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
+      await kit(page).locator(`bank-selector [role=option]#bank-${bankId}`).click();
+      await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+      return act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
     };
-    const back = () => act(page, stack, () => page.locator('bank-checkout [part=back]').getByRole('button', { name: 'Back' }).click());
+    const back = () => act(page, stack, () => kit(page).locator('bank-checkout [part=back]').getByRole('button', { name: 'Back' }).click());
     assert.equal((await signIn('levante')).state, 'second-login');
     assert.equal((await back()).state, 'select-bank');
     assert.equal((await signIn('aurora-empresas', true)).state, 'select-contract');
     assert.equal((await back()).state, 'select-bank');
     // A wrong second-login code: the message says it was the code, not the credentials.
-    await page.locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
+    await kit(page).locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
     assert.equal((await signIn('levante')).state, 'second-login');
-    await page.locator('bank-second-login input').fill('000001');
-    const wrong = await act(page, stack, () => page.locator('bank-second-login [part=submit]').click());
+    await kit(page).locator('bank-second-login input').fill('000001');
+    const wrong = await act(page, stack, () => kit(page).locator('bank-second-login [part=submit]').click());
     assert.equal(wrong.state, 'login');
-    await page.locator('bank-login-form [part=error]').getByText('The code was not correct').waitFor();
+    await kit(page).locator('bank-login-form [part=error]').getByText('The code was not correct').waitFor();
     assertClean();
     await close();
   });
@@ -99,16 +99,16 @@ describe('a way forward in the shop', () => {
   it('approving in the bank\'s app: "not yet" first, then approved', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
-    await page.locator('bank-selector [role=option]#bank-meridiano').click();
-    await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await act(page, stack, () => page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
-    await page.locator('bank-account-picker input[type=radio]').first().check();
-    await act(page, stack, () => page.locator('bank-account-picker button[type=submit]').click());
-    await page.locator('bank-challenge [part=device-label]').waitFor();
-    const notYet = await act(page, stack, () => page.locator('bank-challenge [part=test-not-yet]').click());
+    await kit(page).locator('bank-selector [role=option]#bank-meridiano').click();
+    await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    await kit(page).locator('bank-account-picker input[type=radio]').first().check();
+    await act(page, stack, () => kit(page).locator('bank-account-picker button[type=submit]').click());
+    await kit(page).locator('bank-challenge [part=device-label]').waitFor();
+    const notYet = await act(page, stack, () => kit(page).locator('bank-challenge [part=test-not-yet]').click());
     assert.equal(notYet.state, 'validate');
-    await page.locator('bank-challenge').getByText('has not received the confirmation yet').waitFor();
-    const paid = await act(page, stack, () => page.locator('bank-challenge [part=submit]').click());
+    await kit(page).locator('bank-challenge').getByText('has not received the confirmation yet').waitFor();
+    const paid = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
     assert.equal(paid.state, 'succeeded');
     assertClean();
     await close();
@@ -119,11 +119,11 @@ describe('the language of the payment', () => {
   it('switches the checkout to another language in the page, Galician included', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
-    await page.locator('bank-selector [role=option]').first().waitFor();
+    await kit(page).locator('bank-selector [role=option]').first().waitFor();
     await page.getByLabel('Language of the payment').selectOption('gl');
-    await page.locator('bank-selector h2').getByText('Escolle o teu banco').waitFor();
+    await kit(page).locator('bank-selector h2').getByText('Escolle o teu banco').waitFor();
     await page.getByLabel('Language of the payment').selectOption('es');
-    await page.locator('bank-selector h2').getByText('Elige tu banco').waitFor();
+    await kit(page).locator('bank-selector h2').getByText('Elige tu banco').waitFor();
     assertClean();
     await close();
   });

@@ -13,7 +13,9 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** Entry points, served as `/assets/<name>.js`. */
 export const ENTRIES = {
   elements: here('./browser/elements.ts'),
+  frame: here('./browser/frame.ts'),
   checkout: here('./browser/checkout.ts'),
+  'checkout-inline': here('./browser/checkout-inline.ts'),
   console: here('./browser/console.ts'),
   'plain-example': here('./browser/plain-example.ts'),
   'react-example': here('./browser/react-example.ts'),

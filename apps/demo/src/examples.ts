@@ -14,19 +14,20 @@ import { MODES, modesWith } from './catalog.js';
 export const EXAMPLE_AMOUNT = 1990;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,100}$/;
 
-const SNIPPET_PLAIN = `<script type="module" src="/assets/elements.js"></script>
+const SNIPPET_PLAIN = `<script type="module" src="/assets/frame.js"></script>
 <button id="pay">Pay ${euros(EXAMPLE_AMOUNT)} by bank</button>
 <script type="module">
   const res = await fetch('/examples/api/checkout', { method: 'POST', … });
   const { clientSecret, api } = await res.json();
   const el = document.createElement('bank-checkout');
+  el.setAttribute('isolate', '');
   el.setAttribute('api', api);
   el.setAttribute('checkout-secret', clientSecret);
   el.addEventListener('bank-checkout-complete', (e) => show(e.detail.outcome));
   document.body.append(el);
 </script>`;
 
-const SNIPPET_REACT = `import '@bank-checkout/elements';
+const SNIPPET_REACT = `import '@bank-checkout/elements/frame';
 
 function Checkout({ api, clientSecret, onComplete }) {
   const ref = useRef(null);
@@ -36,7 +37,7 @@ function Checkout({ api, clientSecret, onComplete }) {
     el.addEventListener('bank-checkout-complete', done);
     return () => el.removeEventListener('bank-checkout-complete', done);
   }, [onComplete]);
-  return <bank-checkout ref={ref} api={api} checkout-secret={clientSecret} />;
+  return <bank-checkout ref={ref} isolate api={api} checkout-secret={clientSecret} />;
 }`;
 
 export function exampleRoutes(ctx: DemoContext) {

@@ -15,6 +15,8 @@ export function contentSecurityPolicy(opts: CspOptions): string {
     "script-src 'self'",
     "style-src 'self'",
     `connect-src 'self' ${opts.bffOrigin}`,
+    // The isolated checkout's frame, on the BFF's origin.
+    `frame-src ${opts.bffOrigin}`,
     "img-src 'self' data:",
     "font-src 'self'",
     "form-action 'self'",

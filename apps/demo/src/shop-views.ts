@@ -96,9 +96,12 @@ const LANGUAGES: [string, string][] = [
   ['gl', 'Galego'],
 ];
 
-/** The element for one of the session's checkouts: the browser gets its client secret only. */
-export function checkoutElement(api: string, order: SessionOrder, mode?: CheckoutMode): Html {
-  return html`<bank-checkout id="bank-checkout" locale="en" api="${api}" checkout-secret="${order.clientSecret}"${
+/**
+ * The element for one of the session's checkouts: the browser gets its client secret only.
+ * Isolated unless `inline`: the checkout runs in a frame on the BFF's origin.
+ */
+export function checkoutElement(api: string, order: SessionOrder, mode?: CheckoutMode, inline = false): Html {
+  return html`<bank-checkout id="bank-checkout"${inline ? '' : html` isolate`} locale="en" api="${api}" checkout-secret="${order.clientSecret}"${
     mode ? html` mode="${mode}"` : ''
   }></bank-checkout>`;
 }

@@ -17,7 +17,9 @@ const CHECKOUT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export function shopRoutes(ctx: DemoContext) {
   const app = new Hono();
   const { sessions, merchant } = ctx;
-  const element = (order: SessionOrder, mode?: Parameters<typeof views.checkoutElement>[2]) => views.checkoutElement(ctx.opts.browserBffUrl, order, mode);
+  const element = (order: SessionOrder, inline: boolean, mode?: Parameters<typeof views.checkoutElement>[2]) => views.checkoutElement(ctx.opts.browserBffUrl, order, mode, inline);
+  /** `?embed=inline` shows the checkout in the shop's own page (a demonstration; isolated is the default). */
+  const embedding = (c: Context) => (c.req.query('embed') === 'inline' ? { inline: true, scripts: ['checkout-inline'] } : { inline: false, scripts: ['checkout'] });
 
   const notFound = (c: Context, session: Session, text: string) => page(ctx, c, { title: 'Not found', section: 'shop', session }, views.notFoundView(text), 404);
   const badRequest = (c: Context, session: Session, text: string) =>
@@ -132,7 +134,8 @@ export function shopRoutes(ctx: DemoContext) {
     const order = session.orders.find((o) => o.checkoutId === c.req.query('order'));
     if (!order) return c.redirect('/cart', 303);
     const mode = c.req.query('mode');
-    return page(ctx, c, { title: 'Checkout', section: 'cart', session, scripts: ['checkout'] }, views.checkoutView(order, element(order, isMode(mode) ? mode : undefined)));
+    const { inline, scripts } = embedding(c);
+    return page(ctx, c, { title: 'Checkout', section: 'cart', session, scripts }, views.checkoutView(order, element(order, inline, isMode(mode) ? mode : undefined)));
   });
 
   /**
@@ -154,7 +157,8 @@ export function shopRoutes(ctx: DemoContext) {
       session.cart = [];
       session.cartRevision++;
     }
-    return page(ctx, c, { title: 'Your payment', section: 'cart', session, scripts: ['checkout'] }, views.resultView(checkout, order ? element(order) : null));
+    const { inline, scripts } = embedding(c);
+    return page(ctx, c, { title: 'Your payment', section: 'cart', session, scripts }, views.resultView(checkout, order ? element(order, inline) : null));
   });
 
   return app;

@@ -106,7 +106,7 @@ describe('shop server', () => {
     assert.equal(sent.urlOk, `${SHOP}/result`);
 
     const page = await (await demo.request(`${SHOP}${a.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
-    assert.match(page, /<bank-checkout id="bank-checkout" locale="en" api="http:\/\/bff\.test" checkout-secret="cs_secret_1" mode="redirect">/);
+    assert.match(page, /<bank-checkout id="bank-checkout" isolate locale="en" api="http:\/\/bff\.test" checkout-secret="cs_secret_1" mode="redirect">/);
     assert.ok(!page.includes(MERCHANT_SECRET), 'the merchant secret never reaches a page');
 
     const other = await demo.request(`${SHOP}${a.headers.get('Location')}`);

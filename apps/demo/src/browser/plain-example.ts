@@ -1,8 +1,9 @@
 /**
  * The plain-HTML embedding example: one module script, no framework. It loads the kit, asks
- * the shop's server for a checkout, adds `<bank-checkout>` and logs the element's events.
+ * the shop's server for a checkout, adds `<bank-checkout isolate>` and logs the element's events.
+ * Isolated: the page loads only the thin host; the checkout runs in a frame on the BFF's origin.
  */
-import '@bank-checkout/elements';
+import '@bank-checkout/elements/frame';
 import { CHECKOUT_EVENTS, createExampleCheckout, type Mode } from './example-api.js';
 
 const pay = document.getElementById('pay') as HTMLButtonElement;
@@ -22,6 +23,7 @@ pay.addEventListener('click', async () => {
     const mode = modeSelect.value as Mode;
     const { api, clientSecret } = await createExampleCheckout(mode);
     const el = document.createElement('bank-checkout');
+    el.setAttribute('isolate', '');
     el.setAttribute('api', api);
     el.setAttribute('checkout-secret', clientSecret);
     el.setAttribute('locale', 'en');

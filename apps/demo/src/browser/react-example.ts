@@ -2,11 +2,12 @@
  * The React embedding example: a component that renders `<bank-checkout>` (React 19 passes
  * props to custom elements) and subscribes to its DOM events through a ref. Written with
  * `createElement` so it needs no JSX step; with JSX it reads
- * `<bank-checkout ref={ref} api={api} checkout-secret={clientSecret} />`.
+ * `<bank-checkout ref={ref} isolate api={api} checkout-secret={clientSecret} />`. Isolated: the page
+ * loads only the thin host; the checkout runs in a frame on the BFF's origin.
  */
 import { createElement as h, StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import '@bank-checkout/elements';
+import '@bank-checkout/elements/frame';
 import type { CheckoutCompleteDetail } from '@bank-checkout/elements';
 import { CHECKOUT_EVENTS, createExampleCheckout, formatEuros, type ExampleCheckout, type Mode } from './example-api.js';
 
@@ -29,7 +30,7 @@ function BankCheckout({ api, clientSecret, mode, onEvent }: CheckoutProps) {
       for (const type of CHECKOUT_EVENTS) el.removeEventListener(type, listener);
     };
   }, [onEvent]);
-  return h('bank-checkout', { ref, api, 'checkout-secret': clientSecret, mode, locale: 'en' });
+  return h('bank-checkout', { ref, isolate: true, api, 'checkout-secret': clientSecret, mode, locale: 'en' });
 }
 
 function App({ amount }: { amount: number }) {
