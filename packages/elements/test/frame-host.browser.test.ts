@@ -15,7 +15,7 @@ const warnings: unknown[][] = [];
 const warn = console.warn;
 
 async function mount(api: string): Promise<{ el: BankCheckoutFrame; frame: HTMLIFrameElement; sent: Sent[] }> {
-  const el = document.createElement('bank-checkout') as BankCheckoutFrame;
+  const el = document.createElement('bank-checkout') as unknown as BankCheckoutFrame;
   el.setAttribute('isolate', '');
   el.setAttribute('api', api);
   el.setAttribute('checkout-secret', 'cs_test_secret');
@@ -25,7 +25,7 @@ async function mount(api: string): Promise<{ el: BankCheckoutFrame; frame: HTMLI
   const sent: Sent[] = [];
   // The frame answers 404 on this test server, on this same origin, so its window can be watched.
   await new Promise((r) => frame.addEventListener('load', r, { once: true }));
-  frame.contentWindow!.postMessage = ((message: unknown, origin: string, transfer: Transferable[] = []) => sent.push({ message, origin, transfer })) as typeof postMessage;
+  frame.contentWindow!.postMessage = ((message: unknown, origin: string, transfer: Transferable[] = []) => void sent.push({ message, origin, transfer })) as unknown as typeof postMessage;
   return { el, frame, sent };
 }
 
