@@ -6,10 +6,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { elementsLibrary } from '../vite.config.js';
+import { buildFrameHost, buildFramePage } from './frame-build.js';
+import { frameManifest } from '../packages/bff/src/frame.js';
 
 const pkg = new URL('../packages/elements/', import.meta.url).pathname;
 const editor = `${pkg}dist/editor/`;
@@ -43,3 +45,17 @@ const sri = `sha384-${createHash('sha384').update(min).digest('base64')}`;
 writeFileSync(`${pkg}dist/bank-checkout.min.js.sri`, `${sri}\n`);
 const extra = readdirSync(`${pkg}dist`).filter((f) => f.startsWith('bank-checkout.min.') && f.endsWith('.js') && f !== 'bank-checkout.min.js');
 console.log(`bank-checkout.min.js: ${min.length} B, ${gzipSync(min, { level: 9 }).length} B gzip, integrity="${sri}"${extra.length ? `; on demand: ${extra.join(', ')}` : ''}`);
+
+// The isolated mode: the frame page's modules for the BFF to serve (dist/frame-page/, with their
+// manifest), and the thin host as one file with its SRI hash.
+const framePage = await buildFramePage();
+const pageDir = `${pkg}dist/frame-page/`;
+rmSync(pageDir, { recursive: true, force: true });
+mkdirSync(pageDir, { recursive: true });
+for (const f of framePage.files) writeFileSync(pageDir + f.name, f.body);
+writeFileSync(`${pageDir}manifest.json`, `${JSON.stringify(frameManifest(framePage), null, 2)}\n`);
+const host = await buildFrameHost();
+const hostSri = `sha384-${createHash('sha384').update(host).digest('base64')}`;
+writeFileSync(`${pkg}dist/bank-checkout-frame.min.js`, host);
+writeFileSync(`${pkg}dist/bank-checkout-frame.min.js.sri`, `${hostSri}\n`);
+console.log(`bank-checkout-frame.min.js: ${host.length} B, ${gzipSync(host, { level: 9 }).length} B gzip, integrity="${hostSri}"; frame page: ${framePage.files.length} modules`);

@@ -6,7 +6,9 @@
 //   - pages importing `@bank-checkout/elements`, bundled by esbuild and by Vite at their default
 //     settings, a React 19 page using `@bank-checkout/elements/react`, and a plain HTML page
 //     loading only `bank-checkout.min.js` (with its integrity hash) each show the bank list of
-//     a checkout created through the merchant API, in Chromium, with no page error;
+//     a checkout created through the merchant API, in Chromium, with no page error; so do two
+//     isolated pages (`@bank-checkout/elements/frame` bundled by esbuild, and
+//     `bank-checkout-frame.min.js` with its hash), in the frame the installed BFF serves;
 //   - `tsc` (strict, no skipLibCheck) type-checks a TypeScript page, a React TSX page and a
 //     server file using the BFF.
 // Prints one line per check and the tarball sizes; exits 1 if any check failed.
@@ -15,6 +17,7 @@ import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
 
@@ -92,9 +95,9 @@ function serveShop(newCheckout, api) {
   });
 }
 
-const page = (title, script) => `<!doctype html>
+const page = (title, script, attrs = '') => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>${script}</head>
-<body><main><bank-checkout api="{{API}}" checkout-secret="{{SECRET}}" locale="en"></bank-checkout><div id="react-root"></div></main></body></html>
+<body><main><bank-checkout${attrs} api="{{API}}" checkout-secret="{{SECRET}}" locale="en"></bank-checkout><div id="react-root"></div></main></body></html>
 `;
 
 try {
@@ -170,6 +173,17 @@ console.log(c.state, c.amount);
 
   // 4. Pages as merchants write them.
   writeFileSync(join(project, 'src/main.js'), "import '@bank-checkout/elements';\n");
+  // The isolated mode: the page carries only the thin host; the installed BFF serves the frame.
+  writeFileSync(join(project, 'src/isolated.js'), "import '@bank-checkout/elements/frame';\n");
+  sh('node_modules/.bin/esbuild', ['src/isolated.js', '--bundle', '--format=esm', '--minify', '--outfile=isolated/main.js'], project);
+  writeFileSync(join(project, 'isolated/index.html'), page('Isolated', '<script type="module" src="/isolated/main.js"></script>', ' isolate'));
+  const frameSri = readFileSync(join(project, 'node_modules/@bank-checkout/elements/dist/bank-checkout-frame.min.js.sri'), 'utf8').trim();
+  mkdirSync(join(project, 'plain-isolated'));
+  writeFileSync(
+    join(project, 'plain-isolated/index.html'),
+    page('Plain HTML, isolated', `<script type="module" src="/node_modules/@bank-checkout/elements/dist/bank-checkout-frame.min.js" integrity="${frameSri}" crossorigin="anonymous"></script>`, ' isolate'),
+  );
+  const hostBytes = gzipSync(readFileSync(join(project, 'isolated/main.js')), { level: 9 }).length;
   writeFileSync(
     join(project, 'src/react-page.jsx'),
     `import { createRoot } from 'react-dom/client';
@@ -202,6 +216,8 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
     ['Vite (no config) build shows the bank list', '/vite/'],
     ['React 19 page with @bank-checkout/elements/react shows the bank list', '/react/'],
     ['plain HTML page with bank-checkout.min.js (SRI) shows the bank list', '/plain/'],
+    [`isolated: an esbuild page with only @bank-checkout/elements/frame (${hostBytes} B gzip) shows the bank list in the installed BFF's frame`, '/isolated/'],
+    ['isolated: a plain HTML page with bank-checkout-frame.min.js (SRI) shows the bank list in the frame', '/plain-isolated/'],
   ]) {
     await check(name, async () => {
       const tab = await browser.newPage();
@@ -209,7 +225,8 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
       tab.on('pageerror', (e) => errors.push(e.message));
       tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
       await tab.goto(`http://127.0.0.1:${shopPort}${path}`);
-      const options = tab.locator('bank-selector [role=option]');
+      const root = path.includes('isolated') ? tab.frameLocator('bank-checkout iframe') : tab;
+      const options = root.locator('bank-selector [role=option]');
       await options.first().waitFor({ timeout: 15_000 }).catch(() => {});
       const count = await options.count();
       await tab.close();
@@ -241,6 +258,18 @@ document.body.append(el);
 `,
   );
   writeFileSync(
+    join(project, 'ts/isolated.ts'),
+    `import { BankCheckoutFrame, type FrameMessage } from '@bank-checkout/elements/frame';
+const el = new BankCheckoutFrame();
+el.api = 'https://pay.shop.example';
+el.checkoutSecret = 'cs_x';
+el.locale = 'es';
+el.refreshTheme();
+export const ready: FrameMessage = { v: 1, type: 'ready' };
+document.body.append(el);
+`,
+  );
+  writeFileSync(
     join(project, 'ts/react-page.tsx'),
     `import '@bank-checkout/elements/jsx/react';
 import { BankCheckout } from '@bank-checkout/elements/react';
@@ -267,7 +296,7 @@ export async function order(raw: string, headers: Headers): Promise<string> {
 `,
   );
   sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '@types/node@^20'], project);
-  await check('tsc (strict, no skipLibCheck) type-checks a TS page, a React TSX page and a server file', () => {
+  await check('tsc (strict, no skipLibCheck) type-checks a TS page, an isolated page, a React TSX page and a server file', () => {
     sh('node_modules/.bin/tsc', ['-p', '.'], project);
     return 'no errors';
   });

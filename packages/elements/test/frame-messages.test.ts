@@ -40,7 +40,7 @@ describe('messages from the host (read by the frame)', () => {
 
   it('refuses a theme that names other properties or whose values could load or inject something', () => {
     for (const vars of [
-      { color: 'red' },
+      { color: 'red' } as Record<string, string>,
       { '--other': 'red' },
       { '--bank-color-primary': 'url(https://evil.example/x)' },
       { '--bank-color-primary': 'red; background: url(x)' },
