@@ -21,6 +21,8 @@ function publishedPaths() {
   return {
     name: 'bank-checkout:published-paths',
     packageLinkPhase({ customElementsManifest }) {
+      // In path order, so the file is the same whatever order the analyzer read the sources in.
+      customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       for (const mod of customElementsManifest.modules) {
         mod.path = published(mod.path);
         for (const d of mod.declarations ?? []) if (d.inheritedFrom?.module) d.inheritedFrom.module = published(d.inheritedFrom.module);
