@@ -9,7 +9,7 @@
 import { OVERHEAD_BUDGET, measureOverhead, type Overhead } from './bff.js';
 import { runLoad, median, percentile, STEPS, type LoadFigures } from './lib/load.js';
 import { measureRender, type RenderFigures } from './lib/render.js';
-import { BUNDLE_BUDGET_GZIP, kb, measureSizes } from './lib/size.js';
+import { BUNDLE_BUDGET_GZIP, HOST_BUDGET_GZIP, kb, measureSizes } from './lib/size.js';
 import { measurePublished } from './lib/published.js';
 import { startServers, type MemorySample } from './lib/spawn.js';
 import type { BanksResponse, CheckoutView } from '@bank-checkout/contract';
@@ -68,7 +68,8 @@ if (sizes) {
   row('bundle <bank-checkout>, gzip -9', `${kb(sizes.checkout.gzip)} (${sizes.checkout.gzip} B)`, `≤ ${kb(BUNDLE_BUDGET_GZIP)}`, sizes.checkout.gzip <= BUNDLE_BUDGET_GZIP);
   row('bundle <bank-checkout>, minified', kb(sizes.checkout.min));
   row('bundle whole kit (es, en; ca, eu, gl on demand), gzip -9', kb(sizes.kit.gzip));
-  row('zod in the bundles', sizes.checkout.zod || sizes.kit.zod ? 'yes' : 'no', 'no', !sizes.checkout.zod && !sizes.kit.zod);
+  row('bundle isolated host (@bank-checkout/elements/frame), gzip -9', `${kb(sizes.host.gzip)} (${sizes.host.gzip} B)`, `≤ ${kb(HOST_BUDGET_GZIP)}`, sizes.host.gzip <= HOST_BUDGET_GZIP);
+  row('zod in the bundles', sizes.checkout.zod || sizes.kit.zod || sizes.host.zod ? 'yes' : 'no', 'no', !sizes.checkout.zod && !sizes.kit.zod && !sizes.host.zod);
 }
 
 /* ---------- what a merchant downloads ---------- */
@@ -110,6 +111,7 @@ try {
 function renderRows(r: RenderFigures): void {
   const n = r.checkoutFirstRender.length;
   row(`first render <bank-checkout> → bank list (median of ${n})`, ms(median(r.checkoutFirstRender)));
+  row(`first render <bank-checkout isolate> → bank list in the frame (median of ${n})`, ms(median(r.isolatedFirstRender)));
   row(`first render <bank-selector>, ${r.banksListed} banks (median of ${n})`, ms(median(r.selectorFirstRender)));
   const sorted = [...r.keystrokes].sort((a, b) => a - b);
   row(

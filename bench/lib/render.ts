@@ -10,6 +10,11 @@
  *   done and the list laid out, in a fresh page each run.
  * - Search as you type over those 500 banks: real key presses; from each `input` event's
  *   timestamp to the element's update done and the list laid out.
+ * - The isolated `<bank-checkout isolate>` first render: the page loads only the thin host
+ *   (`bank-checkout-frame.min.js`); the frame comes from a second origin that serves the BFF's
+ *   own frame route (its page, policy and modules, built as the elements' build does) and the
+ *   same two answers. From the page's navigation start to the first frame in which the bank
+ *   list inside the frame has options.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -19,8 +24,12 @@ import { extname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
 import type { BankGroupView, BankView, BanksResponse, CheckoutView } from '@bank-checkout/contract';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { frameRoutes, loadConfig } from '@bank-checkout/bff';
 import { elementsLibrary } from '../../vite.config.js';
 import { launchChromium } from '../../scripts/screenshots.js';
+import { buildFrameHost, buildFramePage } from '../../scripts/frame-build.js';
 
 export interface RenderOptions {
   /** Runs of each measurement (the median is reported). */
@@ -37,6 +46,8 @@ export interface RenderOptions {
 export interface RenderFigures {
   /** ms per run. */
   checkoutFirstRender: number[];
+  /** ms per run, isolated (thin host in the page, the checkout in its frame on another origin). */
+  isolatedFirstRender: number[];
   selectorFirstRender: number[];
   /** ms per keystroke, every run. */
   keystrokes: number[];
@@ -94,6 +105,37 @@ function tick() {
 requestAnimationFrame(tick);
 `;
 
+/** In the checkout's frame only: the absolute time of the first frame whose bank list has options. */
+const FRAME_PROBE = `
+if (location.pathname === '/v1/frame') {
+  const tick = () => {
+    const checkout = document.querySelector('bank-checkout');
+    const selector = checkout && checkout.shadowRoot && checkout.shadowRoot.querySelector('bank-selector');
+    const option = selector && selector.shadowRoot && selector.shadowRoot.querySelector('[role=option]');
+    if (option) {
+      option.getBoundingClientRect();
+      window.__shownAt = performance.timeOrigin + performance.now();
+    } else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+`;
+
+/**
+ * The BFF's side of the isolated mode on its own origin: its frame route (page, policy,
+ * modules) and the two answers the checkout reads.
+ */
+async function serveFrameOrigin(pageOrigin: string, opts: RenderOptions): Promise<{ origin: string; close: () => void }> {
+  const bundle = await buildFramePage();
+  const app = new Hono();
+  app.route('/v1', frameRoutes(loadConfig({ ALLOWED_ORIGINS: pageOrigin, DATABASE_URL: ':memory:' }), () => Promise.resolve(bundle)));
+  app.get('/v1/checkout', (c) => c.json(opts.checkout));
+  app.get('/v1/banks', (c) => c.json(opts.banks));
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve({ origin: `http://127.0.0.1:${info.port}`, close: () => server.close() }));
+  });
+}
+
 const SELECTOR_DRIVER = `
 import './bank-selector.js';
 const listLaidOut = (el) => el.shadowRoot.querySelector('[role=listbox]').getBoundingClientRect();
@@ -124,8 +166,9 @@ window.renderSelector = async (groups) => {
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html', '.map': 'application/json' };
 
 /** Serves the built files and the pages; GET /v1/checkout and /v1/banks answer like the BFF. */
-function serveBench(dir: string, opts: RenderOptions): Promise<{ origin: string; server: Server }> {
-  const files = new Map<string, { type: string; body: Buffer | string }>();
+function serveBench(dir: string, opts: RenderOptions, host: Uint8Array): Promise<{ origin: string; server: Server; files: Map<string, { type: string; body: Buffer | string | Uint8Array }> }> {
+  const files = new Map<string, { type: string; body: Buffer | string | Uint8Array }>();
+  files.set('/bank-checkout-frame.min.js', { type: TYPES['.js']!, body: host });
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
     if (TYPES[extname(name)]) files.set(`/${name}`, { type: TYPES[extname(name)]!, body: readFileSync(join(dir, name)) });
   }
@@ -157,7 +200,7 @@ function serveBench(dir: string, opts: RenderOptions): Promise<{ origin: string;
           ),
         },
       );
-      resolve({ origin, server });
+      resolve({ origin, server, files });
     });
   });
 }
@@ -180,9 +223,34 @@ async function inFreshPage<T>(browser: Browser, url: string, fn: (page: import('
   }
 }
 
+/** One cold run of the isolated page: from its navigation start to the bank list shown in the frame. */
+async function isolatedFirstRender(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext();
+  try {
+    await context.addInitScript({ content: FRAME_PROBE });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(url);
+    const frame = await (await page.locator('bank-checkout iframe').elementHandle({ timeout: 30_000 }))!.contentFrame();
+    if (!frame) throw new Error('the isolated checkout made no frame');
+    await frame.waitForFunction(() => (window as { __shownAt?: number }).__shownAt, undefined, { timeout: 30_000 });
+    const shownAt = await frame.evaluate(() => (window as unknown as { __shownAt: number }).__shownAt);
+    const started = await page.evaluate(() => performance.timeOrigin);
+    if (errors.length) throw new Error(`the isolated page reported errors: ${errors.join('; ')}`);
+    return shownAt - started;
+  } finally {
+    await context.close();
+  }
+}
+
 export async function measureRender(opts: RenderOptions): Promise<RenderFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-render-'));
   let server: Server | undefined;
+  let closeFrame: (() => void) | undefined;
   let browser: Browser | undefined;
   try {
     await build({
@@ -192,12 +260,19 @@ export async function measureRender(opts: RenderOptions): Promise<RenderFigures>
     const model = opts.banks.groups.flatMap((g) => g.types).find((b) => b.active && b.type === 0)!;
     const groups = manyBanks(model, opts.manyBanks ?? 500);
     const query = opts.query ?? 'caja rural de s';
-    const served = await serveBench(dir, opts);
+    const served = await serveBench(dir, opts, await buildFrameHost());
     server = served.server;
+    const frameOrigin = await serveFrameOrigin(served.origin, opts);
+    closeFrame = frameOrigin.close;
+    served.files.set('/isolated.html', {
+      type: TYPES['.html']!,
+      body: PAGE('<script type="module" src="/bank-checkout-frame.min.js"></script>', `<bank-checkout isolate api="${frameOrigin.origin}" checkout-secret="cs_bench" locale="en"></bank-checkout>`),
+    });
     browser = await launchChromium();
 
-    const figures: RenderFigures = { checkoutFirstRender: [], selectorFirstRender: [], keystrokes: [], banksListed: 0, matchesPerKey: [] };
+    const figures: RenderFigures = { checkoutFirstRender: [], isolatedFirstRender: [], selectorFirstRender: [], keystrokes: [], banksListed: 0, matchesPerKey: [] };
     for (let run = 0; run < opts.runs; run++) {
+      figures.isolatedFirstRender.push(await isolatedFirstRender(browser, `${served.origin}/isolated.html`));
       figures.checkoutFirstRender.push(
         await inFreshPage(browser, `${served.origin}/checkout.html`, async (page) => {
           await page.waitForFunction(() => (window as { __shown?: number }).__shown, undefined, { timeout: 30_000 });
@@ -227,6 +302,7 @@ export async function measureRender(opts: RenderOptions): Promise<RenderFigures>
   } finally {
     await browser?.close();
     server?.close();
+    closeFrame?.();
     rmSync(dir, { recursive: true, force: true });
   }
 }

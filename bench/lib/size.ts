@@ -33,11 +33,18 @@ export async function measureBundle(name: string, entry: string): Promise<Bundle
   return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length, zod: /\bZodError\b|zod/.test(code) };
 }
 
-/** `<bank-checkout>` alone, and the whole kit (index: every element, es + en; ca, eu, gl on demand). */
-export async function measureSizes(): Promise<{ checkout: BundleSize; kit: BundleSize }> {
+/** The budget of the isolated mode's thin host (`@bank-checkout/elements/frame`), gzip -9. */
+export const HOST_BUDGET_GZIP = 3 * 1024;
+
+/**
+ * `<bank-checkout>` alone, the whole kit (index: every element, es + en; ca, eu, gl on demand),
+ * and the isolated mode's thin host (all it exports).
+ */
+export async function measureSizes(): Promise<{ checkout: BundleSize; kit: BundleSize; host: BundleSize }> {
   const checkout = await measureBundle('bank-checkout', 'bank-checkout/bank-checkout.ts');
   const kit = await measureBundle('index', 'index.ts');
-  return { checkout, kit };
+  const host = await measureBundle('frame', 'frame/frame.ts');
+  return { checkout, kit, host };
 }
 
 export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
