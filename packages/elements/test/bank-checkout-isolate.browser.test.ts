@@ -1,0 +1,42 @@
+/**
+ * `<bank-checkout isolate>` of the full kit: it loads the thin host on demand and only hosts the
+ * frame; it never reads the checkout itself (no call from the merchant's page).
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import '../src/index.js';
+import type { BankCheckout } from '../src/index.js';
+import { FRAME_PROTOCOL } from '../src/frame/messages.js';
+import { until } from './fixtures.js';
+
+describe('<bank-checkout isolate> (full kit)', () => {
+  it('shows the frame instead of the steps, makes no call itself, and re-fires the frame’s events', async () => {
+    const calls: string[] = [];
+    const spy = (async (input: RequestInfo | URL) => {
+      calls.push(String(input));
+      return new Response('{}', { status: 500 });
+    }) as typeof fetch;
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      const el = await fixture<BankCheckout>(html`<bank-checkout isolate api=${location.origin} checkout-secret="cs_full" locale="en" .fetch=${spy}></bank-checkout>`);
+      const frame = await until(() => el.shadowRoot!.querySelector('iframe'), 'the frame');
+      expect(frame.getAttribute('part')).to.equal('frame');
+      expect(frame.src).to.equal(`${location.origin}/v1/frame`);
+      expect(el.shadowRoot!.querySelector('.checkout, bank-selector'), 'no step rendered in the page').to.equal(null);
+      await new Promise((r) => frame.addEventListener('load', r, { once: true }));
+      const sent: { message: { secret?: string }; transfer: Transferable[] }[] = [];
+      frame.contentWindow!.postMessage = ((message: { secret?: string }, _origin: string, transfer: Transferable[] = []) => void sent.push({ message, transfer })) as unknown as typeof postMessage;
+      window.dispatchEvent(new MessageEvent('message', { data: { v: FRAME_PROTOCOL, type: 'ready' }, origin: location.origin, source: frame.contentWindow }));
+      expect(sent[0]?.message.secret).to.equal('cs_full');
+      const port = sent[0]!.transfer[0] as MessagePort;
+      const steps: CustomEvent[] = [];
+      el.addEventListener('bank-checkout-step', (e) => steps.push(e));
+      port.postMessage({ v: 1, type: 'event', name: 'bank-checkout-step', detail: { checkoutId: 'chk_1', state: 'select-bank', previous: null } });
+      await until(() => steps.length === 1, 'the step event');
+      expect(steps[0]!.detail.state).to.equal('select-bank');
+      expect(calls, 'the page itself calls nothing').to.deep.equal([]);
+    } finally {
+      console.warn = warn;
+    }
+  });
+});
