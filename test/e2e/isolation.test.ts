@@ -299,6 +299,10 @@ describe('across the frame boundary', () => {
     await page.locator('bank-checkout').evaluate((el) => el.style.setProperty('--other', 'url(https://evil.example/x)'));
     assert.equal(await ui.locator('html').evaluate((el) => el.style.getPropertyValue('--other')), '');
 
+    // The host's focus() moves focus into the frame, to the current step.
+    await page.locator('bank-checkout').evaluate((el) => el.focus());
+    assert.match(await focused(page, await checkoutFrame(page)), /^frame: h2 Choose your bank/);
+
     await page.getByLabel('Language of the payment').selectOption('es');
     await ui.getByRole('heading', { name: 'Elige tu banco' }).waitFor();
     await page.getByLabel('Language of the payment').selectOption('gl');
