@@ -9,7 +9,7 @@ import { FRAME_PROTOCOL, THEME_VARS, isDevelopmentHost, readFrameMessage, type F
 /** Height of the frame before it says its own (about the bank list's), so the page does not jump much. */
 export const INITIAL_HEIGHT = 420;
 
-const STYLE = ':host{display:block}iframe{display:block;width:100%;border:0;overflow:hidden;background:transparent;transition:height .12s ease-out}@media (prefers-reduced-motion:reduce){iframe{transition:none}}';
+const STYLE = ':host{display:block}iframe{display:block;width:100%;border:0;overflow:hidden;background:transparent}';
 
 /** What the host element gives the frame. */
 export interface IsolatedSource {
