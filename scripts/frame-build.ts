@@ -40,7 +40,8 @@ export async function buildFramePage(): Promise<FrameBundle> {
   });
   const name = (path: string) => path.replace(/^.*?\/?out\//, '');
   const outputs = (result.metafile as Metafile).outputs;
-  const entryPath = Object.keys(outputs).find((p) => outputs[p]!.entryPoint)!;
+  // Dynamic imports are entry points too in esbuild's metafile: the page's is the one from page.ts.
+  const entryPath = Object.keys(outputs).find((p) => outputs[p]!.entryPoint?.endsWith('frame/page.ts'))!;
   const preload = outputs[entryPath]!.imports.filter((i) => i.kind === 'import-statement').map((i) => name(i.path));
   return {
     entry: name(entryPath),
