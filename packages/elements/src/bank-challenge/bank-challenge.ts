@@ -11,20 +11,9 @@ import { FieldsController } from '../shared/fields.js';
 import { elementStyles } from '../shared/styles.js';
 import { challengeStyles } from './bank-challenge.styles.js';
 
-/** Time for the countdown: the real one by default, a fake one in tests. */
-export interface Clock {
-  now(): number;
-  /** Calls `fn` every `ms` milliseconds until the returned function is called. */
-  every(ms: number, fn: () => void): () => void;
-}
+import { systemClock, type Clock } from '../shared/clock.js';
 
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  every(ms, fn) {
-    const id = setInterval(fn, ms);
-    return () => clearInterval(id);
-  },
-};
+export { systemClock, type Clock };
 
 /** Card images are shown only as inline raster or SVG data, never fetched from an address. */
 export function isCardImage(value: string | null): value is string {

@@ -10,11 +10,8 @@ import { allows, needsSwitch, preferredMode, showsBankList, showsRedirectStart, 
 import { BankBase } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
 import { renderChoices } from '../shared/choices.js';
-import { systemClock, type Clock } from '../bank-challenge/bank-challenge.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import '../bank-selector/bank-selector.js';
-import '../bank-login-form/bank-login-form.js';
-import '../bank-account-picker/bank-account-picker.js';
-import '../bank-challenge/bank-challenge.js';
 import '../bank-result/bank-result.js';
 import { CheckoutController } from './checkout-controller.js';
 import { PollController } from './poll-controller.js';
@@ -30,11 +27,23 @@ let periodicForm: Promise<unknown> | undefined;
 const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js'));
 
 /**
- * Steps only some banks need (a second login, a choice of contracts): their own files, fetched
- * in the background once the checkout is on screen, so they are in before the payer gets there.
+ * The native steps after the bank list (login, second login, contracts, accounts, validation):
+ * their own files, fetched in the background once the checkout is on screen, so they are in
+ * before the payer gets there and the first screen waits for none of them. A failed fetch is
+ * tried again at the next update.
  */
 let laterSteps: Promise<unknown> | undefined;
-const loadLaterSteps = () => (laterSteps ??= Promise.all([import('../bank-second-login/bank-second-login.js'), import('../bank-contract-picker/bank-contract-picker.js')]));
+const loadLaterSteps = () =>
+  (laterSteps ??= Promise.all([
+    import('../bank-login-form/bank-login-form.js'),
+    import('../bank-account-picker/bank-account-picker.js'),
+    import('../bank-challenge/bank-challenge.js'),
+    import('../bank-second-login/bank-second-login.js'),
+    import('../bank-contract-picker/bank-contract-picker.js'),
+  ]).catch((err: unknown) => {
+    laterSteps = undefined;
+    throw err;
+  }));
 
 /**
  * The isolated mode's host side (no Lit in it): loaded only when `isolate` is set, as the frame
@@ -42,6 +51,8 @@ const loadLaterSteps = () => (laterSteps ??= Promise.all([import('../bank-second
  */
 let frameHost: Promise<typeof import('../frame/host.js')> | undefined;
 const loadFrameHost = () => (frameHost ??= import('../frame/host.js'));
+
+const LATER_STEPS = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank-second-login', 'bank-contract-picker'];
 
 /** How long the element watches an unknown outcome before telling the payer the shop will settle it. */
 export const UNKNOWN_WATCH_MS = 15 * 60_000;
@@ -145,7 +156,7 @@ export class BankCheckout extends BankBase {
     else if (changed.has('mode') && this.checkout.view) this.prefer(this.checkout.view);
     const c = this.checkout;
     if (c.view?.modes.includes('periodic') && !customElements.get('bank-periodic-form')) void loadPeriodicForm().then(() => this.requestUpdate());
-    if (c.view?.modes.includes('native') && !customElements.get('bank-contract-picker')) void loadLaterSteps().then(() => this.requestUpdate());
+    if (c.view?.modes.includes('native') && !LATER_STEPS.every((tag) => customElements.get(tag))) void loadLaterSteps().then(() => this.requestUpdate(), () => {});
     this.provider.setValue({ view: c.view, groups: c.groups, client: c.client, locale: this.resolvedLocale, busy: c.busy, run: c.run, refresh: c.refresh });
   }
 
@@ -264,7 +275,13 @@ export class BankCheckout extends BankBase {
   /** Moves focus to the current step (its first field or its heading). */
   async focusStep(): Promise<void> {
     await this.updateComplete;
-    const step = this.renderRoot.querySelector('.step')?.lastElementChild as BankBase | null;
+    let step = this.renderRoot.querySelector('.step')?.lastElementChild as BankBase | null;
+    if (step?.matches('p[role=status]')) {
+      // The step's file is still coming: focus it once it is in.
+      await Promise.all([laterSteps, periodicForm].map((p) => p?.catch(() => {})));
+      await this.updateComplete;
+      step = this.renderRoot.querySelector('.step')?.lastElementChild as BankBase | null;
+    }
     if (step && 'focusStart' in step) await step.focusStart();
   }
 
@@ -291,7 +308,7 @@ export class BankCheckout extends BankBase {
 
   private renderLogin(bank: BankView | null): TemplateResult {
     return html`<button type="button" class="link" part="back" ?disabled=${this.checkout.busy} @click=${this.backToBanks}>${this.t('action.back')}</button>
-      <bank-login-form .bank=${bank}></bank-login-form>`;
+      ${this.loaded('bank-login-form', html`<bank-login-form .bank=${bank}></bank-login-form>`)}`;
   }
 
   private renderSelector(): TemplateResult {
@@ -322,23 +339,28 @@ export class BankCheckout extends BankBase {
       case 'login':
         return this.picking ? this.renderSelector() : this.renderLogin(null);
       case 'second-login':
-        return customElements.get('bank-second-login') ? html`<bank-second-login></bank-second-login>` : html`<p role="status">${this.t('status.loading')}</p>`;
+        return this.loaded('bank-second-login', html`<bank-second-login></bank-second-login>`);
       case 'select-contract':
-        return customElements.get('bank-contract-picker') ? html`<bank-contract-picker></bank-contract-picker>` : html`<p role="status">${this.t('status.loading')}</p>`;
+        return this.loaded('bank-contract-picker', html`<bank-contract-picker></bank-contract-picker>`);
       case 'select-account':
-        return html`<bank-account-picker></bank-account-picker>`;
+        return this.loaded('bank-account-picker', html`<bank-account-picker></bank-account-picker>`);
       case 'validate':
-        return html`<bank-challenge .clock=${this.clock}></bank-challenge>`;
+        return this.loaded('bank-challenge', html`<bank-challenge .clock=${this.clock}></bank-challenge>`);
       case 'redirect':
         return redirectTemplate(step.url, this.checkout.leaving, this.tr, this.checkout.busy, this.refresh);
       case 'periodic':
         // Until the form's file is in (it started loading with the view), say so.
-        return customElements.get('bank-periodic-form') ? html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>` : html`<p role="status">${this.t('status.loading')}</p>`;
+        return this.loaded('bank-periodic-form', html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>`);
       default:
         return html`<bank-result></bank-result>${
           step.state === 'unknown' && this.poll.gaveUp ? html`<p class="notice" role="status" part="unknown-later">${this.t('result.unknownLater')}</p>` : nothing
         }`;
     }
+  }
+
+  /** A step loaded on demand, once its file is in; until then, says so. */
+  private loaded(tag: string, step: TemplateResult): TemplateResult {
+    return customElements.get(tag) ? step : html`<p role="status">${this.t('status.loading')}</p>`;
   }
 
   /** One step back (another bank, person type, contract or account), before the transfer starts. */

@@ -28,7 +28,7 @@ import type { FieldError } from '../logic/validators.js';
 import { BankElement } from '../shared/bank-element.js';
 import { renderChoices } from '../shared/choices.js';
 import { elementStyles } from '../shared/styles.js';
-import { systemClock, type Clock } from '../bank-challenge/bank-challenge.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { periodicFormStyles } from './bank-periodic-form.styles.js';
 
 /**

@@ -1,0 +1,14 @@
+/** Time for the countdowns: the real one by default, a fake one in tests. */
+export interface Clock {
+  now(): number;
+  /** Calls `fn` every `ms` milliseconds until the returned function is called. */
+  every(ms: number, fn: () => void): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  every(ms, fn) {
+    const id = setInterval(fn, ms);
+    return () => clearInterval(id);
+  },
+};
