@@ -94,6 +94,8 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
+    // The shop runs the checkout isolated: its steps are inside the element's frame.
+    const ui = page.frameLocator('bank-checkout iframe');
 
     // The checkout mid-flow: two products in the cart, a bank chosen, its login form with test values.
     await page.goto(`${started.urls.demo}/`);
@@ -101,8 +103,8 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await page.goto(`${started.urls.demo}/`);
     await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
     await page.getByRole('button', { name: 'Continue to payment' }).click();
-    await page.locator('bank-selector [role=option]#bank-aurora').click();
-    await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await ui.locator('bank-selector [role=option]#bank-aurora').click();
+    await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
     const checkoutPng = join(outDir, 'checkout.png');
     await page.screenshot({ path: checkoutPng, fullPage: true });
 
@@ -122,24 +124,24 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
       await page.goto(`${started.urls.demo}/`);
       await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
       await page.getByRole('button', { name: 'Continue to payment' }).click();
-      await page.locator(`bank-selector [role=option]#bank-${bankId}`).click();
-      await page.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-      await page.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
-      await page.locator('bank-account-picker input[type=radio]').first().check();
-      await page.locator('bank-account-picker button[type=submit]').click();
+      await ui.locator(`bank-selector [role=option]#bank-${bankId}`).click();
+      await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+      await ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
+      await ui.locator('bank-account-picker input[type=radio]').first().check();
+      await ui.locator('bank-account-picker button[type=submit]').click();
     };
     await toAccounts('aurora');
-    await page.locator('bank-challenge input').first().fill('0000');
-    await page.locator('bank-challenge [part=submit]').click();
-    await page.locator('bank-challenge [part=error]').getByText('Attempts left').waitFor();
+    await ui.locator('bank-challenge input').first().fill('0000');
+    await ui.locator('bank-challenge [part=submit]').click();
+    await ui.locator('bank-challenge [part=error]').getByText('Attempts left').waitFor();
     const retryPng = await shot('retry-code.png');
-    await page.locator('bank-checkout [part=cancel]').getByRole('button', { name: 'Cancel payment' }).click();
-    await page.locator('bank-checkout [part=cancel]').getByRole('button').first().click();
-    await page.locator('bank-result').getByRole('button', { name: 'Try again' }).waitFor();
+    await ui.locator('bank-checkout [part=cancel]').getByRole('button', { name: 'Cancel payment' }).click();
+    await ui.locator('bank-checkout [part=cancel]').getByRole('button').first().click();
+    await ui.locator('bank-result').getByRole('button', { name: 'Try again' }).waitFor();
     const againPng = await shot('try-again.png');
     await toAccounts('meridiano');
-    await page.locator('bank-challenge [part=test-not-yet]').click();
-    await page.locator('bank-challenge').getByText('has not received the confirmation yet').waitFor();
+    await ui.locator('bank-challenge [part=test-not-yet]').click();
+    await ui.locator('bank-challenge').getByText('has not received the confirmation yet').waitFor();
     const approvePng = await shot('approve-app.png');
     await context.close();
     return [checkoutPng, consolePng, retryPng, againPng, approvePng];
