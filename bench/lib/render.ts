@@ -4,8 +4,8 @@
  * BFF answering from the same origin, by a small static server on loopback.
  *
  * - `<bank-checkout>` first render: from navigation start to the first animation frame in
- *   which the bank list's options exist (bundle download, parse, GET /v1/checkout,
- *   GET /v1/banks, render), in a fresh browser context (cold cache) each run.
+ *   which the bank list's options exist (bundle download, parse, GET /v1/checkout/start,
+ *   render), in a fresh browser context (cold cache) each run.
  * - `<bank-selector>` first render with 500 banks: from appending the element to its update
  *   done and the list laid out, in a fresh page each run.
  * - Search as you type over those 500 banks: real key presses; from each `input` event's
@@ -130,6 +130,7 @@ async function serveFrameOrigin(pageOrigin: string, opts: RenderOptions): Promis
   const app = new Hono();
   app.route('/v1', frameRoutes(loadConfig({ ALLOWED_ORIGINS: pageOrigin, DATABASE_URL: ':memory:' }), () => Promise.resolve(bundle)));
   app.get('/v1/checkout', (c) => c.json(opts.checkout));
+  app.get('/v1/checkout/start', (c) => c.json({ view: opts.checkout, banks: opts.banks }));
   app.get('/v1/banks', (c) => c.json(opts.banks));
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve({ origin: `http://127.0.0.1:${info.port}`, close: () => server.close() }));
@@ -177,6 +178,7 @@ function serveBench(dir: string, opts: RenderOptions, host: Uint8Array): Promise
   files.set('/selector-driver.js', { type: TYPES['.js']!, body: SELECTOR_DRIVER });
   files.set('/selector.html', { type: TYPES['.html']!, body: PAGE('<script type="module" src="/selector-driver.js"></script>') });
   files.set('/v1/checkout', { type: 'application/json', body: JSON.stringify(opts.checkout) });
+  files.set('/v1/checkout/start', { type: 'application/json', body: JSON.stringify({ view: opts.checkout, banks: opts.banks }) });
   files.set('/v1/banks', { type: 'application/json', body: JSON.stringify(opts.banks) });
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;

@@ -17,6 +17,7 @@ export type {
   BankGroupView,
   BankView,
   BanksResponse,
+  CheckoutStart,
   CheckoutView,
   ContractBody,
   ErrorBody,

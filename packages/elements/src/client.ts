@@ -5,6 +5,7 @@
  */
 import type {
   BanksResponse,
+  CheckoutStart,
   CheckoutMode,
   CheckoutView,
   ContractBody,
@@ -38,6 +39,11 @@ export interface CheckoutClient {
   banks(): Promise<BanksResponse>;
   /** `GET /v1/checkout`: the current view (read-only; safe to repeat). */
   checkout(): Promise<CheckoutView>;
+  /**
+   * `GET /v1/checkout/start`: the view and, when it opens on the native bank list, the list (the
+   * first screen in one call). Optional in a client of your own: the element then reads the two.
+   */
+  start?(): Promise<CheckoutStart>;
   login(body: LoginBody): Promise<CheckoutView>;
   secondLogin(body: SecondLoginBody): Promise<CheckoutView>;
   contract(body: ContractBody): Promise<CheckoutView>;
@@ -90,6 +96,8 @@ function isBanksResponse(x: unknown): x is BanksResponse {
   return isObject(x) && Array.isArray(x.groups);
 }
 
+const invalidBody = () => new CheckoutApiError(200, 'invalid_response', 'The checkout service answered with an unexpected body.');
+
 function errorOf(status: number, body: unknown): CheckoutApiError {
   const e = isObject(body) && isObject((body as Partial<ErrorBody>).error) ? (body as ErrorBody).error : null;
   if (e && typeof e.code === 'string') {
@@ -128,7 +136,7 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
 
   async function view(method: 'GET' | 'POST', path: string, body?: unknown): Promise<CheckoutView> {
     const data = await call(method, path, body);
-    if (!isCheckoutView(data)) throw new CheckoutApiError(200, 'invalid_response', 'The checkout service answered with an unexpected body.');
+    if (!isCheckoutView(data)) throw invalidBody();
     options.onView?.(data);
     return data;
   }
@@ -136,10 +144,16 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
   return {
     async banks() {
       const data = await call('GET', '/v1/banks');
-      if (!isBanksResponse(data)) throw new CheckoutApiError(200, 'invalid_response', 'The checkout service answered with an unexpected body.');
+      if (!isBanksResponse(data)) throw invalidBody();
       return data;
     },
     checkout: () => view('GET', '/v1/checkout'),
+    async start() {
+      const data = await call('GET', '/v1/checkout/start');
+      if (!isObject(data) || !isCheckoutView(data.view) || !(data.banks === null || isBanksResponse(data.banks))) throw invalidBody();
+      options.onView?.(data.view);
+      return data as CheckoutStart;
+    },
     login: (body) => view('POST', '/v1/checkout/login', body),
     secondLogin: (body) => view('POST', '/v1/checkout/second-login', body),
     contract: (body) => view('POST', '/v1/checkout/contract', body),

@@ -166,7 +166,7 @@ describe('<bank-checkout> modes', () => {
     const periodic = modesBff(view({ state: 'select-bank' }, { modes: ALL }));
     const a = await mount(periodic.bff.fetch, { mode: 'periodic' });
     await until(() => stepTag(a) === 'bank-periodic-form');
-    expect(paths(periodic.bff.calls)).to.deep.equal(['GET /v1/checkout', 'POST /v1/checkout/mode'], 'no native bank list');
+    expect(paths(periodic.bff.calls)).to.deep.equal(['GET /v1/checkout/start', 'POST /v1/checkout/mode'], 'no separate bank list call');
     expect(periodic.bff.calls[1]!.body).to.deep.equal({ mode: 'periodic' });
     expect(checkedMode(a)).to.equal(2);
 
@@ -215,7 +215,7 @@ describe('<bank-checkout> modes', () => {
     (await need<HTMLButtonElement>(el, '[part=redirect-start]')).click();
     await until(() => visited.length, 'navigation');
     expect(visited).to.deep.equal([GATEWAY]);
-    expect(paths(bff.calls)).to.deep.equal(['GET /v1/checkout', 'POST /v1/checkout/redirect']);
+    expect(paths(bff.calls)).to.deep.equal(['GET /v1/checkout/start', 'POST /v1/checkout/redirect']);
     expect(text(el.shadowRoot!.querySelector('h2'))).to.equal('Taking you to your bank…');
     expect((await need<HTMLAnchorElement>(el, '[part=redirect-link]')).href).to.equal(GATEWAY);
     expect(el.shadowRoot!.querySelector('[part=modes]'), 'no choice once on the way').to.equal(null);

@@ -205,7 +205,9 @@ export type FakeRoute = (body: any, call: FakeCall) => FakeReply | Promise<FakeR
 
 /**
  * A fake fetch for `https://bff.test`: routes are keyed `METHOD /path`; every call is recorded.
- * A route answering an Error makes fetch reject (network failure).
+ * A route answering an Error makes fetch reject (network failure). `GET /v1/checkout/start`,
+ * unless routed, answers as the BFF does: the `GET /v1/checkout` route's view, with the
+ * `GET /v1/banks` route's list when the view opens on the native bank list.
  */
 export function fakeBff(routes: Record<string, FakeRoute>) {
   const calls: FakeCall[] = [];
@@ -216,7 +218,7 @@ export function fakeBff(routes: Record<string, FakeRoute>) {
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     const call: FakeCall = { method, path: url.pathname, headers, body, credentials: init?.credentials };
     calls.push(call);
-    const route = routes[`${method} ${url.pathname}`];
+    const route = routes[`${method} ${url.pathname}`] ?? (method === 'GET' && url.pathname === '/v1/checkout/start' ? startRoute(routes) : undefined);
     if (!route) return Response.json({ error: { code: 'not_found', message: 'no route', requestId: 'r0' } }, { status: 404 });
     const reply = await route(body, call);
     if (reply instanceof Error) throw new TypeError('Failed to fetch');
@@ -224,6 +226,20 @@ export function fakeBff(routes: Record<string, FakeRoute>) {
     return Response.json(reply);
   };
   return { fetch: fetch as typeof globalThis.fetch, calls };
+}
+
+/** The BFF's first-screen answer, made of the fake's own checkout and bank-list routes. */
+function startRoute(routes: Record<string, FakeRoute>): FakeRoute | undefined {
+  const checkout = routes['GET /v1/checkout'];
+  if (!checkout) return undefined;
+  return async (body, call) => {
+    const view = await checkout(body, call);
+    if (view instanceof Error || !('step' in view)) return view;
+    const banksRoute = view.state === 'select-bank' && view.mode === 'native' ? routes['GET /v1/banks'] : undefined;
+    const banks = banksRoute ? await banksRoute(body, call) : null;
+    const list = banks && !(banks instanceof Error) && 'status' in banks && banks.status === 200 ? banks.body : null;
+    return { status: 200, body: { view, banks: list } };
+  };
 }
 
 export const apiError = (status: number, code: string) => ({ status, body: { error: { code, message: code, requestId: 'req-1' } } });

@@ -76,6 +76,18 @@ export function checkoutRoutes(p: AppParts) {
 
   app.openapi(checkoutRoute({ method: 'get', path: '/checkout', summary: 'The checkout view' }), async (c) => c.json(await p.service.view(c.get('checkout')), 200));
 
+  app.openapi(
+    checkoutRoute({ method: 'get', path: '/checkout/start', summary: 'The checkout view, with the bank list when the view opens on it (the first screen in one call)', response: contract.checkoutStart }),
+    async (c) => {
+      const view = await p.service.view(c.get('checkout'));
+      const listed = view.state === 'select-bank' && view.mode === 'native';
+      // Without the list (the provider did not answer), the element asks GET /v1/banks, which says why.
+      const groups = listed ? await p.upstream.nativeBanks().catch(() => null) : null;
+      c.header('Content-Type', 'application/json');
+      return c.body(`{"view":${JSON.stringify(view)},"banks":${groups ? banksJson(groups) : 'null'}}`) as never;
+    },
+  );
+
   const action = <S extends z.ZodType>(path: string, summary: string, schema: S, run: (rec: CheckoutRecord, body: z.output<S>) => Promise<CheckoutRecord>) =>
     app.openapi(checkoutRoute({ method: 'post', path, summary, body: schema }), async (c) => {
       const body = (c.req as unknown as { valid(target: 'json'): z.output<S> }).valid('json');

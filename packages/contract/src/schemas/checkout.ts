@@ -193,6 +193,14 @@ export const checkoutView = z.object({
 });
 export type CheckoutView = z.infer<typeof checkoutView>;
 
+/**
+ * `GET /v1/checkout/start`: the view and, when it opens on the native bank list, that list too
+ * (one round trip before the list shows instead of two). `banks` is null otherwise, or when the
+ * list could not be had (then `GET /v1/banks` tells why).
+ */
+export const checkoutStart = z.object({ view: checkoutView, banks: banksResponse.nullable() });
+export type CheckoutStart = z.infer<typeof checkoutStart>;
+
 /** Every BFF error body. */
 export const errorBody = z.object({
   error: z.object({

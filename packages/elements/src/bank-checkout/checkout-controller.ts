@@ -5,8 +5,8 @@
  * the checkout changes, answers still on their way for the old one are dropped.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { BankGroupView, CheckoutView } from '@bank-checkout/contract';
-import type { CheckoutApiError, CheckoutClient } from '../client.js';
+import type { BankGroupView, BanksResponse, CheckoutView } from '@bank-checkout/contract';
+import { CheckoutApiError, type CheckoutClient } from '../client.js';
 import type { StepAction } from '../context.js';
 import { emit, isOutcome } from '../events.js';
 import { stepKey } from '../logic/checkout.js';
@@ -36,6 +36,21 @@ export interface CheckoutHooks {
 }
 
 const notice = (e: CheckoutApiError, retry = canRetry('error', e.code)): Notice => ({ key: errorKey(e.code), retry });
+
+/**
+ * The first screen in one call (the view, and the bank list when it opens on it); a BFF without
+ * `GET /v1/checkout/start` (404) or a client without `start` gives the view alone.
+ */
+async function firstScreen(client: CheckoutClient): Promise<{ view: CheckoutView; banks: BanksResponse | null }> {
+  if (client.start) {
+    try {
+      return await client.start();
+    } catch (err) {
+      if (!(err instanceof CheckoutApiError && err.status === 404)) throw err;
+    }
+  }
+  return { view: await client.checkout(), banks: null };
+}
 
 export class CheckoutController implements ReactiveController {
   client: CheckoutClient | null = null;
@@ -139,9 +154,10 @@ export class CheckoutController implements ReactiveController {
     const signal = this.signal;
     if (!quiet) this.set({ busy: true });
     try {
-      const view = await this.track(client.checkout());
+      const { view, banks } = await this.track(this.view || quiet ? client.checkout().then((view) => ({ view, banks: null })) : firstScreen(client));
       if (signal.aborted || (quiet && this.busy)) return;
       this.loadError = null;
+      if (banks && !this.groups) this.groups = banks.groups;
       this.apply(view, false);
     } catch (err) {
       if (signal.aborted) return;
