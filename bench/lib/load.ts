@@ -2,7 +2,7 @@
  * A load of complete native checkouts through the BFF and the simulator over HTTP: `payers`
  * virtual payers, each in a loop until `seconds` have passed (a checkout under way is
  * finished): the merchant creates a checkout (POST /v1/checkouts), the payer's page reads it
- * and the bank list (GET /v1/checkout, GET /v1/banks), logs in with the bank's test values,
+ * with the bank list (GET /v1/checkout/start, as the element does), logs in with the bank's test values,
  * answers the second login, picks a contract, starts the transfer from an account that pays,
  * and answers every validation round with its test values. The banks rotate, so every kind of
  * step is exercised. Every request is timed per step; an HTTP error or an unexpected state
@@ -15,7 +15,7 @@ import type { Servers } from './spawn.js';
 /** One bank per kind of flow: plain, second login (SMS, app), contracts, two rounds, sign in the app. */
 export const LOAD_BANKS = ['aurora', 'levante', 'cantabrico', 'aurora-empresas', 'cantabrico-empresas', 'meridiano'];
 
-export const STEPS = ['create', 'view', 'banks', 'login', 'second-login', 'contract', 'transfer', 'validate'] as const;
+export const STEPS = ['create', 'start', 'login', 'second-login', 'contract', 'transfer', 'validate'] as const;
 export type Step = (typeof STEPS)[number];
 
 export interface LoadFigures {
@@ -41,11 +41,44 @@ export function median(values: number[]): number {
 
 class StepError extends Error {}
 
+/**
+ * `payers` loops, each making payment after payment (`pay(n)`, n counting across all of them)
+ * until `seconds` have passed; a failed payment is counted and the first few quoted.
+ */
+export async function drive({ seconds, payers }: { seconds: number; payers: number }, pay: (n: number) => Promise<void>): Promise<{ seconds: number; errors: number; samples: string[] }> {
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  let next = 0;
+  let errors = 0;
+  const samples: string[] = [];
+  await Promise.all(
+    Array.from({ length: payers }, async () => {
+      while (performance.now() < end) {
+        try {
+          await pay(next++);
+        } catch (err) {
+          errors++;
+          if (samples.length < 5) samples.push(err instanceof Error ? err.message : String(err));
+        }
+      }
+    }),
+  );
+  return { seconds: (performance.now() - started) / 1000, errors, samples };
+}
+
+/** p50 and p99 of each step's timings, in ms. */
+export function stepFigures(times: Record<string, number[]>): Record<string, { count: number; p50: number; p99: number }> {
+  return Object.fromEntries(
+    Object.entries(times).map(([st, list]) => {
+      const sorted = list.sort((a, b) => a - b);
+      return [st, { count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) }];
+    }),
+  );
+}
+
 export async function runLoad(s: Pick<Servers, 'bffUrl' | 'merchantSecret'>, { seconds, payers }: { seconds: number; payers: number }): Promise<LoadFigures> {
   const times = Object.fromEntries(STEPS.map((st) => [st, [] as number[]])) as Record<Step, number[]>;
   let succeeded = 0;
-  let errors = 0;
-  const samples: string[] = [];
 
   async function call<T>(step: Step, path: string, init: { method?: string; headers: Record<string, string>; body?: unknown }): Promise<T> {
     const started = performance.now();
@@ -68,10 +101,10 @@ export async function runLoad(s: Pick<Servers, 'bffUrl' | 'merchantSecret'>, { s
       body: { amount: 1000 + (n % 5000), subject: 'Load test order', reference: `LOAD-${n}` },
     });
     const payer = { 'X-Checkout-Secret': created.clientSecret };
-    await call<CheckoutView>('view', '/v1/checkout', { headers: payer });
-    const { groups } = await call<BanksResponse>('banks', '/v1/banks', { headers: payer });
+    const first = await call<{ view: CheckoutView; banks: BanksResponse | null }>('start', '/v1/checkout/start', { headers: payer });
+    const groups = first.banks?.groups ?? [];
     const bank = groups.flatMap((g) => g.types).find((b: BankView) => b.bankId === bankId);
-    if (!bank) throw new StepError(`banks: ${bankId} not listed`);
+    if (!bank) throw new StepError(`start: ${bankId} not listed`);
     let v = await call<CheckoutView>('login', '/v1/checkout/login', { headers: payer, body: { bankId, loginId: bank.defaultLogin, fields: testFields(bank) } });
     for (let guard = 0; guard < 10; guard++) {
       const st = v.step;
@@ -100,27 +133,6 @@ export async function runLoad(s: Pick<Servers, 'bffUrl' | 'merchantSecret'>, { s
     throw new StepError(`${bankId}: no final state`);
   }
 
-  const started = performance.now();
-  const end = started + seconds * 1000;
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: payers }, async () => {
-      while (performance.now() < end) {
-        try {
-          await checkout(next++);
-        } catch (err) {
-          errors++;
-          if (samples.length < 5) samples.push(err instanceof Error ? err.message : String(err));
-        }
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  const steps = Object.fromEntries(
-    STEPS.map((st) => {
-      const sorted = times[st].sort((a, b) => a - b);
-      return [st, { count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) }];
-    }),
-  ) as LoadFigures['steps'];
-  return { payers, seconds: elapsed, succeeded, errors, samples, steps };
+  const run = await drive({ seconds, payers }, checkout);
+  return { payers, seconds: run.seconds, succeeded, errors: run.errors, samples: run.samples, steps: stepFigures(times) as LoadFigures['steps'] };
 }

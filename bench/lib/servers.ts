@@ -3,10 +3,14 @@
  * creates one checkout, prints `{sandboxUrl, bffUrl, clientSecret, merchantSecret}` as one JSON
  * line, and runs until killed. Benchmarks and journeys start it as a child process.
  *
+ * `BENCH_ROLE=sandbox` starts only the simulator (printing `{sandboxUrl}`); `BENCH_ROLE=bff`
+ * only the BFF, against the simulator at `SANDBOX_URL`: each in a process of its own.
+ *
  * Started with an IPC channel (bench/lib/spawn.ts), it answers `{type: 'memory', gc?: true}`
  * with its memory usage (after a full collection when asked and the process runs with
  * --expose-gc), including the peak RSS since the previous question, sampled every
- * MEMORY_SAMPLE_MS (default 10) ms; and it exits when its parent goes away.
+ * MEMORY_SAMPLE_MS (default 10) ms; it answers `{type: 'cpu'}` with `process.cpuUsage()`; and
+ * it exits when its parent goes away.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,36 +32,49 @@ function listen(fetchFn: FetchFn, port = 0): Promise<number> {
 // Requests left hanging by a fault rule would hold a graceful close open: stop at once.
 process.on('SIGTERM', () => process.exit(0));
 
-const sandboxPort = Number(process.env.SANDBOX_PORT ?? 0);
-const sandboxHolder: { app?: ReturnType<typeof createSandbox>['app'] } = {};
-const sp = await listen((req, env) => sandboxHolder.app!.fetch(req, env), sandboxPort);
-const sandbox = createSandbox({ publicUrl: `http://127.0.0.1:${sp}`, allowLocalNotif: true });
-sandboxHolder.app = sandbox.app;
+const role = process.env.BENCH_ROLE ?? 'both';
 
-const bffPort = Number(process.env.BFF_PORT ?? 0);
-const bffHolder: { app?: ReturnType<typeof createBff> } = {};
-const bp = await listen((req, env) => bffHolder.app!.fetch(req, env), bffPort);
-const config = loadConfig({
-  ...process.env,
-  PROVIDER_LINKS_URL: `http://127.0.0.1:${sp}`,
-  PROVIDER_NATIVE_URL: `http://127.0.0.1:${sp}`,
-  BFF_PUBLIC_URL: `http://127.0.0.1:${bp}`,
-  DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(mkdtempSync(join(tmpdir(), 'bench-')), 'bff.db')}`,
-  RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000',
-  MERCHANT_RATE_LIMIT_PER_MINUTE: process.env.MERCHANT_RATE_LIMIT_PER_MINUTE ?? '10000000',
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-});
-const bff = createBff(config);
-bffHolder.app = bff;
-await bff.ready;
+let sandboxUrl = process.env.SANDBOX_URL ?? '';
+if (role !== 'bff') {
+  const sandboxPort = Number(process.env.SANDBOX_PORT ?? 0);
+  const sandboxHolder: { app?: ReturnType<typeof createSandbox>['app'] } = {};
+  const sp = await listen((req, env) => sandboxHolder.app!.fetch(req, env), sandboxPort);
+  sandboxUrl = `http://127.0.0.1:${sp}`;
+  const sandbox = createSandbox({ publicUrl: sandboxUrl, allowLocalNotif: true });
+  sandboxHolder.app = sandbox.app;
+}
+if (role === 'sandbox') {
+  process.stdout.write(JSON.stringify({ sandboxUrl }) + '\n');
+} else {
+  await startBff();
+}
 
-const res = await bff.request('/v1/checkouts', {
-  method: 'POST',
-  headers: { Authorization: `Bearer ${config.merchantSecret}`, 'Content-Type': 'application/json' },
-  body: JSON.stringify({ amount: 4250, subject: 'Benchmark order', reference: 'BENCH-1' }),
-});
-const { clientSecret } = (await res.json()) as { clientSecret: string };
-process.stdout.write(JSON.stringify({ sandboxUrl: `http://127.0.0.1:${sp}`, bffUrl: `http://127.0.0.1:${bp}`, clientSecret, merchantSecret: config.merchantSecret }) + '\n');
+async function startBff(): Promise<void> {
+  const bffPort = Number(process.env.BFF_PORT ?? 0);
+  const bffHolder: { app?: ReturnType<typeof createBff> } = {};
+  const bp = await listen((req, env) => bffHolder.app!.fetch(req, env), bffPort);
+  const config = loadConfig({
+    ...process.env,
+    PROVIDER_LINKS_URL: sandboxUrl,
+    PROVIDER_NATIVE_URL: sandboxUrl,
+    BFF_PUBLIC_URL: `http://127.0.0.1:${bp}`,
+    DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(mkdtempSync(join(tmpdir(), 'bench-')), 'bff.db')}`,
+    RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000',
+    MERCHANT_RATE_LIMIT_PER_MINUTE: process.env.MERCHANT_RATE_LIMIT_PER_MINUTE ?? '10000000',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  });
+  const bff = createBff(config);
+  bffHolder.app = bff;
+  await bff.ready;
+
+  const res = await bff.request('/v1/checkouts', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${config.merchantSecret}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ amount: 4250, subject: 'Benchmark order', reference: 'BENCH-1' }),
+  });
+  const { clientSecret } = (await res.json()) as { clientSecret: string };
+  process.stdout.write(JSON.stringify({ sandboxUrl, bffUrl: `http://127.0.0.1:${bp}`, clientSecret, merchantSecret: config.merchantSecret }) + '\n');
+}
 
 if (process.send) {
   const sampleMs = Number(process.env.MEMORY_SAMPLE_MS ?? 10);
@@ -66,6 +83,7 @@ if (process.send) {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, sampleMs).unref();
   process.on('message', (msg: { type?: string; gc?: boolean }) => {
+    if (msg?.type === 'cpu') return void process.send!({ type: 'cpu', ...process.cpuUsage() });
     if (msg?.type !== 'memory') return;
     const gc = (globalThis as { gc?: () => void }).gc;
     if (msg.gc && gc) gc();

@@ -22,6 +22,8 @@ export interface Servers {
   child: ChildProcess;
   /** The server process's memory; `gc` runs a full collection first. */
   memory(gc?: boolean): Promise<MemorySample>;
+  /** The server process's CPU time so far (`process.cpuUsage()`, µs). */
+  cpu(): Promise<{ user: number; system: number }>;
   stop(): void;
 }
 
@@ -32,7 +34,8 @@ export interface StartOptions {
 
 export function startServers(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<Servers> {
   const root = new URL('../..', import.meta.url).pathname;
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'bench/lib/servers.ts'], {
+  // The repository's sources (their export condition), whatever the parent was started with.
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--conditions=bank-checkout-source', '--import', 'tsx', 'bench/lib/servers.ts'], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
@@ -41,22 +44,25 @@ export function startServers(env: Record<string, string> = {}, opts: StartOption
   child.channel?.unref();
 
   // Answers come back in order; the channel keeps this process alive only while one is awaited.
-  const pending: { resolve(m: MemorySample): void; reject(e: Error): void }[] = [];
+  const pending: { type: string; resolve(m: never): void; reject(e: Error): void }[] = [];
   const settled = () => {
     if (pending.length === 0) child.channel?.unref();
   };
-  child.on('message', (msg: { type?: string } & MemorySample) => {
-    if (msg?.type !== 'memory') return;
-    pending.shift()?.resolve(msg);
+  child.on('message', (msg: { type?: string }) => {
+    const i = pending.findIndex((p) => p.type === msg?.type);
+    if (i < 0) return;
+    pending.splice(i, 1)[0]!.resolve(msg as never);
     settled();
   });
-  const memory = (gc = false) =>
-    new Promise<MemorySample>((resolve, reject) => {
+  const ask = <T>(type: string, extra: Record<string, unknown> = {}) =>
+    new Promise<T>((resolve, reject) => {
       if (!child.connected) return reject(new Error('the server process is gone'));
-      pending.push({ resolve, reject });
+      pending.push({ type, resolve: resolve as (m: never) => void, reject });
       child.channel?.ref();
-      child.send({ type: 'memory', gc });
+      child.send({ type, ...extra });
     });
+  const memory = (gc = false) => ask<MemorySample>('memory', { gc });
+  const cpu = () => ask<{ user: number; system: number }>('cpu');
 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('servers did not start in 30 s')), 30_000);
@@ -67,7 +73,7 @@ export function startServers(env: Record<string, string> = {}, opts: StartOption
     });
     createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(timer);
-      resolve({ ...(JSON.parse(line) as Omit<Servers, 'child' | 'stop' | 'memory'>), child, memory, stop: () => child.kill('SIGTERM') });
+      resolve({ ...(JSON.parse(line) as Omit<Servers, 'child' | 'stop' | 'memory' | 'cpu'>), child, memory, cpu, stop: () => child.kill('SIGTERM') });
     });
   });
 }
