@@ -368,6 +368,41 @@ describe('sqlite engine', () => {
     }
   });
 
+  test('acknowledges a write only after an fsync of the log that began after its commit, one fsync for many writers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bff-store-'));
+    let started = 0;
+    let doneUpTo = 0;
+    const store = createSqliteStore(`file:${join(dir, 'bff.db')}`, {
+      sync: async (wal) => {
+        const n = ++started;
+        await wal.sync();
+        await new Promise((r) => setTimeout(r, 5));
+        doneUpTo = Math.max(doneUpTo, n);
+      },
+    });
+    try {
+      await store.init();
+      const records = Array.from({ length: 20 }, () => checkout());
+      const acked = await Promise.all(
+        records.map(async (rec) => {
+          const before = started;
+          await store.createCheckout(rec);
+          return { before, doneUpTo };
+        }),
+      );
+      for (const a of acked) assert.ok(a.doneUpTo > a.before, `acknowledged after an fsync that began after the commit (${JSON.stringify(a)})`);
+      assert.ok(started >= 1 && started < 20, `${started} fsyncs for 20 writes`);
+      for (const rec of records) assert.deepEqual(await store.getCheckout(rec.id), rec);
+      // Reads wait for no fsync.
+      const before = started;
+      await store.listCheckouts({ state: 'select-bank', limit: 5 });
+      assert.equal(started, before);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   for (const url of [':memory:', 'file::memory:']) {
     test(`${url} gives a working private database`, async () => {
       const store = createStore(url);
