@@ -101,11 +101,18 @@ async function measured<T extends { payments: number; seconds: number }>(procs: 
   };
 }
 
-export async function measureRelay({ seconds, payers }: { seconds: number; payers: number }): Promise<RelayFigures> {
+export interface RelayOptions {
+  seconds: number;
+  payers: number;
+  /** Node flags of the BFF's process, e.g. `['--cpu-prof', '--cpu-prof-dir=prof']`. */
+  bffNodeArgs?: string[];
+}
+
+export async function measureRelay({ seconds, payers, bffNodeArgs = [] }: RelayOptions): Promise<RelayFigures> {
   const sandbox = await startServers({ BENCH_ROLE: 'sandbox', LOG_LEVEL: 'warn' });
   let bff: Servers | null = null;
   try {
-    bff = await startServers({ BENCH_ROLE: 'bff', SANDBOX_URL: sandbox.sandboxUrl, LOG_LEVEL: 'warn' });
+    bff = await startServers({ BENCH_ROLE: 'bff', SANDBOX_URL: sandbox.sandboxUrl, LOG_LEVEL: 'warn' }, { nodeArgs: bffNodeArgs });
     // A short warm-up of each path (JIT, connection pools, the bank list cache), not counted.
     await runDirect(sandbox.sandboxUrl, { seconds: 1, payers });
     await runLoad(bff, { seconds: 1, payers });
