@@ -107,14 +107,29 @@ export function corsAllowlist(allowed: readonly string[], opts: CorsOptions): Mi
   };
 }
 
-/** 413 as the BFF's JSON error, whatever Content-Length claims. */
-export const limitBody = (maxSize: number): MiddlewareHandler =>
-  bodyLimit({
+/**
+ * 413 as the BFF's JSON error, whatever Content-Length claims. A body with a Content-Length
+ * (and no Transfer-Encoding) is judged by the header alone: the HTTP parser never hands on more
+ * bytes than it declares, and the body is then read once, directly, by the route. Only a
+ * chunked body is counted as it streams (Hono's bodyLimit), which costs a web stream per
+ * request on Node.
+ */
+export const limitBody = (maxSize: number): MiddlewareHandler => {
+  const streamed = bodyLimit({
     maxSize,
     onError: () => {
       throw errors.tooLarge();
     },
   });
+  return (c, next) => {
+    const length = c.req.header('Content-Length');
+    if (length !== undefined && c.req.header('Transfer-Encoding') === undefined && /^\d+$/.test(length)) {
+      if (Number(length) > maxSize) throw errors.tooLarge();
+      return next();
+    }
+    return streamed(c, next);
+  };
+};
 
 /**
  * Reads a JSON body before the route's schema sees it: 413 too large, 415 wrong type, 400 not
