@@ -17,6 +17,10 @@ export interface ClientOptions {
   env: string;
   apiKey: string;
   apiToken: string;
+  /**
+   * The HTTP client. Default on Node: `node:http`/`node:https` with a keep-alive agent of the
+   * client's own (see `nodeSend`); elsewhere the global `fetch`. Given, every call uses it.
+   */
   fetch?: typeof fetch;
   /** Per-call timeout in milliseconds. Default 15000. */
   timeoutMs?: number;
@@ -90,6 +94,72 @@ export function checkRequest<S extends z.ZodType>(schema: S, endpoint: string, b
   return result.data;
 }
 
+/** One request as the transport sends it: the status, and the body as text (null past the cap). */
+type Send = (
+  url: URL,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  maxBody: number,
+) => Promise<{ status: number; text: string | null }>;
+
+const decoder = new TextDecoder();
+
+/** Sends through a `fetch` implementation (the global one, or one given for tests). */
+function fetchSend(doFetch: typeof fetch): Send {
+  return async (url, init, maxBody) => {
+    const res = await doFetch(url, { ...init, redirect: 'error' });
+    return { status: res.status, text: await readCapped(res, maxBody) };
+  };
+}
+
+/**
+ * Sends with `node:http`/`node:https` and a keep-alive agent per client: one connection pool to
+ * the provider, reused across calls (no TCP or TLS handshake per call), and a fraction of the
+ * CPU time of Node's `fetch` per call (no web streams, no Request/Response objects). A free
+ * connection is closed before the server's announced keep-alive timeout (Node's agent reads
+ * the `Keep-Alive: timeout=` hint), so a call rarely meets a connection the server is closing;
+ * when one does, it fails as a network fault like any reset, and login, second login, transfer
+ * and validate are still never sent twice. Redirects are not followed (a 3xx is not a provider
+ * answer: its body decides, as for any other status).
+ */
+async function nodeSend(): Promise<Send> {
+  const [http, https] = await Promise.all([import('node:http'), import('node:https')]);
+  const options = { keepAlive: true, scheduling: 'lifo' as const };
+  const agents = { http: new http.Agent(options), https: new https.Agent(options) };
+  return (url, init, maxBody) =>
+    new Promise((resolve, reject) => {
+      const secure = url.protocol === 'https:';
+      const body = init.body === undefined ? undefined : Buffer.from(init.body);
+      const headers = body ? { ...init.headers, 'Content-Length': String(body.byteLength) } : init.headers;
+      const req = (secure ? https : http).request(url, { method: init.method, headers, agent: secure ? agents.https : agents.http, signal: init.signal }, (res) => {
+        const status = res.statusCode ?? 0;
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBody) {
+          res.destroy();
+          return resolve({ status, text: null });
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.byteLength;
+          if (size > maxBody) {
+            res.destroy();
+            resolve({ status, text: null });
+          } else chunks.push(chunk);
+        });
+        res.on('end', () => resolve({ status, text: decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)) }));
+        res.on('error', reject);
+        // A body cut short (the connection closed before its end) is a network fault.
+        res.on('close', () => {
+          if (!res.complete) reject(new Error('response closed before its end'));
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+}
+
+const onNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+
 async function readCapped(res: Response, max: number): Promise<string | null> {
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > max) {
@@ -116,7 +186,7 @@ async function readCapped(res: Response, max: number): Promise<string | null> {
     all.set(c, offset);
     offset += c.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return decoder.decode(all);
 }
 
 /**
@@ -145,7 +215,11 @@ export interface Transport {
 }
 
 export function createTransport(service: CallEvent['service'], opts: ClientOptions): Transport {
-  const doFetch = opts.fetch ?? fetch;
+  let sender: Promise<Send> | null = null;
+  const send: Send = async (url, init, maxBody) => {
+    sender ??= opts.fetch || !onNode ? Promise.resolve(fetchSend(opts.fetch ?? fetch)) : nodeSend();
+    return (await sender)(url, init, maxBody);
+  };
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const names = opts.headerNames ?? { apiKey: 'X-Api-Key', apiToken: 'Authorization' };
@@ -178,15 +252,9 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
         if (stop.aborted) throw stop.reason;
         text = await untilAborted(
           (async () => {
-            const res = await doFetch(url, {
-              method,
-              headers,
-              ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
-              signal: stop,
-              redirect: 'error',
-            });
+            const res = await send(url, { method, headers, ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}), signal: stop }, maxBody);
             httpStatus = res.status;
-            return readCapped(res, maxBody);
+            return res.text;
           })(),
           stop,
         );
