@@ -3,32 +3,26 @@
  * HMAC of the id under a key derived from the merchant secret (256 bits), so an idempotent
  * replay can hand the same secret back while the store keeps only its SHA-256.
  */
-import { createHash, randomBytes } from 'node:crypto';
-
-const encoder = new TextEncoder();
-
-function base64url(bytes: ArrayBuffer | Uint8Array): string {
-  const arr = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  let s = '';
-  for (const b of arr) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(16).toString('base64url')}`;
 }
 
-export async function hmac(key: string, message: string): Promise<ArrayBuffer> {
-  const k = await crypto.subtle.importKey('raw', encoder.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return crypto.subtle.sign('HMAC', k, encoder.encode(message));
+/**
+ * HMAC-SHA256, synchronous (node:crypto): a new checkout's client secret and each webhook's
+ * signature. WebCrypto imported the key and sent each signature through the thread pool.
+ */
+export async function hmac(key: string, message: string): Promise<Buffer> {
+  return createHmac('sha256', key).update(message).digest();
 }
 
 export async function hmacHex(key: string, message: string): Promise<string> {
-  return Array.from(new Uint8Array(await hmac(key, message)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return createHmac('sha256', key).update(message).digest('hex');
 }
 
 export async function clientSecretFor(merchantSecret: string, checkoutId: string): Promise<string> {
-  return `cs_${base64url(await hmac(`checkout-secret:${merchantSecret}`, checkoutId))}`;
+  return `cs_${(await hmac(`checkout-secret:${merchantSecret}`, checkoutId)).toString('base64url')}`;
 }
 
 /**
