@@ -9,8 +9,8 @@
  * Started with an IPC channel (bench/lib/spawn.ts), it answers `{type: 'memory', gc?: true}`
  * with its memory usage (after a full collection when asked and the process runs with
  * --expose-gc), including the peak RSS since the previous question, sampled every
- * MEMORY_SAMPLE_MS (default 10) ms; it answers `{type: 'cpu'}` with `process.cpuUsage()`; and
- * it exits when its parent goes away.
+ * MEMORY_SAMPLE_MS (default 10) ms from the first question on; it answers `{type: 'cpu'}`
+ * with `process.cpuUsage()`; and it exits when its parent goes away.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,12 +79,15 @@ async function startBff(): Promise<void> {
 if (process.send) {
   const sampleMs = Number(process.env.MEMORY_SAMPLE_MS ?? 10);
   let peakRss = process.memoryUsage.rss();
-  setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage.rss());
-  }, sampleMs).unref();
+  // Sampling starts with the first memory question: a run that measures CPU only (the relay)
+  // does not pay for it.
+  let sampling: NodeJS.Timeout | null = null;
   process.on('message', (msg: { type?: string; gc?: boolean }) => {
     if (msg?.type === 'cpu') return void process.send!({ type: 'cpu', ...process.cpuUsage() });
     if (msg?.type !== 'memory') return;
+    sampling ??= setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    }, sampleMs).unref();
     const gc = (globalThis as { gc?: () => void }).gc;
     if (msg.gc && gc) gc();
     const usage = process.memoryUsage();
