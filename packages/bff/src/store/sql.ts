@@ -162,8 +162,8 @@ export function createSqlStore(driver: SqlDriver): Store {
         if (existing) return { created: false, existing };
         throw err;
       }
-      cache.put(structuredClone(record));
-      return { created: true, record: structuredClone(record) };
+      // One copy, kept (frozen) by a single-writer store and handed back.
+      return { created: true, record: cache.put(structuredClone(record))! };
     },
 
     getCheckout,
@@ -206,6 +206,17 @@ export function createSqlStore(driver: SqlDriver): Store {
       }
       // The version in the WHERE clause makes the write a compare-and-set: of several
       // writers that read the same version, one changes the row and the rest change nothing.
+      if (driver.singleWriter) {
+        // Only this process writes: the row is what was just written, so it is not read back
+        // (no RETURNING, no JSON parse of the document on every write).
+        await init();
+        const { count } = await driver.query(checkoutUpdateBase, [...checkoutArgs(next).slice(1), id, expectedVersion]);
+        if (count !== 1) {
+          cache.forget(id);
+          return null;
+        }
+        return cache.put(next);
+      }
       const updated = await one(checkoutUpdateSql, [...checkoutArgs(next).slice(1), id, expectedVersion], checkoutFromRow);
       if (!updated) cache.forget(id);
       return cache.put(updated);
