@@ -204,6 +204,22 @@ describe('isolation', () => {
       assert.equal(rig.upstream.filter((u) => u.url.endsWith('/test/transfer/init')).length, before + 1, 'one transfer started');
     });
 
+    it('concurrent logins (their lock is held in memory on the embedded store) start one login; the others get 409, and no lock is left', async () => {
+      const c = await rig.createCheckout();
+      const creds = testCredentials('aurora', 'user');
+      const body = { bankId: 'aurora', loginId: 'user', fields: { userId: creds.userId, userSecret: creds.userSecret } };
+      const logins = () => rig.upstream.filter((u) => u.url.endsWith('/test/login')).length;
+      const before = logins();
+      const answers = await Promise.all(Array.from({ length: 6 }, () => rig.checkout(c.clientSecret, '/v1/checkout/login', body)));
+      const statuses = answers.map((r) => r.status).sort();
+      assert.equal(statuses.filter((s) => s === 200).length, 1, `statuses ${statuses.join(', ')}`);
+      assert.ok(statuses.filter((s) => s !== 200).every((s) => s === 409));
+      assert.equal(logins(), before + 1, 'one login sent');
+      assert.equal((await snapshot(c.id)).state, 'select-account');
+      const t = await json<CheckoutView>(await rig.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' }));
+      assert.equal(t.state, 'validate', 'the next action takes the lock');
+    });
+
     it('a mode the merchant did not allow is refused with 409', async () => {
       const c = await rig.createCheckout({ modes: ['native'] });
       const calls = upstreamCount();

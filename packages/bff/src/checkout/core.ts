@@ -14,7 +14,7 @@ import type { Upstream } from '../upstream.js';
 import type { WebhookEvent } from '../webhook.js';
 import { timePatch } from './machine.js';
 import { unlocked, type Internal } from './internal.js';
-import { ACTIONS, isFinal } from './transitions.js';
+import { ACTIONS, TIME_RULES, isFinal } from './transitions.js';
 
 export interface CheckoutEvent {
   checkoutId: string;
@@ -52,6 +52,15 @@ export function createCore(deps: ServiceDeps) {
   // reads the accounts, each read-only call with its retries; plus a margin. Only a lock older
   // than that belongs to a process that stopped mid-call.
   const busyTtlMs = 2 * upstream.readOnlyMaxMs + config.provider.timeoutMs + 5_000;
+  /**
+   * Checkouts whose action holds a lock in this process's memory only. The embedded engine
+   * has one writer, this process, so a lock in memory excludes every other request; the lock
+   * goes on disk only for the actions whose lapse after a crash means something (transfer and
+   * validate: the checkout becomes `unknown`). For the others (login, second login, contract,
+   * back, cancel, …) a crash leaves nothing to release, and the action costs one write, not two.
+   */
+  const inMemory = new Set<string>();
+  const memoryLock = (action: CheckoutAction) => store.engine === 'sqlite' && !TIME_RULES.lapsedLock.unknownFor.includes(action);
 
   /** What the merchant is told when a checkout reaches an outcome (or unknown); null otherwise. */
   function checkoutEvent(before: CheckoutRecord, state: CheckoutRecord['state'], mode: CheckoutMode, internal: Internal, source: CheckoutEvent['source']): CheckoutEvent | null {
@@ -101,6 +110,8 @@ export function createCore(deps: ServiceDeps) {
 
   /** Applies what time alone has done (expiry, deadline, a lapsed lock); returns the current record. */
   async function settle(rec: CheckoutRecord): Promise<CheckoutRecord> {
+    // An action under way holds the checkout (as a `busy` marker would): time waits for it.
+    if (inMemory.has(rec.id)) return rec;
     return (await advance(rec, (r) => timePatch(r, now(), busyTtlMs, config.linkGraceMinutes * 60_000), 'time', 3).catch(async (err) => {
       if (err instanceof ApiError && err.code === 'checkout_busy') return { record: (await store.getCheckout(rec.id)) ?? rec };
       throw err;
@@ -119,25 +130,37 @@ export function createCore(deps: ServiceDeps) {
   async function act(rec: CheckoutRecord, action: CheckoutAction, run: (locked: CheckoutRecord, i: Internal) => Promise<Outcome>): Promise<CheckoutRecord> {
     const rule = ACTIONS[action];
     if (isFinal(rec.state) && !rule.from.includes(rec.state)) throw errors.conflict('checkout_finished', `The checkout is already ${rec.state}.`);
-    if (rec.internal.busy) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
+    if (rec.internal.busy || inMemory.has(rec.id)) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
     if (!rule.from.includes(rec.state)) throw errors.conflict('invalid_state', `This action is not possible while the checkout is in state ${rec.state}.`);
-    const locked = await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: { op: action, since: now() } } });
-    if (!locked) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
-    let outcome: Outcome;
+    const inMemoryOnly = memoryLock(action);
+    // Taken with nothing awaited since the check above: no other request can slip in between.
+    if (inMemoryOnly) inMemory.add(rec.id);
     try {
-      outcome = await run(locked, locked.internal);
-    } catch (err) {
-      await store.updateCheckout(locked.id, locked.version, { internal: unlocked(locked.internal) });
-      throw err;
+      // Either way the lock holds only if the checkout is still the one this request read (a
+      // compare-and-set on its version): a request that read it before another action ended
+      // gets 409, and sends nothing upstream.
+      const locked = inMemoryOnly
+        ? await store.getCheckout(rec.id).then((current) => (current?.version === rec.version ? rec : null))
+        : await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: { op: action, since: now() } } });
+      if (!locked) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
+      let outcome: Outcome;
+      try {
+        outcome = await run(locked, locked.internal);
+      } catch (err) {
+        if (!inMemoryOnly) await store.updateCheckout(locked.id, locked.version, { internal: unlocked(locked.internal) });
+        throw err;
+      }
+      const written = await commit(rec, locked, { ...outcome.patch, internal: unlocked(outcome.patch.internal ?? locked.internal), updatedAt: now() }, 'native');
+      if (!written) throw new Error(`checkout ${locked.id}: lost its lock`);
+      if (written.state !== rec.state && !rule.to.includes(written.state)) {
+        logger.log('error', 'checkout.unexpected_transition', { checkoutId: written.id, op: action, from: rec.state, to: written.state });
+      }
+      logger.log('info', 'checkout.transition', { checkoutId: written.id, op: action, from: rec.state, to: written.state, ...(written.error ? { code: written.error.code } : {}) });
+      if (outcome.error) throw outcome.error;
+      return written;
+    } finally {
+      if (inMemoryOnly) inMemory.delete(rec.id);
     }
-    const written = await commit(rec, locked, { ...outcome.patch, internal: unlocked(outcome.patch.internal ?? locked.internal), updatedAt: now() }, 'native');
-    if (!written) throw new Error(`checkout ${locked.id}: lost its lock`);
-    if (written.state !== rec.state && !rule.to.includes(written.state)) {
-      logger.log('error', 'checkout.unexpected_transition', { checkoutId: written.id, op: action, from: rec.state, to: written.state });
-    }
-    logger.log('info', 'checkout.transition', { checkoutId: written.id, op: action, from: rec.state, to: written.state, ...(written.error ? { code: written.error.code } : {}) });
-    if (outcome.error) throw outcome.error;
-    return written;
   }
 
   return { config, store, upstream, logger, now, busyTtlMs, commit, advance, settle, act, ensureMode };
