@@ -153,6 +153,27 @@ function contract(name: string, makeEngine: () => Engine) {
       assert.deepEqual(await store.getCheckout(rec.id), next);
     });
 
+    test('an update writes the indexed columns it changes and keeps the others, as another instance reads them', async () => {
+      const rec = checkout({ state: 'login', expiresAt: 1_700_000_100_000 });
+      await store.createCheckout(rec);
+      const kept = await store.updateCheckout(rec.id, rec.version, { internal: { sessionId: 's-1' }, updatedAt: 1_700_000_000_100 });
+      const reference = unique('ref');
+      const moved = await store.updateCheckout(rec.id, kept!.version, { state: 'validate', reference, expiresAt: 1_700_000_200_000, updatedAt: 1_700_000_000_200 });
+      assert.ok(kept && moved);
+      const other = engine.open();
+      try {
+        assert.deepEqual(await other.getCheckout(rec.id), moved);
+        assert.deepEqual((await other.findCheckoutsByReference(reference)).map((r) => r.id), [rec.id]);
+        assert.deepEqual(await other.findCheckoutsByReference(rec.reference), []);
+        assert.ok((await other.listCheckouts({ state: 'validate', limit: 500 })).some((r) => r.id === rec.id));
+        assert.ok(!(await other.listCheckouts({ state: 'login', limit: 500 })).some((r) => r.id === rec.id));
+        assert.ok((await other.findDue(1_700_000_200_001, 500)).some((r) => r.id === rec.id));
+        assert.ok(!(await other.findDue(1_700_000_150_000, 500)).some((r) => r.id === rec.id));
+      } finally {
+        await other.close();
+      }
+    });
+
     test('idempotency: a second create with the same key returns the first and writes nothing', async () => {
       const key = unique('idem');
       const first = checkout();

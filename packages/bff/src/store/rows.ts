@@ -16,8 +16,30 @@ const num = (v: unknown): number => Number(v);
 const str = (v: unknown): string => String(v);
 
 export function checkoutArgs(r: CheckoutRecord): SqlValue[] {
+  return [r.id, r.secretHash, r.state, r.reference, r.version, r.createdAt, r.updatedAt, r.expiresAt, checkoutData(r)];
+}
+
+/** The JSON document of a checkout: everything but its columns. */
+function checkoutData(r: CheckoutRecord): string {
   const { id, secretHash, state, reference, version, createdAt, updatedAt, expiresAt, ...rest } = r;
-  return [id, secretHash, state, reference, version, createdAt, updatedAt, expiresAt, JSON.stringify(rest)];
+  return JSON.stringify(rest);
+}
+
+/**
+ * The compare-and-set update of `current` to `next`: it sets the version, the update time and
+ * the document, and an indexed column only when its value changes (`state`, `reference`,
+ * `expires_at`), so a write that keeps them (most do) leaves their indexes alone. The id and
+ * the version it expects are its last two arguments. At most eight statement texts, each
+ * prepared once.
+ */
+export function checkoutUpdate(current: CheckoutRecord, next: CheckoutRecord): { sql: string; args: SqlValue[] } {
+  const sets = ['version = ?', 'updated_at = ?', 'data = ?'];
+  const args: SqlValue[] = [next.version, next.updatedAt, checkoutData(next)];
+  if (next.state !== current.state) sets.push('state = ?'), args.push(next.state);
+  if (next.reference !== current.reference) sets.push('reference = ?'), args.push(next.reference);
+  if (next.expiresAt !== current.expiresAt) sets.push('expires_at = ?'), args.push(next.expiresAt);
+  args.push(current.id, current.version);
+  return { sql: `UPDATE checkouts SET ${sets.join(', ')} WHERE id = ? AND version = ?`, args };
 }
 
 export function checkoutFromRow(row: Row): CheckoutRecord {

@@ -10,7 +10,7 @@ import type { CheckoutPatch, CheckoutRecord, Store } from './types.js';
 import { REPLY_SCHEMA, replyMethods } from './replies.js';
 import { OUTBOX_SCHEMA, outboxInsert, outboxMethods } from './outbox.js';
 import { checkoutCache } from './cache.js';
-import { CHECKOUT_COLUMNS, NOTIFICATION_COLUMNS, checkoutArgs, checkoutFromRow, idempotencyFromRow, insertSql, notificationArgs, notificationFromRow } from './rows.js';
+import { CHECKOUT_COLUMNS, NOTIFICATION_COLUMNS, checkoutArgs, checkoutFromRow, checkoutUpdate, idempotencyFromRow, insertSql, notificationArgs, notificationFromRow } from './rows.js';
 
 export type SqlValue = string | number | null;
 export type Row = Record<string, unknown>;
@@ -66,7 +66,9 @@ function schema(jsonType: string): string[] {
     'CREATE INDEX IF NOT EXISTS checkouts_reference_idx ON checkouts (reference, created_at)',
     'CREATE INDEX IF NOT EXISTS checkouts_state_expires_idx ON checkouts (state, expires_at)',
     'CREATE INDEX IF NOT EXISTS checkouts_state_updated_idx ON checkouts (state, updated_at)',
-    'CREATE INDEX IF NOT EXISTS checkouts_updated_idx ON checkouts (updated_at)',
+    // No query orders checkouts by update time alone (listCheckouts has state_updated); an
+    // index on it would only be rewritten by every write.
+    'DROP INDEX IF EXISTS checkouts_updated_idx',
     `CREATE TABLE IF NOT EXISTS idempotency_keys (
       idem_key TEXT PRIMARY KEY,
       fingerprint TEXT NOT NULL,
@@ -120,10 +122,6 @@ export function createSqlStore(driver: SqlDriver): Store {
 
   const getCheckout = async (id: string) => cache.get(id) ?? cache.put(await one('SELECT * FROM checkouts WHERE id = ?', [id], checkoutFromRow));
   const getIdempotency = (key: string) => one('SELECT * FROM idempotency_keys WHERE idem_key = ?', [key], idempotencyFromRow);
-  const checkoutUpdateBase = `UPDATE checkouts SET ${CHECKOUT_COLUMNS.slice(1)
-    .map((c) => `${c} = ?`)
-    .join(', ')} WHERE id = ? AND version = ?`;
-  const checkoutUpdateSql = `${checkoutUpdateBase} RETURNING *`;
   /** Statements in one transaction; false when a checked one found the data changed meanwhile. */
   const inTransaction = async (statements: Statement[]) => {
     await init();
@@ -195,10 +193,10 @@ export function createSqlStore(driver: SqlDriver): Store {
       const current = await getCheckout(id);
       if (!current || current.version !== expectedVersion) return null;
       const next = applyPatch(current, patch);
+      const update = checkoutUpdate(current, next);
       if (events.length) {
         // The change and the events that report it: both or neither.
-        const update = { sql: checkoutUpdateBase, args: [...checkoutArgs(next).slice(1), id, expectedVersion], expectChanges: 1 };
-        if (!(await inTransaction([update, ...events.map(outboxInsert)]))) {
+        if (!(await inTransaction([{ ...update, expectChanges: 1 }, ...events.map(outboxInsert)]))) {
           cache.forget(id);
           return null;
         }
@@ -210,14 +208,14 @@ export function createSqlStore(driver: SqlDriver): Store {
         // Only this process writes: the row is what was just written, so it is not read back
         // (no RETURNING, no JSON parse of the document on every write).
         await init();
-        const { count } = await driver.query(checkoutUpdateBase, [...checkoutArgs(next).slice(1), id, expectedVersion]);
+        const { count } = await driver.query(update.sql, update.args);
         if (count !== 1) {
           cache.forget(id);
           return null;
         }
         return cache.put(next);
       }
-      const updated = await one(checkoutUpdateSql, [...checkoutArgs(next).slice(1), id, expectedVersion], checkoutFromRow);
+      const updated = await one(`${update.sql} RETURNING *`, update.args, checkoutFromRow);
       if (!updated) cache.forget(id);
       return cache.put(updated);
     },
