@@ -1,8 +1,8 @@
 /**
  * `npm run bench:relay`: the relay benchmark alone (bench/lib/relay.ts): the same complete
- * native payments straight to the simulator and through the BFF, each server in its own
- * process. Prints payments/s of each, the ratio, CPU per payment of each process and p50/p99
- * per step. No browser needed.
+ * native payments straight to the simulator, through a bare relay (the ceiling of any relay)
+ * and through the BFF, each server in its own process. Prints payments/s of each, the ratios,
+ * CPU per payment of each process and p50/p99 per step. No browser needed.
  *
  * Environment: BENCH_RELAY_SECONDS (10), BENCH_RELAY_PAYERS (16). `BENCH_PROFILE=<dir>` runs
  * the BFF's process with `--cpu-prof --cpu-prof-dir=<dir>`: the profile (a .cpuprofile file,
@@ -18,16 +18,20 @@ const profile = process.env.BENCH_PROFILE;
 const r = await measureRelay({ seconds, payers, bffNodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profile)}`] : [] });
 const rate = (l: Leg) => l.payments / l.seconds;
 const ms = (v: number | null) => (v === null || Number.isNaN(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`);
+const share = (x: number | null) => `${((x ?? 0) * 100).toFixed(0)}%`;
 console.log(`relay, ${payers} payers, ${seconds} s per leg`);
-console.log(`  straight to the simulator: ${rate(r.direct).toFixed(0)} payments/s (${r.direct.payments} paid, ${r.direct.errors} errors); simulator CPU ${ms(r.direct.cpuPerPayment.sandbox)}/payment, ${(r.direct.cpuShare.sandbox * 100).toFixed(0)}% of a core`);
+console.log(`  straight to the simulator: ${rate(r.direct).toFixed(0)} payments/s (${r.direct.payments} paid, ${r.direct.errors} errors); simulator CPU ${ms(r.direct.cpuPerPayment.sandbox)}/payment, ${share(r.direct.cpuShare.sandbox)} of a core`);
 console.log(
-  `  through the BFF:           ${rate(r.bff).toFixed(0)} payments/s (${r.bff.payments} paid, ${r.bff.errors} errors); BFF CPU ${ms(r.bff.cpuPerPayment.bff)}/payment, ${((r.bff.cpuShare.bff ?? 0) * 100).toFixed(0)}% of a core; simulator ${ms(r.bff.cpuPerPayment.sandbox)}/payment, ${(r.bff.cpuShare.sandbox * 100).toFixed(0)}%`,
+  `  through a bare relay:      ${rate(r.bare).toFixed(0)} payments/s (${r.bare.payments} paid, ${r.bare.errors} errors); relay CPU ${ms(r.bare.cpuPerPayment.relay)}/payment, ${share(r.bare.cpuShare.relay)} of a core; simulator ${ms(r.bare.cpuPerPayment.sandbox)}/payment, ${share(r.bare.cpuShare.sandbox)}`,
 );
-console.log(`  ratio: ${((rate(r.bff) / rate(r.direct)) * 100).toFixed(1)}%`);
+console.log(
+  `  through the BFF:           ${rate(r.bff).toFixed(0)} payments/s (${r.bff.payments} paid, ${r.bff.errors} errors); BFF CPU ${ms(r.bff.cpuPerPayment.relay)}/payment, ${share(r.bff.cpuShare.relay)} of a core; simulator ${ms(r.bff.cpuPerPayment.sandbox)}/payment, ${share(r.bff.cpuShare.sandbox)}`,
+);
+console.log(`  ratio: ${((rate(r.bff) / rate(r.direct)) * 100).toFixed(1)}% (a bare relay: ${((rate(r.bare) / rate(r.direct)) * 100).toFixed(1)}%)`);
 for (const st of [...new Set([...Object.keys(r.direct.steps), ...Object.keys(r.bff.steps)])]) {
   const f = (x?: { count: number; p50: number; p99: number }) => (x?.count ? `${ms(x.p50)} / ${ms(x.p99)}` : '-');
   console.log(`  ${st.padEnd(13)} p50 / p99  straight ${f(r.direct.steps[st]).padEnd(20)} via BFF ${f(r.bff.steps[st])}`);
 }
-for (const s of [...r.direct.samples, ...r.bff.samples]) console.log(`  error: ${s}`);
+for (const s of [...r.direct.samples, ...r.bare.samples, ...r.bff.samples]) console.log(`  error: ${s}`);
 if (profile) console.log(`profile of the BFF's process: ${resolve(profile)}`);
-process.exit(r.direct.errors || r.bff.errors ? 1 : 0);
+process.exit(r.direct.errors || r.bare.errors || r.bff.errors ? 1 : 0);

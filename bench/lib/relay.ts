@@ -8,6 +8,11 @@
  * The direct payer speaks to the simulator as the BFF does (the provider package's native
  * client, the same requests); the BFF payer does what the page and the merchant's server do
  * (create the checkout, read the first screen, then the payer's actions).
+ *
+ * A third leg gives the ceiling: the direct payments through a bare relay (a process that
+ * passes each request on and its answer back, nothing checked or stored; bench/lib/servers.ts
+ * `BENCH_ROLE=relay`). No relay made with Node's HTTP modules does less per call, so its ratio
+ * bounds what the BFF's could be on the same machine and harness.
  */
 import { createNativeClient, type BankType, type NativeClient } from '@bank-checkout/provider';
 import { SANDBOX_DEFAULTS } from '@bank-checkout/sandbox/testing';
@@ -20,16 +25,18 @@ export interface Leg {
   seconds: number;
   errors: number;
   samples: string[];
-  /** CPU ms per payment of each process over the leg. */
-  cpuPerPayment: { sandbox: number; bff: number | null };
+  /** CPU ms per payment of each process over the leg (`relay`: the BFF or the bare relay, when the leg has one). */
+  cpuPerPayment: { sandbox: number; relay: number | null };
   /** Share of one core each process used over the leg. */
-  cpuShare: { sandbox: number; bff: number | null };
+  cpuShare: { sandbox: number; relay: number | null };
   steps: Record<string, { count: number; p50: number; p99: number }>;
 }
 
 export interface RelayFigures {
   payers: number;
   direct: Leg;
+  /** The direct payments through the bare relay: the ceiling of any relay. */
+  bare: Leg;
   bff: Leg;
 }
 
@@ -85,19 +92,26 @@ async function runDirect(sandboxUrl: string, { seconds, payers }: { seconds: num
   return { payments, ...run, steps: stepFigures(times) };
 }
 
-/** Runs `leg` and measures the CPU each process spent during it. */
-async function measured<T extends { payments: number; seconds: number }>(procs: { sandbox: Servers; bff: Servers | null }, leg: () => Promise<T>) {
-  const before = { sandbox: await procs.sandbox.cpu(), bff: procs.bff ? await procs.bff.cpu() : null };
+type LegRun = Pick<Leg, 'payments' | 'seconds' | 'errors' | 'samples' | 'steps'>;
+
+/** Runs `leg` and measures the CPU each process spent during it (`relay`: the process between the payers and the simulator, if any). */
+async function measured(procs: { sandbox: Servers; relay: Servers | null }, leg: () => Promise<LegRun>): Promise<Leg> {
+  const before = { sandbox: await procs.sandbox.cpu(), relay: procs.relay ? await procs.relay.cpu() : null };
   const out = await leg();
-  const after = { sandbox: await procs.sandbox.cpu(), bff: procs.bff ? await procs.bff.cpu() : null };
+  const after = { sandbox: await procs.sandbox.cpu(), relay: procs.relay ? await procs.relay.cpu() : null };
   const used = (a: { user: number; system: number } | null, b: { user: number; system: number } | null) => (a && b ? cpuMs(b) - cpuMs(a) : null);
   const sandboxMs = used(before.sandbox, after.sandbox)!;
-  const bffMs = used(before.bff, after.bff);
+  const relayMs = used(before.relay, after.relay);
   const per = (ms: number | null) => (ms === null ? null : out.payments ? ms / out.payments : NaN);
+  const { payments, seconds, errors, samples, steps } = out;
   return {
-    out,
-    cpuPerPayment: { sandbox: per(sandboxMs)!, bff: per(bffMs) },
-    cpuShare: { sandbox: sandboxMs / (out.seconds * 1000), bff: bffMs === null ? null : bffMs / (out.seconds * 1000) },
+    payments,
+    seconds,
+    errors,
+    samples,
+    steps,
+    cpuPerPayment: { sandbox: per(sandboxMs)!, relay: per(relayMs) },
+    cpuShare: { sandbox: sandboxMs / (seconds * 1000), relay: relayMs === null ? null : relayMs / (seconds * 1000) },
   };
 }
 
@@ -111,22 +125,24 @@ export interface RelayOptions {
 export async function measureRelay({ seconds, payers, bffNodeArgs = [] }: RelayOptions): Promise<RelayFigures> {
   const sandbox = await startServers({ BENCH_ROLE: 'sandbox', LOG_LEVEL: 'warn' });
   let bff: Servers | null = null;
+  let bare: Servers | null = null;
   try {
     bff = await startServers({ BENCH_ROLE: 'bff', SANDBOX_URL: sandbox.sandboxUrl, LOG_LEVEL: 'warn' }, { nodeArgs: bffNodeArgs });
+    bare = await startServers({ BENCH_ROLE: 'relay', SANDBOX_URL: sandbox.sandboxUrl });
+    const relayUrl = bare.relayUrl!;
     // A short warm-up of each path (JIT, connection pools, the bank list cache), not counted.
     await runDirect(sandbox.sandboxUrl, { seconds: 1, payers });
+    await runDirect(relayUrl, { seconds: 1, payers });
     await runLoad(bff, { seconds: 1, payers });
-    const d = await measured({ sandbox, bff: null }, () => runDirect(sandbox.sandboxUrl, { seconds, payers }));
-    const b = await measured({ sandbox, bff }, async () => {
+    const direct = await measured({ sandbox, relay: null }, () => runDirect(sandbox.sandboxUrl, { seconds, payers }));
+    const bareLeg = await measured({ sandbox, relay: bare }, () => runDirect(relayUrl, { seconds, payers }));
+    const bffLeg = await measured({ sandbox, relay: bff }, async () => {
       const f: LoadFigures = await runLoad(bff!, { seconds, payers });
       return { ...f, payments: f.succeeded };
     });
-    return {
-      payers,
-      direct: { payments: d.out.payments, seconds: d.out.seconds, errors: d.out.errors, samples: d.out.samples, steps: d.out.steps, cpuPerPayment: { sandbox: d.cpuPerPayment.sandbox, bff: null }, cpuShare: { sandbox: d.cpuShare.sandbox, bff: null } },
-      bff: { payments: b.out.payments, seconds: b.out.seconds, errors: b.out.errors, samples: b.out.samples, steps: b.out.steps, cpuPerPayment: b.cpuPerPayment, cpuShare: b.cpuShare },
-    };
+    return { payers, direct, bare: bareLeg, bff: bffLeg };
   } finally {
+    bare?.stop();
     bff?.stop();
     sandbox.stop();
   }

@@ -5,6 +5,9 @@
  *
  * `BENCH_ROLE=sandbox` starts only the simulator (printing `{sandboxUrl}`); `BENCH_ROLE=bff`
  * only the BFF, against the simulator at `SANDBOX_URL`: each in a process of its own.
+ * `BENCH_ROLE=relay` starts a bare relay (printing `{relayUrl}`): every request passed on to
+ * `SANDBOX_URL` as it came and the answer sent back, nothing checked or stored; the least any
+ * relay written with Node's HTTP modules can do per call, for the relay benchmark's ceiling.
  *
  * Started with an IPC channel (bench/lib/spawn.ts), it answers `{type: 'memory', gc?: true}`
  * with its memory usage (after a full collection when asked and the process runs with
@@ -15,6 +18,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, createServer, request } from 'node:http';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createSandbox } from '@bank-checkout/sandbox';
@@ -35,7 +39,9 @@ process.on('SIGTERM', () => process.exit(0));
 const role = process.env.BENCH_ROLE ?? 'both';
 
 let sandboxUrl = process.env.SANDBOX_URL ?? '';
-if (role !== 'bff') {
+if (role === 'relay') {
+  process.stdout.write(JSON.stringify({ relayUrl: await bareRelay(new URL(sandboxUrl)) }) + '\n');
+} else if (role !== 'bff') {
   const sandboxPort = Number(process.env.SANDBOX_PORT ?? 0);
   const sandboxHolder: { app?: ReturnType<typeof createSandbox>['app'] } = {};
   const sp = await listen((req, env) => sandboxHolder.app!.fetch(req, env), sandboxPort);
@@ -45,8 +51,32 @@ if (role !== 'bff') {
 }
 if (role === 'sandbox') {
   process.stdout.write(JSON.stringify({ sandboxUrl }) + '\n');
-} else {
+} else if (role !== 'relay') {
   await startBff();
+}
+
+/** A server on loopback that passes each request on to `target` and sends its answer back. */
+function bareRelay(target: URL): Promise<string> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const read = (stream: NodeJS.ReadableStream, done: (body: Buffer) => void) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => done(Buffer.concat(chunks)));
+  };
+  const server = createServer((req, res) =>
+    read(req, (body) => {
+      const headers = { ...req.headers, host: target.host };
+      const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (answer) =>
+        read(answer, (out) => {
+          res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/json', 'content-length': out.length });
+          res.end(out);
+        }),
+      );
+      up.on('error', () => res.writeHead(502).end());
+      up.end(body);
+    }),
+  );
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
 async function startBff(): Promise<void> {

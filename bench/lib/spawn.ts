@@ -16,6 +16,8 @@ export interface MemorySample {
 
 export interface Servers {
   sandboxUrl: string;
+  /** The bare relay's address (`BENCH_ROLE=relay`). */
+  relayUrl?: string;
   bffUrl: string;
   clientSecret: string;
   merchantSecret: string;
