@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { walkGateway, formFor, submit } from '../packages/sandbox/src/gateway/drive.js';
-import { startAll, type Started } from './start.js';
+import { startAll, type Started, type StartOptions } from './start.js';
 import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
 
 export { CHROME_PATH, CHROMIUM_ARGS };
@@ -31,11 +31,11 @@ export function launchChromium(): Promise<Browser> {
  * to start, the other is stopped before the error is thrown, so a missing browser ends the
  * caller with a message instead of leaving servers running.
  */
-export async function startServersAndBrowser(prefix: string): Promise<{ started: Started; browser: Browser; close: () => Promise<void> }> {
+export async function startServersAndBrowser(prefix: string, opts: Pick<StartOptions, 'now'> = {}): Promise<{ started: Started; browser: Browser; close: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   const [started, browser] = await Promise.allSettled([
-    startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' } }),
+    startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' }, ...opts }),
     launchChromium(),
   ]);
   if (started.status === 'fulfilled' && browser.status === 'fulfilled') {

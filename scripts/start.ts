@@ -30,6 +30,8 @@ export interface StartOptions {
   /** The BFF's environment (default `process.env`); the wiring fills what it does not set. */
   env?: Record<string, string | undefined>;
   host?: string;
+  /** The clock of the simulator and the BFF (default: `Date.now`); journeys move it to pass a deadline. */
+  now?: () => number;
 }
 
 export interface Started {
@@ -94,7 +96,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Started> {
     const urls = { sandbox: `http://${host}:${sp!.port}`, bff: `http://${host}:${bp!.port}`, demo: `http://${host}:${dp!.port}` };
     const demoOrigins = [urls.demo, ...(host === '127.0.0.1' ? [`http://localhost:${dp!.port}`] : [])];
 
-    const sandbox = createSandbox({ publicUrl: urls.sandbox, allowLocalNotif: true });
+    const sandbox = createSandbox({ publicUrl: urls.sandbox, allowLocalNotif: true, ...(opts.now ? { now: opts.now } : {}) });
     sp!.route(sandbox.app.fetch);
 
     mkdirSync(dataDir, { recursive: true });
@@ -114,7 +116,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Started> {
     });
     // The isolated checkout's page, built from the kit's sources (a published BFF serves the built package's).
     const frame = buildFramePage();
-    const bff = createBff(config, { frame: () => frame });
+    const bff = createBff(config, { frame: () => frame, ...(opts.now ? { now: opts.now } : {}) });
     await bff.ready;
     bp!.route(bff.fetch);
 

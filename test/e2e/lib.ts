@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, FrameLocator, Page, Response } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
-import type { Started } from '../../scripts/start.js';
+import type { Started, StartOptions } from '../../scripts/start.js';
 import { startServersAndBrowser } from '../../scripts/screenshots.js';
 
 export interface Stack extends Started {
@@ -16,8 +16,8 @@ export interface Stack extends Started {
 }
 
 /** Servers on free ports, a temporary store, and one browser; `close()` ends all of it. */
-export async function startStack(): Promise<Stack> {
-  const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-');
+export async function startStack(opts: Pick<StartOptions, 'now'> = {}): Promise<Stack> {
+  const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-', opts);
   return { ...started, browser, close };
 }
 

@@ -1,16 +1,19 @@
 /**
  * The payer always has a way forward, in the shop's checkout page against the real BFF and
  * simulator, using only what the page shows: a fresh challenge after a wrong code, starting
- * again after a failure and after a cancellation, one step back, and the approval in the bank's
- * app both ways.
+ * again after a failure and after a cancellation, one step back, a new transfer after the
+ * validation deadline (the servers' clock and the page's moved together), and the approval in
+ * the bank's app both ways.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { act, checkoutFromCart, kit, merchantCheckout, openPage, payNative, resultTitle, startStack, type Stack } from './lib.js';
 
 let stack: Stack;
+/** How far the simulator's and the BFF's clock run ahead of the real one. */
+let ahead = 0;
 before(async () => {
-  stack = await startStack();
+  stack = await startStack({ now: () => Date.now() + ahead });
 });
 after(async () => {
   await stack?.close();
@@ -92,6 +95,33 @@ describe('a way forward in the shop', () => {
     const wrong = await act(page, stack, () => kit(page).locator('bank-second-login [part=submit]').click());
     assert.equal(wrong.state, 'login');
     await kit(page).locator('bank-login-form [part=error]').getByText('The code was not correct').waitFor();
+    assertClean();
+    await close();
+  });
+
+  it('letting the 90-second deadline pass offers a new transfer from the account list, which pays', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    // The page's clock (the frame's included) is moved with the servers'.
+    await page.context().clock.install();
+    await checkoutFromCart(page, stack, 'native');
+    await kit(page).locator('bank-selector [role=option]#bank-aurora').click();
+    await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    await kit(page).locator('bank-account-picker input[type=radio]').first().check();
+    const challenge = await act(page, stack, () => kit(page).locator('bank-account-picker button[type=submit]').click());
+    assert.equal(challenge.state, 'validate');
+    await kit(page).locator('bank-challenge input').first().waitFor();
+
+    ahead += 91_000;
+    await page.clock.fastForward(91_000);
+    const picker = kit(page).locator('bank-account-picker');
+    await picker.getByText('The confirmation was not completed in time, so your bank cancelled it.').waitFor();
+    await picker.locator('input[type=radio]').first().check();
+    const again = await act(page, stack, () => picker.locator('button[type=submit]').click());
+    assert.equal(again.state, 'validate', 'a new transfer in the same bank session');
+    await kit(page).locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
+    const paid = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
+    assert.equal(paid.state, 'succeeded');
     assertClean();
     await close();
   });
