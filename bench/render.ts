@@ -40,4 +40,13 @@ console.log(
   `  ${`search as you type, ${r.banksListed} banks, per key`.padEnd(50)} median ${ms(percentile(keys, 50))}, p90 ${ms(percentile(keys, 90))}, max ${ms(keys.at(-1)!)} (${keys.length} keys)`,
 );
 console.log(`  matches per key: ${r.matchesPerKey.join(' ')}`);
+// Where the inline first render went: medians of each instant, from navigation start.
+const t = r.checkoutTimeline;
+const at = (k: keyof (typeof t)[number]) => median(t.map((x) => x[k])).toFixed(0).padStart(4);
+console.log('  <bank-checkout> first render, medians from navigation start (ms):');
+console.log(`    HTML received ${at('html')}`);
+console.log(`    modules requested ${at('modulesStart')} … last received ${at('modulesEnd')} (${at('modules').trim()} files)`);
+console.log(`    <bank-checkout> defined ${at('defined')}`);
+console.log(`    BFF calls requested ${at('apiStart')} … answered ${at('apiEnd')} (${at('apiCalls').trim()} calls)`);
+console.log(`    bank list shown ${at('shown')}`);
 process.exit(0);

@@ -46,6 +46,8 @@ export interface RenderOptions {
 export interface RenderFigures {
   /** ms per run. */
   checkoutFirstRender: number[];
+  /** Where each of those runs went. */
+  checkoutTimeline: CheckoutTimeline[];
   /** ms per run, isolated (thin host in the page, the checkout in its frame on another origin). */
   isolatedFirstRender: number[];
   selectorFirstRender: number[];
@@ -103,7 +105,46 @@ function tick() {
   } else requestAnimationFrame(tick);
 }
 requestAnimationFrame(tick);
+customElements.whenDefined('bank-checkout').then(() => { window.__defined = performance.now(); });
 `;
+
+/** Where a first render of `<bank-checkout>` went, in ms from navigation start (`npm run bench:render` prints it). */
+export interface CheckoutTimeline {
+  /** The page's HTML received. */
+  html: number;
+  /** The first and the last of the modules the page fetched before the bank list showed: requested, received. */
+  modulesStart: number;
+  modulesEnd: number;
+  /** Module files fetched before the bank list showed (the later steps, fetched after it, are not counted). */
+  modules: number;
+  /** `<bank-checkout>` defined (its module evaluated). */
+  defined: number;
+  /** The first screen's call (`GET /v1/checkout/start`, or the first of the calls before the bank list): requested, answered. */
+  apiStart: number;
+  apiEnd: number;
+  /** Calls to the BFF before the bank list showed. */
+  apiCalls: number;
+  shown: number;
+}
+
+const TIMELINE = () => {
+  const w = window as unknown as { __shown: number; __defined: number };
+  const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+  const before = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.startTime < w.__shown);
+  const modules = before.filter((r) => r.name.endsWith('.js') && !r.name.endsWith('/probe.js'));
+  const api = before.filter((r) => new URL(r.name).pathname.startsWith('/v1/'));
+  return {
+    html: nav.responseEnd,
+    modulesStart: Math.min(...modules.map((r) => r.startTime)),
+    modulesEnd: Math.max(...modules.map((r) => r.responseEnd)),
+    modules: modules.length,
+    defined: w.__defined,
+    apiStart: Math.min(...api.map((r) => r.startTime)),
+    apiEnd: Math.max(...api.map((r) => r.responseEnd)),
+    apiCalls: api.length,
+    shown: w.__shown,
+  };
+};
 
 /** In the checkout's frame only: the absolute time of the first frame whose bank list has options. */
 const FRAME_PROBE = `
@@ -272,13 +313,15 @@ export async function measureRender(opts: RenderOptions): Promise<RenderFigures>
     });
     browser = await launchChromium();
 
-    const figures: RenderFigures = { checkoutFirstRender: [], isolatedFirstRender: [], selectorFirstRender: [], keystrokes: [], banksListed: 0, matchesPerKey: [] };
+    const figures: RenderFigures = { checkoutFirstRender: [], checkoutTimeline: [], isolatedFirstRender: [], selectorFirstRender: [], keystrokes: [], banksListed: 0, matchesPerKey: [] };
     for (let run = 0; run < opts.runs; run++) {
       figures.isolatedFirstRender.push(await isolatedFirstRender(browser, `${served.origin}/isolated.html`));
       figures.checkoutFirstRender.push(
         await inFreshPage(browser, `${served.origin}/checkout.html`, async (page) => {
           await page.waitForFunction(() => (window as { __shown?: number }).__shown, undefined, { timeout: 30_000 });
-          return page.evaluate(() => (window as unknown as { __shown: number }).__shown);
+          const timeline = await page.evaluate(TIMELINE);
+          figures.checkoutTimeline.push(timeline);
+          return timeline.shown;
         }),
       );
       await inFreshPage(browser, `${served.origin}/selector.html`, async (page) => {
