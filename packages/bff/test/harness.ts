@@ -23,6 +23,8 @@ export interface Harness {
   /** Upstream requests the BFF made, as `METHOD path`, with their JSON bodies. */
   upstreamCalls: string[];
   upstreamBodies: { path: string; body: unknown }[];
+  /** Answers upstream requests in the simulator's place while set (a path's answer, or undefined to let it through). */
+  override: ((path: string) => Response | undefined) | null;
   /** Requests that reached the merchant's webhook (http://merchant.test). */
   webhooks: { headers: Headers; body: string }[];
   merchant(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
@@ -59,7 +61,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
           upstreamBodies.push({ path: url.pathname, body: init.body });
         }
       }
-      return sandbox.app.request(url.toString(), init);
+      return harness.override?.(url.pathname) ?? sandbox.app.request(url.toString(), init);
     }
     if (url.origin === BFF_HOST) return bff.request(url.toString(), init);
     if (url.origin === 'http://merchant.test') {
@@ -119,7 +121,8 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
 
-  return {
+  const harness: Harness = {
+    override: null,
     get bff() {
       return bff;
     },
@@ -144,6 +147,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
     },
     close: () => bff.close(),
   };
+  return harness;
 }
 
 export async function view(res: Response): Promise<CheckoutView> {

@@ -85,7 +85,29 @@ describe('a way forward', () => {
     assert.ok(contracts.step.state === 'select-contract');
     h.clock.advance(16 * 60_000); // the bank ends a session after 15 quiet minutes
     const ended = await view(await h.checkout(b.clientSecret, '/v1/checkout/contract', { contractId: contracts.step.contracts[0]!.contractId }));
-    assert.equal(ended.state, 'select-bank');
+    assert.equal(ended.state, 'login', 'the payer logs in again at the same bank');
+    assert.ok(ended.step.state === 'login' && ended.step.bank.bankId === 'aurora-empresas');
     assert.deepEqual(ended.error, { code: 'E301', message: 'error.sessionEnded' });
+
+    // The same at the account list: the transfer finds the session ended; nothing is spent.
+    const c = await h.createCheckout();
+    const accounts = await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+    assert.equal(accounts.state, 'select-account');
+    h.clock.advance(16 * 60_000);
+    const late = await view(await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' }));
+    assert.equal(late.state, 'login');
+    assert.deepEqual(late.error, { code: 'E301', message: 'error.sessionEnded' });
+    const relogged = await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+    assert.equal(relogged.state, 'select-account', 'a new login leads to the accounts again');
+    assert.equal(late.attemptsLeft, 3, 'no attempt spent');
+  });
+
+  it('an E301 on a session just used is about the data, not the session', async () => {
+    const d = await h.createCheckout();
+    await walk(h, d.clientSecret, 'aurora', { stopAt: 'select-account' });
+    h.override = (path) => (path === '/test/transfer/init' ? Response.json({ status: 'E301', description: 'holderDestiny: incorrect' }, { status: 400 }) : undefined);
+    const bad = await view(await h.checkout(d.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })).finally(() => (h.override = null));
+    assert.equal(bad.state, 'failed');
+    assert.deepEqual(bad.error, { code: 'E301', message: 'error.E301' });
   });
 });

@@ -17,6 +17,8 @@ export interface Internal {
   explicitDestiny?: boolean;
   bank?: BankType;
   sessionId?: string;
+  /** When the bank last answered a call on the session (a long quiet may have ended it). */
+  sessionAt?: number;
   secondLogin?: SecondLoginInternal;
   contracts?: { contractId: string; contractInfo: string }[];
   contractId?: string;
@@ -45,7 +47,7 @@ export function merchantData(i: Internal): Internal {
 
 /** Drops what a finished native session no longer needs. */
 export function scrubSession(i: Internal): Internal {
-  const { sessionId, secondLogin, validations, busy, ...rest } = i;
+  const { sessionId, sessionAt, secondLogin, validations, busy, ...rest } = i;
   return rest;
 }
 

@@ -12,7 +12,7 @@ import { toApiError } from '../upstream.js';
 import type { Core, Outcome } from './core.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
 import { VALIDATION_WINDOW_MS, checkField, checkFields, loginCredentials, viewError } from './machine.js';
-import { costsAttempt, stateAfterError, unknownAfterFault, type ErrorStep } from './transitions.js';
+import { SESSION_END, costsAttempt, sessionEnded, stateAfterError, unknownAfterFault, type ErrorStep } from './transitions.js';
 
 /** The view's code for an upstream fault: a timeout, or any other. */
 export const faultCode = (err: unknown) => (err instanceof UpstreamError && err.kind === 'timeout' ? 'upstream-timeout' : 'upstream');
@@ -27,7 +27,8 @@ export function nativeActions(core: Core) {
   /** A provider error at a step: where the checkout goes, attempts spent. */
   function providerErrorPatch(rec: CheckoutRecord, i: Internal, step: ErrorStep, err: ProviderError): CheckoutPatch {
     const attemptsLeft = costsAttempt(err.code) ? Math.max(0, rec.attemptsLeft - 1) : rec.attemptsLeft;
-    let state = stateAfterError(step, err.code);
+    const ended = sessionEnded(step, err.code, i.sessionAt, now());
+    let state = ended ? SESSION_END.to : stateAfterError(step, err.code);
     let code = err.code;
     if (attemptsLeft === 0 && costsAttempt(err.code) && state !== 'failed') {
       state = 'failed';
@@ -36,8 +37,11 @@ export function nativeActions(core: Core) {
     let internal = i;
     if (state === 'select-bank') internal = merchantData(i);
     else if (state === 'login' || state === 'failed') internal = { ...merchantData(i), ...(i.bank ? { bank: i.bank } : {}) };
-    // A wrong second-login code is not wrong credentials: the message says which it was.
-    const error = step === 'second-login' && code === 'B100' ? { code, message: 'error.secondLoginCode' } : viewError(code);
+    // A wrong second-login code is not wrong credentials, a session that ended is not bad data:
+    // the message says which it was.
+    let error = viewError(code);
+    if (ended) error = { code, message: 'error.sessionEnded' };
+    else if (step === 'second-login' && code === 'B100') error = { code, message: 'error.secondLoginCode' };
     return { state, attemptsLeft, error, internal };
   }
 
@@ -49,22 +53,20 @@ export function nativeActions(core: Core) {
   }
 
   /** After login (or second login) succeeded: contracts to choose, or the accounts. */
-  async function afterSession(i: Internal, sessionId: string, contracts: { contractId: string; contractInfo: string }[] | null | undefined): Promise<Outcome> {
-    const { secondLogin, ...base } = { ...i, sessionId };
+  async function afterSession(rec: CheckoutRecord, i: Internal, sessionId: string, contracts: { contractId: string; contractInfo: string }[] | null | undefined): Promise<Outcome> {
+    const { secondLogin, ...base } = { ...i, sessionId, sessionAt: now() };
     if (contracts && contracts.length > 1) return { patch: { state: 'select-contract', error: null, internal: { ...base, contracts } } };
     const contractId = contracts?.[0]?.contractId;
-    return listAccounts({ ...base, ...(contractId ? { contractId, contracts: contracts ?? [] } : {}) }, contractId);
+    return listAccounts(rec, { ...base, ...(contractId ? { contractId, contracts: contracts ?? [] } : {}) }, contractId);
   }
 
-  async function listAccounts(i: Internal, contractId: string | undefined): Promise<Outcome> {
+  async function listAccounts(rec: CheckoutRecord, i: Internal, contractId: string | undefined): Promise<Outcome> {
     try {
       const res = await upstream.readOnly(() => upstream.native.accountsList({ sessionId: i.sessionId!, ...(contractId ? { contractId } : {}) }));
       const accounts = (res.listAccounts ?? []).map((a) => ({ accountId: a.accountId, accountInfo: a.accountInfo, amount: a.amount ?? null }));
-      return { patch: { state: 'select-account', error: null, internal: { ...i, accounts } } };
+      return { patch: { state: 'select-account', error: null, internal: { ...i, accounts, sessionAt: now() } } };
     } catch (err) {
-      // E301 here means the bank no longer knows the session (it timed out): say so, not "bad data".
-      const error = err instanceof ProviderError && err.code === 'E301' ? { code: err.code, message: 'error.sessionEnded' } : null;
-      if (err instanceof ProviderError) return { patch: { state: stateAfterError('accounts', err.code), error: error ?? viewError(err.code), internal: merchantData(i) } };
+      if (err instanceof ProviderError) return { patch: providerErrorPatch(rec, i, 'accounts', err) };
       return faultOutcome(scrubSession(i), 'accounts', err, 'select-bank');
     }
   }
@@ -129,7 +131,7 @@ export function nativeActions(core: Core) {
             const secondLogin = { type: res.secondLoginType as 1 | 2 | 3, value: res.secondLoginValue ?? null, field: res.secondLoginField };
             return { patch: { state: 'second-login', error: null, internal: { ...fresh, sessionId: res.sessionId, secondLogin } } };
           }
-          return afterSession(fresh, res.sessionId, res.listContracts);
+          return afterSession(rec, fresh, res.sessionId, res.listContracts);
         } catch (err) {
           if (err instanceof ProviderError) return { patch: providerErrorPatch(rec, fresh, 'login', err) };
           return faultOutcome(fresh, 'login', err, 'login');
@@ -144,7 +146,7 @@ export function nativeActions(core: Core) {
         if (msg) throw errors.validation([{ path: 'value', message: msg }]);
         try {
           const res = await upstream.native.secondLogin({ sessionId: i.sessionId!, secondLoginType: String(s.type), valueFromUser: value });
-          return afterSession(i, res.sessionId ?? i.sessionId!, res.listContracts);
+          return afterSession(rec, i, res.sessionId ?? i.sessionId!, res.listContracts);
         } catch (err) {
           if (err instanceof ProviderError) return { patch: providerErrorPatch(rec, i, 'second-login', err) };
           return faultOutcome(scrubSession(i), 'second-login', err, 'login');
@@ -155,7 +157,7 @@ export function nativeActions(core: Core) {
     async contract(rec: CheckoutRecord, contractId: string) {
       return core.act(rec, 'contract', async (_locked, i) => {
         if (!(i.contracts ?? []).some((c) => c.contractId === contractId)) throw errors.validation([{ path: 'contractId', message: 'is not one of the contracts offered' }]);
-        return listAccounts({ ...i, contractId }, contractId);
+        return listAccounts(rec, { ...i, contractId }, contractId);
       });
     },
 

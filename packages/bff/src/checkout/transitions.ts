@@ -27,8 +27,8 @@ const OPEN: readonly CheckoutState[] = ['select-bank', 'login', 'second-login', 
 export const ACTIONS: Readonly<Record<CheckoutAction, ActionRule>> = {
   login: { from: ['select-bank', 'login'], to: ['second-login', 'select-contract', 'select-account', 'login', 'select-bank', 'failed', 'unknown'], needsMode: 'native' },
   'second-login': { from: ['second-login'], to: ['select-contract', 'select-account', 'login', 'select-bank', 'failed', 'unknown'] },
-  contract: { from: ['select-contract'], to: ['select-account', 'select-bank'] },
-  transfer: { from: ['select-account'], to: ['validate', 'succeeded', 'select-account', 'failed', 'unknown'] },
+  contract: { from: ['select-contract'], to: ['select-account', 'login', 'select-bank'] },
+  transfer: { from: ['select-account'], to: ['validate', 'succeeded', 'select-account', 'login', 'failed', 'unknown'] },
   validate: { from: ['validate'], to: ['validate', 'succeeded', 'select-account', 'failed', 'unknown'] },
   cancel: { from: OPEN, to: ['cancelled'] },
   mode: { from: START, to: ['select-bank', 'periodic', 'redirect'], needsChoice: true },
@@ -92,6 +92,21 @@ export const ERROR_TARGETS: Readonly<Record<ErrorStep, { codes: Readonly<Record<
   // still open (the native service, not the table, restarts the transfer).
   validate: { codes: { B103: 'validate' }, otherwise: 'failed' },
 };
+
+/**
+ * The bank's session ended. The provider does not say how long a session lives nor how it
+ * answers a call on one that ended; its test environment answers E301 (incorrect parameters)
+ * after 15 quiet minutes. So an E301 on a call that names the session (the account list, a
+ * transfer) once the session has been quiet for `quietMs` is taken as the session having ended:
+ * the payer logs in again at the same bank, with a message that says so. Sooner, the E301 is
+ * about the data, and the step's own target applies.
+ */
+export const SESSION_END = { code: 'E301', steps: ['accounts', 'transfer'] as readonly ErrorStep[], quietMs: 60_000, to: 'login' as CheckoutState };
+
+/** Whether a provider error at `step` means the bank's session ended (last used at `usedAt`). */
+export function sessionEnded(step: ErrorStep, code: string, usedAt: number | undefined, now: number): boolean {
+  return code === SESSION_END.code && SESSION_END.steps.includes(step) && usedAt !== undefined && now - usedAt >= SESSION_END.quietMs;
+}
 
 /** Codes that use up one of the payer's attempts: wrong credentials, wrong validation code. */
 export const ATTEMPT_CODES: readonly string[] = ['B100', 'B103'];
