@@ -4,7 +4,7 @@
  */
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { consume } from '@lit/context';
+import { ContextConsumer } from '@lit/context';
 import type { CheckoutState, CheckoutView } from '@bank-checkout/contract';
 import { CheckoutApiError, type CheckoutClient } from '../client.js';
 import { checkoutContext, type StepAction, type CheckoutContextValue } from '../context.js';
@@ -85,10 +85,13 @@ export abstract class BankElement extends BankBase {
   /** Test mode (the sandbox): shows a banner and test helpers. Default: the view's `sandbox`. */
   @property({ type: Boolean }) sandbox = false;
 
+  /** What an enclosing `<bank-checkout>` provides (each change updates the element). */
+  private readonly provided = new ContextConsumer(this, { context: checkoutContext, subscribe: true });
+
   /** Provided by an enclosing `<bank-checkout>`. */
-  @consume({ context: checkoutContext, subscribe: true })
-  @state()
-  protected checkout?: CheckoutContextValue;
+  protected get checkout(): CheckoutContextValue | undefined {
+    return this.provided.value;
+  }
 
   /** The error of this element's own last call (when used alone). */
   @state() protected failure: CheckoutApiError | null = null;
