@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin, type UserConfig } from 'vite';
-import { minifyCssTemplates } from './scripts/css-minify.js';
+import { minifyTemplates } from './scripts/template-minify.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 export const ELEMENTS_SRC = `${root}packages/elements/src/`;
@@ -35,12 +35,17 @@ export interface ElementsBuildOptions {
   sourcemap?: boolean;
 }
 
-/** The elements' `css` templates, minified (the minifier only sees whitespace in template literals). */
-function minifyElementStyles(): Plugin {
+/**
+ * The elements' `css` and `html` templates, minified (scripts/template-minify.ts, the same step
+ * as in the published `dist/`; it only changes text inside template literals).
+ */
+function minifyElementTemplates(): Plugin {
   return {
-    name: 'bank-checkout:minify-css-templates',
+    name: 'bank-checkout:minify-templates',
     transform(code, id) {
-      return id.startsWith(ELEMENTS_SRC) && code.includes('css`') ? { code: minifyCssTemplates(code), map: null } : null;
+      if (!id.startsWith(ELEMENTS_SRC) || !/\.ts$/.test(id)) return null;
+      const minified = minifyTemplates(code, id);
+      return minified === code ? null : { code: minified, map: null };
     },
   };
 }
@@ -56,7 +61,7 @@ export function elementsLibrary(opts: ElementsBuildOptions = {}): UserConfig {
     root,
     logLevel: 'warn',
     publicDir: false,
-    plugins: [minifyElementStyles()],
+    plugins: [minifyElementTemplates()],
     // The kit's own packages from their TypeScript sources.
     resolve: { conditions: ['bank-checkout-source', ...defaultClientConditions] },
     build: {

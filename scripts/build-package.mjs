@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds one package for publishing (its `prepack`), after the workspace packages it depends on:
 // TypeScript compiled to JavaScript with `.d.ts` beside it in `dist/`, the licence copied in,
-// and for the elements the one-file build and the editor data. Usage:
+// and for the elements (compiled by scripts/compile-elements.ts) the one-file build and the
+// editor data. Usage:
 //   node scripts/build-package.mjs <contract|provider|sandbox|bff|elements>…   (none: all)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
@@ -37,7 +38,9 @@ const names = ORDER.filter((n) => (asked.length ? asked.flatMap((a) => withDepen
 for (const name of names) {
   const dir = join(root, 'packages', name);
   rmSync(join(dir, 'dist'), { recursive: true, force: true });
-  run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], dir);
+  // The elements: tsc's output with the templates minified.
+  if (name === 'elements') run(process.execPath, ['--import', 'tsx', join(root, 'scripts/compile-elements.ts')]);
+  else run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], dir);
   copyFileSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));
   if (name === 'elements') run(process.execPath, ['--import', 'tsx', join(root, 'scripts/build-elements.ts')]);
   console.log(`build-package: ${scoped(name)} built`);

@@ -1,7 +1,8 @@
 /**
- * Minifies the CSS of Lit `css` tagged templates at build time: comments go, whitespace runs
- * become one space, and the spaces around `{ } ; , >` and after `:` go. Quoted strings are left
- * as they are, and a template with an interpolation (`${…}`) is left whole. Spaces before `:`
+ * Minifies the CSS of a Lit `css` tagged template at build time (scripts/template-minify.ts
+ * finds the templates): comments go, whitespace runs become one space, and the spaces around
+ * `{ } ; , >` and after `:` go. Quoted strings are left as they
+ * are (a template with an interpolation, `${…}`, is left whole by its caller). Spaces before `:`
  * stay (`a :focus` is not `a:focus`), and so do the spaces around `+`, `-` and `~` (`calc()`
  * needs them).
  */
@@ -25,9 +26,4 @@ export function minifyCss(css: string): string {
     )
     .join('')
     .trim();
-}
-
-/** A module's source with each `css\`…\`` template minified (those with interpolations left whole). */
-export function minifyCssTemplates(code: string): string {
-  return code.replace(/\bcss`([^`]*)`/g, (whole, body: string) => (body.includes('${') ? whole : `css\`${minifyCss(body)}\``));
 }
