@@ -38,7 +38,7 @@ const names = ORDER.filter((n) => (asked.length ? asked.flatMap((a) => withDepen
 for (const name of names) {
   const dir = join(root, 'packages', name);
   rmSync(join(dir, 'dist'), { recursive: true, force: true });
-  // The elements: tsc's output with the templates minified.
+  // The elements: tsc's output with Lit's decorators made vanilla and the templates minified.
   if (name === 'elements') run(process.execPath, ['--import', 'tsx', join(root, 'scripts/compile-elements.ts')]);
   else run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], dir);
   copyFileSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));

@@ -1,11 +1,17 @@
 /**
  * Compiles packages/elements for publishing, as `tsc -p tsconfig.build.json` does (type check,
- * one JavaScript module and one `.d.ts` per source module in `dist/`), with the `css` and `html`
- * templates of the JavaScript minified (scripts/template-minify.ts, as in the vite build).
+ * one JavaScript module and one `.d.ts` per source module in `dist/`), with two build steps on
+ * the JavaScript:
+ *
+ * - Lit's own idiomatic-decorators transform (@lit/ts-transformers): `@customElement`,
+ *   `@property` and `@state` become `customElements.define(…)` and `static properties`, the
+ *   vanilla Lit that needs no decorator helper in every module nor Lit's decorator functions;
+ * - the `css` and `html` templates minified (scripts/template-minify.ts, as in the vite build).
  *
  * The `.d.ts` files are TypeScript's, from the sources as written.
  */
 import ts from 'typescript';
+import { idiomaticDecoratorsTransformer } from '@lit/ts-transformers';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { minifyTemplates } from './template-minify.js';
@@ -30,6 +36,7 @@ const result = program.emit(
   },
   undefined,
   false,
+  { before: [idiomaticDecoratorsTransformer(program)] },
 );
 const diagnostics = [...config.errors, ...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
 if (diagnostics.length) {
