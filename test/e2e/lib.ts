@@ -113,14 +113,16 @@ export async function act(page: Page, stack: Stack, click: () => Promise<void>):
 
 /**
  * Pays a native checkout already on screen at `bankId` with only what the page shows: the
+ * login type named `loginType` (else the bank's default), the
  * "Fill test values" button at the login, the second login and every validation round (or
  * `validationValue` typed in each validation), the first contract and account. Answers the
  * last view (the BFF's answer to the last action).
  */
-export async function payNative(page: Page, stack: Stack, bankId: string, opts: { legal?: boolean; validationValue?: string } = {}): Promise<CheckoutView> {
+export async function payNative(page: Page, stack: Stack, bankId: string, opts: { legal?: boolean; loginType?: string; validationValue?: string } = {}): Promise<CheckoutView> {
   const option = kit(page).locator(`bank-selector [role=option]#bank-${bankId}`);
   if (opts.legal) await kit(page).locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
   await option.click();
+  if (opts.loginType) await kit(page).locator('bank-login-form').getByRole('radio', { name: opts.loginType }).check();
   await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
   let view = await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
   for (let steps = 0; steps < 10; steps++) {

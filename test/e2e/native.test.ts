@@ -16,13 +16,15 @@ after(async () => {
   await stack?.close();
 });
 
-/** Between them: validation types 0–6, second logins 1–3, contracts. */
-const BANKS: { bankId: string; legal?: boolean; covers: string }[] = [
+/** Between them: every active bank of the simulator, validation types 0–6, second logins 1–3, contracts, a second login type. */
+const BANKS: { bankId: string; legal?: boolean; loginType?: string; covers: string }[] = [
   { bankId: 'aurora', covers: 'validation 1 (SMS)' },
+  { bankId: 'aurora', loginType: 'Usuario y contraseña', covers: 'its second login type, validation 1 (SMS)' },
   { bankId: 'aurora-empresas', legal: true, covers: 'contracts, validations 0 and 4 in one round' },
   { bankId: 'levante', covers: 'second login 1 (SMS), validation 2 (coordinate)' },
   { bankId: 'levante-empresas', legal: true, covers: 'second login 2 (coordinates), contracts, validation 3' },
   { bankId: 'cantabrico', covers: 'second login 3 (token), validation 5 (card image) then 1' },
+  { bankId: 'cantabrico-empresas', legal: true, covers: 'validation 4 (token) then 0 (signature)' },
   { bankId: 'meridiano', covers: 'validation 6 (approve in the app)' },
 ];
 
@@ -31,7 +33,7 @@ describe('native payments on the checkout page', () => {
     it(`pays at ${bank.bankId}: ${bank.covers}`, async () => {
       const { page, assertClean, close } = await openPage(stack);
       const id = await checkoutFromCart(page, stack, 'native');
-      const view = await payNative(page, stack, bank.bankId, { legal: bank.legal ?? false });
+      const view = await payNative(page, stack, bank.bankId, { legal: bank.legal ?? false, ...(bank.loginType ? { loginType: bank.loginType } : {}) });
       assert.equal(view.state, 'succeeded', `ended ${view.state} ${view.error?.code ?? ''}`);
       assert.equal(await resultTitle(page), 'Payment completed');
       assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');

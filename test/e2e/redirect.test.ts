@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { checkoutFromCart, kit, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
+import { act, checkoutFromCart, kit, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -76,9 +76,16 @@ describe('redirect payments through the gateway', () => {
     const checkout = await merchantCheckout(stack, id);
     assert.equal(checkout.state, 'failed');
     assert.equal(checkout.error?.code, 'B103');
-    // The cart is kept for another try.
+    // The cart is kept for another try: paying at the bank again leads to the same checkout,
+    // which starts again.
     await payer.page.goto(`${stack.urls.demo}/cart`);
-    await payer.page.getByRole('button', { name: 'Continue to payment' }).waitFor();
+    await payer.page.getByRole('radio', { name: "At my bank's page" }).check();
+    await payer.page.getByRole('button', { name: 'Continue to payment' }).click();
+    await payer.page.waitForURL(/\/checkout\?order=/);
+    assert.equal(new URL(payer.page.url()).searchParams.get('order'), id);
+    const again = await act(payer.page, stack, () => kit(payer.page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
+    assert.equal(again.state, 'select-bank');
+    await kit(payer.page).locator('bank-checkout [part=redirect-start]').waitFor();
     payer.assertClean();
     await payer.close();
   });

@@ -126,6 +126,69 @@ describe('a way forward in the shop', () => {
     await close();
   });
 
+  it('a bank session that ended while the payer chose an account: log in again at the same bank, and pay', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    await page.context().clock.install();
+    await checkoutFromCart(page, stack, 'native');
+    await kit(page).locator('bank-selector [role=option]#bank-aurora').click();
+    await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    const picker = kit(page).locator('bank-account-picker');
+    await picker.locator('input[type=radio]').first().check();
+
+    // The bank ends a session after 15 quiet minutes.
+    ahead += 16 * 60_000;
+    await page.clock.fastForward(16 * 60_000);
+    const ended = await act(page, stack, () => picker.locator('button[type=submit]').click());
+    assert.equal(ended.state, 'login');
+    const form = kit(page).locator('bank-login-form');
+    await form.locator('[part=error]').getByText('Your session with the bank has ended. Log in again to continue.').waitFor();
+    await form.getByRole('button', { name: 'Fill test values' }).click();
+    await act(page, stack, () => form.getByRole('button', { name: 'Sign in' }).click());
+    await picker.locator('input[type=radio]').first().check();
+    await act(page, stack, () => picker.locator('button[type=submit]').click());
+    await kit(page).locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
+    const paid = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
+    assert.equal(paid.state, 'succeeded');
+    assertClean();
+    await close();
+  });
+
+  it('goes back from the login form to another bank and another person type', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    await checkoutFromCart(page, stack, 'native');
+    await kit(page).locator('bank-selector [role=option]#bank-aurora').click();
+    const form = kit(page).locator('bank-login-form');
+    await form.getByRole('button', { name: 'Sign in' }).waitFor();
+    await kit(page).locator('bank-checkout [part=back]').getByText('Choose another bank').click();
+    await kit(page).locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
+    await kit(page).locator('bank-selector [role=option]#bank-aurora-empresas').click();
+    await form.getByRole('button', { name: 'Fill test values' }).click();
+    const view = await act(page, stack, () => form.getByRole('button', { name: 'Sign in' }).click());
+    assert.equal(view.state, 'select-contract', 'signed in at the business bank');
+    assertClean();
+    await close();
+  });
+
+  it('after a failure, the cart leads to a checkout that can be paid', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    const id = await checkoutFromCart(page, stack, 'native');
+    assert.equal((await payNative(page, stack, 'aurora', { validationValue: '0000' })).state, 'failed');
+    await page.goto(`${stack.urls.demo}/cart`);
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await page.waitForURL(/\/checkout\?order=/);
+    const next = new URL(page.url()).searchParams.get('order');
+    // The same checkout (the cart did not change), which offers a fresh start until it expires.
+    assert.equal(next, id);
+    const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
+    assert.equal(again.state, 'select-bank');
+    const paid = await payNative(page, stack, 'aurora');
+    assert.equal(paid.state, 'succeeded');
+    assert.equal((await merchantCheckout(stack, next!)).state, 'succeeded');
+    assertClean();
+    await close();
+  });
+
   it('approving in the bank\'s app: "not yet" first, then approved', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
