@@ -21,26 +21,23 @@ import { checkoutStyles } from './bank-checkout.styles.js';
 
 /**
  * `<bank-periodic-form>` is loaded only for a checkout that allows periodic payments (its own
- * file, split by the merchant's bundler): most checkouts never show it.
+ * file, split by the merchant's bundler): most checkouts never show it. The form's own code
+ * comes with it, so that the form shows at once when the payer gets there (a failed fetch of
+ * it is tried again when the form shows).
  */
 let periodicForm: Promise<unknown> | undefined;
-const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js'));
+const loadPeriodicForm = () =>
+  (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js').then((m) => m.loadOrderForm().catch(() => {})));
 
 /**
  * The native steps after the bank list (login, second login, contracts, accounts, validation):
- * their own files, fetched in the background once the checkout is on screen, so they are in
- * before the payer gets there and the first screen waits for none of them. A failed fetch is
- * tried again at the next update.
+ * their own file (later-steps.ts), fetched in the background once the checkout is on screen,
+ * so they are in before the payer gets there and the first screen waits for none of them. A
+ * failed fetch is tried again at the next update.
  */
 let laterSteps: Promise<unknown> | undefined;
 const loadLaterSteps = () =>
-  (laterSteps ??= Promise.all([
-    import('../bank-login-form/bank-login-form.js'),
-    import('../bank-account-picker/bank-account-picker.js'),
-    import('../bank-challenge/bank-challenge.js'),
-    import('../bank-second-login/bank-second-login.js'),
-    import('../bank-contract-picker/bank-contract-picker.js'),
-  ]).catch((err: unknown) => {
+  (laterSteps ??= import('./later-steps.js').catch((err: unknown) => {
     laterSteps = undefined;
     throw err;
   }));
