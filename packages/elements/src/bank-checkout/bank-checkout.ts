@@ -27,7 +27,7 @@ import { checkoutStyles } from './bank-checkout.styles.js';
  */
 let periodicForm: Promise<unknown> | undefined;
 const loadPeriodicForm = () =>
-  (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js').then((m) => m.loadOrderForm().catch(() => {})));
+  (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js').then((m) => m.orderForm.load().catch(() => {})));
 
 /**
  * The native steps after the bank list (login, second login, contracts, accounts, validation):

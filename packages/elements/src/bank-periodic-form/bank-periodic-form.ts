@@ -4,19 +4,15 @@ import type { PeriodicBankView } from '@bank-checkout/contract';
 import { BankElement } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
 import { systemClock, type Clock } from '../shared/clock.js';
+import { FormFile } from '../shared/step-form.js';
 import type { OrderForm, OrderFormHost } from './order-form.js';
 import { periodicFormStyles } from './bank-periodic-form.styles.js';
 
 /**
  * The form's code (order-form.ts, its own file): loaded with the first form shown, as most
- * checkouts never show one. A failed load is tried again at the next update.
+ * checkouts never show one (`<bank-checkout>` fetches it with the element).
  */
-let orderForm: Promise<typeof import('./order-form.js')> | undefined;
-export const loadOrderForm = () =>
-  (orderForm ??= import('./order-form.js').catch((err: unknown) => {
-    orderForm = undefined;
-    throw err;
-  }));
+export const orderForm = new FormFile<OrderFormHost, OrderForm>(() => import('./order-form.js'));
 
 /**
  * A periodic payment order: the bank (banks of a group are chosen through the group, then a
@@ -63,33 +59,19 @@ export class BankPeriodicForm extends BankElement {
 
   /** The form itself, once its file is in. */
   private form: OrderForm | null = null;
-  private readonly formHost: OrderFormHost = {
-    element: this,
-    view: () => this.currentView,
-    locale: () => this.resolvedLocale,
-    busy: () => this.busy,
-    checkout: () => this.checkout,
-    run: (action) => this.run(action),
-    renderError: () => this.renderError(),
-  };
 
   protected override willUpdate(): void {
+    const Form = orderForm.form;
+    if (!this.form && Form) this.form = new Form(this.formHost());
     if (this.form) this.form.willUpdate();
-    else
-      void loadOrderForm().then(
-        ({ OrderForm }) => {
-          this.form ??= new OrderForm(this.formHost);
-          this.requestUpdate();
-        },
-        () => {},
-      );
+    else void orderForm.load().then(() => this.requestUpdate(), () => {});
   }
 
   /** Resolves once the form is shown (its file may still be coming at the first update). */
   protected override async getUpdateComplete(): Promise<boolean> {
     const done = await super.getUpdateComplete();
     if (this.form || !this.hasUpdated) return done;
-    await loadOrderForm().catch(() => {});
+    await orderForm.load().catch(() => {});
     return super.getUpdateComplete();
   }
 

@@ -5,8 +5,6 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import type { CheckoutView } from '@bank-checkout/contract';
-import type { CheckoutContextValue, StepAction } from '../context.js';
 import { emit, type PeriodicSubmitDetail } from '../events.js';
 import type { MessageKey, MessageParams } from '../i18n/index.js';
 import { editIban } from '../logic/iban.js';
@@ -32,23 +30,11 @@ import {
 import { isWebUrl } from '../logic/redirect.js';
 import type { FieldError } from '../logic/validators.js';
 import { renderChoices } from '../shared/choices.js';
-import type { BankPeriodicForm } from './bank-periodic-form.js';
+import type { StepFormHost } from '../shared/step-form.js';
+import { orderForm, type BankPeriodicForm } from './bank-periodic-form.js';
 
-/** What the form reads and calls on its element, the element's own side included. */
-export interface OrderFormHost {
-  readonly element: BankPeriodicForm;
-  /** The checkout view (the element's `view`, else the checkout's). */
-  view(): CheckoutView | null;
-  locale(): string;
-  /** A call is in flight. */
-  busy(): boolean;
-  /** Inside `<bank-checkout>`: what it provides. */
-  checkout(): CheckoutContextValue | undefined;
-  /** Runs an action as a step does (through `<bank-checkout>`, or alone with the element's `client`). */
-  run(action: StepAction): Promise<CheckoutView | null>;
-  /** The error of the last call, as an alert. */
-  renderError(): TemplateResult | typeof nothing;
-}
+/** What the form reads and calls on its element. */
+export type OrderFormHost = StepFormHost<BankPeriodicForm>;
 
 export class OrderForm {
   /** What the payer entered: the bank list's entry, its bank, the frequency, the IBAN as shown (groups of four), the dates. */
@@ -300,3 +286,5 @@ export class OrderForm {
     </form>`;
   }
 }
+
+orderForm.define(OrderForm);

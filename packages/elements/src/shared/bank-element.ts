@@ -11,6 +11,7 @@ import { checkoutContext, type StepAction, type CheckoutContextValue } from '../
 import { emit } from '../events.js';
 import { browserLanguages, errorKey, isLocaleReady, loadLocale, resolveLocale, translate, type MessageKey, type MessageParams } from '../i18n/index.js';
 import { elementStyles } from './styles.js';
+import type { StepFormHost } from './step-form.js';
 
 /** Any failure as a `CheckoutApiError` (a thrown non-API error counts as generic). */
 export function asApiError(err: unknown): CheckoutApiError {
@@ -149,6 +150,21 @@ export abstract class BankElement extends BankBase {
     if (this.failure) return { code: this.failure.code };
     const v = this.currentView;
     return v?.error && this.viewErrorApplies(v) ? v.error : null;
+  }
+
+  /** What a form in a file of its own reads and calls on this element (shared/step-form.ts). */
+  protected formHost(): StepFormHost<this> {
+    return {
+      element: this,
+      view: () => this.currentView,
+      locale: () => this.resolvedLocale,
+      busy: () => this.busy,
+      inSandbox: () => this.inSandbox,
+      checkout: () => this.checkout,
+      run: (action) => this.run(action),
+      errorCode: () => this.errorCode,
+      renderError: (extra) => this.renderError(extra),
+    };
   }
 
   /** The current error as an alert, with optional extra lines. */
