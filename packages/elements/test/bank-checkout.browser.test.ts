@@ -134,6 +134,8 @@ describe('<bank-checkout>', () => {
 
     const challenge = await need(el, 'bank-challenge');
     await until(() => stepTag(el) === 'bank-challenge');
+    // The validation's form is a file of its own (fetched while the accounts showed): it may come a moment later.
+    await until(() => challenge.shadowRoot!.querySelector('form'), 'the validation form');
     await axe();
     const [sig, card] = [...challenge.shadowRoot!.querySelectorAll<HTMLInputElement>('input')];
     type(sig!, '2580');

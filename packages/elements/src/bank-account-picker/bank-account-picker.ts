@@ -52,6 +52,12 @@ export class BankAccountPicker extends BankElement {
   /** The view whose answer was last looked at (an account the bank refused is not kept chosen). */
   private seenView: unknown = null;
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The validation comes next: its form's code (a file of its own) is fetched while the payer chooses.
+    void import('../bank-challenge/challenge-form.js').catch(() => {});
+  }
+
   private get items(): AccountItem[] {
     const s = this.currentView?.step;
     return this.accounts ?? (s?.state === 'select-account' ? s.accounts : []);

@@ -1,0 +1,272 @@
+/**
+ * The validation form itself: one widget per validation type, the countdown and its
+ * announcements, the codes' checks and the calls. Its own file: `<bank-checkout>` fetches it
+ * with its later steps once the checkout is on screen, and a `<bank-challenge>` used alone
+ * loads it with the first challenge shown. The element (bank-challenge.ts) is registered up
+ * front and renders this once it is in.
+ */
+import { html, nothing, type PropertyValues, type ReactiveController, type TemplateResult } from 'lit';
+import type { CheckoutView, ValidationView } from '@bank-checkout/contract';
+import { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
+import { emit } from '../events.js';
+import type { MessageKey, MessageParams } from '../i18n/index.js';
+import { announcementDue, deadlineMs, secondsLeft } from '../logic/countdown.js';
+import { formatClock } from '../logic/format.js';
+import { FieldsController } from '../shared/fields.js';
+import type { StepFormHost } from '../shared/step-form.js';
+import { challengeForm, isCardImage, type BankChallenge } from './bank-challenge.js';
+
+/** Seconds left under which the countdown turns to the warning colour. */
+const LOW_SECONDS = 20;
+/** After the deadline, the checkout is read again every this many ticks until it moved on. */
+const EXPIRED_REFRESH_TICKS = 5;
+/** What the simulated app answers before the payer approved (test mode only). */
+const INDIRECT_PENDING_TEST_VALUE = 'PENDING';
+
+/** What the form reads and calls on its element. */
+export type ChallengeFormHost = StepFormHost<BankChallenge>;
+
+export class ChallengeForm implements ReactiveController {
+  private remaining = 0;
+  private expired = false;
+  private announcement = '';
+  private notYet = false;
+  private lastSpoken: number | null = null;
+  private deadlineSeen: string | null | undefined = undefined;
+  private ticksExpired = 0;
+  private shownKey = '';
+  private shownRound = 0;
+  private stopTimer: (() => void) | null = null;
+  private readonly fields: FieldsController;
+  /** Listeners that keep their `this` (Lit calls them on the element) and stay the same between renders. */
+  private readonly onSubmit = (e: SubmitEvent): void => void this.submit(e);
+  private readonly onNotYet = (): void => void this.notApprovedYet();
+  private readonly onFillTest = (): void => this.fillTestValues();
+
+  constructor(private readonly host: ChallengeFormHost) {
+    this.fields = new FieldsController(host.element, 'validation');
+    host.element.addController(this);
+  }
+
+  private get el(): BankChallenge {
+    return this.host.element;
+  }
+
+  private t(key: MessageKey, params?: MessageParams): string {
+    return this.el.t(key, params);
+  }
+
+  private get step() {
+    const s = this.host.view()?.step;
+    const v = s?.state === 'validate' ? s : null;
+    const validations = this.el.validations ?? v?.validations ?? [];
+    return { validations, round: this.el.round ?? v?.round ?? 1, deadline: this.el.deadline ?? v?.deadline ?? null };
+  }
+
+  private static keyOf(round: number, validations: readonly ValidationView[]): string {
+    return `${round}|${validations.map((v) => `${v.type}:${v.fieldId}`).join(',')}`;
+  }
+
+  hostConnected(): void {
+    this.startTimer();
+  }
+
+  hostDisconnected(): void {
+    this.stopTimer?.();
+    this.stopTimer = null;
+  }
+
+  private startTimer(): void {
+    this.stopTimer?.();
+    this.stopTimer = this.el.clock.every(1000, () => this.tick());
+  }
+
+  /** Before each update of the element: a new round or deadline resets what was shown. */
+  willUpdate(changed: PropertyValues<BankChallenge>): void {
+    const { validations, round, deadline } = this.step;
+    if (changed.has('clock') && this.el.isConnected) this.startTimer();
+    if (deadline !== this.deadlineSeen) {
+      this.deadlineSeen = deadline;
+      this.lastSpoken = null;
+      this.expired = false;
+    }
+    const key = ChallengeForm.keyOf(round, validations);
+    let further = false;
+    if (key !== this.shownKey) {
+      further = this.shownKey !== '' && round > this.shownRound;
+      this.shownKey = key;
+      this.shownRound = round;
+      this.fields.clear();
+      this.notYet = false;
+    }
+    this.tick();
+    if (further && !this.expired) {
+      this.announcement = `${this.t('challenge.nextRound')} ${this.t('challenge.announce', { seconds: this.remaining })}`;
+    }
+  }
+
+  /**
+   * Updates the time left and announces the marks. Once the deadline passed: closes the form,
+   * tells the page, and reads the checkout again (every few seconds until it moved on).
+   */
+  private tick(): void {
+    const deadline = this.step.deadline;
+    if (!deadline) return;
+    if (this.expired) {
+      if (++this.ticksExpired % EXPIRED_REFRESH_TICKS === 0) void this.host.checkout()?.refresh();
+      return;
+    }
+    const left = secondsLeft(deadlineMs(deadline), this.el.clock.now());
+    if (left !== this.remaining) this.el.requestUpdate();
+    this.remaining = left;
+    const due = announcementDue(this.lastSpoken, left);
+    if (due !== null) {
+      this.lastSpoken = due;
+      this.announcement = this.t('challenge.announce', { seconds: due });
+      this.el.requestUpdate();
+    }
+    if (left === 0) {
+      this.expired = true;
+      this.ticksExpired = 0;
+      this.announcement = this.t('challenge.expired');
+      this.el.requestUpdate();
+      this.fields.clear();
+      emit(this.el, 'bank-challenge-expire', { deadline });
+      void this.host.checkout()?.refresh();
+    }
+  }
+
+  /**
+   * The bank answered with the same approval in its app still open: not approved yet. (A fresh
+   * challenge after a wrong code comes with its error, and is not this.)
+   */
+  private static stillWaiting(next: CheckoutView | null, sent: string): boolean {
+    return next?.step.state === 'validate' && !next.error && next.step.validations.some((v) => v.type === 6) && ChallengeForm.keyOf(next.step.round, next.step.validations) === sent;
+  }
+
+  private setNotYet(notYet: boolean): void {
+    this.notYet = notYet;
+    this.el.requestUpdate();
+  }
+
+  /** Test mode: confirm before approving in the (simulated) app, to see the bank's "not yet". */
+  private async notApprovedYet(): Promise<void> {
+    const { validations, round } = this.step;
+    if (this.host.busy() || this.expired) return;
+    const values = Object.fromEntries(validations.map((v) => [v.fieldId, INDIRECT_PENDING_TEST_VALUE]));
+    const sent = ChallengeForm.keyOf(round, validations);
+    const next: CheckoutView | null = await this.host.run((client) => client.validate({ values }));
+    if (ChallengeForm.stillWaiting(next, sent)) this.setNotYet(true);
+  }
+
+  /** Test mode: the bank's test value in each field that asks for one. */
+  private fillTestValues(): void {
+    for (const v of this.step.validations) if (v.type !== 6 && v.testValue) this.fields.set(v, v.testValue);
+  }
+
+  private async submit(e: SubmitEvent): Promise<void> {
+    e.preventDefault();
+    const { validations, round } = this.step;
+    if (this.host.busy() || this.expired || !validations.length) return;
+    const typed = validations.filter((v) => v.type !== 6);
+    const values = this.fields.collect(typed);
+    if (!values) return;
+    for (const v of validations) if (v.type === 6) values[v.fieldId] = INDIRECT_SIGNED_VALUE;
+    this.fields.clear();
+    this.setNotYet(false);
+    const sent = ChallengeForm.keyOf(round, validations);
+    const next: CheckoutView | null = await this.host.run((client) => client.validate({ values }));
+    if (ChallengeForm.stillWaiting(next, sent)) this.setNotYet(true);
+  }
+
+  private renderField(v: ValidationView, hint: MessageKey, params?: MessageParams, autocomplete = 'off'): TemplateResult {
+    return this.fields.render(v, {
+      autocomplete,
+      label: v.label || this.t('challenge.code'),
+      hint: this.t(hint, params),
+      disabled: this.host.busy() || this.expired,
+    });
+  }
+
+  private renderPosition(position: string | null): TemplateResult | typeof nothing {
+    return position ? html`<p class="position" part="position" aria-hidden="true">${position}</p>` : nothing;
+  }
+
+  private renderValidation(v: ValidationView): TemplateResult {
+    let body: TemplateResult;
+    switch (v.type) {
+      case 0:
+        body = this.renderField(v, 'challenge.type0');
+        break;
+      case 1:
+        body = v.value ? this.renderField(v, 'challenge.type1To', { phone: v.value }, 'one-time-code') : this.renderField(v, 'challenge.type1', undefined, 'one-time-code');
+        break;
+      case 2:
+        body = html`${this.renderPosition(v.value)}${this.renderField(v, 'challenge.type2', { position: v.value ?? '' })}`;
+        break;
+      case 3:
+        body = v.value
+          ? html`${this.renderPosition(v.value)}${this.renderField(v, 'challenge.type3At', { position: v.value })}`
+          : this.renderField(v, 'challenge.type3');
+        break;
+      case 5:
+        // The position asked for is in the bank's label: the image's alternative says it too.
+        body = html`${isCardImage(v.value) ? html`<img part="card" src=${v.value} alt=${v.label ? this.t('challenge.cardAltAt', { position: v.label }) : this.t('challenge.cardAlt')} />` : nothing}
+        ${this.renderField(v, 'challenge.type5')}`;
+        break;
+      case 6:
+        // The bank's own words first (what to approve, and where), then how to go on here.
+        body = html`<div class="stack" part="device">
+          ${v.label ? html`<p class="bank-label" part="device-label"><strong>${v.label}</strong></p>` : nothing}
+          ${v.value ? html`<p part="device-instructions">${v.value}</p>` : nothing}
+          <p>${this.t('challenge.type6', { done: this.t('challenge.done') })}</p>
+          <p class="waiting"><span class="spinner" aria-hidden="true"></span>${this.t('challenge.waiting')}</p>
+        </div>`;
+        break;
+      default:
+        body = this.renderField(v, 'challenge.type4');
+    }
+    return html`<div class="validation" part="validation" data-type=${v.type}>${body}</div>`;
+  }
+
+  render(): TemplateResult | typeof nothing {
+    const { validations, round, deadline } = this.step;
+    const busy = this.host.busy();
+    const sandbox = this.host.inSandbox();
+    const view = this.host.view();
+    if (!validations.length) return nothing;
+    const onlyDevice = validations.every((v) => v.type === 6);
+    return html`<form class="stack" part="form" novalidate @submit=${this.onSubmit}>
+      <div class="head">
+        <h2 part="title" tabindex="-1">${this.t('challenge.title')}${round > 1 ? html` <span class="muted round">${this.t('challenge.round', { round })}</span>` : nothing}</h2>
+        ${deadline
+          ? html`<p class="countdown ${this.remaining <= LOW_SECONDS ? 'low' : ''}" part="countdown">
+              <span>${this.t('challenge.timeLeft')}</span> <span role="timer">${formatClock(this.remaining)}</span>
+            </p>`
+          : nothing}
+      </div>
+      <p class="sr-only" role="status" aria-atomic="true">${this.announcement}</p>
+      ${this.expired
+        ? html`<div class="alert" role="alert" part="error"><p>${this.t('challenge.expired')}</p></div>`
+        : html`${this.host.renderError(
+              // A wrong code with attempts left: a fresh challenge, and how many tries remain.
+              this.host.errorCode()?.code === 'B103' && view ? html`<p>${this.t('challenge.newCode')} ${this.t('field.attemptsLeft', { count: view.attemptsLeft })}</p>` : nothing,
+            )}
+            ${this.notYet ? html`<p class="notice" role="alert">${this.t('challenge.notYet')}</p>` : nothing}
+            ${validations.map((v) => this.renderValidation(v))}
+            <div class="actions">
+              <button type="submit" class="primary" part="submit" ?disabled=${busy}>
+                ${this.t(onlyDevice ? 'challenge.done' : 'challenge.submit')}
+              </button>
+              ${sandbox && onlyDevice
+                ? html`<button type="button" part="test-not-yet" ?disabled=${busy || this.expired} @click=${this.onNotYet}>${this.t('challenge.testNotYet')}</button>`
+                : nothing}
+              ${sandbox && validations.some((v) => v.type !== 6 && v.testValue)
+                ? html`<button type="button" part="fill-test" ?disabled=${busy || this.expired} @click=${this.onFillTest}>${this.t('login.fillTest')}</button>`
+                : nothing}
+            </div>`}
+    </form>`;
+  }
+}
+
+challengeForm.define(ChallengeForm);
