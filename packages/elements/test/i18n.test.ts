@@ -26,6 +26,18 @@ describe('catalogues', () => {
     });
   }
 
+  it('uses every key: each is named in the sources, or built there from a prefix (`error.${code}`)', () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const p = join(dir, name);
+        return statSync(p).isDirectory() ? (name === 'i18n' ? [] : sources(p)) : p.endsWith('.ts') ? [readFileSync(p, 'utf8')] : [];
+      });
+    const code = sources(new URL('../src/', import.meta.url).pathname).join('\n');
+    const prefixes = [...code.matchAll(/`([a-z]+\.)\$\{/gi)].map((m) => m[1]!);
+    const unused = Object.keys(en).filter((key) => !code.includes(`'${key}'`) && !prefixes.some((p) => key.startsWith(p)));
+    assert.deepEqual(unused, [], 'keys no element shows (each costs bytes in every page)');
+  });
+
   it('Spanish, Catalan, Basque and Galician are translated, not copies of English', () => {
     const same = (cat: Record<string, string>) => Object.keys(en).filter((k) => cat[k] === (en as Record<string, string>)[k]);
     assert.ok(same(es).length <= 2, `untranslated in es: ${same(es).join(', ')}`);

@@ -72,7 +72,6 @@ export const ca: Catalogue = {
   'challenge.round': 'Confirmació {round}',
   'challenge.nextRound': 'El teu banc demana una confirmació més.',
   'challenge.notYet': 'El teu banc encara no ha rebut la confirmació. Torna-ho a provar.',
-  'challenge.position': 'Posició {position}',
   'challenge.code': 'Codi',
   'challenge.type0': 'Escriu el teu codi de signatura (clau d’operacions).',
   'challenge.type1': 'Escriu el codi que el teu banc t’ha enviat per SMS.',

@@ -73,7 +73,6 @@ export const en = {
   'challenge.round': 'Confirmation {round}',
   'challenge.nextRound': 'Your bank asks for one more confirmation.',
   'challenge.notYet': 'Your bank has not received the confirmation yet. Try again.',
-  'challenge.position': 'Position {position}',
   'challenge.code': 'Code',
   'challenge.type0': 'Enter your signature code (operations key).',
   'challenge.type1': 'Enter the code your bank sent you by SMS.',

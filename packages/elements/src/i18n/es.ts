@@ -72,7 +72,6 @@ export const es: Catalogue = {
   'challenge.round': 'Confirmación {round}',
   'challenge.nextRound': 'Tu banco pide una confirmación más.',
   'challenge.notYet': 'Tu banco aún no ha recibido la confirmación. Inténtalo de nuevo.',
-  'challenge.position': 'Posición {position}',
   'challenge.code': 'Código',
   'challenge.type0': 'Escribe tu código de firma (clave de operaciones).',
   'challenge.type1': 'Escribe el código que tu banco te ha enviado por SMS.',

@@ -72,7 +72,6 @@ export const eu: Catalogue = {
   'challenge.round': '{round}. berrespena',
   'challenge.nextRound': 'Zure bankuak beste berrespen bat eskatzen du.',
   'challenge.notYet': 'Zure bankuak ez du berrespena jaso oraindik. Saiatu berriro.',
-  'challenge.position': '{position} posizioa',
   'challenge.code': 'Kodea',
   'challenge.type0': 'Idatzi zure sinadura-kodea (eragiketa-gakoa).',
   'challenge.type1': 'Idatzi zure bankuak SMS bidez bidali dizun kodea.',

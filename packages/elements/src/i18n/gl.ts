@@ -72,7 +72,6 @@ export const gl: Catalogue = {
   'challenge.round': 'Confirmación {round}',
   'challenge.nextRound': 'O teu banco pide unha confirmación máis.',
   'challenge.notYet': 'O teu banco aínda non recibiu a confirmación. Téntao de novo.',
-  'challenge.position': 'Posición {position}',
   'challenge.code': 'Código',
   'challenge.type0': 'Escribe o teu código de sinatura (clave de operacións).',
   'challenge.type1': 'Escribe o código que o teu banco che enviou por SMS.',
