@@ -50,6 +50,8 @@ let frameHost: Promise<typeof import('../frame/host.js')> | undefined;
 const loadFrameHost = () => (frameHost ??= import('../frame/host.js'));
 
 const LATER_STEPS = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank-second-login', 'bank-contract-picker'];
+/** The states whose step is one of LATER_STEPS. */
+const LATER_STATES = new Set(['login', 'second-login', 'select-contract', 'select-account', 'validate']);
 
 /** How long the element watches an unknown outcome before telling the payer the shop will settle it. */
 export const UNKNOWN_WATCH_MS = 15 * 60_000;
@@ -153,7 +155,14 @@ export class BankCheckout extends BankBase {
     else if (changed.has('mode') && this.checkout.view) this.prefer(this.checkout.view);
     const c = this.checkout;
     if (c.view?.modes.includes('periodic') && !customElements.get('bank-periodic-form')) void loadPeriodicForm().then(() => this.requestUpdate());
-    if (c.view?.modes.includes('native') && !LATER_STEPS.every((tag) => customElements.get(tag))) void loadLaterSteps().then(() => this.requestUpdate(), () => {});
+    if (c.view?.modes.includes('native') && !LATER_STEPS.every((tag) => customElements.get(tag))) {
+      // The bank list first: the later steps' file is fetched once it is on screen (a frame,
+      // then a task; its download and evaluation would delay it), unless the step shown needs
+      // it or the page is hidden (no frame comes then).
+      const load = () => void loadLaterSteps().then(() => this.requestUpdate(), () => {});
+      if (this.chosenBank || LATER_STATES.has(c.view.state) || document.visibilityState === 'hidden') load();
+      else requestAnimationFrame(() => setTimeout(load));
+    }
     this.provider.setValue({ view: c.view, groups: c.groups, client: c.client, locale: this.resolvedLocale, busy: c.busy, run: c.run, refresh: c.refresh });
   }
 
