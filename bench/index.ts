@@ -160,6 +160,7 @@ function relayRows(r: RelayFigures): void {
 function renderRows(r: RenderFigures): void {
   const n = r.checkoutFirstRender.length;
   row(`first render <bank-checkout> → bank list (median of ${n})`, ms(median(r.checkoutFirstRender)));
+  row(`first render <bank-checkout> → bank list, modules preloaded (median of ${n})`, ms(median(r.preloadedFirstRender)));
   row(`first render <bank-checkout isolate> → bank list in the frame (median of ${n})`, ms(median(r.isolatedFirstRender)));
   row(`first render <bank-selector>, ${r.banksListed} banks (median of ${n})`, ms(median(r.selectorFirstRender)));
   const sorted = [...r.keystrokes].sort((a, b) => a - b);

@@ -30,6 +30,7 @@ const spread = (xs: number[]) => `${ms(Math.min(...xs))}–${ms(Math.max(...xs))
 console.log(`render, ${runs} runs (cold browser context each run)`);
 for (const [name, xs] of [
   ['first render <bank-checkout> → bank list', r.checkoutFirstRender],
+  ['  the same, modules preloaded (modulepreload)', r.preloadedFirstRender],
   ['first render <bank-checkout isolate> → bank list', r.isolatedFirstRender],
   [`first render <bank-selector>, ${r.banksListed} banks`, r.selectorFirstRender],
 ] as const) {

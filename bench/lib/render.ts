@@ -21,7 +21,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import type { BankGroupView, BankView, BanksResponse, CheckoutView } from '@bank-checkout/contract';
 import { serve } from '@hono/node-server';
@@ -48,6 +48,8 @@ export interface RenderFigures {
   checkoutFirstRender: number[];
   /** Where each of those runs went. */
   checkoutTimeline: CheckoutTimeline[];
+  /** ms per run, the same page with the modules the entry imports preloaded (`<link rel="modulepreload">`). */
+  preloadedFirstRender: number[];
   /** ms per run, isolated (thin host in the page, the checkout in its frame on another origin). */
   isolatedFirstRender: number[];
   selectorFirstRender: number[];
@@ -83,25 +85,21 @@ export function manyBanks(model: BankView, count: number): BankGroupView[] {
 const PAGE = (script: string, body = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>${script}</head><body>${body}</body></html>`;
 
-/** Marks the first frame in which `<bank-checkout>`'s bank list has options. */
+/**
+ * Marks the first frame in which `<bank-checkout>`'s bank list has options, inline in the page
+ * (no request of its own). It tells the bench with one console message: the bench runs nothing
+ * in the page until then (Playwright's own script, injected by a first `evaluate` or
+ * `waitForFunction`, takes several ms of the page's main thread, which a payer's page never spends).
+ */
 const CHECKOUT_PROBE = `
-function deep(root, selector) {
-  const hit = root.querySelector(selector);
-  if (hit) return hit;
-  for (const el of root.querySelectorAll('*')) {
-    if (el.shadowRoot) {
-      const found = deep(el.shadowRoot, selector);
-      if (found) return found;
-    }
-  }
-  return null;
-}
 function tick() {
-  const selector = deep(document, 'bank-selector');
+  const checkout = document.querySelector('bank-checkout');
+  const selector = checkout && checkout.shadowRoot && checkout.shadowRoot.querySelector('bank-selector');
   const option = selector && selector.shadowRoot && selector.shadowRoot.querySelector('[role=option]');
   if (option) {
     option.getBoundingClientRect();
     window.__shown = performance.now();
+    console.debug('bench:shown');
   } else requestAnimationFrame(tick);
 }
 requestAnimationFrame(tick);
@@ -131,7 +129,7 @@ const TIMELINE = () => {
   const w = window as unknown as { __shown: number; __defined: number };
   const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
   const before = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.startTime < w.__shown);
-  const modules = before.filter((r) => r.name.endsWith('.js') && !r.name.endsWith('/probe.js'));
+  const modules = before.filter((r) => r.name.endsWith('.js'));
   const api = before.filter((r) => new URL(r.name).pathname.startsWith('/v1/'));
   return {
     html: nav.responseEnd,
@@ -156,6 +154,7 @@ if (location.pathname === '/v1/frame') {
     if (option) {
       option.getBoundingClientRect();
       window.__shownAt = performance.timeOrigin + performance.now();
+      console.debug('bench:shown');
     } else requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -208,14 +207,13 @@ window.renderSelector = async (groups) => {
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html', '.map': 'application/json' };
 
 /** Serves the built files and the pages; GET /v1/checkout and /v1/banks answer like the BFF. */
-function serveBench(dir: string, opts: RenderOptions, host: Uint8Array): Promise<{ origin: string; server: Server; files: Map<string, { type: string; body: Buffer | string | Uint8Array }> }> {
+function serveBench(dir: string, opts: RenderOptions, host: Uint8Array, preload: string[]): Promise<{ origin: string; server: Server; files: Map<string, { type: string; body: Buffer | string | Uint8Array }> }> {
   const files = new Map<string, { type: string; body: Buffer | string | Uint8Array }>();
   files.set('/bank-checkout-frame.min.js', { type: TYPES['.js']!, body: host });
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
     if (TYPES[extname(name)]) files.set(`/${name}`, { type: TYPES[extname(name)]!, body: readFileSync(join(dir, name)) });
   }
   files.set('/favicon.ico', { type: 'image/x-icon', body: '' });
-  files.set('/probe.js', { type: TYPES['.js']!, body: CHECKOUT_PROBE });
   files.set('/selector-driver.js', { type: TYPES['.js']!, body: SELECTOR_DRIVER });
   files.set('/selector.html', { type: TYPES['.html']!, body: PAGE('<script type="module" src="/selector-driver.js"></script>') });
   files.set('/v1/checkout', { type: 'application/json', body: JSON.stringify(opts.checkout) });
@@ -233,19 +231,30 @@ function serveBench(dir: string, opts: RenderOptions, host: Uint8Array): Promise
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      files.set(
-        '/checkout.html',
-        {
-          type: TYPES['.html']!,
-          body: PAGE(
-            '<script src="/probe.js"></script><script type="module" src="/bank-checkout.js"></script>',
-            `<bank-checkout api="${origin}" checkout-secret="cs_bench" locale="en"></bank-checkout>`,
-          ),
-        },
-      );
+      const element = `<bank-checkout api="${origin}" checkout-secret="cs_bench" locale="en"></bank-checkout>`;
+      const entry = '<script type="module" src="/bank-checkout.js"></script>';
+      files.set('/checkout.html', { type: TYPES['.html']!, body: PAGE(`<script>${CHECKOUT_PROBE}</script>${entry}`, element) });
+      // As the embedding guide says, and as a bundler writes a page: the modules the entry imports, preloaded with it.
+      const links = preload.map((f) => `<link rel="modulepreload" href="/${f}">`).join('');
+      files.set('/checkout-preload.html', { type: TYPES['.html']!, body: PAGE(`<script>${CHECKOUT_PROBE}</script>${links}${entry}`, element) });
       resolve({ origin, server, files });
     });
   });
+}
+
+/** The chunks a built entry imports statically, directly or through each other (what a page preloads with it). */
+function staticImports(output: Awaited<ReturnType<typeof build>>, entry: string): string[] {
+  const chunks = new Map<string, string[]>();
+  for (const o of (Array.isArray(output) ? output : [output]) as { output?: { type: string; fileName: string; imports?: string[] }[] }[]) {
+    for (const c of o.output ?? []) if (c.type === 'chunk') chunks.set(c.fileName, c.imports ?? []);
+  }
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    for (const i of chunks.get(name) ?? []) if (!seen.has(i)) seen.add(i), visit(i);
+  };
+  visit(entry);
+  if (!chunks.has(entry)) throw new Error(`the build has no ${entry}`);
+  return [...seen];
 }
 
 async function inFreshPage<T>(browser: Browser, url: string, fn: (page: import('playwright-core').Page) => Promise<T>): Promise<T> {
@@ -266,6 +275,32 @@ async function inFreshPage<T>(browser: Browser, url: string, fn: (page: import('
   }
 }
 
+/** The probe's message that the bank list shows (in the page or its frame); nothing of the bench runs in the page before it. */
+function shown(page: Page): Promise<unknown> {
+  return page.waitForEvent('console', { predicate: (m) => m.text() === 'bench:shown', timeout: 30_000 });
+}
+
+/** One cold run of an inline checkout page: where its first render went, from navigation start to the bank list shown. */
+async function checkoutFirstRender(browser: Browser, url: string): Promise<CheckoutTimeline> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    const done = shown(page);
+    await page.goto(url);
+    await done;
+    const timeline = await page.evaluate(TIMELINE);
+    if (errors.length) throw new Error(`the page reported errors: ${errors.join('; ')}`);
+    return timeline;
+  } finally {
+    await context.close();
+  }
+}
+
 /** One cold run of the isolated page: from its navigation start to the bank list shown in the frame. */
 async function isolatedFirstRender(browser: Browser, url: string): Promise<number> {
   const context = await browser.newContext();
@@ -277,10 +312,11 @@ async function isolatedFirstRender(browser: Browser, url: string): Promise<numbe
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
     });
+    const done = shown(page);
     await page.goto(url);
-    const frame = await (await page.locator('bank-checkout iframe').elementHandle({ timeout: 30_000 }))!.contentFrame();
+    await done;
+    const frame = page.frames().find((f) => new URL(f.url()).pathname === '/v1/frame');
     if (!frame) throw new Error('the isolated checkout made no frame');
-    await frame.waitForFunction(() => (window as { __shownAt?: number }).__shownAt, undefined, { timeout: 30_000 });
     const shownAt = await frame.evaluate(() => (window as unknown as { __shownAt: number }).__shownAt);
     const started = await page.evaluate(() => performance.timeOrigin);
     if (errors.length) throw new Error(`the isolated page reported errors: ${errors.join('; ')}`);
@@ -296,14 +332,14 @@ export async function measureRender(opts: RenderOptions): Promise<RenderFigures>
   let closeFrame: (() => void) | undefined;
   let browser: Browser | undefined;
   try {
-    await build({
+    const output = await build({
       ...elementsLibrary({ entries: { 'bank-checkout': 'bank-checkout/bank-checkout.ts', 'bank-selector': 'bank-selector/bank-selector.ts' }, outDir: dir }),
       configFile: false,
     });
     const model = opts.banks.groups.flatMap((g) => g.types).find((b) => b.active && b.type === 0)!;
     const groups = manyBanks(model, opts.manyBanks ?? 500);
     const query = opts.query ?? 'caja rural de s';
-    const served = await serveBench(dir, opts, await buildFrameHost());
+    const served = await serveBench(dir, opts, await buildFrameHost(), staticImports(output, 'bank-checkout.js'));
     server = served.server;
     const frameOrigin = await serveFrameOrigin(served.origin, opts);
     closeFrame = frameOrigin.close;
@@ -313,17 +349,13 @@ export async function measureRender(opts: RenderOptions): Promise<RenderFigures>
     });
     browser = await launchChromium();
 
-    const figures: RenderFigures = { checkoutFirstRender: [], checkoutTimeline: [], isolatedFirstRender: [], selectorFirstRender: [], keystrokes: [], banksListed: 0, matchesPerKey: [] };
+    const figures: RenderFigures = { checkoutFirstRender: [], checkoutTimeline: [], preloadedFirstRender: [], isolatedFirstRender: [], selectorFirstRender: [], keystrokes: [], banksListed: 0, matchesPerKey: [] };
     for (let run = 0; run < opts.runs; run++) {
       figures.isolatedFirstRender.push(await isolatedFirstRender(browser, `${served.origin}/isolated.html`));
-      figures.checkoutFirstRender.push(
-        await inFreshPage(browser, `${served.origin}/checkout.html`, async (page) => {
-          await page.waitForFunction(() => (window as { __shown?: number }).__shown, undefined, { timeout: 30_000 });
-          const timeline = await page.evaluate(TIMELINE);
-          figures.checkoutTimeline.push(timeline);
-          return timeline.shown;
-        }),
-      );
+      const timeline = await checkoutFirstRender(browser, `${served.origin}/checkout.html`);
+      figures.checkoutTimeline.push(timeline);
+      figures.checkoutFirstRender.push(timeline.shown);
+      figures.preloadedFirstRender.push((await checkoutFirstRender(browser, `${served.origin}/checkout-preload.html`)).shown);
       await inFreshPage(browser, `${served.origin}/selector.html`, async (page) => {
         await page.waitForFunction(() => 'renderSelector' in window);
         const first = await page.evaluate((g) => (window as unknown as { renderSelector(g: unknown): Promise<{ ms: number; count: number }> }).renderSelector(g), groups);
