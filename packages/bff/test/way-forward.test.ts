@@ -37,6 +37,16 @@ describe('a way forward', () => {
     assert.equal((await walk(h, c.clientSecret, 'aurora')).state, 'succeeded');
     const paid = await post(c.clientSecret, '/v1/checkout/restart');
     assert.equal(paid.status, 409, 'never after a payment');
+
+    // Attempts used up: a start again gives one attempt, and one more wrong password ends it.
+    const d = await h.createCheckout();
+    for (let i = 0; i < 3; i++) await h.checkout(d.clientSecret, '/v1/checkout/login', { bankId: 'aurora', loginId: bank.defaultLogin, fields: wrong });
+    const stopped = await view(await h.checkout(d.clientSecret, '/v1/checkout'));
+    assert.deepEqual([stopped.state, stopped.attemptsLeft, stopped.error?.code], ['failed', 0, 'attempts']);
+    const last = await view(await post(d.clientSecret, '/v1/checkout/restart'));
+    assert.deepEqual([last.state, last.attemptsLeft], ['select-bank', 1]);
+    const ended = await view(await h.checkout(d.clientSecret, '/v1/checkout/login', { bankId: 'aurora', loginId: bank.defaultLogin, fields: wrong }));
+    assert.deepEqual([ended.state, ended.attemptsLeft, ended.error?.code], ['failed', 0, 'attempts']);
   });
 
   it('does not start again once the checkout has expired', async () => {

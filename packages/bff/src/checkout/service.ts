@@ -145,10 +145,16 @@ export function createCheckoutService(deps: ServiceDeps) {
         return { patch: { state: 'select-bank', error: null, internal: merchantData(i) } };
       }),
 
-    /** A fresh start after a failure or a cancellation, while the checkout has not expired; attempts left are kept. */
+    /**
+     * A fresh start after a failure or a cancellation, while the checkout has not expired. The
+     * attempts left are kept, so starting over never gives a guesser more tries; after they ran
+     * out, the payer gets one (the form says it is the last), not a start that fails at once.
+     */
     restart: (rec: CheckoutRecord) => {
       if (now() >= rec.expiresAt) throw errors.conflict('checkout_finished', 'The checkout has expired; the shop can start a new one.');
-      return core.act(rec, 'restart', async (_locked, i) => ({ patch: { mode: rec.modes[0]!, state: initialState(rec.modes), error: null, internal: merchantData(i) } }));
+      return core.act(rec, 'restart', async (_locked, i) => ({
+        patch: { mode: rec.modes[0]!, state: initialState(rec.modes), error: null, attemptsLeft: Math.max(rec.attemptsLeft, 1), internal: merchantData(i) },
+      }));
     },
     ...native,
     chooseMode: links.chooseMode,
