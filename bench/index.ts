@@ -9,7 +9,7 @@
 import { OVERHEAD_BUDGET, measureOverhead, type Overhead } from './bff.js';
 import { runLoad, median, percentile, STEPS, type LoadFigures } from './lib/load.js';
 import { measureRender, type RenderFigures } from './lib/render.js';
-import { BUNDLE_BUDGET_GZIP, HOST_BUDGET_GZIP, kb, measureSizes } from './lib/size.js';
+import { BUNDLE_BUDGET_GZIP, HOST_BUDGET_GZIP, KIT_BUDGET_GZIP, kb, measureMerchantKit, measureSizes } from './lib/size.js';
 import { measurePublished } from './lib/published.js';
 import { startServers, type MemorySample } from './lib/spawn.js';
 import { measureRelay, type RelayFigures } from './lib/relay.js';
@@ -87,6 +87,17 @@ if (sizes) {
 /* ---------- what a merchant downloads ---------- */
 
 const published = await part('published packages', async () => measurePublished());
+
+// The whole kit as a merchant bundles it, from the dist/ just built (built again if that failed).
+const merchantKit = await part('whole kit, merchant bundle', () => measureMerchantKit({ build: !published }));
+if (merchantKit) {
+  row(
+    `bundle whole kit, merchant's esbuild on the published dist (${merchantKit.chunks} files up front), gzip -9`,
+    `${kb(merchantKit.gzip)} (${merchantKit.gzip} B)`,
+    `≤ ${kb(KIT_BUDGET_GZIP)}`,
+    merchantKit.gzip <= KIT_BUDGET_GZIP && !merchantKit.zod,
+  );
+}
 if (published) {
   const { oneFile, onDemand, tarballs } = published;
   row('bank-checkout.min.js (one file, es + en), gzip -9', `${kb(oneFile.gzip)} (${kb(oneFile.min)} minified)`);

@@ -2,7 +2,9 @@
  * The size of the elements as a page loads them: an entry built with the library's own vite
  * config, minified, in memory, all its chunks together; minified and gzip -9 bytes.
  */
+import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
+import { build as esbuild, type Metafile } from 'esbuild';
 import { build, type Rollup } from 'vite';
 import { elementsLibrary } from '../../vite.config.js';
 
@@ -45,6 +47,57 @@ export async function measureSizes(): Promise<{ checkout: BundleSize; kit: Bundl
   const kit = await measureBundle('index', 'index.ts');
   const host = await measureBundle('frame', 'frame/frame.ts');
   return { checkout, kit, host };
+}
+
+/** The budget of the whole kit as a merchant's bundler builds it from the published package, gzip -9. */
+export const KIT_BUDGET_GZIP = 30 * 1024;
+
+const root = new URL('../../', import.meta.url).pathname;
+
+/**
+ * `import '@bank-checkout/elements'` (the whole kit: every element registered, en and es built
+ * in, ca, eu and gl on demand) as a merchant's bundler makes it: the published package (`dist/`,
+ * built as `npm run build` builds it unless `build` is false; the package's exports without the
+ * `bank-checkout-source` condition) bundled by esbuild at its defaults with `bundle`, `minify`,
+ * `format: 'esm'` and `splitting` (so the languages and the parts loaded on demand become chunks
+ * of their own). The figure is the entry and the chunks it imports statically, joined in the
+ * order esbuild writes them, compressed with gzip -9; chunks only reached by `import()` are left
+ * out. `chunks` counts the files of that static closure.
+ */
+export async function measureMerchantKit(opts: { build?: boolean } = {}): Promise<BundleSize & { chunks: number }> {
+  if (opts.build ?? true) {
+    execFileSync(process.execPath, [`${root}scripts/build-package.mjs`, 'elements'], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  const result = await esbuild({
+    entryPoints: ['@bank-checkout/elements'],
+    absWorkingDir: root,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    splitting: true,
+    outdir: '/kit',
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const outputs = (result.metafile as Metafile).outputs;
+  // Dynamic imports are entry points too in esbuild's metafile: the kit's is the one nothing imports.
+  const imported = new Set(Object.values(outputs).flatMap((o) => o.imports.map((i) => i.path)));
+  const entry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint && !imported.has(path));
+  if (!entry) throw new Error('the kit entry was not found in esbuild\'s output');
+  const loaded = new Set<string>();
+  const visit = (path: string) => {
+    if (loaded.has(path)) return;
+    loaded.add(path);
+    for (const i of outputs[path]!.imports) if (i.kind === 'import-statement') visit(i.path);
+  };
+  visit(entry);
+  const name = (abs: string) => abs.replace(/^.*\/kit\//, '');
+  const code = result
+    .outputFiles!.filter((f) => [...loaded].some((p) => name(p) === name(f.path)))
+    .map((f) => f.text)
+    .join('\n');
+  return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length, zod: /\bZodError\b|zod/.test(code), chunks: loaded.size };
 }
 
 export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
