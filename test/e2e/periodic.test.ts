@@ -40,7 +40,9 @@ describe('periodic orders', () => {
     await page.getByRole('heading', { name: 'Periodic payment order authorised successfully' }).waitFor();
     await page.getByRole('button', { name: 'Return to the shop' }).click();
     await page.waitForURL(`${stack.urls.demo}/result?**`);
-    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Thank you: your payment is complete');
+    // A mandate is never told as a payment: the shop says what was set up, and when it pays.
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Your periodic payment is set up');
+    assert.match((await page.locator('.result-page').textContent()) ?? '', new RegExp(`Nothing was charged today[\\s\\S]*Monthly from ${start} until you cancel it`));
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
     payer.assertClean();
 

@@ -59,6 +59,28 @@ describe('redirect payments through the gateway', () => {
     await desk.close();
   });
 
+  it('the result page keeps the language the payer chose, and follows a payment started again there', async () => {
+    const payer = await openPage(stack);
+    const { page } = payer;
+    await checkoutFromCart(page, stack, 'redirect');
+    await page.getByLabel('Language of the payment').selectOption('es');
+    await kit(page).locator('bank-checkout [part=redirect-start]').click();
+    await page.waitForURL(`${stack.urls.sandbox}/gateway/**`);
+    await walkGateway(page, { bank: 'Caja Levante', code: '0000' });
+    await page.getByRole('button', { name: 'Leave and return to the shop' }).click();
+    await page.getByRole('button', { name: 'Return to the shop' }).click();
+    await page.waitForURL(`${stack.urls.demo}/result?**`);
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'The payment did not go through');
+    assert.equal(await page.getByLabel('Language of the payment').inputValue(), 'es');
+    await kit(page).locator('bank-result [part=title]').getByText('El pago no se ha completado').waitFor();
+    const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Reintentar' }).click());
+    assert.equal(again.state, 'select-bank');
+    await page.getByRole('heading', { level: 1, name: 'Pay for your order' }).waitFor();
+    await kit(page).locator('bank-checkout [part=redirect-start]').waitFor();
+    payer.assertClean();
+    await payer.close();
+  });
+
   it('fails with 0000 at the gateway and shows the failure on /result', async () => {
     const payer = await openPage(stack);
     const id = await checkoutFromCart(payer.page, stack, 'redirect');

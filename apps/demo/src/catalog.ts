@@ -56,3 +56,15 @@ export const UNDER_WAY = {
   title: 'Your payment is under way',
   body: 'The bank has not confirmed it yet; this page shows the outcome as soon as it arrives.',
 };
+
+/** Words for a payment started again on the result page (after a failure or a cancellation). */
+export const PAY_AGAIN = {
+  title: 'Pay for your order',
+  body: 'Nothing was charged. Pay below, in the page or at your bank.',
+};
+
+/** Words for a periodic order the payer set up: a mandate, nothing paid today. */
+export const MANDATE_SET_UP = {
+  title: 'Your periodic payment is set up',
+  body: 'Nothing was charged today: your bank pays this amount on the schedule below.',
+};

@@ -4,7 +4,7 @@
  * the routes read.
  */
 import type { CheckoutMode } from '@bank-checkout/contract';
-import { FINAL_TEXT, MAX_QUANTITY, MODES, UNDER_WAY, type Product } from './catalog.js';
+import { FINAL_TEXT, MANDATE_SET_UP, MAX_QUANTITY, MODES, PAY_AGAIN, UNDER_WAY, type Product } from './catalog.js';
 import { euros } from './format.js';
 import { flag, flashBox, html, type Html } from './layout.js';
 import type { MerchantCheckout } from './merchant.js';
@@ -96,17 +96,32 @@ const LANGUAGES: [string, string][] = [
   ['gl', 'Galego'],
 ];
 
+/** The payer's language for the checkout: one the element speaks, else English. */
+export function checkoutLanguage(wanted: string | undefined): string {
+  return LANGUAGES.some(([code]) => code === wanted) ? wanted! : 'en';
+}
+
+/** The switch of the checkout's language (the page's script applies it and remembers it). */
+function languageSwitch(locale: string): Html {
+  return html`<p class="language">
+            <label for="checkout-language">Language of the payment</label>
+            <select id="checkout-language">
+              ${LANGUAGES.map(([code, name]) => html`<option value="${code}" lang="${code}"${code === locale ? html` selected` : ''}>${name}</option>`)}
+            </select>
+          </p>`;
+}
+
 /**
  * The element for one of the session's checkouts: the browser gets its client secret only.
  * Isolated unless `inline`: the checkout runs in a frame on the BFF's origin.
  */
-export function checkoutElement(api: string, order: SessionOrder, mode?: CheckoutMode, inline = false): Html {
-  return html`<bank-checkout id="bank-checkout"${inline ? '' : html` isolate`} locale="en" api="${api}" checkout-secret="${order.clientSecret}"${
+export function checkoutElement(api: string, order: SessionOrder, mode?: CheckoutMode, inline = false, locale = 'en'): Html {
+  return html`<bank-checkout id="bank-checkout"${inline ? '' : html` isolate`} locale="${locale}" api="${api}" checkout-secret="${order.clientSecret}"${
     mode ? html` mode="${mode}"` : ''
   }></bank-checkout>`;
 }
 
-export function checkoutView(order: SessionOrder, element: Html): Html {
+export function checkoutView(order: SessionOrder, element: Html, locale = 'en'): Html {
   return html`<div class="checkout-page">
         <section class="order-summary" aria-labelledby="order-title">
           <h1 id="order-title">Checkout</h1>
@@ -117,12 +132,7 @@ export function checkoutView(order: SessionOrder, element: Html): Html {
         </section>
         <section class="pay" aria-labelledby="pay-title">
           <h2 id="pay-title">Pay by bank</h2>
-          <p class="language">
-            <label for="checkout-language">Language of the payment</label>
-            <select id="checkout-language">
-              ${LANGUAGES.map(([code, name]) => html`<option value="${code}" lang="${code}">${name}</option>`)}
-            </select>
-          </p>
+          ${languageSwitch(locale)}
           ${element}
           <p class="after" id="after" hidden>
             <a id="after-link" href="/result?checkout=${order.checkoutId}" data-checkout="${order.checkoutId}">See your order</a>
@@ -138,19 +148,22 @@ export function resultUnavailableView(message: string, retryUrl: string): Html {
 
 /**
  * The outcome read from the BFF. With the session's own checkout (`element`) the element shows
- * it and follows it; otherwise `<bank-result>` shows a final state.
+ * it and follows it (a payment started again here included: the page's script changes the
+ * heading to the texts in its `data-texts`); otherwise `<bank-result>` shows a final state. A
+ * periodic order set up is told as a mandate with its schedule, never as a payment.
  */
-export function resultView(checkout: MerchantCheckout, element: Html | null): Html {
-  const text = FINAL_TEXT[checkout.state] ?? UNDER_WAY;
+export function resultView(checkout: MerchantCheckout, element: Html | null, locale = 'en'): Html {
+  const mandate = checkout.state === 'succeeded' && checkout.mode === 'periodic';
+  const text = mandate ? MANDATE_SET_UP : (FINAL_TEXT[checkout.state] ?? UNDER_WAY);
   const retry = checkout.state === 'succeeded' ? html`<a href="/">Continue shopping</a>` : html`<a href="/cart">Back to your cart</a>`;
-  return html`<div class="result-page" data-state="${checkout.state}">
-        <h1>${text.title}</h1>
-        <p>${text.body}</p>
-        <p>Order <strong>${checkout.reference}</strong> · ${euros(checkout.amount)}</p>
-        ${element
-          ? element
-          : ['succeeded', 'failed', 'cancelled', 'expired', 'unknown'].includes(checkout.state)
-            ? html`<bank-result locale="en" status="${checkout.state}"${checkout.error ? html` code="${checkout.error.code}"` : ''}></bank-result>`
+  const schedule = mandate && checkout.schedule ? checkout.schedule : null;
+  const texts = JSON.stringify({ final: FINAL_TEXT, underWay: UNDER_WAY, payAgain: PAY_AGAIN });
+  return html`<div class="result-page" data-state="${checkout.state}" data-texts="${texts}">
+        <h1 id="result-title">${text.title}</h1>
+        <p id="result-body">${text.body}</p>
+        <p>Order <strong>${checkout.reference}</strong> · ${euros(checkout.amount)}${schedule ? html` · ${schedule.frequency} from ${schedule.startDate}${schedule.endDate ? html` until ${schedule.endDate}` : ' until you cancel it'}` : ''}</p>
+        ${element ? html`${languageSwitch(locale)}${element}` : ['succeeded', 'failed', 'cancelled', 'expired', 'unknown'].includes(checkout.state)
+            ? html`<bank-result locale="${locale}" status="${checkout.state}"${checkout.error ? html` code="${checkout.error.code}"` : ''}></bank-result>`
             : ''}
         <p>${retry}</p>
       </div>`;

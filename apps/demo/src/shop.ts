@@ -4,6 +4,7 @@
  * secret) and embeds `<bank-checkout>`, and the page the payer returns to from the bank.
  */
 import { Hono, type Context } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { safeHref } from '@bank-checkout/contract';
 import { cartTotal, findProduct, isMode, MAX_QUANTITY, modesWith, PRODUCTS, quantityOf } from './catalog.js';
 import { originOf, page, readForm, type DemoContext } from './context.js';
@@ -13,11 +14,16 @@ import * as views from './shop-views.js';
 export { MODES, PRODUCTS, type Product } from './catalog.js';
 
 const CHECKOUT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** The cookie in which the checkout page's language switch keeps the payer's choice. */
+export const LANGUAGE_COOKIE = 'checkout-language';
 
 export function shopRoutes(ctx: DemoContext) {
   const app = new Hono();
   const { sessions, merchant } = ctx;
-  const element = (order: SessionOrder, inline: boolean, mode?: Parameters<typeof views.checkoutElement>[2]) => views.checkoutElement(ctx.opts.browserBffUrl, order, mode, inline);
+  /** The language the payer chose for the checkout (the page's switch remembers it in a cookie). */
+  const language = (c: Context) => views.checkoutLanguage(getCookie(c, LANGUAGE_COOKIE));
+  const element = (c: Context, order: SessionOrder, inline: boolean, mode?: Parameters<typeof views.checkoutElement>[2]) =>
+    views.checkoutElement(ctx.opts.browserBffUrl, order, mode, inline, language(c));
   /** `?embed=inline` shows the checkout in the shop's own page (a demonstration; isolated is the default). */
   const embedding = (c: Context) => (c.req.query('embed') === 'inline' ? { inline: true, scripts: ['checkout-inline'] } : { inline: false, scripts: ['checkout'] });
 
@@ -135,7 +141,7 @@ export function shopRoutes(ctx: DemoContext) {
     if (!order) return c.redirect('/cart', 303);
     const mode = c.req.query('mode');
     const { inline, scripts } = embedding(c);
-    return page(ctx, c, { title: 'Checkout', section: 'cart', session, scripts }, views.checkoutView(order, element(order, inline, isMode(mode) ? mode : undefined)));
+    return page(ctx, c, { title: 'Checkout', section: 'cart', session, scripts }, views.checkoutView(order, element(c, order, inline, isMode(mode) ? mode : undefined), language(c)));
   });
 
   /**
@@ -158,7 +164,7 @@ export function shopRoutes(ctx: DemoContext) {
       session.cartRevision++;
     }
     const { inline, scripts } = embedding(c);
-    return page(ctx, c, { title: 'Your payment', section: 'cart', session, scripts }, views.resultView(checkout, order ? element(order, inline) : null));
+    return page(ctx, c, { title: 'Your payment', section: 'cart', session, scripts }, views.resultView(checkout, order ? element(c, order, inline) : null, language(c)));
   });
 
   return app;
