@@ -4,7 +4,7 @@ import { decodeDataReturn, verifyNotification } from '@bank-checkout/provider';
 import { createSandbox } from '../src/app.js';
 import { SANDBOX_DEFAULTS } from '../src/context.js';
 import { formFor, radioValues, submit, toPage, walkGateway, type GatewayPage } from '../src/gateway/index.js';
-import { LINK_BANKS, testPayer } from '../src/links/index.js';
+import { DEFAULT_HOLDER, LINK_BANKS, testPayer } from '../src/links/index.js';
 
 type Body = Record<string, any>;
 const AUTH = { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: SANDBOX_DEFAULTS.apiToken };
@@ -83,7 +83,7 @@ describe('gateway: a simple payment', () => {
     assert.match(summary.html, /1234,56\u00a0€/);
     assert.match(summary.html, /Order 1001/);
     assert.match(summary.html, /Demo Shop<br>Main Street 1<br>Madrid/);
-    assert.match(summary.html, new RegExp(`Tienda Demo<br>${SANDBOX_DEFAULTS.merchantIban}`));
+    assert.match(summary.html, new RegExp(`${DEFAULT_HOLDER}<br>${SANDBOX_DEFAULTS.merchantIban}`));
     assert.deepEqual(summary.forms.map((f) => f.fields.step), ['start', 'leave']);
 
     t.advance(1000);

@@ -32,7 +32,7 @@ const COMMERCE_VALIDITY_MINUTES = links.LIMITS.legacyCommerceValidityMinutes;
 /** Largest `pageSize` of `info/debts` (the spec states none for the earlier variant). */
 export const DEBTS_PAGE_SIZE_MAX = 1000;
 /** Holder of the API client's own account: the destination when a request names none. */
-export const DEFAULT_HOLDER = 'Tienda Demo';
+export const DEFAULT_HOLDER = 'Demo Shop S.L.';
 /** Fields of endpoint 1 that the earlier variant 1 does not take. */
 const NOT_IN_COMMERCE = ['expireMinutes', 'customRecipient', 'customData', 'holderDestiny', 'accountDestiny'] as const;
 
