@@ -123,6 +123,8 @@ export async function payNative(page: Page, stack: Stack, bankId: string, opts: 
   if (opts.legal) await kit(page).locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
   await option.click();
   if (opts.loginType) await kit(page).locator('bank-login-form').getByRole('radio', { name: opts.loginType }).check();
+  // In test mode each value asked for is shown as text too, beside the fill button.
+  await kit(page).locator('bank-login-form [part=test-value]').first().waitFor();
   await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
   let view = await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
   for (let steps = 0; steps < 10; steps++) {
@@ -130,6 +132,7 @@ export async function payNative(page: Page, stack: Stack, bankId: string, opts: 
     switch (step.state) {
       case 'second-login': {
         const host = kit(page).locator('bank-second-login');
+        await host.locator('[part=test-value]').waitFor();
         await host.getByRole('button', { name: 'Fill test values' }).click();
         view = await act(page, stack, () => host.locator('[part=submit]').click());
         break;
@@ -151,6 +154,7 @@ export async function payNative(page: Page, stack: Stack, bankId: string, opts: 
         const typed = step.validations.filter((v) => v.type !== 6);
         const inputs = host.locator('input');
         assert.equal(await inputs.count(), typed.length, 'one input per typed validation');
+        assert.equal(await host.locator('[part=test-value]').count(), typed.length, 'each with its test value shown');
         if (opts.validationValue !== undefined) for (const [i] of typed.entries()) await inputs.nth(i).fill(opts.validationValue);
         else if (typed.length) await host.getByRole('button', { name: 'Fill test values' }).click();
         view = await act(page, stack, () => host.locator('[part=submit]').click());

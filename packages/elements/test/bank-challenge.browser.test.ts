@@ -43,6 +43,21 @@ async function render(validations: ValidationView[], opts: { seconds?: number; l
 }
 
 describe('<bank-challenge>', () => {
+  it('in test mode shows each validation\'s test value as text beside its fill button', async () => {
+    const clock = manualClock();
+    const v = view(
+      { state: 'validate', bank, round: 1, deadline: deadline(90), validations: [validation(1, { testValue: '482913' }), validation(4, { fieldId: 'token', testValue: '613579' }), validation(6, { fieldId: 'app', testValue: 'SIGNED' })] },
+      { sandbox: true },
+    );
+    const el = await fixture<BankChallenge>(html`<bank-challenge locale="en" .clock=${clock} .view=${v}></bank-challenge>`);
+    await until(() => el.shadowRoot!.querySelectorAll('[part=test-value]').length === 2);
+    expect([...el.shadowRoot!.querySelectorAll('[part=test-value]')].map((p) => p.textContent)).to.deep.equal(['Test value: 482913', 'Test value: 613579']);
+    q<HTMLButtonElement>(el, '[part=fill-test]').click();
+    await el.updateComplete;
+    expect([...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input')].map((i) => i.value)).to.deep.equal(['482913', '613579']);
+    await expect(el).to.be.accessible();
+  });
+
   it('renders one widget per validation type 0–5 with its instructions', async () => {
     const { el } = await render([
       validation(0, { password: true }),
@@ -58,7 +73,7 @@ describe('<bank-challenge>', () => {
       'Enter the value at position B3 of your coordinates card.',
       'Your bank sent you a position by SMS: find it on your coordinates card and enter its value.',
       'Enter the code from your token or your bank’s app.',
-      'Find the position asked for on the card below and enter its value.',
+      'Find the position asked for on the coordinates card shown, and enter its value.',
     ]);
     const inputs = [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input')];
     expect(inputs.map((i) => i.type)).to.deep.equal(['password', 'text', 'password', 'text', 'text', 'text']);

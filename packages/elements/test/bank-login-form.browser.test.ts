@@ -129,6 +129,25 @@ describe('<bank-login-form>', () => {
     expect(document.cookie).to.equal('');
   });
 
+  it('in test mode shows each field\'s test value as text, tied to its input; never outside test mode', async () => {
+    const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" sandbox .bank=${AURORA_EMPRESAS}></bank-login-form>`);
+    const shown = [...el.shadowRoot!.querySelectorAll('[part=test-value]')].map((p) => p.textContent);
+    expect(shown).to.deep.equal(['Test value: B12345674', 'Test value: Empresa2024', 'Test value: 7788']);
+    for (const input of inputs(el)) expect(el.shadowRoot!.getElementById(`${input.id}-test`), input.id).to.not.equal(null);
+    expect(inputs(el)[0]!.getAttribute('aria-describedby')).to.contain(`${inputs(el)[0]!.id}-test`);
+    await expect(el).to.be.accessible();
+    const live = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA_EMPRESAS}></bank-login-form>`);
+    expect(live.shadowRoot!.querySelectorAll('[part=test-value]').length).to.equal(0);
+  });
+
+  it('says before the payer types that one attempt is left', async () => {
+    const last = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 1 })}></bank-login-form>`);
+    expect(q(last, '[part=last-attempt]').textContent).to.equal('This is your last attempt: if the details are wrong again, the payment stops.');
+    await expect(last).to.be.accessible();
+    const more = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 2 })}></bank-login-form>`);
+    expect(more.shadowRoot!.querySelector('[part=last-attempt]')).to.equal(null);
+  });
+
   it('retries a failed login from the view: the error, attempts left, and the bank of the step', async () => {
     const v = view({ state: 'login', bank: AURORA }, { error: { code: 'B100', message: 'error.B100' }, attemptsLeft: 2 });
     const el = await fixture<BankLoginForm>(html`<bank-login-form locale="es" .view=${v}></bank-login-form>`);

@@ -19,6 +19,14 @@ describe('<bank-result>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('tells a periodic order set up as a mandate, never as a payment', async () => {
+    const el = await fixture<BankResult>(html`<bank-result locale="en" .view=${view({ state: 'succeeded' }, { mode: 'periodic' })}></bank-result>`);
+    expect(q(el, 'h2')!.textContent).to.equal('Periodic payment set up');
+    expect(q(el, '[part=message]')!.textContent).to.equal(en['result.mandateBody']);
+    expect(q(el, '[part=message]')!.textContent).to.contain('Nothing was charged today');
+    await expect(el).to.be.accessible();
+  });
+
   it('has a human message for every provider and BFF code, in Spanish and English', async () => {
     const el = await fixture<BankResult>(html`<bank-result status="failed"></bank-result>`);
     for (const [locale, cat] of [['en', en], ['es', es]] as const) {

@@ -185,6 +185,7 @@ export class ChallengeForm implements ReactiveController {
       label: v.label || this.t('challenge.code'),
       hint: this.t(hint, params),
       disabled: this.host.busy() || this.expired,
+      showTestValue: this.host.inSandbox(),
     });
   }
 

@@ -119,13 +119,16 @@ export class BankLoginForm extends BankElement {
     const login = this.login;
     const sandbox = this.inSandbox;
     const attempts = this.errorCode?.code === 'B100' && this.currentView ? html`<p>${this.t('field.attemptsLeft', { count: this.currentView.attemptsLeft })}</p>` : nothing;
+    // One attempt left (two wrong passwords, or a start again once they ran out): said before the payer types.
+    const last = this.currentView?.attemptsLeft === 1 && this.errorCode?.code !== 'B100';
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
       <h2 part="title" tabindex="-1">${this.t('login.title', { bank: bank.label })}</h2>
       ${sandbox && !this.checkout ? html`<p class="notice" part="sandbox-banner">${this.t('sandbox.banner')}</p>` : nothing} ${this.renderError(attempts)}
       <p class="hint">${this.t('login.intro')}</p>
+      ${last ? html`<p class="notice" part="last-attempt">${this.t('login.lastAttempt')}</p>` : nothing}
       ${bank.logins.length > 1 ? this.renderLoginTypes(bank) : nothing}
       ${login
-        ? login.fields.map((f) => this.fields.render(f, { autocomplete: 'off', disabled: this.busy }))
+        ? login.fields.map((f) => this.fields.render(f, { autocomplete: 'off', disabled: this.busy, showTestValue: sandbox }))
         : html`<p class="alert" role="alert">${this.t('login.noActiveType')}</p>`}
       <div class="actions">
         <button type="submit" class="primary" part="submit" ?disabled=${!login || this.busy}>${this.t('login.submit')}</button>

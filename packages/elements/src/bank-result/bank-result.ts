@@ -77,10 +77,12 @@ export class BankResult extends BankElement {
     const s = this.shown;
     if (!s) return nothing;
     const fallback: MessageKey = s.status === 'cancelled' ? 'error.cancelled' : s.status === 'expired' ? 'error.expired' : s.status === 'unknown' ? 'error.unknown' : 'error.generic';
-    const message = s.status === 'succeeded' ? this.t('result.succeededBody') : this.t(s.code ? errorKey(s.code, s.message) : fallback);
+    // A periodic order set up is a mandate, nothing paid today: never told as a payment.
+    const mandate = s.status === 'succeeded' && this.currentView?.mode === 'periodic';
+    const message = mandate ? this.t('result.mandateBody') : s.status === 'succeeded' ? this.t('result.succeededBody') : this.t(s.code ? errorKey(s.code, s.message) : fallback);
     return html`<section class="stack result ${s.status}" part="result">
       <div class="icon" part="icon" aria-hidden="true"></div>
-      <h2 part="title" tabindex="-1">${this.t(`result.${s.status}`)}</h2>
+      <h2 part="title" tabindex="-1">${this.t(mandate ? 'result.mandate' : `result.${s.status}`)}</h2>
       <p part="message">${message}</p>
       ${this.restartable
         ? html`<div class="actions">

@@ -89,6 +89,7 @@ export class BankSecondLogin extends BankElement {
         autocomplete: s.type === 1 ? 'one-time-code' : 'off',
         hint: this.t(...hint),
         disabled: this.busy,
+        showTestValue: this.inSandbox,
       })}
       <div class="actions">
         <button type="submit" class="primary" part="submit" ?disabled=${this.busy}>${this.t('second.submit')}</button>

@@ -11,7 +11,7 @@ import type { MessageKey, MessageParams } from '../i18n/index.js';
 import { parseFieldInput } from '../logic/parsers.js';
 import { validateField, type FieldError } from '../logic/validators.js';
 
-export type FieldDescriptor = Pick<FieldView, 'fieldId' | 'label' | 'min' | 'max' | 'valueType' | 'specificType' | 'password'>;
+export type FieldDescriptor = Pick<FieldView, 'fieldId' | 'label' | 'min' | 'max' | 'valueType' | 'specificType' | 'password'> & Partial<Pick<FieldView, 'testValue'>>;
 
 export interface FieldRenderOptions {
   /** The `autocomplete` token: `off` for credentials, `one-time-code` for codes by SMS. */
@@ -21,6 +21,8 @@ export interface FieldRenderOptions {
   /** A line under the label explaining what to enter. */
   hint?: string;
   disabled?: boolean;
+  /** In test mode: the field's test value is shown as text (the form's fill button types it). */
+  showTestValue?: boolean;
 }
 
 interface Host extends ReactiveControllerHost, HTMLElement {
@@ -109,11 +111,13 @@ export class FieldsController implements ReactiveController {
     const error = this.errorOf(field);
     const revealed = this.revealed.has(field.fieldId);
     const label = opts.label ?? field.label;
-    const describedBy = [opts.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+    const testValue = opts.showTestValue ? field.testValue : undefined;
+    const describedBy = [opts.hint ? `${id}-hint` : '', testValue ? `${id}-test` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
     const numeric = field.valueType === 'numeric';
     return html`<div class="field" part="field">
       <label for=${id} part="label">${label}</label>
       ${opts.hint ? html`<p id="${id}-hint" class="hint" part="hint">${opts.hint}</p>` : nothing}
+      ${testValue ? html`<p id="${id}-test" class="hint" part="test-value">${this.host.t('field.testValue', { value: testValue })}</p>` : nothing}
       <div class="control">
         <input
           id=${id}
