@@ -118,6 +118,16 @@ describe('notifications and returns', () => {
     assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'succeeded');
   });
 
+  it('tells a payment not completed at the bank\'s page (E300) as such, and a refused code as the code', async () => {
+    const left = await redirectCheckout();
+    await h.bff.request(`http://bff.test/v1/notifications/provider?c=${left.id}`, form(await signed(result(left, 'E300', 'TX-LEFT'))));
+    const l = await view(await h.checkout(left.clientSecret, '/v1/checkout'));
+    assert.deepEqual([l.state, l.error], ['failed', { code: 'E300', message: 'error.linkNotCompleted' }]);
+    const wrong = await redirectCheckout();
+    await h.bff.request(`http://bff.test/v1/notifications/provider?c=${wrong.id}`, form(await signed(result(wrong, 'B103', 'TX-WRONG'))));
+    assert.deepEqual((await view(await h.checkout(wrong.clientSecret, '/v1/checkout'))).error, { code: 'B103', message: 'error.B103' });
+  });
+
   it('applies 10 concurrent duplicates exactly once', async () => {
     const c = await redirectCheckout();
     const n = await signed(result(c, '200', 'TX-CONC'));

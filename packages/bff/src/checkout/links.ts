@@ -34,6 +34,15 @@ function destinyForLinks(rec: CheckoutRecord) {
   return rec.internal.explicitDestiny ? { holderDestiny: rec.holderDestiny, accountDestiny: rec.accountDestiny } : {};
 }
 
+/**
+ * The view's error for a failed payment-link result: the code, and a message for it. At the
+ * bank's page an E300 is a payment not completed there (the payer left, or the gateway gave up),
+ * not the bank failing an operation the payer can retry in minutes.
+ */
+function linkError(status: string): { code: string; message: string } {
+  return status === 'E300' ? { code: status, message: 'error.linkNotCompleted' } : viewError(status);
+}
+
 export function linkActions(core: Core) {
   const { config, upstream, logger, now } = core;
   /** What a link made now lives: until the checkout expires. */
@@ -142,7 +151,7 @@ export function linkActions(core: Core) {
         rec,
         (r) => {
           const next = linkOutcome(r.state, status);
-          return next ? { state: next, error: next === 'failed' ? viewError(status) : null, internal: { ...r.internal, linkTransactionId: transactionId, outcomeAt: now() } } : null;
+          return next ? { state: next, error: next === 'failed' ? linkError(status) : null, internal: { ...r.internal, linkTransactionId: transactionId, outcomeAt: now() } } : null;
         },
         source,
       );
