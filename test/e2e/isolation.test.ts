@@ -228,6 +228,20 @@ async function axeWithFrame(page: Page, frame: Frame): Promise<{ violations: str
   });
 }
 
+/**
+ * axe inside the frame's own document, as assistive technology may present it (a page of its
+ * own): the page-level rules too (a main landmark, a level-one heading, content in landmarks).
+ */
+async function axeInFrame(frame: Frame): Promise<string[]> {
+  await frame.evaluate(AXE);
+  return frame.evaluate(async () => {
+    type Result = { id: string; nodes: { target: unknown[] }[] };
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Result[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
+    return result.violations.map((v) => `${v.id} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+  });
+}
+
 describe('the isolated checkout', () => {
   it('is paid with the keyboard alone, from the page into the frame and back, axe clean inside at every step', async () => {
     const { page, assertClean, close } = await openPage(stack);
@@ -241,6 +255,7 @@ describe('the isolated checkout', () => {
       const { violations: found, inFrame } = await axeWithFrame(page, frame);
       assert.ok(inFrame > 10, `${step}: axe checked the frame's content (${inFrame} nodes)`);
       violations.push(...found.map((v) => `${step}: ${v}`));
+      violations.push(...(await axeInFrame(frame)).map((v) => `${step}, the frame alone: ${v}`));
     };
     await check('bank list');
 
@@ -307,6 +322,9 @@ describe('across the frame boundary', () => {
     await ui.getByRole('heading', { name: 'Elige tu banco' }).waitFor();
     await page.getByLabel('Language of the payment').selectOption('gl');
     await ui.locator('bank-checkout [part=base][lang=gl]').waitFor();
+    // The frame's document speaks it too: its language and its (unseen) heading.
+    await ui.locator('html[lang=gl]').waitFor({ state: 'attached' });
+    assert.equal(await ui.locator('main > h1').textContent(), 'Pagar co teu banco');
 
     await ui.locator('bank-checkout [part=cancel]').getByRole('button').click();
     await act(page, stack, () => ui.locator('bank-checkout [part=cancel]').getByRole('button').first().click());

@@ -84,7 +84,7 @@ ${config.sandbox ? raw('<meta name="bank-checkout-debug" content="1">\n') : ''}<
 <script type="importmap">${raw(importMap)}</script>
 ${bundle.preload.map((p) => html`<link rel="modulepreload" href="${url(p)}" integrity="${integrity[url(p)]}">\n`)}<script type="module" src="${url(bundle.entry)}" integrity="${integrity[url(bundle.entry)]}"></script>
 </head>
-<body><bank-checkout></bank-checkout></body>
+<body><main aria-labelledby="frame-title"><bank-checkout></bank-checkout></main></body>
 </html>
 `.toString();
   const csp = [

@@ -8,6 +8,7 @@
 import '../bank-checkout/bank-checkout.js';
 import type { BankCheckout } from '../bank-checkout/bank-checkout.js';
 import type { CheckoutMode } from '@bank-checkout/contract';
+import { browserLanguages, loadLocale, resolveLocale, translate } from '../i18n/index.js';
 import { FRAME_EVENTS, FRAME_PROTOCOL, isDevelopmentHost, readHostMessage, type FrameMessage, type FrameSettings } from './messages.js';
 
 const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
@@ -20,16 +21,39 @@ const ignored = (why: string, data?: unknown) => {
 
 const checkout = document.querySelector('bank-checkout') as BankCheckout;
 
-// The page is the checkout and nothing else: no margin, transparent, sized by the host to its content.
+// The page is the checkout and nothing else: no margin, transparent, sized by the host to its
+// content; its heading (what the page is, for assistive technology) is not drawn.
 const sheet = new CSSStyleSheet();
-sheet.replaceSync('html,body{margin:0;padding:0;background:transparent;overflow:hidden}');
+sheet.replaceSync(
+  'html,body,main{margin:0;padding:0;background:transparent;overflow:hidden}.title{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}',
+);
 document.adoptedStyleSheets = [sheet];
+// It names the page's main landmark too (the BFF's page: `<main aria-labelledby="frame-title">`),
+// so the landmark differs from the host page's own main.
+const title = document.createElement('h1');
+title.className = 'title';
+title.id = 'frame-title';
+checkout.before(title);
+
+let spoken = '';
+/** The document speaks the checkout's language: its `lang` and its heading (the last asked for wins). */
+async function speak(requested: string | null | undefined): Promise<void> {
+  const locale = (spoken = resolveLocale(requested, browserLanguages()));
+  await loadLocale(locale);
+  if (locale !== spoken) return;
+  document.documentElement.lang = locale;
+  title.textContent = translate(locale, 'frame.title');
+}
+void speak(null);
 let port: MessagePort | null = null;
 
 const post = (msg: FrameMessage) => port?.postMessage(msg);
 
 function apply(s: FrameSettings): void {
-  if (s.locale !== undefined) checkout.locale = s.locale ?? undefined;
+  if (s.locale !== undefined) {
+    checkout.locale = s.locale ?? undefined;
+    void speak(s.locale);
+  }
   if (s.mode !== undefined) checkout.mode = (s.mode ?? undefined) as CheckoutMode | undefined;
   if (typeof s.pollInterval === 'number') checkout.pollInterval = s.pollInterval;
   if (s.theme) {
