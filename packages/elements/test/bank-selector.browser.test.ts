@@ -127,6 +127,33 @@ describe('<bank-selector>', () => {
     expect(localStorage.getItem(LAST_BANK_KEY)).to.equal('galicia');
   });
 
+  it('opens the device’s storage only when it remembers there', async () => {
+    // Opening localStorage costs a page its first access (a call to the browser): an element
+    // told not to remember, or given a store of its own, never touches it.
+    const own = Object.getOwnPropertyDescriptor(window, 'localStorage');
+    const real = own ?? Object.getOwnPropertyDescriptor(Window.prototype, 'localStorage')!;
+    let opened = 0;
+    Object.defineProperty(window, 'localStorage', {
+      configurable: true,
+      get() {
+        opened++;
+        return real.get!.call(window);
+      },
+    });
+    try {
+      const forgetful = await fixture<BankSelector>(html`<bank-selector locale="en" no-remember .groups=${GROUPS}></bank-selector>`);
+      options(forgetful)[1]!.click();
+      const withStore = await fixture<BankSelector>(html`<bank-selector locale="en" .storage=${memoryStorage()} .groups=${GROUPS}></bank-selector>`);
+      options(withStore)[1]!.click();
+      expect(opened, 'no-remember, or a store of its own').to.equal(0);
+      await fixture<BankSelector>(html`<bank-selector locale="en" .groups=${GROUPS}></bank-selector>`);
+      expect(opened, 'by default, the device’s').to.be.above(0);
+    } finally {
+      if (own) Object.defineProperty(window, 'localStorage', own);
+      else delete (window as { localStorage?: Storage }).localStorage;
+    }
+  });
+
   it('loads the banks with its own client when used alone, and switches language', async () => {
     const bff = fakeBff({ 'GET /v1/banks': () => ({ status: 200, body: { groups: GROUPS } }) });
     const client = createCheckoutClient({ api: 'https://bff.test', secret: 's', fetch: bff.fetch });

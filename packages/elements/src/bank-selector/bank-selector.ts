@@ -48,8 +48,14 @@ export class BankSelector extends BankElement {
   /** Do not remember the chosen bank on this device. */
   @property({ type: Boolean, attribute: 'no-remember' }) noRemember = false;
 
-  /** Where the last bank's id is kept; the device's own storage by default. */
-  @property({ attribute: false }) storage: KeyValueStore | null = deviceStorage();
+  /** Where the last bank's id is kept; the device's own storage by default (opened when first needed, not with the element). */
+  get storage(): KeyValueStore | null {
+    return this.store === undefined ? (this.store = deviceStorage()) : this.store;
+  }
+  set storage(store: KeyValueStore | null) {
+    this.store = store;
+  }
+  private store?: KeyValueStore | null;
 
   @state() private query = '';
   @state() private personType: PersonType = 0;
