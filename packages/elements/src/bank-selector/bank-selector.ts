@@ -5,17 +5,21 @@ import type { BankGroupView, BankView } from '@bank-checkout/contract';
 import { BankElement, asApiError } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
 import { emit } from '../events.js';
-import { deviceStorage, filterBanks, findBank, needsPersonType, recallBank, rememberBank, type KeyValueStore, type PersonType } from '../logic/banks.js';
+import { deviceStorage, findBank, recallBank, rememberBank, type KeyValueStore, type PersonType } from '../logic/banks.js';
 import { selectorStyles } from './bank-selector.styles.js';
+import { firstBanks, listBanks, orderOf, prepareSearch, type BankList } from './bank-list.js';
 
 const optionId = (bankId: string) => `bank-${bankId.replace(/[^\w-]/g, '_')}`;
 
 /**
- * Options rendered at first and added each time the list is scrolled or moved to its end: a
- * long list (hundreds of banks) costs what a screenful costs. Every option carries its place in
+ * Options rendered at first (the list's default height shows about eight) and added each time
+ * the list is scrolled or moved to its end: a long list (hundreds of banks) costs what a
+ * screenful costs. Every option carries its place in
  * the whole list (`aria-posinset`/`aria-setsize`), and the status line says how many match.
+ * The list itself (search, person type, the bank last used first) is worked out only when one of
+ * those changes (./bank-list.ts): moving through it, scrolling and rendering more do not.
  */
-const WINDOW = 20;
+const WINDOW = 12;
 
 /**
  * The bank list: groups and their banks, search by name (accents and case ignored), the person
@@ -66,8 +70,12 @@ export class BankSelector extends BankElement {
   @state() private limit = WINDOW;
   private loading = false;
   private personTypeChosen = false;
-  /** The banks listed by the last render, by id (one click listener serves every option). */
-  private listedById = new Map<string, BankView>();
+  /** The list as shown: worked out again only when the groups, search, person type or recent bank change. */
+  private list: BankList | null = null;
+  /** The groups whose names are made ready for search. */
+  private searchable?: readonly BankGroupView[];
+  /** The banks rendered, by their option's id (one click listener serves every option). */
+  private rendered = new Map<string, BankView>();
   private more?: IntersectionObserver;
 
   override connectedCallback(): void {
@@ -95,6 +103,11 @@ export class BankSelector extends BankElement {
       this.personTypeChosen = true;
     }
     if (!groups && !this.checkout && this.client && !this.loading) void this.load();
+    const list = this.list;
+    if (!groups) this.list = null;
+    else if (!list || list.groups !== groups || changed.has('query') || changed.has('personType') || changed.has('recentId')) {
+      this.list = listBanks(groups, this.query, this.personType, this.recentId, list);
+    }
   }
 
   private async load(): Promise<void> {
@@ -110,17 +123,6 @@ export class BankSelector extends BankElement {
     }
   }
 
-  /** The banks as listed now: the recent one first (when not searching), then each group's. */
-  private listed(groups: BankGroupView[]) {
-    const matches = filterBanks(groups, this.query, needsPersonType(groups) ? this.personType : null);
-    const recent = this.query === '' ? matches.flatMap((m) => m.banks).find((b) => b.bankId === this.recentId) : undefined;
-    const sections = matches
-      .map((m) => ({ name: m.group.name, banks: m.banks.filter((b) => b !== recent) }))
-      .filter((s) => s.banks.length);
-    if (recent) sections.unshift({ name: this.t('selector.recent'), banks: [recent] });
-    return sections;
-  }
-
   private select(bank: BankView): void {
     if (!bank.active) return;
     this.activeId = bank.bankId;
@@ -128,7 +130,9 @@ export class BankSelector extends BankElement {
     emit(this, 'bank-select', { bankId: bank.bankId, label: bank.label, type: bank.type });
   }
 
-  private onKeydown(e: KeyboardEvent, order: BankView[]): void {
+  private onKeydown(e: KeyboardEvent): void {
+    if (!this.list) return;
+    const order = orderOf(this.list);
     const index = order.findIndex((b) => b.bankId === this.activeId);
     const move = (i: number) => {
       const to = Math.max(0, Math.min(order.length - 1, i));
@@ -167,6 +171,12 @@ export class BankSelector extends BankElement {
   }
 
   protected override updated(changed: PropertyValues): void {
+    // Once the list is on screen, when the page is idle: the names as searched, for the first key.
+    const groups = this.list?.groups;
+    if (groups && groups !== this.searchable) {
+      this.searchable = groups;
+      (globalThis.requestIdleCallback ?? setTimeout)(() => prepareSearch(groups));
+    }
     if (changed.has('activeId') && this.activeId) this.renderRoot.querySelector(`#${optionId(this.activeId)}`)?.scrollIntoView?.({ block: 'nearest' });
     // Render further options when the end of those rendered comes into view: by scrolling the
     // list (onListScroll), or the page when the list is not a scroll box of its own.
@@ -183,12 +193,12 @@ export class BankSelector extends BankElement {
   /** Near the end of the rendered options while scrolling: render further ones. */
   private onListScroll(e: Event): void {
     const list = e.currentTarget as HTMLElement;
-    if (this.limit < this.listedById.size && list.scrollTop + list.clientHeight >= list.scrollHeight - 120) this.limit += WINDOW * 2;
+    if (this.limit < (this.list?.total ?? 0) && list.scrollTop + list.clientHeight >= list.scrollHeight - 120) this.limit += WINDOW * 2;
   }
 
   private onListClick(e: Event): void {
     const option = (e.target as Element).closest?.('[role=option]') as HTMLElement | null;
-    const bank = option?.dataset.id ? this.listedById.get(option.dataset.id) : undefined;
+    const bank = option ? this.rendered.get(option.id) : undefined;
     if (bank) this.select(bank);
   }
 
@@ -216,7 +226,6 @@ export class BankSelector extends BankElement {
     return html`<div
       role="option"
       id=${optionId(bank.bankId)}
-      data-id=${bank.bankId}
       part="option"
       aria-selected=${this.activeId === bank.bankId ? 'true' : 'false'}
       aria-disabled=${bank.active ? nothing : 'true'}
@@ -236,23 +245,15 @@ export class BankSelector extends BankElement {
         ${heading} ${this.failure ? this.renderError() : html`<p role="status">${this.t('status.loading')}</p>`}
       </section>`;
     }
-    const sections = this.listed(groups);
-    const order = sections.flatMap((s) => s.banks);
-    this.listedById = new Map(order.map((b) => [b.bankId, b]));
-    const active = this.activeId !== null && this.listedById.has(this.activeId) ? this.activeId : null;
+    const list = this.list!;
+    const total = list.total;
+    const active = this.activeId !== null && orderOf(list).some((b) => b.bankId === this.activeId) ? this.activeId : null;
     // The first `limit` options, section by section.
-    let left = this.limit;
-    let position = 0;
-    const shown = sections.flatMap((s, i) => {
-      if (left <= 0) return [];
-      const banks = s.banks.slice(0, left);
-      left -= banks.length;
-      const first = position;
-      position += banks.length;
-      return [{ ...s, banks, first, index: i }];
-    });
+    const shown = firstBanks(list, this.limit);
+    this.rendered = new Map(shown.flatMap((s) => s.banks.map((b) => [optionId(b.bankId), b])));
+    const last = shown.at(-1);
     return html`<section class="stack" part="selector">
-      ${heading} ${this.renderError()} ${needsPersonType(groups) ? this.renderPersonType() : nothing}
+      ${heading} ${this.renderError()} ${list.personType ? this.renderPersonType() : nothing}
       <div class="field">
         <label for="search">${this.t('selector.search')}</label>
         <input
@@ -271,20 +272,20 @@ export class BankSelector extends BankElement {
             this.query = (e.target as HTMLInputElement).value;
             this.activeId = null;
           }}
-          @keydown=${(e: KeyboardEvent) => this.onKeydown(e, order)}
+          @keydown=${this.onKeydown}
         />
       </div>
-      <p class="sr-only" role="status">${this.query ? this.t('selector.results', { count: order.length }) : ''}</p>
-      <div id="banks" role="listbox" part="listbox" aria-label=${this.t('selector.banks')} ?hidden=${order.length === 0} @click=${this.onListClick} @scroll=${this.onListScroll}>
+      <p class="sr-only" role="status">${this.query ? this.t('selector.results', { count: total }) : ''}</p>
+      <div id="banks" role="listbox" part="listbox" aria-label=${this.t('selector.banks')} ?hidden=${total === 0} @click=${this.onListClick} @scroll=${this.onListScroll}>
         ${shown.map(
-          (s) => html`<div role="group" aria-labelledby="group-${s.index}">
-            <div id="group-${s.index}" class="group-name" part="group" role="presentation">${s.name}</div>
-            ${s.banks.map((b, j) => this.renderOption(b, s.first + j + 1, order.length))}
+          (s, i) => html`<div role="group" aria-labelledby="group-${i}">
+            <div id="group-${i}" class="group-name" part="group" role="presentation">${s.group < 0 ? this.t('selector.recent') : groups[s.group]!.name}</div>
+            ${s.banks.map((b, j) => this.renderOption(b, s.start + j + 1, total))}
           </div>`,
         )}
-        ${position < order.length ? html`<div class="more" role="presentation"></div>` : nothing}
+        ${last && last.start + last.banks.length < total ? html`<div class="more" role="presentation"></div>` : nothing}
       </div>
-      ${order.length === 0 ? html`<p part="empty">${this.t('selector.empty', { query: this.query })}</p>` : nothing}
+      ${total === 0 ? html`<p part="empty">${this.t('selector.empty', { query: this.query })}</p>` : nothing}
     </section>`;
   }
 }

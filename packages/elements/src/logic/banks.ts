@@ -30,7 +30,7 @@ export function banksFor(group: BankGroupView, personType: PersonType | null): B
 
 /** Each bank's and group's name as searched, worked out once per view object. */
 const searchable = new WeakMap<object, string>();
-function searchText(item: BankView | BankGroupView, text: string): string {
+export function searchText(item: BankView | BankGroupView, text: string): string {
   let n = searchable.get(item);
   if (n === undefined) {
     n = normalizeForSearch(text);
