@@ -130,6 +130,8 @@ export class BankCheckout extends BankBase {
   /** The mode the payer (or the `mode` attribute) chose at the start; null: the view's. */
   @state() private wantedMode: CheckoutMode | null = null;
 
+  /** The client, api, secret and fetch the checkout was started with. */
+  private source: unknown[] = [];
   /** The checkout a mode switch runs for (it follows later choices itself). */
   private switchingFor: AbortSignal | null = null;
   private readonly checkout = new CheckoutController(this, {
@@ -149,10 +151,23 @@ export class BankCheckout extends BankBase {
 
   private readonly tr: Translate = (key, params) => this.t(key, params);
 
+  /**
+   * Starts reading the checkout as soon as it has its client, before the first render: also
+   * while the texts of a language loaded on demand are on their way (no update runs until they
+   * are in), so that the two come in parallel.
+   */
+  protected override shouldUpdate(changed: PropertyValues<this>): boolean {
+    const source = [this.client, this.api, this.checkoutSecret, this.fetch];
+    if (!this.isolate && source.some((v, i) => v !== this.source[i])) {
+      this.source = source;
+      this.start();
+    }
+    return super.shouldUpdate(changed);
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (this.isolate) return void this.runIsolated();
-    if (changed.has('checkoutSecret') || changed.has('api') || changed.has('fetch') || changed.has('client')) this.start();
-    else if (changed.has('mode') && this.checkout.view) this.prefer(this.checkout.view);
+    if (changed.has('mode') && this.checkout.view) this.prefer(this.checkout.view);
     const c = this.checkout;
     if (c.view?.modes.includes('periodic') && !customElements.get('bank-periodic-form')) void loadPeriodicForm().then(() => this.requestUpdate());
     if (c.view?.modes.includes('native') && !LATER_STEPS.every((tag) => customElements.get(tag))) {
