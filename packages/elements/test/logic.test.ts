@@ -58,6 +58,14 @@ describe('formatters', () => {
     assert.match(formatCents(5, 'EUR', 'ca'), /^0,05\s€$/);
   });
 
+  it('writes euros in English and Spanish exactly as Intl does, without it', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: -2_000_000, max: 2_000_000 }), fc.integer(), fc.constantFrom(0, -0, 5, 99, 100, 999_999, 1e12 - 1, 1e12, -(1e12 - 1), 2 ** 53 + 2), fc.double({ noNaN: true })), fc.constantFrom('en', 'es'), (cents, locale) => {
+        assert.equal(formatCents(cents, 'EUR', locale), new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100));
+      }),
+    );
+  });
+
   it('groups IBANs by four', () => {
     assert.equal(formatIban('es9121000418450200051332'), 'ES91 2100 0418 4502 0005 1332');
     assert.equal(formatIban('ES91 2100 0418'), 'ES91 2100 0418');

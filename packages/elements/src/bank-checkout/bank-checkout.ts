@@ -11,6 +11,7 @@ import { BankBase } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
 import { renderChoices } from '../shared/choices.js';
 import { systemClock, type Clock } from '../shared/clock.js';
+import { formatCents } from '../logic/format.js';
 import '../bank-selector/bank-selector.js';
 import '../bank-result/bank-result.js';
 import { CheckoutController } from './checkout-controller.js';
@@ -214,7 +215,11 @@ export class BankCheckout extends BankBase {
     this.wantedMode = null;
     this.switchingFor = null;
     const fetch = this.fetch;
-    this.checkout.start(this.client ?? (this.api && this.checkoutSecret ? createCheckoutClient({ api: this.api, secret: this.checkoutSecret, ...(fetch ? { fetch } : {}) }) : null));
+    const client = this.client ?? (this.api && this.checkoutSecret ? createCheckoutClient({ api: this.api, secret: this.checkoutSecret, ...(fetch ? { fetch } : {}) }) : null);
+    this.checkout.start(client);
+    // In a language whose amounts need Intl (English and Spanish do without), the page's first
+    // number format reads Intl's data (tens of ms): now, while the first call is on its way.
+    if (client) formatCents(0, 'EUR', this.resolvedLocale);
   }
 
   /** A view arrived: resets what the payer was doing on the old step, and follows the new one. */
