@@ -55,7 +55,8 @@ export function createDemo(options: DemoOptions): DemoApp {
 
   let assets: Map<string, Asset> | null = null;
   const ready = buildAssets({ minify: options.minify ?? true }).then((built) => {
-    assets = built;
+    assets = built.files;
+    ctx.assetImports = built.imports;
   });
 
   const app = new Hono();

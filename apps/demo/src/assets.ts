@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -32,7 +32,17 @@ export interface Asset {
   type: string;
 }
 
-export async function buildAssets(opts: { minify?: boolean } = {}): Promise<Map<string, Asset>> {
+export interface Assets {
+  files: Map<string, Asset>;
+  /**
+   * By entry (`checkout`, …): the chunks it imports, directly or through each other, as names
+   * under /assets/. A page preloads them with the entry (`<link rel="modulepreload">`), so the
+   * browser fetches them at once instead of after the entry.
+   */
+  imports: Map<string, string[]>;
+}
+
+export async function buildAssets(opts: { minify?: boolean } = {}): Promise<Assets> {
   const assets = new Map<string, Asset>();
   const result = await build({
     entryPoints: ENTRIES,
@@ -52,14 +62,32 @@ export async function buildAssets(opts: { minify?: boolean } = {}): Promise<Map<
     // The kit's decorators are TypeScript's legacy ones.
     tsconfigRaw: { compilerOptions: { experimentalDecorators: true, useDefineForClassFields: false } },
     define: { 'process.env.NODE_ENV': '"production"' },
+    metafile: true,
   });
+  const name = (path: string) => path.replace(/^.*?\/?assets\//, '');
   for (const f of result.outputFiles) {
-    assets.set(f.path.replace(/^.*?\/assets\//, ''), { body: f.contents, type: 'text/javascript; charset=utf-8' });
+    assets.set(name(f.path), { body: f.contents, type: 'text/javascript; charset=utf-8' });
+  }
+  const outputs = (result.metafile as Metafile).outputs;
+  const imports = new Map<string, string[]>();
+  for (const entry of Object.keys(ENTRIES)) {
+    const seen = new Set<string>();
+    const visit = (path: string) => {
+      for (const i of outputs[path]?.imports ?? []) {
+        if (i.kind === 'import-statement' && !seen.has(i.path)) {
+          seen.add(i.path);
+          visit(i.path);
+        }
+      }
+    };
+    const out = Object.keys(outputs).find((p) => name(p) === `${entry}.js`);
+    if (out) visit(out);
+    imports.set(entry, [...seen].map(name));
   }
   await Promise.all(
     Object.entries(STATIC).map(async ([name, { file, type }]) => {
       assets.set(name, { body: new Uint8Array(await readFile(file)), type });
     }),
   );
-  return assets;
+  return { files: assets, imports };
 }

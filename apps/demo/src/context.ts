@@ -38,6 +38,8 @@ export interface DemoContext {
   origins: string[];
   /** A stable key (hex HMAC under a secret drawn at start) for idempotency keys and references. */
   keyFor: (...parts: string[]) => string;
+  /** By entry under /assets/, the chunks it imports (known once the bundles are built). */
+  assetImports?: Map<string, string[]>;
 }
 
 /** The shop's own origin as the caller used it, when it is one of ours; else the public one. */
@@ -60,8 +62,10 @@ export function page(
   status: 200 | 400 | 404 | 409 | 422 | 502 = 200,
 ): Response {
   const cartCount = opts.session?.cart.reduce((n, l) => n + l.quantity, 0) ?? 0;
+  // The chunks the page's scripts import, fetched with them rather than after them.
+  const preload = [...new Set((opts.scripts ?? []).flatMap((s) => ctx.assetImports?.get(s) ?? []))];
   c.header('Cache-Control', 'no-store');
-  return c.html(layout({ ...opts, shopName: ctx.opts.shopName, cartCount }, body), status);
+  return c.html(layout({ ...opts, preload, shopName: ctx.opts.shopName, cartCount }, body), status);
 }
 
 /** A posted form's text fields (a urlencoded or multipart body); anything else reads as empty. */

@@ -30,6 +30,13 @@ export interface LayoutOptions {
   section: Section;
   /** Module scripts under /assets/ (entry names without `.js`). */
   scripts?: string[];
+  /** Modules under /assets/ that the scripts import, preloaded with them (`<link rel="modulepreload">`). */
+  preload?: string[];
+  /**
+   * An origin the page will reach early, connected to ahead (`<link rel="preconnect">`): the
+   * BFF of a checkout page. `cors`: for the page's own calls (inline), not the frame's page.
+   */
+  preconnect?: { origin: string; cors: boolean };
   cartCount?: number;
   shopName: string;
   /** A page without the shop's navigation (the embedding examples). */
@@ -58,7 +65,9 @@ export function layout(opts: LayoutOptions, body: Child): string {
 <title>${opts.title} · ${opts.shopName}</title>
 <link rel="stylesheet" href="/assets/demo.css">
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-${(opts.scripts ?? []).map((s) => html`<script type="module" src="/assets/${s}.js"></script>`)}
+${opts.preconnect ? html`<link rel="preconnect" href="${opts.preconnect.origin}"${opts.preconnect.cors ? raw(' crossorigin') : ''}>
+` : ''}${(opts.preload ?? []).map((p) => html`<link rel="modulepreload" href="/assets/${p}">
+`)}${(opts.scripts ?? []).map((s) => html`<script type="module" src="/assets/${s}.js"></script>`)}
 </head>
 <body class="${opts.section}">
 <a class="skip" href="#main">Skip to content</a>

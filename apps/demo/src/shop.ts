@@ -25,7 +25,11 @@ export function shopRoutes(ctx: DemoContext) {
   const element = (c: Context, order: SessionOrder, inline: boolean, mode?: Parameters<typeof views.checkoutElement>[2]) =>
     views.checkoutElement(ctx.opts.browserBffUrl, order, mode, inline, language(c));
   /** `?embed=inline` shows the checkout in the shop's own page (a demonstration; isolated is the default). */
-  const embedding = (c: Context) => (c.req.query('embed') === 'inline' ? { inline: true, scripts: ['checkout-inline'] } : { inline: false, scripts: ['checkout'] });
+  const embedding = (c: Context) => {
+    const inline = c.req.query('embed') === 'inline';
+    // The BFF is reached early: by the frame's page (isolated) or by the element's calls (inline).
+    return { inline, scripts: [inline ? 'checkout-inline' : 'checkout'], preconnect: { origin: new URL(ctx.opts.browserBffUrl).origin, cors: inline } };
+  };
 
   const notFound = (c: Context, session: Session, text: string) => page(ctx, c, { title: 'Not found', section: 'shop', session }, views.notFoundView(text), 404);
   const badRequest = (c: Context, session: Session, text: string) =>
@@ -140,8 +144,8 @@ export function shopRoutes(ctx: DemoContext) {
     const order = session.orders.find((o) => o.checkoutId === c.req.query('order'));
     if (!order) return c.redirect('/cart', 303);
     const mode = c.req.query('mode');
-    const { inline, scripts } = embedding(c);
-    return page(ctx, c, { title: 'Checkout', section: 'cart', session, scripts }, views.checkoutView(order, element(c, order, inline, isMode(mode) ? mode : undefined), language(c)));
+    const { inline, scripts, preconnect } = embedding(c);
+    return page(ctx, c, { title: 'Checkout', section: 'cart', session, scripts, preconnect }, views.checkoutView(order, element(c, order, inline, isMode(mode) ? mode : undefined), language(c)));
   });
 
   /**
@@ -163,8 +167,8 @@ export function shopRoutes(ctx: DemoContext) {
       session.cart = [];
       session.cartRevision++;
     }
-    const { inline, scripts } = embedding(c);
-    return page(ctx, c, { title: 'Your payment', section: 'cart', session, scripts }, views.resultView(checkout, order ? element(c, order, inline) : null, language(c)));
+    const { inline, scripts, preconnect } = embedding(c);
+    return page(ctx, c, { title: 'Your payment', section: 'cart', session, scripts, preconnect }, views.resultView(checkout, order ? element(c, order, inline) : null, language(c)));
   });
 
   return app;

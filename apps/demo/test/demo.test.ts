@@ -109,6 +109,24 @@ describe('shop server', () => {
     assert.match(page, /<bank-checkout id="bank-checkout" isolate locale="en" api="http:\/\/bff\.test" checkout-secret="cs_secret_1" mode="redirect">/);
     assert.ok(!page.includes(MERCHANT_SECRET), 'the merchant secret never reaches a page');
 
+    // Built once the bundles are: the checkout's modules are preloaded with its script, and the BFF connected to ahead.
+    await demo.ready;
+    const again = await (await demo.request(`${SHOP}${a.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
+    const preloaded = [...again.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+    assert.ok(preloaded.length > 0, 'the checkout script’s chunks are preloaded');
+    for (const href of preloaded) {
+      const asset = await demo.request(`${SHOP}${href}`);
+      assert.equal(asset.status, 200, href);
+      assert.match(await asset.text(), /\S/, href);
+    }
+    const entry = await (await demo.request(`${SHOP}/assets/checkout.js`)).text();
+    const imported = [...entry.matchAll(/(?:from|import)\s*"\.\/(chunks\/[^"]+)"/g)].map((m) => `/assets/${m[1]}`);
+    assert.ok(imported.length > 0);
+    for (const chunk of imported) assert.ok(preloaded.includes(chunk), `${chunk} is preloaded`);
+    assert.ok(again.indexOf('rel="modulepreload"') < again.indexOf('<script type="module" src="/assets/checkout.js">'), 'the links come before the script');
+    assert.match(again, /<link rel="preconnect" href="http:\/\/bff\.test">/, 'the frame’s origin, connected to ahead');
+    assert.match(await (await demo.request(`${SHOP}${a.headers.get('Location')}&embed=inline`, { headers: { Cookie: cookie } })).text(), /<link rel="preconnect" href="http:\/\/bff\.test" crossorigin>/);
+
     const other = await demo.request(`${SHOP}${a.headers.get('Location')}`);
     assert.equal(other.status, 303, 'another session is sent to its own cart');
     assert.ok(!(await other.text()).includes('cs_secret_1'));
