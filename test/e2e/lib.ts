@@ -111,6 +111,29 @@ export async function act(page: Page, stack: Stack, click: () => Promise<void>):
   return (await response.json()) as CheckoutView;
 }
 
+/** Picks `bankId` in the bank list (under Business when `legal`), fills its test values and signs in; answers the BFF's view. */
+export async function signIn(page: Page, stack: Stack, bankId: string, opts: { legal?: boolean } = {}): Promise<CheckoutView> {
+  if (opts.legal) await kit(page).locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
+  await kit(page).locator(`bank-selector [role=option]#bank-${bankId}`).click();
+  const form = kit(page).locator('bank-login-form');
+  await form.getByRole('button', { name: 'Fill test values' }).click();
+  return act(page, stack, () => form.getByRole('button', { name: 'Sign in' }).click());
+}
+
+/** At the account list: the first account, and Pay; answers the BFF's view (the challenge, as a rule). */
+export async function transferFromFirstAccount(page: Page, stack: Stack): Promise<CheckoutView> {
+  const picker = kit(page).locator('bank-account-picker');
+  await picker.locator('input[type=radio]').first().check();
+  return act(page, stack, () => picker.locator('button[type=submit]').click());
+}
+
+/** At a challenge: its test values, and confirm; answers the BFF's view. */
+export async function confirmWithTestValues(page: Page, stack: Stack): Promise<CheckoutView> {
+  const challenge = kit(page).locator('bank-challenge');
+  await challenge.getByRole('button', { name: 'Fill test values' }).click();
+  return act(page, stack, () => challenge.locator('[part=submit]').click());
+}
+
 /**
  * Pays a native checkout already on screen at `bankId` with only what the page shows: the
  * login type named `loginType` (else the bank's default), the

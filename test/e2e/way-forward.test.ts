@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { act, checkoutFromCart, kit, merchantCheckout, openPage, payNative, resultTitle, startStack, type Stack } from './lib.js';
+import { act, checkoutFromCart, confirmWithTestValues, kit, merchantCheckout, openPage, payNative, resultTitle, signIn, startStack, transferFromFirstAccount, type Stack } from './lib.js';
 
 let stack: Stack;
 /** How far the simulator's and the BFF's clock run ahead of the real one. */
@@ -39,17 +39,13 @@ describe('a way forward in the shop', () => {
   it('a wrong code with attempts left gives a fresh challenge that says how many remain', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
-    await kit(page).locator('bank-selector [role=option]#bank-aurora').click();
-    await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
-    await kit(page).locator('bank-account-picker input[type=radio]').first().check();
-    await act(page, stack, () => kit(page).locator('bank-account-picker button[type=submit]').click());
+    await signIn(page, stack, 'aurora');
+    await transferFromFirstAccount(page, stack);
     await kit(page).locator('bank-challenge input').first().fill('0000');
     const retry = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
     assert.equal(retry.state, 'validate');
     await kit(page).locator('bank-challenge [part=error]').getByText('Attempts left: 2').waitFor();
-    await kit(page).locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
-    const paid = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
+    const paid = await confirmWithTestValues(page, stack);
     assert.equal(paid.state, 'succeeded');
     assertClean();
     await close();
@@ -58,9 +54,7 @@ describe('a way forward in the shop', () => {
   it('goes back from the account list to the banks, cancels, and starts again', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
-    await kit(page).locator('bank-selector [role=option]#bank-aurora').click();
-    await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    await signIn(page, stack, 'aurora');
     await kit(page).locator('bank-account-picker').waitFor();
     assert.match((await kit(page).locator('bank-checkout [part=bank]').textContent()) ?? '', /Your bank: /);
     const back = await act(page, stack, () => kit(page).locator('bank-checkout [part=back]').getByRole('button', { name: 'Back' }).click());
@@ -77,20 +71,14 @@ describe('a way forward in the shop', () => {
   it('goes back from the second login and from the contracts, and says when a second-login code was wrong', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
-    const signIn = async (bankId: string, legal = false) => {
-      if (legal) await kit(page).locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
-      await kit(page).locator(`bank-selector [role=option]#bank-${bankId}`).click();
-      await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-      return act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
-    };
     const back = () => act(page, stack, () => kit(page).locator('bank-checkout [part=back]').getByRole('button', { name: 'Back' }).click());
-    assert.equal((await signIn('levante')).state, 'second-login');
+    assert.equal((await signIn(page, stack, 'levante')).state, 'second-login');
     assert.equal((await back()).state, 'select-bank');
-    assert.equal((await signIn('aurora-empresas', true)).state, 'select-contract');
+    assert.equal((await signIn(page, stack, 'aurora-empresas', { legal: true })).state, 'select-contract');
     assert.equal((await back()).state, 'select-bank');
     // A wrong second-login code: the message says it was the code, not the credentials.
     await kit(page).locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
-    assert.equal((await signIn('levante')).state, 'second-login');
+    assert.equal((await signIn(page, stack, 'levante')).state, 'second-login');
     await kit(page).locator('bank-second-login input').fill('000001');
     const wrong = await act(page, stack, () => kit(page).locator('bank-second-login [part=submit]').click());
     assert.equal(wrong.state, 'login');
@@ -104,11 +92,8 @@ describe('a way forward in the shop', () => {
     // The page's clock (the frame's included) is moved with the servers'.
     await page.context().clock.install();
     await checkoutFromCart(page, stack, 'native');
-    await kit(page).locator('bank-selector [role=option]#bank-aurora').click();
-    await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
-    await kit(page).locator('bank-account-picker input[type=radio]').first().check();
-    const challenge = await act(page, stack, () => kit(page).locator('bank-account-picker button[type=submit]').click());
+    await signIn(page, stack, 'aurora');
+    const challenge = await transferFromFirstAccount(page, stack);
     assert.equal(challenge.state, 'validate');
     await kit(page).locator('bank-challenge input').first().waitFor();
 
@@ -119,8 +104,7 @@ describe('a way forward in the shop', () => {
     await picker.locator('input[type=radio]').first().check();
     const again = await act(page, stack, () => picker.locator('button[type=submit]').click());
     assert.equal(again.state, 'validate', 'a new transfer in the same bank session');
-    await kit(page).locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
-    const paid = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
+    const paid = await confirmWithTestValues(page, stack);
     assert.equal(paid.state, 'succeeded');
     assertClean();
     await close();
@@ -130,9 +114,7 @@ describe('a way forward in the shop', () => {
     const { page, assertClean, close } = await openPage(stack);
     await page.context().clock.install();
     await checkoutFromCart(page, stack, 'native');
-    await kit(page).locator('bank-selector [role=option]#bank-aurora').click();
-    await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    await signIn(page, stack, 'aurora');
     const picker = kit(page).locator('bank-account-picker');
     await picker.locator('input[type=radio]').first().check();
 
@@ -145,10 +127,8 @@ describe('a way forward in the shop', () => {
     await form.locator('[part=error]').getByText('Your session with the bank has ended. Log in again to continue.').waitFor();
     await form.getByRole('button', { name: 'Fill test values' }).click();
     await act(page, stack, () => form.getByRole('button', { name: 'Sign in' }).click());
-    await picker.locator('input[type=radio]').first().check();
-    await act(page, stack, () => picker.locator('button[type=submit]').click());
-    await kit(page).locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
-    const paid = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
+    await transferFromFirstAccount(page, stack);
+    const paid = await confirmWithTestValues(page, stack);
     assert.equal(paid.state, 'succeeded');
     assertClean();
     await close();
@@ -161,10 +141,7 @@ describe('a way forward in the shop', () => {
     const form = kit(page).locator('bank-login-form');
     await form.getByRole('button', { name: 'Sign in' }).waitFor();
     await kit(page).locator('bank-checkout [part=back]').getByText('Choose another bank').click();
-    await kit(page).locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
-    await kit(page).locator('bank-selector [role=option]#bank-aurora-empresas').click();
-    await form.getByRole('button', { name: 'Fill test values' }).click();
-    const view = await act(page, stack, () => form.getByRole('button', { name: 'Sign in' }).click());
+    const view = await signIn(page, stack, 'aurora-empresas', { legal: true });
     assert.equal(view.state, 'select-contract', 'signed in at the business bank');
     assertClean();
     await close();
@@ -192,11 +169,8 @@ describe('a way forward in the shop', () => {
   it('approving in the bank\'s app: "not yet" first, then approved', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
-    await kit(page).locator('bank-selector [role=option]#bank-meridiano').click();
-    await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
-    await kit(page).locator('bank-account-picker input[type=radio]').first().check();
-    await act(page, stack, () => kit(page).locator('bank-account-picker button[type=submit]').click());
+    await signIn(page, stack, 'meridiano');
+    await transferFromFirstAccount(page, stack);
     await kit(page).locator('bank-challenge [part=device-label]').waitFor();
     const notYet = await act(page, stack, () => kit(page).locator('bank-challenge [part=test-not-yet]').click());
     assert.equal(notYet.state, 'validate');
