@@ -3,7 +3,7 @@
  * (the groups, the search, the person type, the bank last used), never per render: moving
  * through the list, scrolling and rendering more cost nothing that grows with the list. A
  * search that only grew looks among the previous result's banks, and the names as searched are
- * worked out once per bank, before the first search (`prepareSearch`).
+ * worked out once per bank (`searchText`).
  */
 import type { BankGroupView, BankView } from '@bank-checkout/contract';
 import { banksFor, needsPersonType, searchText, type PersonType } from '../logic/banks.js';
@@ -29,12 +29,6 @@ export interface BankList {
   /** The banks in order, made on first use (keyboard). */
   order?: readonly BankView[];
 }
-
-/**
- * Works out every name as searched, so that the first search does not: a search for what no
- * name holds looks at each of them.
- */
-export const prepareSearch = (groups: readonly BankGroupView[]): unknown => listBanks(groups, '\0', 0, null);
 
 /**
  * The list for a search, a person type and the bank last used: the recent bank first (when not

@@ -7,7 +7,7 @@ import { elementStyles } from '../shared/styles.js';
 import { emit } from '../events.js';
 import { deviceStorage, findBank, recallBank, rememberBank, type KeyValueStore, type PersonType } from '../logic/banks.js';
 import { selectorStyles } from './bank-selector.styles.js';
-import { firstBanks, listBanks, orderOf, prepareSearch, type BankList } from './bank-list.js';
+import { firstBanks, listBanks, orderOf, type BankList } from './bank-list.js';
 
 const optionId = (bankId: string) => `bank-${bankId.replace(/[^\w-]/g, '_')}`;
 
@@ -72,8 +72,6 @@ export class BankSelector extends BankElement {
   private personTypeChosen = false;
   /** The list as shown: worked out again only when the groups, search, person type or recent bank change. */
   private list: BankList | null = null;
-  /** The groups whose names are made ready for search. */
-  private searchable?: readonly BankGroupView[];
   /** The banks rendered, by their option's id (one click listener serves every option). */
   private rendered = new Map<string, BankView>();
   private more?: IntersectionObserver;
@@ -171,12 +169,6 @@ export class BankSelector extends BankElement {
   }
 
   protected override updated(changed: PropertyValues): void {
-    // Once the list is on screen, when the page is idle: the names as searched, for the first key.
-    const groups = this.list?.groups;
-    if (groups && groups !== this.searchable) {
-      this.searchable = groups;
-      (globalThis.requestIdleCallback ?? setTimeout)(() => prepareSearch(groups));
-    }
     if (changed.has('activeId') && this.activeId) this.renderRoot.querySelector(`#${optionId(this.activeId)}`)?.scrollIntoView?.({ block: 'nearest' });
     // Render further options when the end of those rendered comes into view: by scrolling the
     // list (onListScroll), or the page when the list is not a scroll box of its own.
