@@ -83,6 +83,9 @@ describe('a way forward in the shop', () => {
     const wrong = await act(page, stack, () => kit(page).locator('bank-second-login [part=submit]').click());
     assert.equal(wrong.state, 'login');
     await kit(page).locator('bank-login-form [part=error]').getByText('The code was not correct').waitFor();
+    // Only the code was wrong: the identity stays typed, the password is to be typed again.
+    const fields = kit(page).locator('bank-login-form input:not([type=radio])');
+    assert.deepEqual([await fields.nth(0).inputValue(), await fields.nth(1).inputValue()], ['X1234567L', '']);
     assertClean();
     await close();
   });

@@ -355,6 +355,66 @@ describe('<bank-checkout>', () => {
     expect(events.filter((e) => e.type === 'bank-checkout-complete').map((e) => e.detail)).to.deep.equal([{ checkoutId: 'chk_test', outcome: 'cancelled', code: 'cancelled' }]);
   });
 
+  it('moves focus into the cancel question, and back to "Cancel payment" when the payer keeps paying', async () => {
+    const { bff } = nativeFlow();
+    const el = await mount(bff.fetch, 'en');
+    await need(el, 'bank-selector');
+    const focused = () => el.shadowRoot!.activeElement;
+    const cancel = () => el.shadowRoot!.querySelector('[part=cancel]')!;
+    cancel().querySelector('button')!.click();
+    await until(() => focused()?.textContent === 'No, continue', 'focus on the safe answer');
+    expect(focused()!.getAttribute('aria-describedby')).to.equal('cancel-question');
+    (focused() as HTMLButtonElement).click();
+    await until(() => focused()?.textContent === 'Cancel payment', 'focus back on the cancel button');
+  });
+
+  it('keeps the identity typed through a second login, for a wrong code that sends the payer back', async () => {
+    const { bff, routes, set } = nativeFlow();
+    routes['POST /v1/checkout/second-login'] = () => set(view({ state: 'login', bank: AURORA }, { sandbox: true, error: { code: 'B100', message: 'error.secondLoginCode' }, attemptsLeft: 2 }));
+    const el = await mount(bff.fetch, 'en');
+    const selector = await need(el, 'bank-selector');
+    (await until(() => deep<HTMLElement>(selector.shadowRoot!, '[role=option]#bank-aurora'), 'aurora')).click();
+    const form = await need(el, 'bank-login-form');
+    const inputs = () => [...form.shadowRoot!.querySelectorAll<HTMLInputElement>('input:not([type=radio])')];
+    await until(() => inputs().length === 2, 'the login fields');
+    type(inputs()[0]!, '12345678Z');
+    type(inputs()[1]!, '135790');
+    await submitStep(el, 'bank-login-form');
+    const second = await need(el, 'bank-second-login');
+    expect(form.hidden, 'the login form waits, hidden').to.equal(true);
+    expect(stepTag(el)).to.equal('bank-second-login');
+    type(second.shadowRoot!.querySelector<HTMLInputElement>('input')!, '0000');
+    await submitStep(el, 'bank-second-login');
+    await until(() => !form.hidden && form.shadowRoot!.querySelector('[part=error]'), 'back at the login form');
+    expect(deep(el.shadowRoot!, 'bank-login-form'), 'the same form').to.equal(form);
+    expect(inputs().map((i) => i.value), 'the identity kept, the password not').to.deep.equal(['12345678Z', '']);
+    expect(text(form.shadowRoot!.querySelector('[part=error]'))).to.contain('The code was not correct');
+    expect(el.shadowRoot!.querySelector('[part=bank]'), 'the login form names the bank itself').to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('says a call is on its way without moving anything', async () => {
+    const { bff, routes } = nativeFlow();
+    const release = gate();
+    const contract = routes['POST /v1/checkout/contract']!;
+    routes['POST /v1/checkout/contract'] = async (b, call) => {
+      await release.promise;
+      return contract(b, call);
+    };
+    routes['GET /v1/checkout'] = () => view({ state: 'select-contract', bank: bankRef, contracts: [{ contractId: 'C1', info: 'Contrato 0001' }] }, { sandbox: true });
+    const el = await mount(bff.fetch, 'en');
+    await need(el, 'bank-contract-picker');
+    const height = () => el.getBoundingClientRect().height;
+    const before = height();
+    await submitStep(el, 'bank-contract-picker');
+    const status = el.shadowRoot!.querySelector('[part=status]')!;
+    await until(() => status.textContent === 'Contacting your bank…', 'the status says it');
+    expect(height(), 'no line added while busy').to.equal(before);
+    expect(getComputedStyle(status).position, 'visually hidden').to.equal('absolute');
+    release.open();
+    await need(el, 'bank-account-picker');
+  });
+
   it('in redirect mode sends the payer to the bank’s gateway, only to a web address', async () => {
     const visited: string[] = [];
     const bff = fakeBff({

@@ -36,6 +36,15 @@ export const checkoutStyles = css`
   .status {
     color: var(--_muted);
   }
+  /* While a call is on its way the step dims (after a moment, so quick answers do not flicker);
+     the status line says it to screen readers without moving the layout. */
+  .checkout[aria-busy='true'] {
+    cursor: progress;
+  }
+  .checkout[aria-busy='true'] .step {
+    opacity: 0.6;
+    transition: opacity 0.2s 0.15s;
+  }
   .step {
     display: grid;
     gap: var(--_gap);

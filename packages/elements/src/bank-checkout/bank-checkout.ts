@@ -72,7 +72,7 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * @csspart summary - Amount, payee and concept.
  * @csspart amount - The amount.
  * @csspart notice - A message about a failed call.
- * @csspart status - "Contacting your bank…" while a call is in flight.
+ * @csspart status - "Loading…" before the checkout shows; then "Contacting your bank…" while a call is in flight, for screen readers only (the step dims meanwhile, so nothing moves).
  * @csspart modes - The choice of how to pay (when the merchant allowed several modes).
  * @csspart step - The current step.
  * @csspart back - The button that goes one step back: another bank at the login, the previous choice after it (before the transfer).
@@ -332,9 +332,22 @@ export class BankCheckout extends BankBase {
     await this.checkout.run((client) => client.cancel());
   }
 
-  private renderLogin(bank: BankView | null): TemplateResult {
-    return html`<button type="button" class="link" part="back" ?disabled=${this.checkout.busy} @click=${this.backToBanks}>${this.t('action.back')}</button>
-      ${this.loaded('bank-login-form', html`<bank-login-form .bank=${bank}></bank-login-form>`)}`;
+  /** Asks before cancelling (focus on the safe answer), or goes back to the cancel button. */
+  private async confirmCancel(asking: boolean): Promise<void> {
+    this.confirmingCancel = asking;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLButtonElement>(asking ? '[part=cancel] .primary' : '[part=cancel] button')?.focus();
+  }
+
+  /**
+   * The login, and the second login after it: one template, so that the login form stays (hidden)
+   * while the second login shows. A wrong second-login code brings the payer back to a form
+   * that still holds the identity typed (the password and codes were cleared at submit).
+   */
+  private renderLogin(bank: BankView | null, second = false): TemplateResult {
+    return html`${second ? nothing : html`<button type="button" class="link" part="back" ?disabled=${this.checkout.busy} @click=${this.backToBanks}>${this.t('action.back')}</button>`}
+      ${this.loaded('bank-login-form', html`<bank-login-form .bank=${bank} ?hidden=${second}></bank-login-form>`)}
+      ${second ? this.loaded('bank-second-login', html`<bank-second-login></bank-second-login>`) : nothing}`;
   }
 
   private renderSelector(): TemplateResult {
@@ -365,7 +378,7 @@ export class BankCheckout extends BankBase {
       case 'login':
         return this.picking ? this.renderSelector() : this.renderLogin(null);
       case 'second-login':
-        return this.loaded('bank-second-login', html`<bank-second-login></bank-second-login>`);
+        return this.renderLogin(null, true);
       case 'select-contract':
         return this.loaded('bank-contract-picker', html`<bank-contract-picker></bank-contract-picker>`);
       case 'select-account':
@@ -400,9 +413,9 @@ export class BankCheckout extends BankBase {
     return html`<div class="cancel actions" part="cancel">
       ${this.confirmingCancel
           ? html`<p id="cancel-question">${this.t('action.cancelConfirm')}</p>
-              <button type="button" ?disabled=${this.checkout.busy} @click=${this.cancel}>${this.t('action.cancelYes')}</button>
-              <button type="button" class="primary" @click=${() => (this.confirmingCancel = false)}>${this.t('action.cancelNo')}</button>`
-          : html`<button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => (this.confirmingCancel = true)}>${this.t('action.cancel')}</button>`}
+              <button type="button" aria-describedby="cancel-question" ?disabled=${this.checkout.busy} @click=${this.cancel}>${this.t('action.cancelYes')}</button>
+              <button type="button" class="primary" aria-describedby="cancel-question" @click=${() => void this.confirmCancel(false)}>${this.t('action.cancelNo')}</button>`
+          : html`<button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => void this.confirmCancel(true)}>${this.t('action.cancel')}</button>`}
     </div>`;
   }
 
@@ -412,7 +425,7 @@ export class BankCheckout extends BankBase {
     const body = v
       ? html`${summaryTemplate(v, this.tr, this.resolvedLocale)} ${notice ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}
           ${this.renderModes(v)}
-          ${'bank' in v.step && v.step.bank.label ? html`<p class="bank-name" part="bank">${this.t('step.bank', { bank: v.step.bank.label })}</p>` : nothing}
+          ${'bank' in v.step && v.step.bank.label && v.state !== 'login' ? html`<p class="bank-name" part="bank">${this.t('step.bank', { bank: v.step.bank.label })}</p>` : nothing}
           <div class="step" part="step">${this.renderStep(v)}</div>
           ${allows(v, 'back') && v.state !== 'login' ? this.renderBack() : nothing}
           ${allows(v, 'cancel') ? this.renderCancel() : nothing}`
@@ -421,7 +434,7 @@ export class BankCheckout extends BankBase {
         : nothing;
     return html`<div class="checkout" part="base" lang=${this.resolvedLocale} aria-busy=${busy ? 'true' : 'false'}>
       ${v?.sandbox ? html`<p class="notice" part="sandbox-banner">${this.t('sandbox.banner')}</p>` : nothing} ${body}
-      <p class="status" role="status" part="status">${busy ? this.t(v ? 'status.busy' : 'status.loading') : ''}</p>
+      <p class=${v ? 'status sr-only' : 'status'} role="status" part="status">${busy ? this.t(v ? 'status.busy' : 'status.loading') : ''}</p>
     </div>`;
   }
 }

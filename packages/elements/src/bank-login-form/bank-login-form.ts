@@ -59,6 +59,8 @@ export class BankLoginForm extends BankElement {
   }
 
   protected override willUpdate(): void {
+    // Kept aside (hidden) while the second login shows: the identity typed waits for a wrong code.
+    if (this.hidden) return;
     const bank = this.currentBank;
     if ((bank?.bankId ?? null) !== this.shownBankId) {
       this.shownBankId = bank?.bankId ?? null;
