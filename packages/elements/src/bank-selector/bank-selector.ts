@@ -269,11 +269,14 @@ export class BankSelector extends BankElement {
       </div>
       <p class="sr-only" role="status">${this.query ? this.t('selector.results', { count: total }) : ''}</p>
       <div id="banks" role="listbox" part="listbox" aria-label=${this.t('selector.banks')} ?hidden=${total === 0} @click=${this.onListClick} @scroll=${this.onListScroll}>
-        ${shown.map(
-          (s, i) => html`<div role="group" aria-labelledby="group-${i}">
-            <div id="group-${i}" class="group-name" part="group" role="presentation">${s.group < 0 ? this.t('selector.recent') : groups[s.group]!.name}</div>
-            ${s.banks.map((b, j) => this.renderOption(b, s.start + j + 1, total))}
-          </div>`,
+        ${shown.map((s, i) =>
+          // A group of one bank that bears the group's own name needs no heading above it.
+          s.group >= 0 && s.banks.length === 1 && s.banks[0]!.label.trim().toLowerCase() === groups[s.group]!.name.trim().toLowerCase()
+            ? this.renderOption(s.banks[0]!, s.start + 1, total)
+            : html`<div role="group" aria-labelledby="group-${i}">
+                <div id="group-${i}" class="group-name" part="group" role="presentation">${s.group < 0 ? this.t('selector.recent') : groups[s.group]!.name}</div>
+                ${s.banks.map((b, j) => this.renderOption(b, s.start + j + 1, total))}
+              </div>`,
         )}
         ${last && last.start + last.banks.length < total ? html`<div class="more" role="presentation"></div>` : nothing}
       </div>
