@@ -142,7 +142,7 @@ describe('<bank-login-form>', () => {
 
   it('says before the payer types that one attempt is left', async () => {
     const last = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 1 })}></bank-login-form>`);
-    expect(q(last, '[part=last-attempt]').textContent).to.equal('This is your last attempt: if the details are wrong again, the payment stops.');
+    expect(q(last, '[part=last-attempt]').textContent).to.equal('Last attempt: if the details are wrong again, the payment stops.');
     await expect(last).to.be.accessible();
     const more = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 2 })}></bank-login-form>`);
     expect(more.shadowRoot!.querySelector('[part=last-attempt]')).to.equal(null);

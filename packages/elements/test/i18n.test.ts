@@ -2,15 +2,22 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { en } from '../src/i18n/en.js';
-import { es } from '../src/i18n/es.js';
+import { en as enUpFront } from '../src/i18n/en.js';
+import { enChallenge } from '../src/i18n/en-challenge.js';
+import { enPeriodic } from '../src/i18n/en-periodic.js';
+import { es as esUpFront } from '../src/i18n/es.js';
+import { esChallenge } from '../src/i18n/es-challenge.js';
+import { esPeriodic } from '../src/i18n/es-periodic.js';
 import { ca } from '../src/i18n/ca.js';
 import { eu } from '../src/i18n/eu.js';
 import { gl } from '../src/i18n/gl.js';
-import { errorKey, interpolate, registerCatalogue, resolveLocale, translate } from '../src/i18n/index.js';
+import { errorKey, interpolate, registerCatalogue, registerTexts, resolveLocale, translate, type Catalogue } from '../src/i18n/index.js';
 import { NATIVE_ERROR_CODES } from '@bank-checkout/provider';
 import { BFF_ERROR_CODES } from '@bank-checkout/contract';
 
+/** English and Spanish whole: what a page loads up front, and the parts the forms bring. */
+const en: Catalogue = { ...enUpFront, ...enChallenge, ...enPeriodic };
+const es: Catalogue = { ...esUpFront, ...esChallenge, ...esPeriodic };
 const catalogues = { en, es, ca, eu, gl } as const;
 const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -70,6 +77,18 @@ describe('locale resolution and messages', () => {
     registerCatalogue('gl', gl);
     assert.equal(resolveLocale('eu-ES'), 'eu');
     assert.equal(resolveLocale(undefined, ['gl-ES']), 'gl');
+  });
+
+  it('has the texts of the forms on demand split by the prefixes their files use, and each form adds its own', () => {
+    for (const key of Object.keys(enUpFront)) assert.ok(!/^(challenge|periodic|iban|frequency)\./.test(key), `${key} belongs with its form`);
+    for (const key of Object.keys(enChallenge)) assert.match(key, /^challenge\./);
+    for (const key of Object.keys(enPeriodic)) assert.match(key, /^(periodic|iban|frequency)\./);
+    registerTexts({ en: enChallenge, es: esChallenge });
+    assert.equal(translate('es', 'challenge.title'), esChallenge['challenge.title']);
+    // A catalogue registered whole keeps its own texts when a form brings the kit's.
+    registerCatalogue('qq', { ...en, 'periodic.title': 'Own title' });
+    registerTexts({ qq: enPeriodic });
+    assert.equal(translate('qq', 'periodic.title'), 'Own title');
   });
 
   it('uses a registered locale and falls back to English for a key it lacks', () => {

@@ -24,9 +24,14 @@ import {
   type PeriodicForm,
 } from '../src/logic/periodic.js';
 import { isWebUrl, pollDelay, POLL_MAX_MS } from '../src/logic/redirect.js';
-import { registerCatalogue, translate } from '../src/i18n/index.js';
+import { registerCatalogue, registerTexts, translate } from '../src/i18n/index.js';
 import { ca } from '../src/i18n/ca.js';
 import { DEBTOR_IBAN, FIXED_NOW, PERIODIC_BANKS } from './fixtures.js';
+import { enPeriodic } from '../src/i18n/en-periodic.js';
+import { esPeriodic } from '../src/i18n/es-periodic.js';
+
+// The periodic form's texts, as its file adds them when it loads.
+registerTexts({ en: enPeriodic, es: esPeriodic });
 
 registerCatalogue('ca', ca);
 

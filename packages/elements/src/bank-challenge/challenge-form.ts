@@ -9,12 +9,17 @@ import { html, nothing, type PropertyValues, type ReactiveController, type Templ
 import type { CheckoutView, ValidationView } from '@bank-checkout/contract';
 import { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
 import { emit } from '../events.js';
-import type { MessageKey, MessageParams } from '../i18n/index.js';
+import { registerTexts, type MessageKey, type MessageParams } from '../i18n/index.js';
+import { enChallenge } from '../i18n/en-challenge.js';
+import { esChallenge } from '../i18n/es-challenge.js';
 import { announcementDue, deadlineMs, secondsLeft } from '../logic/countdown.js';
 import { formatClock } from '../logic/format.js';
 import { FieldsController } from '../shared/fields.js';
 import type { StepFormHost } from '../shared/step-form.js';
 import { challengeForm, isCardImage, type BankChallenge } from './bank-challenge.js';
+
+// This form's texts come with it.
+registerTexts({ en: enChallenge, es: esChallenge });
 
 /** Seconds left under which the countdown turns to the warning colour. */
 const LOW_SECONDS = 20;

@@ -6,7 +6,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { emit, type PeriodicSubmitDetail } from '../events.js';
-import type { MessageKey, MessageParams } from '../i18n/index.js';
+import { registerTexts, type MessageKey, type MessageParams } from '../i18n/index.js';
+import { enPeriodic } from '../i18n/en-periodic.js';
+import { esPeriodic } from '../i18n/es-periodic.js';
 import { editIban } from '../logic/iban.js';
 import {
   chosenBank,
@@ -32,6 +34,9 @@ import type { FieldError } from '../logic/validators.js';
 import { renderChoices } from '../shared/choices.js';
 import type { StepFormHost } from '../shared/step-form.js';
 import { orderForm, type BankPeriodicForm } from './bank-periodic-form.js';
+
+// This form's texts come with it.
+registerTexts({ en: enPeriodic, es: esPeriodic });
 
 /** What the form reads and calls on its element. */
 export type OrderFormHost = StepFormHost<BankPeriodicForm>;

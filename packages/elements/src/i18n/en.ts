@@ -1,6 +1,11 @@
+import type { enChallenge } from './en-challenge.js';
+import type { enPeriodic } from './en-periodic.js';
+
 /**
- * English: the reference catalogue. Its keys define `MessageKey`; every other locale must have
- * each of them. `{name}` marks a parameter.
+ * English: the reference catalogue, with its two parts in files of their own (en-challenge.ts
+ * and en-periodic.ts: the texts of the forms that load on demand, which bring them). Their keys
+ * define `MessageKey`; every other locale must have each of them. `{name}` marks a parameter.
+ * These are the texts of what a page loads up front.
  */
 export const en = {
   'summary.label': 'Payment summary',
@@ -54,7 +59,7 @@ export const en = {
   'field.CIF': 'Enter a valid CIF, for example B12345674.',
   'field.attemptsLeft': 'Attempts left: {count}',
   'field.testValue': 'Test value: {value}',
-  'login.lastAttempt': 'This is your last attempt: if the details are wrong again, the payment stops.',
+  'login.lastAttempt': 'Last attempt: if the details are wrong again, the payment stops.',
 
   'second.title': 'One more check',
   'second.sms': 'Enter the access code your bank sent you by SMS.',
@@ -72,35 +77,10 @@ export const en = {
   'account.empty': 'There are no accounts to pay from.',
   'account.submit': 'Pay {amount}',
 
-  'challenge.title': 'Confirm the payment',
-  'challenge.round': 'Confirmation {round}',
-  'challenge.nextRound': 'Your bank asks for one more confirmation.',
-  'challenge.notYet': 'Your bank has not received the confirmation yet. Try again.',
-  'challenge.code': 'Code',
-  'challenge.type0': 'Enter your signature code (operations key).',
-  'challenge.type1': 'Enter the code your bank sent you by SMS.',
-  'challenge.type1To': 'Enter the code your bank sent by SMS to {phone}.',
-  'challenge.type2': 'Enter the value at position {position} of your coordinates card.',
-  'challenge.type3': 'Your bank sent you a position by SMS: find it on your coordinates card and enter its value.',
-  'challenge.type3At': 'Enter the value at position {position} of your coordinates card, as sent by SMS.',
-  'challenge.type4': 'Enter the code from your token or your bank’s app.',
-  'challenge.type5': 'Find the position asked for on the coordinates card shown, and enter its value.',
-  'challenge.cardAlt': 'Coordinates card shown by your bank: a grid of values by column letter and row number.',
-  'challenge.cardAltAt': 'Your coordinates card. Enter the value at: {position}',
-  'challenge.testNotYet': 'Test: press before approving',
-  'challenge.type6': 'Open your bank’s app on your other device and approve the payment. Then press “{done}”.',
-  'challenge.waiting': 'Waiting for your approval in the app…',
-  'challenge.done': 'I have approved it',
-  'challenge.submit': 'Confirm payment',
-  'challenge.timeLeft': 'Time left',
-  'challenge.announce': '{seconds} seconds left to confirm the payment.',
-  'challenge.expired': 'Time is up: your bank cancelled the operation.',
-  'challenge.newCode': 'Your bank has sent a new challenge: answer it below.',
-
   'result.succeeded': 'Payment completed',
   'result.succeededBody': 'Your bank has accepted the payment.',
   'result.mandate': 'Periodic payment set up',
-  'result.mandateBody': 'Your bank accepted the periodic payment order. Nothing was charged today: your bank pays on the dates you chose.',
+  'result.mandateBody': 'Nothing was charged today: your bank pays on the dates you chose.',
   'result.failed': 'Payment not completed',
   'result.expired': 'Payment time ran out',
   'result.cancelled': 'Payment cancelled',
@@ -115,38 +95,6 @@ export const en = {
   'redirect.waitingTitle': 'Waiting for your bank',
   'redirect.waitingBody': 'If you completed the payment at your bank, this page updates by itself in a moment. Do not pay again.',
   'redirect.back': 'Return to your bank’s page',
-  'periodic.title': 'Periodic payment',
-  'periodic.body': 'Choose your bank, how often to pay and from which account. You authorise the order once, at your bank.',
-  'periodic.bank': 'Bank',
-  'periodic.bankPlaceholder': 'Choose your bank',
-  'periodic.groupBank': 'Bank in {group}',
-  'periodic.bankRequired': 'Choose your bank.',
-  'periodic.noBanks': 'No bank offers periodic payments right now.',
-  'periodic.frequency': 'How often',
-  'periodic.frequencyRequired': 'Choose how often to pay.',
-  'frequency.Weekly': 'Every week',
-  'frequency.Monthly': 'Every month',
-  'frequency.Quarterly': 'Every three months',
-  'frequency.Yearly': 'Every year',
-  'periodic.account': 'Your account (IBAN)',
-  'periodic.accountHint': 'The account the payments are made from, such as ES79 2100 0813 6101 2345 6789.',
-  'iban.required': 'Enter the IBAN of your account.',
-  'iban.format': 'An IBAN starts with two letters and two digits, such as ES91.',
-  'iban.length': 'An IBAN starting with {country} has {length} characters.',
-  'iban.checksum': 'This IBAN is not valid. Check that every character is right.',
-  'iban.payee': 'This is the account that receives the payment. Enter the account you pay from.',
-  'periodic.start': 'First payment on',
-  'periodic.startRequired': 'Choose the date of the first payment.',
-  'periodic.startAfterToday': 'Choose a date after today.',
-  'periodic.dateInvalid': 'Enter a valid date.',
-  'periodic.end': 'End date (optional)',
-  'periodic.endHint': 'Leave it empty for no end date.',
-  'periodic.endAfterStart': 'The end date must be after the first payment.',
-  'periodic.scheduleWeekly': 'It will be paid every {weekday}.',
-  'periodic.scheduleMonthly': 'It will be paid on day {day} of each month.',
-  'periodic.scheduleQuarterly': 'It will be paid every three months, on day {day}.',
-  'periodic.scheduleYearly': 'It will be paid every year on {date}.',
-  'periodic.submit': 'Continue to your bank',
 
   'mode.title': 'How do you want to pay?',
   'mode.native': 'Pay now from your bank',
@@ -164,9 +112,9 @@ export const en = {
   'error.B105': 'This bank is in maintenance right now. Please choose another bank or try later.',
   'error.B106': 'This account needs more than one signature. Choose another account.',
   'error.B107': 'Transfers are not allowed from this account. Choose another account.',
-  'error.B108': 'Your online-banking user may not make transfers. Ask your bank to allow them, or choose another bank.',
+  'error.B108': 'Your online-banking user may not make transfers. Ask your bank, or choose another bank.',
   'error.E300': 'Your bank could not complete the operation right now. Try again in a few minutes, or choose another bank.',
-  'error.linkNotCompleted': 'The payment was not completed at your bank’s page. No money was moved.',
+  'error.linkNotCompleted': 'The payment was not completed at your bank. No money was moved.',
   'error.E301': 'Your bank rejected some of the data sent.',
   'error.secondLoginCode': 'The code was not correct, so your bank closed the login. Log in again to get a new code.',
   'error.sessionEnded': 'Your session with the bank has ended. Log in again to continue.',
@@ -179,7 +127,6 @@ export const en = {
   'error.upstream': 'Your bank’s service answered with an error. Try again in a moment.',
   'error.upstream-timeout': 'Your bank’s service did not answer in time. Try again in a moment.',
   'error.invalid-state': 'This step is no longer possible. The page shows the current step.',
-  'error.invalid_state': 'This step is no longer possible. The page shows the current step.',
   'error.network': 'We could not reach the payment service. Check your connection and try again.',
   'error.rate_limited': 'Too many requests. Wait a moment and try again.',
   'error.checkout_busy': 'Your previous request is still in progress. Wait a moment.',
@@ -191,6 +138,8 @@ export const en = {
   'error.generic': 'Something went wrong. Try again in a moment.',
 } as const;
 
-export type MessageKey = keyof typeof en;
+export type MessageKey = keyof typeof en | keyof typeof enChallenge | keyof typeof enPeriodic;
 /** A complete catalogue: one string per key. */
 export type Catalogue = Record<MessageKey, string>;
+/** The texts of what a page loads up front (`en` and `es` as built in). */
+export type UpFrontTexts = Record<keyof typeof en, string>;

@@ -1,7 +1,9 @@
 /**
- * Typed per-locale message catalogues. English and Spanish are built in; Catalan, Basque and
- * Galician are loaded when first asked for (a dynamic import the merchant's bundler splits into
- * its own file); other locales are added with `registerCatalogue`. A locale is chosen from the
+ * Typed per-locale message catalogues. English and Spanish are built in: the texts of what a
+ * page loads up front, and the texts of each form loaded on demand with that form's own file
+ * (`registerTexts`, called by the form's file as it runs). Catalan, Basque and Galician are
+ * loaded whole when first asked for (a dynamic import the merchant's bundler splits into its
+ * own file); other locales are added with `registerCatalogue`. A locale is chosen from the
  * `locale` attribute, then the browser's languages, then English.
  */
 import { en, type Catalogue, type MessageKey } from './en.js';
@@ -10,10 +12,19 @@ import { es } from './es.js';
 export type { Catalogue, MessageKey };
 export type MessageParams = Record<string, string | number>;
 
-const catalogues = new Map<string, Catalogue>([
+/** The texts of each locale; English and Spanish gain the texts of each form as it loads. */
+const catalogues = new Map<string, Partial<Catalogue>>([
   ['en', en],
   ['es', es],
 ]);
+
+/**
+ * Adds the texts of a part of the kit loaded on demand (a form's file), by locale. Texts a
+ * locale already has win: a catalogue registered whole (`registerCatalogue`) keeps its own.
+ */
+export function registerTexts(parts: Record<string, Partial<Catalogue>>): void {
+  for (const [locale, texts] of Object.entries(parts)) catalogues.set(locale, { ...texts, ...catalogues.get(locale) });
+}
 
 export const DEFAULT_LOCALE = 'en';
 
@@ -89,12 +100,13 @@ export function interpolate(template: string, params?: MessageParams): string {
 }
 
 export function translate(locale: string, key: MessageKey, params?: MessageParams): string {
-  const text = catalogues.get(locale)?.[key] ?? en[key];
+  const text = catalogues.get(locale)?.[key] ?? catalogues.get(DEFAULT_LOCALE)![key] ?? key;
   return interpolate(text, params);
 }
 
+/** A key of the texts loaded so far (the views' error messages are all up front). */
 export function isMessageKey(key: string): key is MessageKey {
-  return Object.hasOwn(en, key);
+  return Object.hasOwn(catalogues.get(DEFAULT_LOCALE)!, key);
 }
 
 /**
@@ -103,6 +115,7 @@ export function isMessageKey(key: string): key is MessageKey {
  */
 export function errorKey(code: string | null | undefined, message?: string | null): MessageKey {
   if (message && isMessageKey(message)) return message;
-  const byCode = `error.${code ?? ''}`;
+  // The HTTP error `invalid_state` and the view's `invalid-state` say the same.
+  const byCode = `error.${code === 'invalid_state' ? 'invalid-state' : (code ?? '')}`;
   return isMessageKey(byCode) ? byCode : 'error.generic';
 }

@@ -5,7 +5,8 @@
  * functions.
  */
 import { isIsoDate, PROVIDER_TIME_ZONE, type PeriodicBankView, type PeriodicBody } from '@bank-checkout/contract';
-import { isMessageKey, type MessageKey, type MessageParams } from '../i18n/index.js';
+import type { MessageKey, MessageParams } from '../i18n/index.js';
+import { enPeriodic } from '../i18n/en-periodic.js';
 import type { FieldError } from './validators.js';
 import { compactIban, validateIban } from './iban.js';
 
@@ -52,7 +53,7 @@ export function periodicChoices(banks: readonly PeriodicBankView[], locale: stri
 /** The message key of a frequency code (`Monthly` → `frequency.Monthly`), null for a code without one. */
 export function frequencyKey(code: string): MessageKey | null {
   const key = `frequency.${code}`;
-  return isMessageKey(key) ? key : null;
+  return Object.hasOwn(enPeriodic, key) ? (key as MessageKey) : null;
 }
 
 /** The calendar date (`YYYY-MM-DD`) at `now` in `timeZone` (the device's when absent). */
