@@ -52,6 +52,7 @@ export function isCardImage(value: string | null): value is string {
  * @csspart field-error - A field's error message.
  * @csspart error - An error message.
  * @csspart fill-test - The "fill test values" button (test mode).
+ * @csspart test-value - A validation's test value, as text (test mode).
  * @csspart test-not-yet - Test mode: confirm before approving in the app (type 6).
  * @csspart device-label - The bank's label of an approval in its app (type 6).
  * @csspart device-instructions - The bank's instructions for it (type 6).

@@ -34,6 +34,8 @@ export function initialLogin(bank: BankView): LoginTypeView | undefined {
  * @csspart error - The error from the bank.
  * @csspart submit - The sign-in button.
  * @csspart fill-test - The "fill test values" button (test mode).
+ * @csspart test-value - A field's test value, as text (test mode).
+ * @csspart last-attempt - Says that one attempt is left, before the payer types.
  */
 @customElement('bank-login-form')
 export class BankLoginForm extends BankElement {

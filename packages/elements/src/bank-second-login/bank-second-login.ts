@@ -30,6 +30,7 @@ export type SecondLoginKind = 1 | 2 | 3;
  * @csspart field-error - The field's error message.
  * @csspart error - An error from the bank.
  * @csspart fill-test - The "fill test values" button (test mode).
+ * @csspart test-value - The test value, as text (test mode).
  * @csspart submit - The continue button.
  */
 @customElement('bank-second-login')
