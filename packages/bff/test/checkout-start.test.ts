@@ -36,6 +36,26 @@ describe('GET /v1/checkout/start', () => {
     assert.deepEqual(h.upstreamCalls.slice(before), []);
   });
 
+  it('lets the browser keep the bank list and revalidate it: ETag, private no-cache, 304 on a match', async () => {
+    const { clientSecret } = await h.createCheckout();
+    const first = await h.checkout(clientSecret, '/v1/banks');
+    const etag = first.headers.get('ETag');
+    assert.match(etag ?? '', /^"[A-Za-z0-9_-]{27}"$/);
+    assert.equal(first.headers.get('Cache-Control'), 'private, no-cache');
+    const other = await h.createCheckout();
+    for (const tag of [etag!, `W/${etag}`, `"stale", ${etag}`, '*']) {
+      const again = await h.checkout(other.clientSecret, '/v1/banks', undefined, { 'If-None-Match': tag });
+      assert.equal(again.status, 304, tag);
+      assert.equal(await again.text(), '');
+      assert.equal(again.headers.get('ETag'), etag);
+    }
+    const changed = await h.checkout(clientSecret, '/v1/banks', undefined, { 'If-None-Match': '"stale"' });
+    assert.equal(changed.status, 200);
+    assert.deepEqual(await changed.json(), await (await h.checkout(clientSecret, '/v1/banks')).json());
+    // The secret is checked before any revalidation.
+    assert.equal((await h.checkout('cs_wrong', '/v1/banks', undefined, { 'If-None-Match': etag! })).status, 401);
+  });
+
   it('needs the client secret', async () => {
     const res = await h.checkout('cs_wrong', '/v1/checkout/start');
     assert.equal(res.status, 401);

@@ -111,14 +111,15 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
   const base = options.api.replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  /** `cache`: `no-store` for everything but the bank list, which the browser may keep if it asks each time (`no-cache`: a 304 then). */
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown, cache: RequestCache = 'no-store'): Promise<unknown> {
     let res: Response;
     try {
       res = await doFetch(`${base}${path}`, {
         method,
         headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Checkout-Secret': options.secret },
         credentials: 'omit',
-        cache: 'no-store',
+        cache,
         ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
       });
     } catch {
@@ -143,7 +144,7 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
 
   return {
     async banks() {
-      const data = await call('GET', '/v1/banks');
+      const data = await call('GET', '/v1/banks', undefined, 'no-cache');
       if (!isBanksResponse(data)) throw invalidBody();
       return data;
     },

@@ -41,6 +41,8 @@ describe('createCheckoutClient', () => {
       assert.equal(call.headers['content-type'], 'application/json');
       assert.equal(call.credentials, 'omit');
       assert.ok(!call.path.includes('cs_secret'));
+      // Only the bank list may be kept by the browser, and it is revalidated each time (ETag).
+      assert.equal(call.cache, call.path.endsWith('/banks') ? 'no-cache' : 'no-store', call.path);
     }
   });
 

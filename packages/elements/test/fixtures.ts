@@ -198,6 +198,7 @@ export interface FakeCall {
   headers: Record<string, string>;
   body: unknown;
   credentials: RequestCredentials | undefined;
+  cache: RequestCache | undefined;
 }
 
 export type FakeReply = CheckoutView | { status: number; body: unknown } | Error;
@@ -216,7 +217,7 @@ export function fakeBff(routes: Record<string, FakeRoute>) {
     const method = init?.method ?? 'GET';
     const headers = Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    const call: FakeCall = { method, path: url.pathname, headers, body, credentials: init?.credentials };
+    const call: FakeCall = { method, path: url.pathname, headers, body, credentials: init?.credentials, cache: init?.cache };
     calls.push(call);
     const route = routes[`${method} ${url.pathname}`] ?? (method === 'GET' && url.pathname === '/v1/checkout/start' ? startRoute(routes) : undefined);
     if (!route) return Response.json({ error: { code: 'not_found', message: 'no route', requestId: 'r0' } }, { status: 404 });

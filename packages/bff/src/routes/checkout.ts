@@ -2,6 +2,7 @@
  * The checkout API the elements call with `X-Checkout-Secret`. Every answer is the checkout
  * view; CORS only for the allowed origins; JSON bodies only.
  */
+import { createHash } from 'node:crypto';
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
@@ -15,6 +16,15 @@ import { toApiError } from '../upstream.js';
 import type { AppParts } from '../app.js';
 
 const isEmpty = (schema: z.ZodType) => schema === (contract.emptyBody as z.ZodType);
+
+/** Whether an If-None-Match header names `etag` (a list, weak or strong, or `*`). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
 
 type CheckoutEnv = { Variables: BffEnv['Variables'] & { checkout: CheckoutRecord } };
 
@@ -39,7 +49,7 @@ export function checkoutRoutes(p: AppParts) {
   };
 
   /** A route of the checkout API: the client secret, then the body, then the handler. */
-  const checkoutRoute = <B extends z.ZodType | undefined>(def: { method: 'get' | 'post'; path: string; summary: string; body?: B; response?: z.ZodType }) =>
+  const checkoutRoute = <B extends z.ZodType | undefined>(def: { method: 'get' | 'post'; path: string; summary: string; body?: B; response?: z.ZodType; notModified?: boolean }) =>
     createRoute(
       withErrors({
         method: def.method,
@@ -49,30 +59,44 @@ export function checkoutRoutes(p: AppParts) {
         security: SECURITY.checkout,
         middleware: def.body ? [checkoutAuth, jsonBody({ allowEmpty: isEmpty(def.body) })] : [checkoutAuth],
         ...(def.body ? { request: { body: jsonRequest(def.body, !isEmpty(def.body)) } } : {}),
-        responses: { 200: json(def.response ?? contract.checkoutView, 'The checkout view') },
+        responses: {
+          200: json(def.response ?? contract.checkoutView, 'The checkout view'),
+          ...(def.notModified ? { 304: { description: 'Not modified: the ETag given in If-None-Match is still current' } } : {}),
+        },
       }),
     );
 
-  /** The bank list as the elements get it, serialised once per cached upstream list. */
-  let banksBody: { from: unknown; json: string } | null = null;
-  const banksJson = (groups: Awaited<ReturnType<typeof p.upstream.nativeBanks>>) => {
+  /** The bank list as the elements get it, serialised (and its ETag made) once per cached upstream list. */
+  let banksBody: { from: unknown; json: string; etag: string } | null = null;
+  const banksOf = (groups: Awaited<ReturnType<typeof p.upstream.nativeBanks>>) => {
     if (banksBody?.from !== groups) {
       const body: contract.BanksResponse = {
         groups: groups.map((g) => ({ group: g.group, name: g.name, defaultType: g.defaultType, types: g.types.map((t) => bankView(t, p.config.sandbox)) })),
       };
-      banksBody = { from: groups, json: JSON.stringify(body) };
+      const json = JSON.stringify(body);
+      banksBody = { from: groups, json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
     }
-    return banksBody.json;
+    return banksBody;
   };
+  const banksJson = (groups: Awaited<ReturnType<typeof p.upstream.nativeBanks>>) => banksOf(groups).json;
 
-  app.openapi(checkoutRoute({ method: 'get', path: '/banks', summary: 'Bank groups of the native service (cached)', response: contract.banksResponse }), async (c) => {
-    const groups = await p.upstream.nativeBanks().catch((err) => {
-      throw toApiError(err);
-    });
-    // The cached serialisation, sent as it is (it has the banksResponse shape).
-    c.header('Content-Type', 'application/json');
-    return c.body(banksJson(groups)) as never;
-  });
+  app.openapi(
+    checkoutRoute({ method: 'get', path: '/banks', summary: 'Bank groups of the native service (cached; revalidate with If-None-Match)', response: contract.banksResponse, notModified: true }),
+    async (c) => {
+      const groups = await p.upstream.nativeBanks().catch((err) => {
+        throw toApiError(err);
+      });
+      // The browser may keep the list, but asks each time whether it is still current: a 304
+      // then costs a few hundred bytes instead of the list (after "choose another bank", say).
+      const { json, etag } = banksOf(groups);
+      c.header('ETag', etag);
+      c.header('Cache-Control', 'private, no-cache');
+      if (matchesEtag(c.req.header('If-None-Match'), etag)) return c.body(null, 304) as never;
+      // The cached serialisation, sent as it is (it has the banksResponse shape).
+      c.header('Content-Type', 'application/json');
+      return c.body(json) as never;
+    },
+  );
 
   app.openapi(checkoutRoute({ method: 'get', path: '/checkout', summary: 'The checkout view' }), async (c) => c.json(await p.service.view(c.get('checkout')), 200));
 
