@@ -50,8 +50,10 @@ export const FAULTS: Fault[] = [
   { name: 'a 10 MB body', rule: { kind: 'large' }, status: 502, code: 'upstream', outcome: 'too-large' },
 ];
 
-/** A slow answer that still arrives well inside the timeout: must succeed. */
-export const SLOW_BUT_IN_TIME: FaultRule = { kind: 'latency', ms: Math.round(TIMEOUT_MS / 3) };
+/** The BFF's timeout for the slow answer below. */
+export const SLOW_TIMEOUT_MS = 2000;
+/** A slow answer (longer than the suite's own timeout) that still arrives well inside SLOW_TIMEOUT_MS: must succeed. */
+export const SLOW_BUT_IN_TIME: FaultRule = { kind: 'latency', ms: TIMEOUT_MS };
 
 /** Log of unhandled rejections and exceptions while the suite runs: a fault must not cause one. */
 export const stray: unknown[] = [];
@@ -224,12 +226,20 @@ export function describeFaults(title: string, step: FaultStep): void {
     }
 
     it('an answer slower than usual but inside the timeout succeeds, called once', async () => {
-      const { secret, run } = await step.prepare(h);
-      await arm(h, method, path, SLOW_BUT_IN_TIME);
-      const res = await run();
-      assert.equal(res.status, okStatus, await res.text());
-      assert.deepEqual(await sandboxCalls(h), step.okCalls);
-      await assertState(h, secret, step.ok);
+      // A BFF of its own with a timeout far above the answer's delay: in this one process the
+      // simulator, the BFF and the test share an event loop, and a busy stretch of the suite's
+      // own work must not turn "in time" into a timeout.
+      const slow = await faultHarness({ PROVIDER_TIMEOUT_MS: String(SLOW_TIMEOUT_MS) });
+      try {
+        const { secret, run } = await step.prepare(slow);
+        await arm(slow, method, path, SLOW_BUT_IN_TIME);
+        const res = await run();
+        assert.equal(res.status, okStatus, await res.text());
+        assert.deepEqual(await sandboxCalls(slow), step.okCalls);
+        await assertState(slow, secret, step.ok);
+      } finally {
+        await slow.close();
+      }
     });
 
     if (step.readOnly) {
