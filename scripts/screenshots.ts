@@ -9,6 +9,7 @@
  *   docs/img/retry-code.png   a wrong code: a fresh challenge and the attempts left
  *   docs/img/try-again.png    after a cancellation: "Try again"
  *   docs/img/approve-app.png  approving in the bank's app after "not yet"
+ *   docs/img/test-values.png  test mode: a second login by coordinates card, its position and test value shown
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -143,8 +144,17 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await ui.locator('bank-challenge [part=test-not-yet]').click();
     await ui.locator('bank-challenge').getByText('has not received the confirmation yet').waitFor();
     const approvePng = await shot('approve-app.png');
+    await page.goto(`${started.urls.demo}/`);
+    await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await ui.locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
+    await ui.locator('bank-selector [role=option]#bank-levante-empresas').click();
+    await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
+    await ui.locator('bank-second-login [part=test-value]').waitFor();
+    const testValuesPng = await shot('test-values.png');
     await context.close();
-    return [checkoutPng, consolePng, retryPng, againPng, approvePng];
+    return [checkoutPng, consolePng, retryPng, againPng, approvePng, testValuesPng];
   } finally {
     await close();
   }
