@@ -242,6 +242,16 @@ function serveBench(dir: string, opts: RenderOptions, host: Uint8Array, preload:
   });
 }
 
+
+/** The page's uncaught exceptions and console errors, as they come. */
+function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
+}
 /** The chunks a built entry imports statically, directly or through each other (what a page preloads with it). */
 function staticImports(output: Awaited<ReturnType<typeof build>>, entry: string): string[] {
   const chunks = new Map<string, string[]>();
@@ -261,11 +271,7 @@ async function inFreshPage<T>(browser: Browser, url: string, fn: (page: import('
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    const errors = pageErrors(page);
     await page.goto(url);
     const result = await fn(page);
     if (errors.length) throw new Error(`the page reported errors: ${errors.join('; ')}`);
@@ -285,11 +291,7 @@ async function checkoutFirstRender(browser: Browser, url: string): Promise<Check
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    const errors = pageErrors(page);
     const done = shown(page);
     await page.goto(url);
     await done;
@@ -307,11 +309,7 @@ async function isolatedFirstRender(browser: Browser, url: string): Promise<numbe
   try {
     await context.addInitScript({ content: FRAME_PROBE });
     const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    const errors = pageErrors(page);
     const done = shown(page);
     await page.goto(url);
     await done;
