@@ -46,6 +46,8 @@ const envSchema = z.object({
   PROVIDER_TIMEOUT_MS: int(100, 120_000).default(15_000),
   /** The value that tells the native service a signature on another device is done (type 6). */
   PROVIDER_INDIRECT_SIGNED_VALUE: z.string().min(1).max(64).default(INDIRECT_SIGNED_VALUE),
+  /** An E301 on a session quiet this long is the bank's session having ended (the spec does not say how long one lives). */
+  PROVIDER_SESSION_QUIET_SECONDS: int(1, 86_400).default(60),
   BFF_MERCHANT_SECRET: z.string().min(16, 'must be at least 16 characters').default(SANDBOX.merchantSecret),
   BFF_PUBLIC_URL: url.optional(),
   ALLOWED_ORIGINS: z
@@ -125,6 +127,8 @@ export interface BffConfig {
     legacy: { variant: 'commerce' | 'business'; apiKey: string; apiToken: string };
     timeoutMs: number;
     indirectSignedValue: string;
+    /** How long a bank session may be quiet before an E301 on it means it ended. */
+    sessionQuietMs: number;
   };
   /** True when talking to the provider's test environment: test values are shown. */
   sandbox: boolean;
@@ -227,6 +231,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       legacy: { variant: e.PROVIDER_LEGACY_VARIANT, apiKey: e.PROVIDER_LEGACY_API_KEY, apiToken: e.PROVIDER_LEGACY_API_TOKEN },
       timeoutMs: e.PROVIDER_TIMEOUT_MS,
       indirectSignedValue: e.PROVIDER_INDIRECT_SIGNED_VALUE,
+      sessionQuietMs: e.PROVIDER_SESSION_QUIET_SECONDS * 1000,
     },
     sandbox: e.PROVIDER_ENV === 'san',
     merchantSecret: e.BFF_MERCHANT_SECRET,

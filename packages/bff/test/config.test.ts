@@ -12,6 +12,8 @@ describe('configuration from the environment', () => {
     assert.equal(c.provider.nativeUrl, 'http://127.0.0.1:4010');
     assert.equal(c.databaseUrl, 'file:./data/bff.db');
     assert.deepEqual(c.allowedOrigins, ['http://127.0.0.1:5173', 'http://localhost:5173']);
+    assert.equal(c.provider.sessionQuietMs, 60_000);
+    assert.equal(loadConfig({ PROVIDER_SESSION_QUIET_SECONDS: '900' }).provider.sessionQuietMs, 900_000);
   });
 
   it('names every bad variable', () => {
@@ -24,6 +26,7 @@ describe('configuration from the environment', () => {
       BFF_MERCHANT_SECRET: 'short',
       MERCHANT_IBAN: 'ES00123',
       RATE_LIMIT_PER_MINUTE: '0',
+      PROVIDER_SESSION_QUIET_SECONDS: '0',
     };
     for (const [name, value] of Object.entries(bad)) {
       assert.throws(() => loadConfig({ [name]: value }), (err: Error) => err instanceof ConfigError && err.message.includes(name), name);

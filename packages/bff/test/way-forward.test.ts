@@ -112,6 +112,19 @@ describe('a way forward', () => {
     assert.equal(late.attemptsLeft, 3, 'no attempt spent');
   });
 
+  it('takes a session as ended only after the quiet time the operator set', async () => {
+    const patient = await createHarness({ PROVIDER_SESSION_QUIET_SECONDS: '3600' });
+    try {
+      const c = await patient.createCheckout();
+      await walk(patient, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+      patient.clock.advance(16 * 60_000); // the simulator ends it; the operator said sessions live an hour
+      const v = await view(await patient.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' }));
+      assert.deepEqual([v.state, v.error], ['failed', { code: 'E301', message: 'error.E301' }]);
+    } finally {
+      await patient.close();
+    }
+  });
+
   it('an E301 on a session just used is about the data, not the session', async () => {
     const d = await h.createCheckout();
     await walk(h, d.clientSecret, 'aurora', { stopAt: 'select-account' });

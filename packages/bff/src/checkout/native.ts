@@ -27,7 +27,7 @@ export function nativeActions(core: Core) {
   /** A provider error at a step: where the checkout goes, attempts spent. */
   function providerErrorPatch(rec: CheckoutRecord, i: Internal, step: ErrorStep, err: ProviderError): CheckoutPatch {
     const attemptsLeft = costsAttempt(err.code) ? Math.max(0, rec.attemptsLeft - 1) : rec.attemptsLeft;
-    const ended = sessionEnded(step, err.code, i.sessionAt, now());
+    const ended = sessionEnded(step, err.code, i.sessionAt, now(), config.provider.sessionQuietMs);
     let state = ended ? SESSION_END.to : stateAfterError(step, err.code);
     let code = err.code;
     if (attemptsLeft === 0 && costsAttempt(err.code) && state !== 'failed') {

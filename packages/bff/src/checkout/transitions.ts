@@ -97,15 +97,16 @@ export const ERROR_TARGETS: Readonly<Record<ErrorStep, { codes: Readonly<Record<
  * The bank's session ended. The provider does not say how long a session lives nor how it
  * answers a call on one that ended; its test environment answers E301 (incorrect parameters)
  * after 15 quiet minutes. So an E301 on a call that names the session (the account list, a
- * transfer) once the session has been quiet for `quietMs` is taken as the session having ended:
- * the payer logs in again at the same bank, with a message that says so. Sooner, the E301 is
- * about the data, and the step's own target applies.
+ * transfer) once the session has been quiet for `quietMs` (`PROVIDER_SESSION_QUIET_SECONDS`,
+ * 60 by default) is taken as the session having ended: the payer logs in again at the same
+ * bank, with a message that says so. Sooner, the E301 is about the data, and the step's own
+ * target applies.
  */
-export const SESSION_END = { code: 'E301', steps: ['accounts', 'transfer'] as readonly ErrorStep[], quietMs: 60_000, to: 'login' as CheckoutState };
+export const SESSION_END = { code: 'E301', steps: ['accounts', 'transfer'] as readonly ErrorStep[], to: 'login' as CheckoutState };
 
-/** Whether a provider error at `step` means the bank's session ended (last used at `usedAt`). */
-export function sessionEnded(step: ErrorStep, code: string, usedAt: number | undefined, now: number): boolean {
-  return code === SESSION_END.code && SESSION_END.steps.includes(step) && usedAt !== undefined && now - usedAt >= SESSION_END.quietMs;
+/** Whether a provider error at `step` means the bank's session ended (last used at `usedAt`, quiet since for `quietMs` or more). */
+export function sessionEnded(step: ErrorStep, code: string, usedAt: number | undefined, now: number, quietMs: number): boolean {
+  return code === SESSION_END.code && SESSION_END.steps.includes(step) && usedAt !== undefined && now - usedAt >= quietMs;
 }
 
 /** Codes that use up one of the payer's attempts: wrong credentials, wrong validation code. */
