@@ -1,9 +1,7 @@
-import { html, type PropertyValues } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { ValidationView } from '@bank-checkout/contract';
-import { BankElement } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
-import { FormFile } from '../shared/step-form.js';
+import { FormFile, FormStepElement } from '../shared/step-form.js';
 import { challengeStyles } from './bank-challenge.styles.js';
 import type { ChallengeForm, ChallengeFormHost } from './challenge-form.js';
 
@@ -59,7 +57,7 @@ export function isCardImage(value: string | null): value is string {
  * @csspart submit - The confirm (or "done") button.
  */
 @customElement('bank-challenge')
-export class BankChallenge extends BankElement {
+export class BankChallenge extends FormStepElement<ChallengeForm> {
   static override styles = [...elementStyles, challengeStyles];
   protected override readonly stepState = 'validate' as const;
 
@@ -72,27 +70,8 @@ export class BankChallenge extends BankElement {
   /** The clock of the countdown. */
   @property({ attribute: false }) clock: Clock = systemClock;
 
-  /** The form itself, once its file is in. */
-  private form: ChallengeForm | null = null;
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    const Form = challengeForm.form;
-    if (!this.form && Form) this.form = new Form(this.formHost());
-    if (this.form) this.form.willUpdate(changed);
-    else void challengeForm.load().then(() => this.requestUpdate(), () => {});
-  }
-
-  /** Resolves once the form is shown (its file may still be coming at the first update). */
-  protected override async getUpdateComplete(): Promise<boolean> {
-    const done = await super.getUpdateComplete();
-    if (this.form || !this.hasUpdated) return done;
-    await challengeForm.load().catch(() => {});
-    return super.getUpdateComplete();
-  }
-
-  override render() {
-    // Until the form's file is in, say so (as <bank-checkout> does for a step on its way).
-    return this.form ? this.form.render() : html`<p role="status">${this.t('status.loading')}</p>`;
+  protected get formFile() {
+    return challengeForm;
   }
 }
 

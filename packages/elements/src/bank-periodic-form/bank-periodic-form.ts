@@ -1,10 +1,8 @@
-import { html } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { PeriodicBankView } from '@bank-checkout/contract';
-import { BankElement } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { FormFile } from '../shared/step-form.js';
+import { FormFile, FormStepElement } from '../shared/step-form.js';
 import type { OrderForm, OrderFormHost } from './order-form.js';
 import { periodicFormStyles } from './bank-periodic-form.styles.js';
 
@@ -46,7 +44,7 @@ export const orderForm = new FormFile<OrderFormHost, OrderForm>(() => import('./
  * @csspart submit - The button that continues to the bank.
  */
 @customElement('bank-periodic-form')
-export class BankPeriodicForm extends BankElement {
+export class BankPeriodicForm extends FormStepElement<OrderForm> {
   static override styles = [...elementStyles, periodicFormStyles];
   protected override readonly stepState = 'periodic' as const;
 
@@ -57,27 +55,8 @@ export class BankPeriodicForm extends BankElement {
   /** Used alone with `client`: how the page goes to the bank's signed page. */
   @property({ attribute: false }) navigate: (url: string) => void = (url) => window.location.assign(url);
 
-  /** The form itself, once its file is in. */
-  private form: OrderForm | null = null;
-
-  protected override willUpdate(): void {
-    const Form = orderForm.form;
-    if (!this.form && Form) this.form = new Form(this.formHost());
-    if (this.form) this.form.willUpdate();
-    else void orderForm.load().then(() => this.requestUpdate(), () => {});
-  }
-
-  /** Resolves once the form is shown (its file may still be coming at the first update). */
-  protected override async getUpdateComplete(): Promise<boolean> {
-    const done = await super.getUpdateComplete();
-    if (this.form || !this.hasUpdated) return done;
-    await orderForm.load().catch(() => {});
-    return super.getUpdateComplete();
-  }
-
-  override render() {
-    // Until the form's file is in, say so (as <bank-checkout> does for a step on its way).
-    return this.form ? this.form.render() : html`<p role="status">${this.t('status.loading')}</p>`;
+  protected get formFile() {
+    return orderForm;
   }
 }
 

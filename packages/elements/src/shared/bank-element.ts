@@ -177,3 +177,4 @@ export abstract class BankElement extends BankBase {
     </div>`;
   }
 }
+

@@ -4,7 +4,8 @@
  * or ahead of time with `<bank-checkout>`'s later steps. Until it is in, the element says it is
  * loading, and its `updateComplete` waits for it.
  */
-import type { TemplateResult, nothing } from 'lit';
+import { html, type PropertyValues, type TemplateResult, type nothing } from 'lit';
+import { BankElement } from './bank-element.js';
 import type { CheckoutView } from '@bank-checkout/contract';
 import type { CheckoutContextValue, StepAction } from '../context.js';
 
@@ -54,5 +55,44 @@ export class FormFile<Host, Form> {
 
   define(form: new (host: Host) => Form): void {
     this.form = form;
+  }
+}
+
+/** What a step's form in a file of its own does for its element. */
+export interface StepForm {
+  willUpdate(changed: PropertyValues): void;
+  render(): TemplateResult | typeof nothing;
+}
+
+/**
+ * A step whose form comes in a file of its own (shared/step-form.ts): the form is made at the
+ * first update after its file is in; until then the element says it is loading, and its
+ * `updateComplete` waits for the form.
+ */
+export abstract class FormStepElement<Form extends StepForm> extends BankElement {
+  /** The file of this step's form. */
+  protected abstract get formFile(): FormFile<never, Form>;
+
+  /** The form itself, once its file is in. */
+  private form: Form | null = null;
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const file = this.formFile;
+    if (!this.form && file.form) this.form = new file.form(this.formHost() as never);
+    if (this.form) this.form.willUpdate(changed);
+    else void file.load().then(() => this.requestUpdate(), () => {});
+  }
+
+  /** Resolves once the form is shown (its file may still be coming at the first update). */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    if (this.form || !this.hasUpdated) return done;
+    await this.formFile.load().catch(() => {});
+    return super.getUpdateComplete();
+  }
+
+  override render() {
+    // Until the form's file is in, say so (as <bank-checkout> does for a step on its way).
+    return this.form ? this.form.render() : html`<p role="status">${this.t('status.loading')}</p>`;
   }
 }
