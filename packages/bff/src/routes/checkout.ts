@@ -78,7 +78,6 @@ export function checkoutRoutes(p: AppParts) {
     }
     return banksBody;
   };
-  const banksJson = (groups: Awaited<ReturnType<typeof p.upstream.nativeBanks>>) => banksOf(groups).json;
 
   app.openapi(
     checkoutRoute({ method: 'get', path: '/banks', summary: 'Bank groups of the native service (cached; revalidate with If-None-Match)', response: contract.banksResponse, notModified: true }),
@@ -108,7 +107,7 @@ export function checkoutRoutes(p: AppParts) {
       // Without the list (the provider did not answer), the element asks GET /v1/banks, which says why.
       const groups = listed ? await p.upstream.nativeBanks().catch(() => null) : null;
       c.header('Content-Type', 'application/json');
-      return c.body(`{"view":${JSON.stringify(view)},"banks":${groups ? banksJson(groups) : 'null'}}`) as never;
+      return c.body(`{"view":${JSON.stringify(view)},"banks":${groups ? banksOf(groups).json : 'null'}}`) as never;
     },
   );
 
