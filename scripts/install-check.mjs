@@ -9,6 +9,7 @@
 //     a checkout created through the merchant API, in Chromium, with no page error; so do two
 //     isolated pages (`@bank-checkout/elements/frame` bundled by esbuild, and
 //     `bank-checkout-frame.min.js` with its hash), in the frame the installed BFF serves;
+//     a whole payment in the esbuild page and in the frame (the steps loaded on demand);
 //   - `tsc` (strict, no skipLibCheck) type-checks a TypeScript page, a React TSX page and a
 //     server file using the BFF.
 // Prints one line per check and the tarball sizes; exits 1 if any check failed.
@@ -233,6 +234,35 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
       if (errors.length) throw new Error(errors.join('; '));
       if (count === 0) throw new Error('no bank in the list');
       return `${count} banks`;
+    });
+  }
+  // A whole payment, with the steps and forms the kit loads on demand (and their texts) coming
+  // from the published files: bundled by the merchant, and in the installed BFF's frame.
+  for (const [name, path] of [
+    ['esbuild (default settings) bundle pays at a bank: login, account, validation', '/esbuild/'],
+    ["isolated: the installed BFF's frame pays at a bank: login, account, validation", '/isolated/'],
+  ]) {
+    await check(name, async () => {
+      const tab = await browser.newPage();
+      const errors = [];
+      tab.on('pageerror', (e) => errors.push(e.message));
+      tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      tab.setDefaultTimeout(15_000);
+      await tab.goto(`http://127.0.0.1:${shopPort}${path}`);
+      const ui = path.includes('isolated') ? tab.frameLocator('bank-checkout iframe') : tab;
+      await ui.locator('bank-selector [role=option]#bank-aurora').click();
+      await ui.locator('bank-login-form [part=fill-test]').click();
+      await ui.locator('bank-login-form [part=submit]').click();
+      await ui.locator('bank-account-picker input[type=radio]').first().check();
+      await ui.locator('bank-account-picker button[type=submit]').click();
+      await ui.locator('bank-challenge [part=test-value]').first().waitFor();
+      await ui.locator('bank-challenge [part=fill-test]').click();
+      await ui.locator('bank-challenge [part=submit]').click();
+      const title = (await ui.locator('bank-result [part=title]').textContent())?.trim();
+      await tab.close();
+      if (errors.length) throw new Error(errors.join('; '));
+      if (title !== 'Payment completed') throw new Error(`the result says ${title}`);
+      return title;
     });
   }
   await browser.close();
