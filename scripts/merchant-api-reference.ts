@@ -113,6 +113,13 @@ function apiErrorCodes(): { code: string; status: string; message: string }[] {
     for (const m of text.matchAll(/new ApiError\(\s*(\d{3}),\s*'([a-z0-9_-]+)',\s*(?:'([^']*)'|`([^`]*)`)?/g)) {
       if (!found.has(m[2]!)) found.set(m[2]!, { status: m[1]!, message: m[3] ?? (m[4] ?? '').replace(/\$\{[^}]*\}/g, '…') });
     }
+    // `new ApiError(c ? 422 : 502, c ? 'a' : 'b', `… ${c ? 'x' : 'y'} …`)`: both.
+    for (const m of text.matchAll(/new ApiError\(\s*\w+ \? (\d{3}) : (\d{3}),\s*\w+ \? '([a-z0-9_-]+)' : '([a-z0-9_-]+)',\s*`([^`]*)`/g)) {
+      const [a, b] = [...(m[5]!.match(/\$\{\w+ \? '([^']*)' : '([^']*)'\}/) ?? [])].slice(1);
+      const message = (pick: string | undefined) => m[5]!.replace(/\$\{\w+ \? '[^']*' : '[^']*'\}/, pick ?? '…').replace(/\$\{[^}]*\}/g, '…');
+      if (!found.has(m[3]!)) found.set(m[3]!, { status: m[1]!, message: message(a) });
+      if (!found.has(m[4]!)) found.set(m[4]!, { status: m[2]!, message: message(b) });
+    }
     for (const m of text.matchAll(/errors\.conflict\(\s*'([a-z0-9_-]+)',\s*'([^']*)'/g)) if (!found.has(m[1]!)) found.set(m[1]!, { status: '409', message: m[2]! });
   }
   return [...found].map(([c, v]) => ({ code: c, ...v })).sort((a, b) => a.status.localeCompare(b.status) || a.code.localeCompare(b.code));
