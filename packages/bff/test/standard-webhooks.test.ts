@@ -11,6 +11,7 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { verifyWebhook } from '../src/merchant-client.js';
 import { newSecret } from '../src/checkout/secrets.js';
 import { webhookKey } from '../src/webhook.js';
+import { loadConfig } from '../src/config.js';
 import { createHarness, type Harness } from './harness.js';
 
 const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -99,10 +100,15 @@ describe('Standard Webhooks signatures', () => {
     );
   });
 
-  it('newSecret makes a whsec_ secret of 256 bits that the BFF and the libraries accept', () => {
-    const s = newSecret();
+  it('`bank-checkout-bff secret` prints a whsec_ secret of 256 bits that the BFF takes for either secret, even going live', () => {
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', new URL('../src/cli.ts', import.meta.url).pathname, 'secret'], { encoding: 'utf8' });
+    assert.equal(cli.status, 0, cli.stderr);
+    const s = cli.stdout.trim();
     assert.match(s, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.equal(webhookKey(s).length, 32);
     assert.notEqual(newSecret(), s);
+    const config = loadConfig({ HOST: '0.0.0.0', BFF_MERCHANT_SECRET: s, MERCHANT_WEBHOOK_URL: 'https://shop.example/hook', MERCHANT_WEBHOOK_SECRET: newSecret(), DATABASE_URL: ':memory:' });
+    assert.equal(config.merchantSecret, s);
+    assert.throws(() => loadConfig({ MERCHANT_WEBHOOK_SECRET: 'whsec_not base64 at all!!', DATABASE_URL: ':memory:' }), /MERCHANT_WEBHOOK_SECRET/);
   });
 });
