@@ -308,6 +308,9 @@ el.locale = 'es';
 el.refreshTheme();
 export const ready: FrameMessage = { v: 1, type: 'ready' };
 document.body.append(el);
+// The tag and its events are typed from the frame entry alone.
+const tag = document.querySelector('bank-checkout');
+tag?.addEventListener('bank-checkout-complete', (e) => console.log(e.detail.outcome satisfies 'succeeded' | 'failed' | 'cancelled' | 'expired', tag.checkoutSecret));
 `,
   );
   writeFileSync(
