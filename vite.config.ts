@@ -33,6 +33,11 @@ export interface ElementsBuildOptions {
   emptyOutDir?: boolean;
   /** Source maps (default: when writing). */
   sourcemap?: boolean;
+  /**
+   * One file: what the entry loads on demand (later steps, forms, languages, the isolated host)
+   * is bundled into it, so nothing else is fetched and one integrity hash covers it all.
+   */
+  oneFile?: boolean;
 }
 
 /**
@@ -74,7 +79,9 @@ export function elementsLibrary(opts: ElementsBuildOptions = {}): UserConfig {
       reportCompressedSize: false,
       // Vite keeps whitespace in ES libraries; this kit also ships as a drop-in script, so the
       // output is minified in full (pure annotations are kept for consumers' bundlers).
-      rolldownOptions: { output: { minify: true, chunkFileNames: `${Object.keys(entries)[0]}.[name]-[hash].js` } },
+      rolldownOptions: {
+        output: { minify: true, chunkFileNames: `${Object.keys(entries)[0]}.[name]-[hash].js`, ...(opts.oneFile ? { codeSplitting: false } : {}) },
+      },
       lib: {
         entry: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, `${ELEMENTS_SRC}${path}`])),
         formats: ['es'],

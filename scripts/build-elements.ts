@@ -38,13 +38,15 @@ for (const [name, types] of Object.entries(JSX_ENTRIES)) {
   writeFileSync(`${editor}jsx-${name}.js`, 'export {};\n');
 }
 
-// The one-file build: Lit, every element, English and Spanish; other languages as files beside it.
-await build({ ...elementsLibrary({ entries: { 'bank-checkout.min': 'index.ts' }, outDir: `${pkg}dist`, emptyOutDir: false, sourcemap: false }), configFile: false });
+// The one-file build: Lit, every element and step, every language and the isolated mode's host in
+// one file that loads nothing else, so its one integrity hash covers all a checkout runs.
+await build({ ...elementsLibrary({ entries: { 'bank-checkout.min': 'index.ts' }, outDir: `${pkg}dist`, emptyOutDir: false, sourcemap: false, oneFile: true }), configFile: false });
 const min = readFileSync(`${pkg}dist/bank-checkout.min.js`);
 const sri = `sha384-${createHash('sha384').update(min).digest('base64')}`;
 writeFileSync(`${pkg}dist/bank-checkout.min.js.sri`, `${sri}\n`);
 const extra = readdirSync(`${pkg}dist`).filter((f) => f.startsWith('bank-checkout.min.') && f.endsWith('.js') && f !== 'bank-checkout.min.js');
-console.log(`bank-checkout.min.js: ${min.length} B, ${gzipSync(min, { level: 9 }).length} B gzip, integrity="${sri}"${extra.length ? `; on demand: ${extra.join(', ')}` : ''}`);
+if (extra.length || /\bimport\s*\(|^import\b|[;}]import[\s{*"']/m.test(min.toString())) throw new Error(`bank-checkout.min.js is not one file: ${extra.join(', ') || 'it imports'}`);
+console.log(`bank-checkout.min.js: ${min.length} B, ${gzipSync(min, { level: 9 }).length} B gzip, integrity="${sri}"`);
 
 // The isolated mode: the frame page's modules for the BFF to serve (dist/frame-page/, with their
 // manifest), and the thin host as one file with its SRI hash.

@@ -9,7 +9,9 @@
 //     a checkout created through the merchant API, in Chromium, with no page error; so do two
 //     isolated pages (`@bank-checkout/elements/frame` bundled by esbuild, and
 //     `bank-checkout-frame.min.js` with its hash), in the frame the installed BFF serves;
-//     a whole payment in the esbuild page and in the frame (the steps loaded on demand);
+//     a whole payment in the esbuild page and in the frame (the steps loaded on demand), and
+//     with each one-file build copied alone into the page's folder (the page then fetches
+//     nothing else from its own origin);
 //   - `tsc` (strict, no skipLibCheck) type-checks a TypeScript page, a React TSX page and a
 //     server file using the BFF.
 // Prints one line per check and the tarball sizes; exits 1 if any check failed.
@@ -178,12 +180,16 @@ console.log(c.state, c.amount);
   writeFileSync(join(project, 'src/isolated.js'), "import '@bank-checkout/elements/frame';\n");
   sh('node_modules/.bin/esbuild', ['src/isolated.js', '--bundle', '--format=esm', '--minify', '--outfile=isolated/main.js'], project);
   writeFileSync(join(project, 'isolated/index.html'), page('Isolated', '<script type="module" src="/isolated/main.js"></script>', ' isolate'));
-  const frameSri = readFileSync(join(project, 'node_modules/@bank-checkout/elements/dist/bank-checkout-frame.min.js.sri'), 'utf8').trim();
-  mkdirSync(join(project, 'plain-isolated'));
-  writeFileSync(
-    join(project, 'plain-isolated/index.html'),
-    page('Plain HTML, isolated', `<script type="module" src="/node_modules/@bank-checkout/elements/dist/bank-checkout-frame.min.js" integrity="${frameSri}" crossorigin="anonymous"></script>`, ' isolate'),
-  );
+  // The one-file builds are copied alone (as to a CDN or the shop's static folder), not served
+  // from node_modules, and loaded with the hash they ship with.
+  const oneFile = (dir, file, title, attrs = '') => {
+    const dist = join(project, 'node_modules/@bank-checkout/elements/dist');
+    const sri = readFileSync(join(dist, `${file}.sri`), 'utf8').trim();
+    mkdirSync(join(project, dir));
+    writeFileSync(join(project, dir, file), readFileSync(join(dist, file)));
+    writeFileSync(join(project, dir, 'index.html'), page(title, `<script type="module" src="/${dir}/${file}" integrity="${sri}" crossorigin="anonymous"></script>`, attrs));
+  };
+  oneFile('plain-isolated', 'bank-checkout-frame.min.js', 'Plain HTML, isolated', ' isolate');
   const hostBytes = gzipSync(readFileSync(join(project, 'isolated/main.js')), { level: 9 }).length;
   writeFileSync(
     join(project, 'src/react-page.jsx'),
@@ -204,21 +210,16 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
     join(project, 'react/index.html'),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>React</title><script type="module" src="/react/main.js"></script></head><body data-api="{{API}}" data-secret="{{SECRET}}"><main id="react-root"></main></body></html>\n`,
   );
-  const sri = readFileSync(join(project, 'node_modules/@bank-checkout/elements/dist/bank-checkout.min.js.sri'), 'utf8').trim();
-  mkdirSync(join(project, 'plain'));
-  writeFileSync(
-    join(project, 'plain/index.html'),
-    page('Plain HTML', `<script type="module" src="/node_modules/@bank-checkout/elements/dist/bank-checkout.min.js" integrity="${sri}" crossorigin="anonymous"></script>`),
-  );
+  oneFile('plain', 'bank-checkout.min.js', 'Plain HTML');
 
   const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS });
   for (const [name, path] of [
     ['esbuild (default settings) bundle shows the bank list', '/esbuild/'],
     ['Vite (no config) build shows the bank list', '/vite/'],
     ['React 19 page with @bank-checkout/elements/react shows the bank list', '/react/'],
-    ['plain HTML page with bank-checkout.min.js (SRI) shows the bank list', '/plain/'],
+    ['plain HTML page with bank-checkout.min.js copied alone (SRI) shows the bank list', '/plain/'],
     [`isolated: an esbuild page with only @bank-checkout/elements/frame (${hostBytes} B gzip) shows the bank list in the installed BFF's frame`, '/isolated/'],
-    ['isolated: a plain HTML page with bank-checkout-frame.min.js (SRI) shows the bank list in the frame', '/plain-isolated/'],
+    ['isolated: a plain HTML page with bank-checkout-frame.min.js copied alone (SRI) shows the bank list in the frame', '/plain-isolated/'],
   ]) {
     await check(name, async () => {
       const tab = await browser.newPage();
@@ -241,12 +242,16 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
   for (const [name, path] of [
     ['esbuild (default settings) bundle pays at a bank: login, account, validation', '/esbuild/'],
     ["isolated: the installed BFF's frame pays at a bank: login, account, validation", '/isolated/'],
+    ['bank-checkout.min.js copied alone pays at a bank and the page fetches nothing else from its origin', '/plain/'],
+    ['isolated: bank-checkout-frame.min.js copied alone pays in the frame and the page fetches nothing else from its origin', '/plain-isolated/'],
   ]) {
     await check(name, async () => {
       const tab = await browser.newPage();
       const errors = [];
+      const fromShop = [];
       tab.on('pageerror', (e) => errors.push(e.message));
       tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      tab.on('request', (r) => new URL(r.url()).port === String(shopPort) && fromShop.push(new URL(r.url()).pathname));
       tab.setDefaultTimeout(15_000);
       await tab.goto(`http://127.0.0.1:${shopPort}${path}`);
       const ui = path.includes('isolated') ? tab.frameLocator('bank-checkout iframe') : tab;
@@ -262,6 +267,12 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
       await tab.close();
       if (errors.length) throw new Error(errors.join('; '));
       if (title !== 'Payment completed') throw new Error(`the result says ${title}`);
+      if (path.startsWith('/plain')) {
+        const file = path === '/plain/' ? 'bank-checkout.min.js' : 'bank-checkout-frame.min.js';
+        const others = fromShop.filter((p) => p !== path && p !== `${path}${file}` && p !== '/favicon.ico');
+        if (others.length) throw new Error(`the page also fetched ${others.join(', ')} from its origin`);
+        return `${title}; from the page's origin: ${fromShop.join(', ')}`;
+      }
       return title;
     });
   }
@@ -297,6 +308,9 @@ el.locale = 'es';
 el.refreshTheme();
 export const ready: FrameMessage = { v: 1, type: 'ready' };
 document.body.append(el);
+// The tag and its events are typed from the frame entry alone.
+const tag = document.querySelector('bank-checkout');
+tag?.addEventListener('bank-checkout-complete', (e) => console.log(e.detail.outcome satisfies 'succeeded' | 'failed' | 'cancelled' | 'expired', tag.checkoutSecret));
 `,
   );
   writeFileSync(

@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { BffConfig } from './config.js';
 import { ApiError, errorResponse, errors, fromHttpException } from './errors.js';
 import { createLogger, type Logger } from './log.js';
-import { authGuard, createRateLimiter, requestContext, securityHeaders, type AuthGuard, type BffEnv, type RateLimiter } from './http.js';
+import { authGuard, createRateLimiter, requestContext, securityHeaders, untrustedProxyWarning, type AuthGuard, type BffEnv, type RateLimiter } from './http.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { createUpstream, type Upstream } from './upstream.js';
@@ -132,6 +132,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const app = router();
   app.use('*', ...requestContext(logger));
   app.use('*', securityHeaders);
+  if (!config.trustProxy.hops && !config.trustProxy.addresses.length) app.use('*', untrustedProxyWarning(config.trustProxy, logger));
   app.use('/v1/*', async (_c, next) => {
     try {
       await ready;

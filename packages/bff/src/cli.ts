@@ -3,10 +3,19 @@
  * `bank-checkout-bff` (`npm run bff` in the repository): the BFF as a Node server, configured
  * only by environment variables. A bad configuration, or a store that cannot open, stops it with
  * one line naming the variable; SIGINT and SIGTERM stop it cleanly.
+ *
+ * `bank-checkout-bff secret` prints a new random secret (256 bits, Standard Webhooks' `whsec_`
+ * form) for BFF_MERCHANT_SECRET or MERCHANT_WEBHOOK_SECRET, and exits.
  */
 import { loadConfig, ConfigError, type BffConfig } from './config.js';
 import { createBff, type BffApp } from './app.js';
 import { serveBff } from './server.js';
+import { newSecret } from './checkout/secrets.js';
+
+if (process.argv[2] === 'secret') {
+  console.log(newSecret());
+  process.exit(0);
+}
 
 const fail = (message: string): never => {
   console.error(`bff: ${message}`);

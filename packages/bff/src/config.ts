@@ -63,7 +63,11 @@ const envSchema = z.object({
   MERCHANT_NAME: z.string().min(1).max(140).default(SANDBOX.payeeName),
   MERCHANT_IBAN: z.string().default(SANDBOX.payeeIban).transform(normalizeIban).refine(isValidIban, 'must be a valid IBAN'),
   MERCHANT_WEBHOOK_URL: url.optional(),
-  MERCHANT_WEBHOOK_SECRET: z.string().min(16).optional(),
+  MERCHANT_WEBHOOK_SECRET: z
+    .string()
+    .min(16)
+    .refine((v) => !v.startsWith('whsec_') || /^whsec_[A-Za-z0-9+/]{22,}={0,2}$/.test(v), 'a whsec_ secret must carry its key in base64 (npx bank-checkout-bff secret)')
+    .optional(),
   CHECKOUT_TTL_MINUTES: int(1, 24 * 60).default(30),
   /** How long after a payment link's lifetime its result is still awaited before the checkout expires (default 15). */
   LINK_GRACE_MINUTES: int(0, 24 * 60).default(15),
@@ -187,7 +191,7 @@ function goingLiveProblems(e: z.output<typeof envSchema>, env: Record<string, st
   if (secret === SANDBOX.merchantSecret && (live || exposed)) {
     problems.push(`BFF_MERCHANT_SECRET: must be set (not the development default) ${live ? 'when PROVIDER_ENV=pro' : `to listen on ${e.HOST}`}`);
   } else if ((live || exposed) && ([...secret].length < STRONG_SECRET.minLength || secretBits(secret) < STRONG_SECRET.minBits)) {
-    problems.push(`BFF_MERCHANT_SECRET: too weak to ${live ? 'go live' : `listen on ${e.HOST}`}: use ${STRONG_SECRET.minLength}+ random characters (openssl rand -base64 33)`);
+    problems.push(`BFF_MERCHANT_SECRET: too weak to ${live ? 'go live' : `listen on ${e.HOST}`}: use ${STRONG_SECRET.minLength}+ random characters (npx bank-checkout-bff secret)`);
   }
   if (env.MERCHANT_WEBHOOK_URL && !env.MERCHANT_WEBHOOK_SECRET) problems.push('MERCHANT_WEBHOOK_SECRET: must be set when MERCHANT_WEBHOOK_URL is (webhooks are always signed)');
   if (!live) return problems;

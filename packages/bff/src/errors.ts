@@ -32,8 +32,8 @@ export const errors = {
   conflict: (code: string, message: string) => new ApiError(409, code, message),
   tooLarge: () => new ApiError(413, 'payload_too_large', 'The request body is too large.'),
   unsupportedType: () => new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json.'),
-  rateLimited: (retryAfterS: number) =>
-    new ApiError(429, 'rate_limited', 'Too many requests; try again later.', undefined, { 'Retry-After': String(retryAfterS) }),
+  rateLimited: (retryAfterS: number, headers: Record<string, string> = {}) =>
+    new ApiError(429, 'rate_limited', 'Too many requests; try again later.', undefined, { ...headers, 'Retry-After': String(retryAfterS) }),
   upstream: (message = 'The payment provider answered with an error.') => new ApiError(502, 'upstream', message),
   upstreamTimeout: (message = 'The payment provider did not answer in time.') => new ApiError(504, 'upstream-timeout', message),
 };

@@ -170,6 +170,33 @@ export function jsonBody(opts: { allowEmpty?: boolean } = {}): MiddlewareHandler
     });
 }
 
+/** A key's budget after a request: its limit per minute, what is left, seconds to the next window, and seconds to wait (0: go on). */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  reset: number;
+  wait: number;
+}
+
+/** The IETF draft's rate-limit headers (RateLimit-Limit, -Remaining, -Reset in seconds) for a budget. */
+export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
+  return { 'RateLimit-Limit': String(s.limit), 'RateLimit-Remaining': String(s.remaining), 'RateLimit-Reset': String(s.reset) };
+}
+
+/** The rate-limit headers that CORS lets the browser read. */
+export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/**
+ * Counts one request against `key`: the answer carries the RateLimit headers; past the limit it
+ * is a 429 with them and `Retry-After`.
+ */
+export function countRequest(c: Context, limiter: RateLimiter, key: string): void {
+  const state = limiter.take(key);
+  const headers = rateLimitHeaders(state);
+  if (state.wait) throw errors.rateLimited(state.wait, headers);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+}
+
 /** A fixed-window counter per key; memory is bounded by sweeping old windows. */
 export function createRateLimiter(limitPerMinute: number, now: () => number) {
   let window = Math.floor(now() / 60_000);
@@ -183,14 +210,18 @@ export function createRateLimiter(limitPerMinute: number, now: () => number) {
     return w;
   };
   const wait = (w: number) => Math.max(1, Math.ceil(((w + 1) * 60_000 - now()) / 1000));
+  const take = (key: string): RateLimitState => {
+    const w = roll();
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    const reset = wait(w);
+    return { limit: limitPerMinute, remaining: Math.max(0, limitPerMinute - n), reset, wait: n > limitPerMinute ? reset : 0 };
+  };
   return {
+    /** Counts one request; returns the key's budget after it (`wait` > 0: refused for that many seconds). */
+    take,
     /** Counts one request; returns seconds to wait, or 0 when the request may go on. */
-    hit(key: string): number {
-      const w = roll();
-      const n = (counts.get(key) ?? 0) + 1;
-      counts.set(key, n);
-      return n > limitPerMinute ? wait(w) : 0;
-    },
+    hit: (key: string): number => take(key).wait,
     /** Seconds to wait when the key has used up this minute, else 0; counts nothing. */
     spent(key: string): number {
       const w = roll();
@@ -240,6 +271,24 @@ export function clientAddress(c: Context, trust: TrustProxy): string {
   let i = chain.length - 1;
   while (i > 0 && trust.addresses.includes(chain[i]!)) i--;
   return chain[i]!;
+}
+
+/**
+ * Logs one warning, the first time a request carries X-Forwarded-For while no proxy is trusted
+ * (`TRUST_PROXY=0`): behind a proxy every client then has the proxy's address, so one client's
+ * wrong secrets lock every other out. Nothing is checked once a proxy is trusted.
+ */
+export function untrustedProxyWarning(trust: TrustProxy, logger: Logger): MiddlewareHandler {
+  let warned = trust.hops > 0 || trust.addresses.length > 0;
+  return async (c, next) => {
+    if (!warned && c.req.header('X-Forwarded-For') !== undefined) {
+      warned = true;
+      logger.log('warn', 'proxy.not_trusted', {
+        hint: 'requests arrive with X-Forwarded-For but TRUST_PROXY=0: every client counts as the proxy, so rate limits and lock-outs hit all of them at once; set TRUST_PROXY to the number of proxies in front (1 for one) or their addresses',
+      });
+    }
+    await next();
+  };
 }
 
 /** `Authorization: Bearer <merchant secret>`, compared in constant time. */

@@ -33,6 +33,9 @@ export type LegacyLinkInput = z.input<typeof m.legacyCommerceBody> | z.input<typ
 export type OrdersQuery = z.input<ReturnType<typeof m.ordersQuery>>;
 export type LinkBanksQuery = z.input<typeof m.linkBanksQuery>;
 export type NotificationsQuery = z.input<typeof m.notificationsQuery>;
+export type WebhookEventsPage = z.output<typeof m.webhookEventsPage>;
+export type WebhookEventEntry = z.output<typeof m.webhookEventEntry>;
+export type WebhookEventsQuery = z.input<typeof m.webhookEventsQuery>;
 
 export interface MerchantClientOptions {
   /** The BFF's address as the shop's server reaches it (with its mount path, if any). */
@@ -125,8 +128,8 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     createCheckout: (body: CreateCheckoutInput, o: { idempotencyKey?: string } = {}) =>
       post<CreatedCheckout>('/v1/checkouts', body, o.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : undefined, Boolean(o.idempotencyKey)),
     getCheckout: (checkoutId: string) => get<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}`),
-    /** Checkouts in a state, most recently changed first; `state: 'unknown'` lists those waiting for your decision. */
-    listCheckouts: (query: CheckoutsQuery) => get<CheckoutsPage>('/v1/checkouts', query),
+    /** Recent checkouts (or those in `state`), most recently changed first; `state: 'unknown'` lists those waiting for your decision. */
+    listCheckouts: (query: CheckoutsQuery = {}) => get<CheckoutsPage>('/v1/checkouts', query),
     /** Settles a checkout left `unknown`, after asking the bank what happened. */
     resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed') => post<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}/resolve`, { outcome }),
     createLink: (body: LinkInput) => post<SignedLink>('/v1/links', body),
@@ -141,6 +144,10 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     enableLegacyLink: (idProvider: string) => post<ProviderStatusAnswer>(`/v1/legacy/links/${id(idProvider)}/enable`),
     disableLegacyLink: (idProvider: string) => post<ProviderStatusAnswer>(`/v1/legacy/links/${id(idProvider)}/disable`),
     listNotifications: (query: NotificationsQuery = {}) => get<NotificationsPage>('/v1/notifications', query),
+    /** Webhook events and how their delivery went, newest first; `status: 'failed'` lists those that never got through. */
+    listWebhookEvents: (query: WebhookEventsQuery = {}) => get<WebhookEventsPage>('/v1/webhooks/events', query),
+    /** Sends a webhook event again (at once, then with the usual retries). */
+    redeliverWebhookEvent: (eventId: string) => post<WebhookEventEntry>(`/v1/webhooks/events/${id(eventId)}/redeliver`),
   };
 }
 

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { errorBody } from '@bank-checkout/contract/schemas';
 import { errors, zodIssues } from './errors.js';
 import type { BffEnv } from './http.js';
+import { BFF_VERSION } from './version.js';
 
 /** What a failed request schema becomes: the BFF's 422 JSON error, with one issue per field. */
 export const validationFailed = (result: { success: boolean; error?: { issues: readonly { path: PropertyKey[]; message: string }[] } }) => {
@@ -55,7 +56,7 @@ export function openApiDocument(app: OpenAPIHono<BffEnv>, serverUrl: string) {
     app.openAPIRegistry.registerComponent('securitySchemes', 'merchantBearer', { type: 'http', scheme: 'bearer' });
     doc = app.getOpenAPI31Document({
       openapi: '3.1.0',
-      info: { title: 'bank-checkout BFF', version: '1.0.0', description: 'Checkout API for the elements, merchant API, provider callbacks.' },
+      info: { title: 'bank-checkout BFF', version: BFF_VERSION, description: 'Checkout API for the elements, merchant API, provider callbacks.' },
       servers: [{ url: serverUrl }],
     });
     return doc;

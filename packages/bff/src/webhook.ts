@@ -6,7 +6,12 @@
  *
  * Delivery: `POST MERCHANT_WEBHOOK_URL`, body `{id, type, createdAt, data}`, headers
  * `X-Bank-Checkout-Event-Id`, `X-Bank-Checkout-Event-Type`, `X-Bank-Checkout-Event-Created` and
- * `X-Bank-Checkout-Signature: t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx answer
+ * `X-Bank-Checkout-Signature: t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, and the
+ * Standard Webhooks headers (https://www.standardwebhooks.com), which its libraries for every
+ * server language verify: `webhook-id` (the event id), `webhook-timestamp` (unix seconds) and
+ * `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the
+ * base64-decoded part of a `whsec_…` secret, or with the secret's own bytes otherwise
+ * (webhookKey). A 2xx answer
  * delivers it; anything else is retried with growing delays for about 32 hours (RETRY_DELAYS_MS),
  * across restarts, then the event is marked failed and can be sent again with the merchant
  * API's redeliver call. Several instances share the outbox: each event is leased to one.
@@ -16,6 +21,7 @@ import type { Logger } from './log.js';
 import type { CheckoutEvent } from './checkout/service.js';
 import type { NotificationEvent } from './notifications.js';
 import type { OutboxEvent, OutboxRecord, Store } from './store/types.js';
+import { createHmac } from 'node:crypto';
 import { hmacHex, newId } from './checkout/secrets.js';
 
 export type WebhookEvent = { type: 'checkout.updated'; data: CheckoutEvent } | { type: 'notification.received'; data: NotificationEvent };
@@ -29,6 +35,25 @@ export const RETRY_DELAYS_MS = [10, 30, 60, 120, 300, 600, 1_800, 3_600, 7_200, 
 /** What a log line about an event names: its type and the id of what it is about. */
 export function eventSubject(event: WebhookEvent): Record<string, string> {
   return event.type === 'checkout.updated' ? { type: event.type, checkoutId: event.data.checkoutId } : { type: event.type, notificationId: event.data.id };
+}
+
+/** The prefix of a Standard Webhooks secret: `whsec_` and the key in base64. */
+export const WHSEC = 'whsec_';
+
+/**
+ * The HMAC key of the `webhook-signature` header: a `whsec_` secret's base64 part decoded (what
+ * Standard Webhooks libraries do with it), any other secret's UTF-8 bytes (what they do with a
+ * secret given as raw).
+ */
+export function webhookKey(secret: string): Buffer {
+  return secret.startsWith(WHSEC) ? Buffer.from(secret.slice(WHSEC.length), 'base64') : Buffer.from(secret, 'utf8');
+}
+
+/** The Standard Webhooks headers of one delivery sent at `nowMs`. */
+export function standardWebhookHeaders(secret: string, id: string, nowMs: number, body: string): Record<string, string> {
+  const timestamp = String(Math.floor(nowMs / 1000));
+  const signature = createHmac('sha256', webhookKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
 }
 
 /** A new outbox row for `event`. */
@@ -61,7 +86,8 @@ export function createWebhook(opts: WebhookOptions) {
   async function deliver(e: OutboxRecord): Promise<void> {
     const created = new Date(e.createdAt).toISOString();
     const body = JSON.stringify({ id: e.id, type: e.type, createdAt: created, data: e.data });
-    const t = String(opts.now());
+    const sentAt = opts.now();
+    const t = String(sentAt);
     let problem: string;
     try {
       const res = await opts.fetch(opts.url!, {
@@ -72,6 +98,7 @@ export function createWebhook(opts: WebhookOptions) {
           'X-Bank-Checkout-Event-Type': e.type,
           'X-Bank-Checkout-Event-Created': created,
           'X-Bank-Checkout-Signature': `t=${t},v1=${await hmacHex(opts.secret!, `${t}.${body}`)}`,
+          ...standardWebhookHeaders(opts.secret!, e.id, sentAt, body),
         },
         body,
         signal: AbortSignal.timeout(10_000),

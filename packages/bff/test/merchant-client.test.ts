@@ -91,6 +91,37 @@ describe('createMerchantClient', () => {
     await assert.rejects(bff.listCheckouts({ state: 'nope' as never }), (e: unknown) => e instanceof MerchantApiError && e.status === 422);
   });
 
+  it('lists recent checkouts in any state without a state filter', async () => {
+    h.clock.advance(1_000);
+    const open = await bff.createCheckout({ amount: 410, subject: 'Recent open', reference: 'ORD-RECENT-1' });
+    h.clock.advance(1_000);
+    const cancelled = await bff.createCheckout({ amount: 420, subject: 'Recent cancelled', reference: 'ORD-RECENT-2' });
+    assert.equal((await h.checkout(cancelled.clientSecret, '/v1/checkout/cancel', {})).status, 200);
+    const recent = await bff.listCheckouts({ limit: 2 });
+    assert.deepEqual(recent.checkouts.map((c) => [c.id, c.state]), [
+      [cancelled.id, 'cancelled'],
+      [open.id, 'select-bank'],
+    ]);
+    assert.ok((await bff.listCheckouts()).checkouts.length > 2);
+    const res = await h.merchant('/v1/checkouts');
+    assert.equal(res.status, 200, 'GET /v1/checkouts without state');
+  });
+
+  it('lists webhook events and sends one again', async () => {
+    await h.bff.parts.webhook.drain();
+    const page = await bff.listWebhookEvents({ limit: 5 });
+    assert.ok(page.events.length > 0);
+    const first = page.events[0]!;
+    assert.match(first.id, /^evt_/);
+    assert.ok((await bff.listWebhookEvents({ status: 'delivered' })).events.every((e) => e.status === 'delivered'));
+    const before = h.webhooks.length;
+    const queued = await bff.redeliverWebhookEvent(first.id);
+    assert.equal(queued.id, first.id);
+    for (let i = 0; i < 200 && h.webhooks.length === before; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(JSON.parse(h.webhooks.at(-1)!.body).id, first.id);
+    await assert.rejects(bff.redeliverWebhookEvent('evt_none'), (e: unknown) => e instanceof MerchantApiError && e.status === 404);
+  });
+
   it('makes payment links and lists link banks', async () => {
     const link = await bff.createLink({ amount: 1999, subject: 'Link order', reference: 'LNK-CLIENT-1' });
     assert.match(String(link.url), /^http/);

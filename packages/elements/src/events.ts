@@ -59,6 +59,20 @@ export interface PeriodicSubmitDetail {
   endDate?: string;
 }
 
+/**
+ * `<bank-checkout>` as every entry types it (`document.querySelector('bank-checkout')`,
+ * `document.createElement('bank-checkout')`). With the full kit (`@bank-checkout/elements`) it is
+ * the `BankCheckout` class and all its properties; with only the isolated host
+ * (`@bank-checkout/elements/frame`) it has what both share. Its events are typed either way
+ * (`bank-checkout-complete` carries `{checkoutId, outcome, code}`).
+ */
+export interface BankCheckoutElement extends HTMLElement {
+  /** The BFF's URL. */
+  api: string;
+  /** The checkout's client secret. */
+  checkoutSecret: string;
+}
+
 export interface BankEventMap {
   'bank-checkout-step': CheckoutStepDetail;
   'bank-checkout-complete': CheckoutCompleteDetail;

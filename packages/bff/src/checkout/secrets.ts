@@ -10,6 +10,14 @@ export function newId(prefix: string): string {
 }
 
 /**
+ * A new secret for BFF_MERCHANT_SECRET or MERCHANT_WEBHOOK_SECRET (`npx bank-checkout-bff
+ * secret`): 256 random bits in Standard Webhooks' form, `whsec_` and the key in base64.
+ */
+export function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
  * HMAC-SHA256, synchronous (node:crypto): a new checkout's client secret and each webhook's
  * signature. WebCrypto imported the key and sent each signature through the thread pool.
  */

@@ -10,7 +10,7 @@ import type { CheckoutRecord } from '../store/types.js';
 import * as contract from '@bank-checkout/contract/schemas';
 import { errors } from '../errors.js';
 import { bankView } from '../checkout/machine.js';
-import { corsAllowlist, jsonBody, type BffEnv } from '../http.js';
+import { corsAllowlist, countRequest, jsonBody, RATE_LIMIT_HEADERS, type BffEnv } from '../http.js';
 import { json, jsonRequest, router, SECURITY, withErrors } from '../openapi.js';
 import { toApiError } from '../upstream.js';
 import type { AppParts } from '../app.js';
@@ -33,7 +33,7 @@ export function checkoutRoutes(p: AppParts) {
   const corsMiddleware = corsAllowlist(p.config.allowedOrigins, {
     methods: ['GET', 'POST'],
     headers: ['Content-Type', 'X-Checkout-Secret'],
-    expose: ['X-Request-Id', 'Retry-After'],
+    expose: ['X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS],
     maxAgeSeconds: 600,
   });
   // By path, so that preflights (OPTIONS) are answered too; `/checkout/*` also matches `/checkout`.
@@ -42,8 +42,7 @@ export function checkoutRoutes(p: AppParts) {
   /** Finds the caller's checkout and counts the request against its rate limit. */
   const checkoutAuth: MiddlewareHandler<CheckoutEnv> = async (c, next) => {
     const rec = await p.guards.checkout(c, () => p.service.bySecret(c.req.header('X-Checkout-Secret')));
-    const wait = p.limiter.hit(`checkout:${rec.id}`);
-    if (wait) throw errors.rateLimited(wait);
+    countRequest(c, p.limiter, `checkout:${rec.id}`);
     c.set('checkout', rec);
     await next();
   };

@@ -37,13 +37,13 @@ export function merchantCheckoutRoutes(p: AppParts) {
   const list = merchantRoute({
     method: 'get',
     path: '/checkouts',
-    summary: 'Checkouts in a state, most recently changed first (state=unknown: those waiting for your decision)',
+    summary: 'Recent checkouts, or those in one state, most recently changed first (state=unknown: those waiting for your decision)',
     request: { query: m.checkoutsQuery },
     responses: { 200: json(m.checkoutsPage) },
   });
   app.openapi(list, async (c) => {
     const q = c.req.valid('query');
-    const rows = await p.store.listCheckouts({ state: q.state, limit: q.limit, ...(q.before ? { before: q.before } : {}) });
+    const rows = await p.store.listCheckouts({ ...(q.state ? { state: q.state } : {}), limit: q.limit, ...(q.before ? { before: q.before } : {}) });
     return c.json({ checkouts: rows.map(view), next: rows.length === q.limit ? rows.at(-1)!.updatedAt : null }, 200);
   });
 

@@ -6,8 +6,7 @@
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { errors } from '../errors.js';
-import { jsonBody, merchantAuth } from '../http.js';
+import { countRequest, jsonBody, merchantAuth } from '../http.js';
 import { SECURITY, withErrors } from '../openapi.js';
 import type { AppParts } from '../app.js';
 
@@ -16,9 +15,8 @@ export function merchantRouteFactory(p: AppParts) {
   /** Each class of merchant call has its own budget: a burst of reads never stops creations. */
   const limit =
     (kind: 'create' | 'read' | 'update'): MiddlewareHandler =>
-    async (_c, next) => {
-      const wait = p.merchantLimiter.hit(`merchant:${kind}`);
-      if (wait) throw errors.rateLimited(wait);
+    async (c, next) => {
+      countRequest(c, p.merchantLimiter, `merchant:${kind}`);
       await next();
     };
   return <R extends RouteConfig>(def: R): R =>

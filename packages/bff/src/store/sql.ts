@@ -170,8 +170,9 @@ export function createSqlStore(driver: SqlDriver): Store {
       cache.bySecret(secretHash) ?? cache.put(await one('SELECT * FROM checkouts WHERE secret_hash = ?', [secretHash], checkoutFromRow)),
 
     async listCheckouts(opts) {
-      const args: SqlValue[] = [opts.state, ...(opts.before !== undefined ? [opts.before] : []), pageSize(opts.limit)];
-      const { rows } = await query(`SELECT * FROM checkouts WHERE state = ?${opts.before !== undefined ? ' AND updated_at < ?' : ''} ORDER BY updated_at DESC, id DESC LIMIT ?`, args);
+      const where = [...(opts.state !== undefined ? ['state = ?'] : []), ...(opts.before !== undefined ? ['updated_at < ?'] : [])];
+      const args: SqlValue[] = [...(opts.state !== undefined ? [opts.state] : []), ...(opts.before !== undefined ? [opts.before] : []), pageSize(opts.limit)];
+      const { rows } = await query(`SELECT * FROM checkouts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id DESC LIMIT ?`, args);
       return rows.map(checkoutFromRow);
     },
 

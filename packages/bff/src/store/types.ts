@@ -120,7 +120,8 @@ export interface Store {
   /** Most recent first. */
   findCheckoutsByReference(reference: string): Promise<CheckoutRecord[]>;
   /** Checkouts in `state`, most recently changed first; `before` pages by updatedAt. */
-  listCheckouts(opts: { state: CheckoutState; limit: number; before?: number }): Promise<CheckoutRecord[]>;
+  /** Checkouts in `state` (any state when absent), most recently changed first. */
+  listCheckouts(opts: { state?: CheckoutState; limit: number; before?: number }): Promise<CheckoutRecord[]>;
   /** Up to `limit` checkouts not yet final whose expiry is past at `now`, oldest expiry first. */
   findDue(now: number, limit: number): Promise<CheckoutRecord[]>;
   /**

@@ -88,7 +88,8 @@ export const notificationsQuery = z.strictObject({
 });
 
 export const checkoutsQuery = z.strictObject({
-  state: z.enum(CHECKOUT_STATES),
+  /** Only checkouts in this state; without it, recent checkouts in any state. */
+  state: z.enum(CHECKOUT_STATES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   /** `next` of the previous page. */
   before: z.coerce.number().int().positive().optional(),

@@ -4,7 +4,7 @@ import { ContextProvider } from '@lit/context';
 import type { BankView, CheckoutMode, CheckoutView } from '@bank-checkout/contract';
 import { createCheckoutClient, type CheckoutClient } from '../client.js';
 import { checkoutContext, type StepAction } from '../context.js';
-import type { BankSelectDetail } from '../events.js';
+import type { BankCheckoutElement, BankSelectDetail } from '../events.js';
 import { findBank } from '../logic/banks.js';
 import { allows, showsBankList, showsRedirectStart, shownMode, stepKey, waitKey } from '../logic/checkout.js';
 import { BankBase } from '../shared/bank-element.js';
@@ -347,8 +347,12 @@ export class BankCheckout extends BankBase {
   }
 }
 
+declare module '../events.js' {
+  interface BankCheckoutElement extends BankCheckout {}
+}
+
 declare global {
   interface HTMLElementTagNameMap {
-    'bank-checkout': BankCheckout;
+    'bank-checkout': BankCheckoutElement;
   }
 }

@@ -9,9 +9,11 @@
  * <bank-checkout isolate api="https://pay.shop.example" checkout-secret="…"></bank-checkout>
  * ```
  */
+import type { BankCheckoutElement } from '../events.js';
 import { IsolatedCheckout, type IsolatedSource } from './host.js';
 
 export { IsolatedCheckout, readTheme, bffOrigin, INITIAL_HEIGHT, type IsolatedSource } from './host.js';
+export type { BankCheckoutElement, CheckoutStepDetail, CheckoutCompleteDetail, CheckoutErrorDetail, CheckoutOutcome } from '../events.js';
 export { FRAME_PROTOCOL, FRAME_EVENTS, THEME_VARS, readFrameMessage, readHostMessage, type FrameMessage, type HostMessage, type FrameTheme, type FrameSettings } from './messages.js';
 
 const ATTRIBUTES = ['api', 'checkout-secret', 'locale', 'mode', 'poll-interval'] as const;
@@ -85,4 +87,10 @@ export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
 }
 
 if (!customElements.get('bank-checkout')) customElements.define('bank-checkout', BankCheckoutFrame);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'bank-checkout': BankCheckoutElement;
+  }
+}
 

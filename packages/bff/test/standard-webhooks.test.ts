@@ -1,0 +1,114 @@
+/**
+ * The BFF's webhooks verify with the Standard Webhooks libraries (`webhook-id`,
+ * `webhook-timestamp`, `webhook-signature`): the `standardwebhooks` npm package, and the Python
+ * verification shown in docs/other-languages.md, run with python3.
+ */
+import { after, before, describe, it, mock } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { verifyWebhook } from '../src/merchant-client.js';
+import { newSecret } from '../src/checkout/secrets.js';
+import { webhookKey } from '../src/webhook.js';
+import { loadConfig } from '../src/config.js';
+import { createHarness, type Harness } from './harness.js';
+
+const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const RAW = 'webhook-secret-0123456789';
+const GUIDE = new URL('../../../docs/other-languages.md', import.meta.url);
+
+/** One webhook delivery from a BFF whose MERCHANT_WEBHOOK_SECRET is `secret`. */
+async function delivery(h: Harness) {
+  const { clientSecret } = await h.createCheckout({ amount: 700, subject: 'Hook order' });
+  const before = h.webhooks.length;
+  assert.equal((await h.checkout(clientSecret, '/v1/checkout/cancel', {})).status, 200);
+  for (let i = 0; i < 200 && h.webhooks.length === before; i++) await new Promise((r) => setTimeout(r, 5));
+  const hook = h.webhooks.at(-1)!;
+  return { body: hook.body, headers: Object.fromEntries(hook.headers) };
+}
+
+type Case = { secret: string; body: string; headers: Record<string, string>; now: number };
+
+/** The guide's Python `verify_webhook`, run once by python3 over the cases: per case, the event's type or the error. */
+function python(cases: Case[]): string[] {
+  const code = [...readFileSync(GUIDE, 'utf8').matchAll(/```python\n([\s\S]*?)```/g)].map((m) => m[1]!).find((c) => c.includes('def verify_webhook'));
+  assert.ok(code, 'docs/other-languages.md shows verify_webhook in Python');
+  const driver = `${code}
+import sys
+for case in json.load(sys.stdin):
+    try:
+        print(verify_webhook(case["secret"], case["headers"], case["body"].encode(), now=case["now"])["type"])
+    except ValueError as err:
+        print("refused:", err)
+`;
+  const run = spawnSync('python3', ['-c', driver], { input: JSON.stringify(cases.map((c) => ({ ...c, now: Math.floor(c.now / 1000) }))), encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout.trim().split('\n');
+}
+
+describe('Standard Webhooks signatures', () => {
+  let h: Harness;
+  let raw: Harness;
+  before(async () => {
+    h = await createHarness({ MERCHANT_WEBHOOK_URL: 'http://merchant.test/hook', MERCHANT_WEBHOOK_SECRET: WHSEC });
+    raw = await createHarness({ MERCHANT_WEBHOOK_URL: 'http://merchant.test/hook', MERCHANT_WEBHOOK_SECRET: RAW });
+    // The library checks the timestamp against Date.now(): it reads the harness's clock.
+    mock.timers.enable({ apis: ['Date'], now: h.clock.now });
+  });
+  after(async () => {
+    mock.timers.reset();
+    await h.close();
+    await raw.close();
+  });
+
+  it('a delivery carries webhook-id, webhook-timestamp (seconds) and a v1 signature, beside the compatible header', async () => {
+    const d = await delivery(h);
+    const event = JSON.parse(d.body) as { id: string };
+    assert.equal(d.headers['webhook-id'], event.id);
+    assert.equal(d.headers['webhook-timestamp'], String(Math.floor(h.clock.now / 1000)));
+    assert.match(d.headers['webhook-signature']!, /^v1,[A-Za-z0-9+/]{43}=$/);
+    assert.match(d.headers['x-bank-checkout-signature']!, /^t=\d+,v1=[0-9a-f]{64}$/);
+    assert.equal((await verifyWebhook(d.body, d.headers, WHSEC, { now: h.clock.now })).id, event.id);
+  });
+
+  it('the standardwebhooks npm package verifies a delivery and refuses an altered one', async () => {
+    const d = await delivery(h);
+    const event = new Webhook(WHSEC).verify(d.body, d.headers) as { type: string; data: { state: string } };
+    assert.equal(event.type, 'checkout.updated');
+    assert.equal(event.data.state, 'cancelled');
+    assert.throws(() => new Webhook(WHSEC).verify(d.body.replace('700', '701'), d.headers), WebhookVerificationError);
+    assert.throws(() => new Webhook(newSecret()).verify(d.body, d.headers), WebhookVerificationError);
+    // A secret without the whsec_ prefix is its own key: the libraries' raw format.
+    const r = await delivery(raw);
+    assert.equal((new Webhook(RAW, { format: 'raw' }).verify(r.body, r.headers) as { type: string }).type, 'checkout.updated');
+    assert.deepEqual([...webhookKey(RAW)], [...new TextEncoder().encode(RAW)]);
+  });
+
+  it('the Python verification of docs/other-languages.md verifies a delivery and refuses an altered or stale one', async () => {
+    const d = await delivery(h);
+    const r = await delivery(raw);
+    assert.deepEqual(
+      python([
+        { secret: WHSEC, ...d, now: h.clock.now },
+        { secret: WHSEC, ...d, body: d.body.replace('700', '701'), now: h.clock.now },
+        { secret: WHSEC, ...d, now: h.clock.now + 10 * 60_000 },
+        { secret: newSecret(), ...d, now: h.clock.now },
+        { secret: RAW, ...r, now: raw.clock.now },
+      ]),
+      ['checkout.updated', 'refused: signature does not match', 'refused: timestamp outside the tolerance', 'refused: signature does not match', 'checkout.updated'],
+    );
+  });
+
+  it('`bank-checkout-bff secret` prints a whsec_ secret of 256 bits that the BFF takes for either secret, even going live', () => {
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', new URL('../src/cli.ts', import.meta.url).pathname, 'secret'], { encoding: 'utf8' });
+    assert.equal(cli.status, 0, cli.stderr);
+    const s = cli.stdout.trim();
+    assert.match(s, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    assert.equal(webhookKey(s).length, 32);
+    assert.notEqual(newSecret(), s);
+    const config = loadConfig({ HOST: '0.0.0.0', BFF_MERCHANT_SECRET: s, MERCHANT_WEBHOOK_URL: 'https://shop.example/hook', MERCHANT_WEBHOOK_SECRET: newSecret(), DATABASE_URL: ':memory:' });
+    assert.equal(config.merchantSecret, s);
+    assert.throws(() => loadConfig({ MERCHANT_WEBHOOK_SECRET: 'whsec_not base64 at all!!', DATABASE_URL: ':memory:' }), /MERCHANT_WEBHOOK_SECRET/);
+  });
+});

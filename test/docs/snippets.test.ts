@@ -1,0 +1,160 @@
+/**
+ * Every code block of README.md, packages/*\/README.md and docs/*.md is checked or marked:
+ * - TypeScript and JavaScript blocks are type-checked, strictly, against the built packages
+ *   (their published `.d.ts`), all in one tsc program;
+ * - HTML blocks: each `<bank-*>` tag and attribute exists in the custom elements manifest, each
+ *   file a script loads from the package's `dist/` is built, and inline module scripts are
+ *   type-checked like the JavaScript blocks;
+ * - CSS blocks: each `--bank-*` property and `::part()` is one the elements document;
+ * - a block after `<!-- checked: <test file> -->` is run by that test (which names the doc);
+ * - a block after `<!-- excerpt -->` is an excerpt: shell commands, configuration, other
+ *   languages' sketches.
+ * A block that is none of these, or that fails its check, fails the test.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('../../', import.meta.url).pathname;
+const work = join(root, 'node_modules/.cache/bank-checkout-snippets');
+
+type Block = { file: string; line: number; lang: string; code: string; mark: string };
+
+/** The fenced blocks of a markdown file, with the marker comment before each (if any). */
+function blocks(file: string): Block[] {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  const out: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```(\S*)\s*$/.exec(lines[i]!);
+    if (!open) continue;
+    let j = i + 1;
+    while (j < lines.length && !/^\s*```\s*$/.test(lines[j]!)) j++;
+    let k = i - 1;
+    while (k >= 0 && !lines[k]!.trim()) k--;
+    const before = k >= 0 ? lines[k]!.trim() : '';
+    const indent = open[1]!.length;
+    out.push({ file, line: i + 1, lang: open[2]!, code: lines.slice(i + 1, j).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length))).join('\n'), mark: /^<!--\s*(excerpt|checked:.*?)\s*-->$/.exec(before)?.[1] ?? '' });
+    i = j;
+  }
+  return out;
+}
+
+const DOCS = ['README.md', ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}/README.md`), ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)]
+  .filter((f) => f.endsWith('.md') && existsSync(join(root, f)))
+  .sort();
+
+/** Free names the snippets use for the merchant's own things (their app, database, order key). */
+const AMBIENT = `declare const BFF_URL: string;
+declare const orderKey: string;
+declare const app: import('express').Express;
+declare const db: { query(sql: string, params: unknown[]): Promise<{ rowCount: number | null }> };
+declare const orders: { settle(reference: string, state: string, mode: string): Promise<void> };
+`;
+
+type Manifest = { modules: { declarations?: { tagName?: string; attributes?: { name: string }[]; cssProperties?: { name: string }[]; cssParts?: { name: string }[] }[] }[] };
+
+function htmlProblems(code: string, manifest: Manifest): string[] {
+  const decls = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName);
+  const problems: string[] = [];
+  const global = new Set(['class', 'id', 'slot', 'part', 'lang', 'dir', 'hidden', 'style', 'title']);
+  for (const m of code.matchAll(/<(bank-[a-z-]+)([^>]*)>/g)) {
+    const decl = decls.find((d) => d.tagName === m[1]);
+    if (!decl) {
+      problems.push(`<${m[1]}> is no element of the kit`);
+      continue;
+    }
+    for (const a of m[2]!.matchAll(/([a-z][a-z-]*)(?==|\s|$)/g)) {
+      if (!global.has(a[1]!) && !a[1]!.startsWith('data-') && !a[1]!.startsWith('aria-') && !decl.attributes?.some((x) => x.name === a[1])) problems.push(`<${m[1]}> has no attribute ${a[1]}`);
+    }
+  }
+  for (const m of code.matchAll(/@bank-checkout\/elements(?:@[^/"]+)?\/dist\/([^"'\s]+)/g)) {
+    if (!existsSync(join(root, 'packages/elements/dist', m[1]!))) problems.push(`packages/elements/dist/${m[1]} is not built`);
+  }
+  return problems;
+}
+
+function cssProblems(code: string, manifest: Manifest): string[] {
+  const decls = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName);
+  const props = new Set(decls.flatMap((d) => d.cssProperties ?? []).map((p) => p.name));
+  const problems: string[] = [];
+  for (const m of code.matchAll(/(--bank-[a-z0-9-]+)\s*:/g)) if (!props.has(m[1]!)) problems.push(`${m[1]} is no documented custom property`);
+  for (const m of code.matchAll(/(bank-[a-z-]+)::part\(([a-z0-9-]+)\)/g)) {
+    const decl = decls.find((d) => d.tagName === m[1]);
+    if (!decl?.cssParts?.some((p) => p.name === m[2])) problems.push(`${m[1]} has no part ${m[2]}`);
+  }
+  return problems;
+}
+
+/** Builds the packages when their published types are missing (CI builds them in the install check first). */
+function ensureBuilt() {
+  const missing = ['contract', 'provider', 'sandbox', 'bff', 'elements'].filter((p) => !existsSync(join(root, 'packages', p, 'dist/index.d.ts')));
+  if (!missing.length) return;
+  const r = spawnSync(process.execPath, [join(root, 'scripts/build-package.mjs'), ...missing], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  assert.equal(r.status, 0, `building ${missing.join(', ')} failed:\n${r.stderr}`);
+}
+
+describe('documentation snippets', () => {
+  it('every code block is type-checked, checked, or marked as an excerpt, and each check passes', () => {
+    ensureBuilt();
+    const manifest = JSON.parse(readFileSync(join(root, 'packages/elements/custom-elements.json'), 'utf8')) as Manifest;
+    const all = DOCS.flatMap(blocks);
+    const counts = { typed: 0, html: 0, css: 0, checked: 0, excerpt: 0 };
+    const problems: string[] = [];
+    const where = (b: Block) => `${b.file}:${b.line}`;
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    /** snippet file → the block it came from. */
+    const sources = new Map<string, Block>();
+    const typeCheck = (b: Block, code: string, ext: string) => {
+      const name = `s${sources.size}-${b.file.replace(/[^a-z0-9]+/gi, '-')}-${b.line}.${ext}`;
+      // Each snippet is a module of its own (top-level await, no clashes between snippets).
+      writeFileSync(join(work, name), `${code}\nexport {};\n`);
+      sources.set(name, b);
+    };
+    for (const b of all) {
+      if (b.mark === 'excerpt') counts.excerpt++;
+      else if (b.mark.startsWith('checked:')) {
+        const test = b.mark.slice('checked:'.length).trim();
+        const text = existsSync(join(root, test)) ? readFileSync(join(root, test), 'utf8') : '';
+        if (!text.includes(b.file.split('/').pop()!)) problems.push(`${where(b)}: ${test} does not run this block (it should exist and name ${b.file})`);
+        counts.checked++;
+      } else if (['ts', 'tsx', 'js', 'jsx', 'mjs'].includes(b.lang)) {
+        typeCheck(b, b.code, b.lang === 'mjs' ? 'js' : b.lang);
+        counts.typed++;
+      } else if (b.lang === 'html') {
+        problems.push(...htmlProblems(b.code, manifest).map((p) => `${where(b)}: ${p}`));
+        for (const s of b.code.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)) typeCheck(b, s[1]!, 'js');
+        counts.html++;
+      } else if (b.lang === 'css') {
+        problems.push(...cssProblems(b.code, manifest).map((p) => `${where(b)}: ${p}`));
+        counts.css++;
+      } else problems.push(`${where(b)}: a \`${b.lang || 'plain'}\` block neither checked nor marked <!-- excerpt -->`);
+    }
+    // The checker itself: a snippet with a type error must be reported.
+    writeFileSync(join(work, 'canary.ts'), "import '@bank-checkout/elements/frame';\nconst n: number = document.createElement('bank-checkout').checkoutSecret;\nexport {};\n");
+    writeFileSync(join(work, 'ambient.d.ts'), AMBIENT);
+    writeFileSync(
+      join(work, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true, allowJs: true, checkJs: true, jsx: 'react-jsx', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'] },
+        include: ['*.ts', '*.tsx', '*.js', '*.jsx'],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', work, '--pretty', 'false'], { cwd: work, encoding: 'utf8' });
+    const errors = tsc.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
+    assert.ok(errors.some((e) => e.startsWith('canary.ts')), `the type-check did not catch the canary's error:\n${tsc.stdout}${tsc.stderr}`);
+    for (const e of errors.filter((l) => !l.startsWith('canary.ts'))) {
+      const file = e.split('(')[0]!;
+      const b = sources.get(file);
+      const at = /\((\d+),/.exec(e)?.[1];
+      problems.push(b ? `${b.file}:${b.line + Number(at ?? 0)}: ${e.slice(e.indexOf('error'))}` : e);
+    }
+    const total = all.length;
+    console.log(`snippets: ${total} code blocks in ${DOCS.length} files: ${counts.typed} type-checked, ${counts.html} HTML and ${counts.css} CSS checked, ${counts.checked} run by other tests, ${counts.excerpt} excerpts`);
+    assert.deepEqual(problems, []);
+    assert.equal(counts.typed + counts.html + counts.css + counts.checked + counts.excerpt, total);
+    assert.ok(counts.typed >= 10, `only ${counts.typed} blocks were type-checked (${relative(root, work)})`);
+  });
+});
