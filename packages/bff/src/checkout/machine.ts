@@ -130,9 +130,10 @@ export function viewError(code: string): { code: string; message: string } {
 /* ---------- time rules ---------- */
 
 /** What time alone does to a checkout now (TIME_RULES in transitions.ts); null: nothing. */
-export function timePatch(rec: CheckoutRecord, now: number, busyTtlMs: number, linkGraceMs = 0): CheckoutPatch | null {
+export function timePatch(rec: CheckoutRecord, now: number, leaseMs: number, linkGraceMs = 0): CheckoutPatch | null {
   const i = rec.internal;
-  if (i.busy && now - i.busy.since > busyTtlMs) {
+  // A lock is a lease until `until` (renewed by its holder); a lock without one lasts `leaseMs`.
+  if (i.busy && now > (i.busy.until ?? i.busy.since + leaseMs)) {
     const internal = unlocked(i);
     if (TIME_RULES.lapsedLock.unknownFor.includes(i.busy.op)) return { state: 'unknown', internal, error: viewError('unknown') };
     return { internal };

@@ -128,6 +128,8 @@ export function createCheckoutService(deps: ServiceDeps) {
     resolve,
     sweep,
     settle: core.settle,
+    /** How long a checkout's lock lasts unless its holder renews it. */
+    leaseMs: core.leaseMs,
     commit: core.commit,
     cancel: (rec: CheckoutRecord) => core.act(rec, 'cancel', async (_locked, i) => ({ patch: { state: 'cancelled', error: viewError('cancelled'), internal: scrubSession(i) } })),
 
