@@ -49,7 +49,7 @@ export interface BffDeps {
    * `@bank-checkout/elements` installed beside the BFF; null: no isolated mode.
    */
   frame?: FrameBundle | null | (() => Promise<FrameBundle | null>);
-  /** How often checkouts past their time are ended (default 60 s; 0: never, tests call sweep). */
+  /** How often the sweeper runs (default SWEEP_SECONDS; 0: never, tests call `parts.sweep`). */
   sweepMs?: number;
 }
 
@@ -67,6 +67,12 @@ export interface AppParts {
   guards: { merchant: AuthGuard; checkout: AuthGuard; notifications: AuthGuard };
   /** The webhook's outbox dispatcher. */
   webhook: Webhook;
+  /**
+   * One round of the sweeper, if this instance holds its lease: checkouts past their time or
+   * whose lock lapsed are settled, notifications stored but not applied are applied. False when
+   * another instance holds the lease.
+   */
+  sweep: () => Promise<boolean>;
   logger: Logger;
   now: () => number;
 }
@@ -111,7 +117,16 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     notifications: authGuard(failures, config.trustProxy, 'notifications'),
   };
   const merchantLimiter = createRateLimiter(config.merchantRateLimitPerMinute, now);
-  const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, logger, now };
+  const every = deps.sweepMs ?? config.sweepMs;
+  const sweep = async () => {
+    // Every instance runs the sweeper; the one holding its lease sweeps. A holder that stops
+    // is replaced once its lease (two rounds) lapses.
+    if (!(await store.claimLease('sweeper', service.holder, now(), 2 * (every || 60_000)))) return false;
+    await service.sweep();
+    await notifications.sweepPending(now() - service.leaseMs);
+    return true;
+  };
+  const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, sweep, logger, now };
 
   const ready = store.init();
   let sweeper: ReturnType<typeof setInterval> | undefined;
@@ -119,10 +134,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const startLoops = () => {
     if (closed) return;
     webhook.start();
-    const every = deps.sweepMs ?? 60_000;
     if (every > 0) {
       sweeper = setInterval(() => {
-        service.sweep().catch((err) => logger.log('error', 'sweep.failed', { reason: err instanceof Error ? err.message : 'error' }));
+        sweep().catch((err) => logger.log('error', 'sweep.failed', { reason: err instanceof Error ? err.message : 'error' }));
       }, every);
       sweeper.unref?.();
     }

@@ -11,6 +11,7 @@ import type { CheckoutPatch, CheckoutRecord, OutboxEvent, Store } from './types.
 import { REPLY_SCHEMA, replyMethods } from './replies.js';
 import { OUTBOX_SCHEMA, outboxInsert, outboxMethods } from './outbox.js';
 import { checkoutCache } from './cache.js';
+import { SWEEP_SCHEMA, sweepMethods } from './sweep.js';
 import { CommitInDoubt, retrying } from './failure.js';
 import { CHECKOUT_COLUMNS, NOTIFICATION_COLUMNS, checkoutArgs, checkoutFromRow, checkoutUpdate, idempotencyFromRow, insertSql, notificationArgs, notificationFromRow } from './rows.js';
 
@@ -91,6 +92,7 @@ function schema(jsonType: string): string[] {
     'CREATE INDEX IF NOT EXISTS notifications_reference_idx ON notifications (reference)',
     ...REPLY_SCHEMA,
     ...OUTBOX_SCHEMA(jsonType),
+    ...SWEEP_SCHEMA,
   ];
 }
 
@@ -286,6 +288,7 @@ export function createSqlStore(driver: SqlDriver): Store {
       else await query(update.sql, update.args);
     },
     ...outboxMethods(query, one),
+    ...sweepMethods(driver.engine, query),
 
     async listNotifications(opts) {
       const limit = pageSize(opts.limit);
