@@ -189,9 +189,8 @@ describe('several instances on one PostgreSQL, through failover', { skip: !HAVE_
       SWEEP_SECONDS: '1',
       LOG_LEVEL: 'warn',
     };
-    // The first boots alone (it creates the tables), then the second.
-    instances.push(await bffProcess('bff-a', env));
-    instances.push(await bffProcess('bff-b', env));
+    // Both boot at once: the schema is created once, under an advisory lock.
+    instances.push(...(await Promise.all([bffProcess('bff-a', env), bffProcess('bff-b', env)])));
   });
 
   after(async () => {
@@ -302,7 +301,7 @@ describe('several instances on one PostgreSQL, through failover', { skip: !HAVE_
   const alive = () => instances.filter((i) => i.exited).map((i) => `${i.name} exited ${JSON.stringify(i.exited)}: ${i.output.slice(-5).join(' | ')}`);
 
   it('keeps paying while every connection is cut', async () => {
-    const payments = Array.from({ length: 6 }, (_, n) => pay(`FO-SWEEP-${n}`));
+    const payments = Array.from({ length: 4 }, (_, n) => pay(`FO-SWEEP-${n}`));
     // Cut every connection a few times while the payments run.
     for (let n = 0; n < 3; n++) {
       await sleep(150);
@@ -311,7 +310,7 @@ describe('several instances on one PostgreSQL, through failover', { skip: !HAVE_
     const results = await Promise.all(payments);
     assert.deepEqual(alive(), []);
     for (const r of results) assert.ok(['succeeded', 'unknown'].includes(r.state), `${r.id}: ${r.state}`);
-    assert.ok(results.filter((r) => r.state === 'succeeded').length >= 4, JSON.stringify(results));
+    assert.ok(results.filter((r) => r.state === 'succeeded').length >= 3, JSON.stringify(results));
     assert.deepEqual(instances.map((i) => i.output.filter((l) => /Unhandled|uncaught/i.test(l))), [[], []]);
   });
 
@@ -348,7 +347,7 @@ describe('several instances on one PostgreSQL, through failover', { skip: !HAVE_
       }
     }
     for (const inst of instances) await until(async () => (await fetch(`${inst.url}/ready`)).status === 200, `${inst.name} ready again`);
-    const after = await Promise.all([pay('FO-AFTER-1'), pay('FO-AFTER-2'), pay('FO-AFTER-3')]);
+    const after = await Promise.all([pay('FO-AFTER-1'), pay('FO-AFTER-2')]);
     for (const r of after) assert.equal(r.state, 'succeeded', r.id);
     assert.deepEqual(alive(), []);
   });
@@ -388,7 +387,7 @@ describe('several instances on one PostgreSQL, through failover', { skip: !HAVE_
 
   it('made no transfer twice, lost no webhook event, and locked no payer longer than the lease', async () => {
     for (const [session, n] of transfers) assert.equal(n, 1, `session ${session}: ${n} transfers`);
-    assert.ok(transfers.size >= 10, `${transfers.size} transfers`);
+    assert.ok(transfers.size >= 8, `${transfers.size} transfers`);
     for (const [id, ms] of lockedFor) assert.ok(ms <= LEASE_MS + 3_000, `${id} answered checkout_busy for ${ms} ms`);
     assert.ok(seen503.every((s) => Number(s.retryAfter) > 0 || s.retryAfter === null));
     // Every checkout that ended was told to the merchant (the outbox delivers each event once
@@ -396,7 +395,7 @@ describe('several instances on one PostgreSQL, through failover', { skip: !HAVE_
     const res = await request('/v1/checkouts?state=succeeded&limit=200');
     assert.equal(res.status, 200, await res.clone().text());
     const ended = ((await res.json()) as { checkouts: { id: string }[] }).checkouts.map((c) => c.id);
-    assert.ok(ended.length >= 10);
+    assert.ok(ended.length >= 7, `${ended.length} paid`);
     await until(() => ended.every((id) => [...delivered.values()].some((e) => e.type === 'checkout.updated' && e.data.checkoutId === id && e.data.state === 'succeeded')), 'every outcome to reach the merchant', 20_000);
   });
 });
