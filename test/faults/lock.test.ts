@@ -58,22 +58,39 @@ describe('checkout lock during a long action', () => {
     assert.equal(end.error?.code, 'upstream-timeout');
   });
 
-  it('a lock left by a process that stopped mid-transfer turns the checkout unknown once no action could still run', async () => {
+  it('a lock left by a process that stopped mid-transfer turns the checkout unknown once its lease lapses', async () => {
     const c = await h.createCheckout();
     const store = h.bff.parts.store;
+    const leaseMs = h.bff.parts.service.leaseMs;
+    assert.ok(leaseMs <= TIMEOUT_MS + 2_000, 'a lease is one provider call and a small margin');
     const rec = (await store.getCheckout(c.id))!;
     const locked = await store.updateCheckout(rec.id, rec.version, {
       state: 'select-account',
-      internal: { ...rec.internal, busy: { op: 'transfer', since: h.clock.now } },
+      internal: { ...rec.internal, busy: { op: 'transfer', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
     });
     assert.ok(locked);
-    // As long as a login could take (read-only calls with retries around it), the lock holds.
-    h.clock.advance(4 * TIMEOUT_MS);
+    // Until the lease lapses, the lock holds.
+    h.clock.advance(leaseMs);
     assert.equal((await viewOf(h, c.clientSecret)).state, 'select-account');
     assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })).status, 409);
-    h.clock.advance(4 * TIMEOUT_MS + 5_000);
+    h.clock.advance(1);
     const v = await viewOf(h, c.clientSecret);
     assert.equal(v.state, 'unknown');
     assert.deepEqual(await sandboxCalls(h), {});
+  });
+
+  it('a login left by a process that stopped mid-call is open again once its lease lapses: the next login runs', async () => {
+    const c = await h.createCheckout();
+    const store = h.bff.parts.store;
+    const leaseMs = h.bff.parts.service.leaseMs;
+    const bank = await bankOf(h, c.clientSecret, 'aurora');
+    const rec = (await store.getCheckout(c.id))!;
+    assert.ok(await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: { op: 'login', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } } }));
+    const body = { bankId: 'aurora', loginId: bank.defaultLogin, fields: testFields(bank) };
+    assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/login', body)).status, 409, 'the lease still holds');
+    h.clock.advance(leaseMs + 1);
+    const res = await h.checkout(c.clientSecret, '/v1/checkout/login', body);
+    assert.equal(res.status, 200);
+    assert.notEqual(((await res.json()) as { state: string }).state, 'select-bank');
   });
 });

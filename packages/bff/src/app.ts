@@ -11,6 +11,7 @@ import { createLogger, type Logger } from './log.js';
 import { authGuard, createRateLimiter, requestContext, securityHeaders, untrustedProxyWarning, type AuthGuard, type BffEnv, type RateLimiter } from './http.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
+import { STORE_RETRY_AFTER_S, isUnavailable } from './store/failure.js';
 import { createUpstream, type Upstream } from './upstream.js';
 import { createCheckoutService, type CheckoutEvent, type CheckoutService } from './checkout/service.js';
 import { createNotificationReceiver, type NotificationEvent, type NotificationReceiver } from './notifications.js';
@@ -48,7 +49,7 @@ export interface BffDeps {
    * `@bank-checkout/elements` installed beside the BFF; null: no isolated mode.
    */
   frame?: FrameBundle | null | (() => Promise<FrameBundle | null>);
-  /** How often checkouts past their time are ended (default 60 s; 0: never, tests call sweep). */
+  /** How often the sweeper runs (default SWEEP_SECONDS; 0: never, tests call `parts.sweep`). */
   sweepMs?: number;
 }
 
@@ -66,6 +67,12 @@ export interface AppParts {
   guards: { merchant: AuthGuard; checkout: AuthGuard; notifications: AuthGuard };
   /** The webhook's outbox dispatcher. */
   webhook: Webhook;
+  /**
+   * One round of the sweeper, if this instance holds its lease: checkouts past their time or
+   * whose lock lapsed are settled, notifications stored but not applied are applied. False when
+   * another instance holds the lease.
+   */
+  sweep: () => Promise<boolean>;
   logger: Logger;
   now: () => number;
 }
@@ -110,35 +117,41 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     notifications: authGuard(failures, config.trustProxy, 'notifications'),
   };
   const merchantLimiter = createRateLimiter(config.merchantRateLimitPerMinute, now);
-  const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, logger, now };
+  const every = deps.sweepMs ?? config.sweepMs;
+  const sweep = async () => {
+    // Every instance runs the sweeper; the one holding its lease sweeps. A holder that stops
+    // is replaced once its lease (two rounds) lapses.
+    if (!(await store.claimLease('sweeper', service.holder, now(), 2 * (every || 60_000)))) return false;
+    await service.sweep();
+    await notifications.sweepPending(now() - service.leaseMs);
+    return true;
+  };
+  const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, sweep, logger, now };
 
   const ready = store.init();
   let sweeper: ReturnType<typeof setInterval> | undefined;
-  ready.then(
-    () => {
-      webhook.start();
-      const every = deps.sweepMs ?? 60_000;
-      if (every > 0) {
-        sweeper = setInterval(() => {
-          service.sweep().catch((err) => logger.log('error', 'sweep.failed', { reason: err instanceof Error ? err.message : 'error' }));
-        }, every);
-        sweeper.unref?.();
-      }
-    },
-    () => {},
-  );
+  let closed = false;
+  const startLoops = () => {
+    if (closed) return;
+    webhook.start();
+    if (every > 0) {
+      sweeper = setInterval(() => {
+        sweep().catch((err) => logger.log('error', 'sweep.failed', { reason: err instanceof Error ? err.message : 'error' }));
+      }, every);
+      sweeper.unref?.();
+    }
+  };
+  // The loops run even when the store was down at boot: each round opens it again.
+  ready.then(startLoops, startLoops);
   ready.catch((err: unknown) => logger.log('error', 'store.init_failed', { reason: err instanceof Error ? err.message : 'error' }));
 
   const app = router();
   app.use('*', ...requestContext(logger));
   app.use('*', securityHeaders);
   if (!config.trustProxy.hops && !config.trustProxy.addresses.length) app.use('*', untrustedProxyWarning(config.trustProxy, logger));
+  // Until the store has opened once, every API answers 503 (each request tries it again).
   app.use('/v1/*', async (_c, next) => {
-    try {
-      await ready;
-    } catch {
-      throw new ApiError(503, 'unavailable', 'The store is not available.');
-    }
+    await store.init();
     await next();
   });
 
@@ -153,7 +166,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     }),
     async (c) => {
       try {
-        await ready;
+        await store.init();
         await store.ping();
         return c.json({ ok: true }, 200);
       } catch (err) {
@@ -178,6 +191,12 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.notFound((c) => errorResponse(c, errors.notFound('Route')));
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err);
+    if (isUnavailable(err)) {
+      // The database did not answer (a dropped connection, a failover, a full disk): nothing
+      // is lost, the request may be sent again; the provider retries its notifications.
+      logger.log('warn', 'store.unavailable', { path: c.req.path, reason: err instanceof Error ? err.message : 'error' });
+      return errorResponse(c, errors.storeUnavailable(STORE_RETRY_AFTER_S));
+    }
     const known = err instanceof HTTPException ? fromHttpException(err) : null;
     if (known) return errorResponse(c, known);
     logger.log('error', 'http.unhandled', { path: c.req.path, reason: err instanceof Error ? err.name : 'error' });
@@ -185,6 +204,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   });
 
   const close = async () => {
+    closed = true;
     if (sweeper) clearInterval(sweeper);
     await webhook.stop();
     await store.close();

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 /**
  * `bank-checkout-bff` (`npm run bff` in the repository): the BFF as a Node server, configured
- * only by environment variables. A bad configuration, or a store that cannot open, stops it with
- * one line naming the variable; SIGINT and SIGTERM stop it cleanly.
+ * only by environment variables. A bad configuration, or a store that cannot open within
+ * BOOT_STORE_MS, stops it with one line naming the variable. SIGINT and SIGTERM stop it cleanly:
+ * no new connections, requests under way finish (at most STOP_GRACE_MS), the store closes, the
+ * process exits 0. Supervisors should run `node …/dist/cli.js` itself: npm's wrapper (`npx`,
+ * `npm run`) does not always pass the signal on.
  *
  * `bank-checkout-bff secret` prints a new random secret (256 bits, Standard Webhooks' `whsec_`
  * form) for BFF_MERCHANT_SECRET or MERCHANT_WEBHOOK_SECRET, and exits.
@@ -21,7 +24,12 @@ const fail = (message: string): never => {
   console.error(`bff: ${message}`);
   process.exit(1);
 };
-const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
+/** What went wrong, in the driver's words when it gave any (never a URL: drivers do not repeat it). */
+const reason = (err: unknown): string => (err instanceof Error ? (err.cause instanceof Error ? `${err.message} ${err.cause.message}` : err.message) : String(err));
+/** How long the store may take to open at boot before the BFF gives up. */
+const BOOT_STORE_MS = 8_000;
+/** How long requests under way may take to finish once a stop is asked for. */
+const STOP_GRACE_MS = 10_000;
 
 let config!: BffConfig;
 try {
@@ -33,7 +41,13 @@ try {
 let app!: BffApp;
 try {
   app = createBff(config);
-  await app.ready;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    app.ready,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${BOOT_STORE_MS / 1000} s`)), BOOT_STORE_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
 } catch (err) {
   fail(`the store could not start (DATABASE_URL): ${reason(err)}`);
 }
@@ -41,6 +55,18 @@ const { server, listening } = serveBff(app.fetch, { port: config.port, hostname:
 server.on('error', (err) => fail(`cannot listen on ${config.host}:${config.port} (PORT, HOST): ${reason(err)}`));
 const info = await listening;
 console.log(`bff: listening on http://${config.host}:${info.port} (provider ${config.provider.env}, store ${app.parts.store.engine})`);
-const stop = () => server.close(() => void app.close().finally(() => process.exit(0)));
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`bff: ${signal}: stopping`);
+  // Past the grace period, connections still open are cut and the process ends anyway.
+  setTimeout(() => {
+    server.closeAllConnections();
+    process.exit(0);
+  }, STOP_GRACE_MS).unref();
+  server.close(() => void app.close().finally(() => process.exit(0)));
+  server.closeIdleConnections();
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

@@ -108,6 +108,8 @@ const envSchema = z.object({
     }),
   /** Open connections one client address may hold (0: no cap; default 64, or 0 behind a proxy). */
   MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).optional(),
+  /** How often the sweeper runs (seconds, default 60): one instance at a time, by lease. */
+  SWEEP_SECONDS: int(1, 3600).default(60),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -154,6 +156,8 @@ export interface BffConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   trustProxy: TrustProxy;
   maxConnectionsPerAddress: number;
+  /** Milliseconds between sweeps (SWEEP_SECONDS). */
+  sweepMs: number;
 }
 
 export class ConfigError extends Error {
@@ -261,5 +265,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     // Behind a proxy every client arrives from the proxy's address: no per-address cap then.
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY.hops || e.TRUST_PROXY.addresses.length ? 0 : 64),
+    sweepMs: e.SWEEP_SECONDS * 1000,
   };
 }

@@ -34,6 +34,8 @@ export const errors = {
   unsupportedType: () => new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json.'),
   rateLimited: (retryAfterS: number, headers: Record<string, string> = {}) =>
     new ApiError(429, 'rate_limited', 'Too many requests; try again later.', undefined, { ...headers, 'Retry-After': String(retryAfterS) }),
+  storeUnavailable: (retryAfterS: number) =>
+    new ApiError(503, 'store_unavailable', 'The store is not available right now; nothing was lost. Try again shortly.', undefined, { 'Retry-After': String(retryAfterS) }),
   upstream: (message = 'The payment provider answered with an error.') => new ApiError(502, 'upstream', message),
   upstreamTimeout: (message = 'The payment provider did not answer in time.') => new ApiError(504, 'upstream-timeout', message),
 };

@@ -82,6 +82,27 @@ export function createNotificationReceiver(deps: {
   }
 
   return {
+    /**
+     * Applies the notifications stored but not applied (a crash or a database error came between
+     * the two), received before `before`: a request still applying its own is left to it.
+     * Applying is idempotent (results only move forward). Returns how many were applied.
+     */
+    async sweepPending(before: number, limit = 100): Promise<number> {
+      let done = 0;
+      for (const n of await store.listPendingNotifications(before, limit)) {
+        const parsed = links.dataReturn.safeParse(decodeDataReturn(n.dataReturn));
+        if (!parsed.success) continue;
+        try {
+          const { stored } = await apply(n, parsed.data, undefined, 'notification', true);
+          deps.onReceived?.(notificationView(stored));
+          done++;
+        } catch (err) {
+          logger.log('error', 'notification.sweep_failed', { notificationId: n.id, reason: err instanceof Error ? err.message : 'error' });
+        }
+      }
+      return done;
+    },
+
     /** Verifies, stores, deduplicates and applies one notification. Throws ApiError on bad input. */
     async receive(input: { dataReturn: unknown; signatureDataReturn: unknown; hint?: string | undefined }, source: 'notification' | 'return'): Promise<Received> {
       const { dataReturn, signatureDataReturn } = input;

@@ -15,6 +15,10 @@ import type { Upstream } from '../upstream.js';
 import type { WebhookEvent } from '../webhook.js';
 import { unlocked, type Internal } from './internal.js';
 import { ACTIONS, TIME_RULES, isFinal, modeAllowed, resolveOutcome, timePatch, type ActionOutcome } from './transitions.js';
+import { newId } from './secrets.js';
+
+/** How much longer than one provider call a checkout's lease runs before it must be renewed. */
+export const LEASE_MARGIN_MS = 2_000;
 
 export interface CheckoutEvent {
   checkoutId: string;
@@ -45,10 +49,16 @@ export type Outcome = ActionOutcome & { answer?: ApiError };
 
 export function createCore(deps: ServiceDeps) {
   const { config, store, upstream, logger, now } = deps;
-  // The longest an action holds the checkout's lock: a login reads the bank list, logs in and
-  // reads the accounts, each read-only call with its retries; plus a margin. Only a lock older
-  // than that belongs to a process that stopped mid-call.
-  const busyTtlMs = 2 * upstream.readOnlyMaxMs + config.provider.timeoutMs + 5_000;
+  /**
+   * A checkout's lock is a lease: its holder (this instance), and an expiry one provider call
+   * and a small margin away, renewed while the action runs (an action may make several calls,
+   * a login three). A lease that is not renewed belongs to an instance that stopped mid-call:
+   * once it lapses, the next request (or the sweeper) settles the checkout: a step that moved no
+   * money is simply open again, a transfer or validation becomes `unknown`.
+   */
+  const leaseMs = config.provider.timeoutMs + LEASE_MARGIN_MS;
+  /** This instance, as a lease's holder. */
+  const holder = newId('bff');
   /**
    * Checkouts whose action holds a lock in this process's memory only. The embedded engine
    * has one writer, this process, so a lock in memory excludes every other request; the lock
@@ -109,16 +119,51 @@ export function createCore(deps: ServiceDeps) {
   async function settle(rec: CheckoutRecord): Promise<CheckoutRecord> {
     // An action under way holds the checkout (as a `busy` marker would): time waits for it.
     if (inMemory.has(rec.id)) return rec;
-    return (await advance(rec, (r) => timePatch(r, now(), busyTtlMs, config.linkGraceMinutes * 60_000), 'time', 3).catch(async (err) => {
+    return (await advance(rec, (r) => timePatch(r, now(), leaseMs, config.linkGraceMinutes * 60_000), 'time', 3).catch(async (err) => {
       if (err instanceof ApiError && err.code === 'checkout_busy') return { record: (await store.getCheckout(rec.id)) ?? rec };
       throw err;
     })).record;
   }
 
   /**
+   * Keeps the lease of a locked checkout while its action runs: renewed every third of the
+   * lease, each renewal a compare-and-set. `release` stops renewing and gives the checkout as
+   * last written, or null when the lease was lost (it lapsed and another request settled it).
+   */
+  function hold(locked: CheckoutRecord) {
+    let current: CheckoutRecord | null = locked;
+    let renewing: Promise<void> = Promise.resolve();
+    const renew = async () => {
+      const busy = current?.internal.busy;
+      if (!current || !busy) return;
+      const renewed = await store.updateCheckout(current.id, current.version, { internal: { ...current.internal, busy: { ...busy, until: now() + leaseMs } } }).catch((err: unknown) => {
+        // The store is down for a moment: the next renewal tries again.
+        logger.log('warn', 'checkout.lease_not_renewed', { checkoutId: locked.id, reason: err instanceof Error ? err.message : 'error' });
+        return undefined;
+      });
+      if (renewed !== undefined) current = renewed;
+    };
+    const timer = setInterval(() => {
+      renewing = renewing.then(renew);
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    timer.unref?.();
+    return {
+      async release() {
+        clearInterval(timer);
+        await renewing;
+        return current;
+      },
+    };
+  }
+
+  /** 409 for a request whose checkout was taken by another request (or whose lease lapsed meanwhile). */
+  const busyConflict = () => errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
+
+  /**
    * Runs one payer action under the checkout's lock, from the states whose declaration accepts
    * it, for a checkout that allows `mode` (by default the mode the action needs). The lock is a
-   * `busy` marker written with compare-and-set; a second request meanwhile gets 409. A failure
+   * `busy` lease written with compare-and-set (renewed while the action runs); a second request
+   * meanwhile gets 409. A failure
    * before any upstream call, or an outcome the declaration does not name, releases it and
    * changes nothing.
    */
@@ -126,7 +171,7 @@ export function createCore(deps: ServiceDeps) {
     if (!modeAllowed(rec.modes, mode)) throw errors.conflict('mode_not_allowed', `This checkout does not allow the ${mode} mode.`);
     const rule = ACTIONS[action];
     if (isFinal(rec.state) && !rule.from.includes(rec.state)) throw errors.conflict('checkout_finished', `The checkout is already ${rec.state}.`);
-    if (rec.internal.busy || inMemory.has(rec.id)) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
+    if (rec.internal.busy || inMemory.has(rec.id)) throw busyConflict();
     if (!rule.from.includes(rec.state)) throw errors.conflict('invalid_state', `This action is not possible while the checkout is in state ${rec.state}.`);
     const inMemoryOnly = memoryLock(action);
     // Taken with nothing awaited since the check above: no other request can slip in between.
@@ -137,19 +182,27 @@ export function createCore(deps: ServiceDeps) {
       // gets 409, and sends nothing upstream.
       const locked = inMemoryOnly
         ? await store.getCheckout(rec.id).then((current) => (current?.version === rec.version ? rec : null))
-        : await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: { op: action, since: now() } } });
-      if (!locked) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
+        : await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: { op: action, since: now(), until: now() + leaseMs, holder } } });
+      if (!locked) throw busyConflict();
+      const lease = inMemoryOnly ? null : hold(locked);
       let outcome: Outcome;
       let patch: CheckoutPatch;
       try {
         outcome = await run(locked, locked.internal);
         patch = resolveOutcome(locked.state, action, outcome, { attemptsLeft: locked.attemptsLeft, now: now(), sessionQuietMs: config.provider.sessionQuietMs });
       } catch (err) {
-        if (!inMemoryOnly) await store.updateCheckout(locked.id, locked.version, { internal: unlocked(locked.internal) });
+        const held = lease ? await lease.release() : null;
+        if (held) await store.updateCheckout(held.id, held.version, { internal: unlocked(held.internal) });
         throw err;
       }
-      const written = await commit(rec, locked, { ...patch, internal: unlocked(patch.internal ?? locked.internal), updatedAt: now() }, 'native');
-      if (!written) throw new Error(`checkout ${locked.id}: lost its lock`);
+      const held = lease ? await lease.release() : locked;
+      const written = held && (await commit(rec, held, { ...patch, internal: unlocked(patch.internal ?? held.internal), updatedAt: now() }, 'native'));
+      if (!written) {
+        // Another request changed the checkout meanwhile (a cancel that raced this one, or the
+        // settling of a lease that lapsed): this request's outcome is not written, and it is told so.
+        logger.log('warn', 'checkout.lock_lost', { checkoutId: rec.id, op: action });
+        throw busyConflict();
+      }
       logger.log('info', 'checkout.transition', { checkoutId: written.id, op: action, from: rec.state, to: written.state, ...(written.error ? { code: written.error.code } : {}) });
       if (outcome.answer) throw outcome.answer;
       return written;
@@ -158,7 +211,7 @@ export function createCore(deps: ServiceDeps) {
     }
   }
 
-  return { config, store, upstream, logger, now, busyTtlMs, commit, advance, settle, act };
+  return { config, store, upstream, logger, now, leaseMs, holder, commit, advance, settle, act };
 }
 
 export type Core = ReturnType<typeof createCore>;

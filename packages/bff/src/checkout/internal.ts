@@ -28,8 +28,11 @@ export interface Internal {
   validations?: ValidationBank[];
   round?: number;
   deadline?: number;
-  /** An upstream call in flight: no second one may start. */
-  busy?: { op: string; since: number };
+  /**
+   * An upstream call in flight: no second one may start. A lease: `holder` (the instance) renews
+   * `until` while the call runs; past it, the holder is taken to have stopped.
+   */
+  busy?: { op: string; since: number; until?: number; holder?: string };
   /** Payment-link modes. */
   idDebt?: string;
   url?: string;

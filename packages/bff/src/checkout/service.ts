@@ -108,15 +108,19 @@ export function createCheckoutService(deps: ServiceDeps) {
 
   /**
    * Ends what time alone has ended, without waiting for anyone to look: checkouts past their
-   * expiry (a redirect one past its link's lifetime and the grace period). Each is settled like
+   * expiry (a redirect one past its link's lifetime and the grace period), and checkouts whose
+   * lock's lease lapsed (an instance stopped mid-call: a step that moved no money is open again,
+   * a transfer or validation becomes `unknown` and the merchant is told). Each is settled like
    * any read would, so several instances sweeping at once end each checkout once. Returns how
    * many changed.
    */
   async function sweep(limit = 200): Promise<number> {
     let changed = 0;
-    for (const rec of await store.findDue(now(), limit)) {
+    const due = new Map<string, CheckoutRecord>();
+    for (const rec of [...(await store.findDue(now(), limit)), ...(await store.findLapsedLocks(now(), limit))]) due.set(rec.id, rec);
+    for (const rec of due.values()) {
       const after = await core.settle(rec).catch(() => rec);
-      if (after.state !== rec.state) changed++;
+      if (after.version !== rec.version) changed++;
     }
     return changed;
   }
@@ -128,6 +132,10 @@ export function createCheckoutService(deps: ServiceDeps) {
     resolve,
     sweep,
     settle: core.settle,
+    /** How long a checkout's lock lasts unless its holder renews it. */
+    leaseMs: core.leaseMs,
+    /** This instance, as the holder of leases. */
+    holder: core.holder,
     commit: core.commit,
     cancel: (rec: CheckoutRecord) => core.act(rec, 'cancel', async (_locked, i) => ({ outcome: 'cancelled', patch: { error: viewError('cancelled') }, data: scrubSession(i) })),
 

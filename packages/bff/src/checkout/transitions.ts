@@ -413,9 +413,10 @@ export const TIME_RULES = { lapsedLock: { unknownFor: ['transfer', 'validate'] a
  * What time alone does to a checkout now (each state's `time`); null: nothing. A lapsed lock
  * is released first (TIME_RULES.lapsedLock); a state's deadline comes before its expiry.
  */
-export function timePatch(rec: CheckoutRecord, now: number, busyTtlMs: number, linkGraceMs = 0): CheckoutPatch | null {
+export function timePatch(rec: CheckoutRecord, now: number, leaseMs: number, linkGraceMs = 0): CheckoutPatch | null {
   const i = rec.internal;
-  if (i.busy && now - i.busy.since > busyTtlMs) {
+  // A lock is a lease until `until` (renewed by its holder); a lock without one lasts `leaseMs`.
+  if (i.busy && now > (i.busy.until ?? i.busy.since + leaseMs)) {
     const internal = unlocked(i);
     if (TIME_RULES.lapsedLock.unknownFor.includes(i.busy.op)) return { state: 'unknown', internal, error: viewError('unknown') };
     return { internal };

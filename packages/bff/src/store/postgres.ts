@@ -7,12 +7,17 @@
 import type pg from 'pg';
 import { createSqlStore, StaleWrite, type SqlDriver, type Statement } from './sql.js';
 import type { Store } from './types.js';
+import { CommitInDoubt, asUnavailable, isUnavailable, retrying } from './failure.js';
 
 export interface PostgresStoreOptions {
   /** Schema holding the tables: lower-case letters, digits and underscores. */
   schema?: string;
   /** Most connections the pool opens (default 10). */
   max?: number;
+  /** Milliseconds to open a connection before the store counts as unavailable (default 5 000). */
+  connectTimeoutMs?: number;
+  /** Told of each connection error (the connection is then discarded and replaced). */
+  onError?: (err: Error) => void;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -41,33 +46,70 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     throw new Error('store: the PostgreSQL schema name must be lower-case letters, digits and underscores');
   }
   let opened: Promise<pg.Pool> | null = null;
+  const told = (err: Error) => opts.onError?.(err);
   const open = () =>
     (opened ??= loadPg().then((driver) => {
       const pool = new driver.Pool({
         connectionString: url,
         max: opts.max ?? 10,
+        connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
         ...(schema ? { options: `-c search_path=${schema}` } : {}),
       });
-      // An idle connection the server drops is discarded by the pool; the next query reconnects.
-      pool.on('error', () => {});
+      // A connection the server drops (a failover, a restart, pg_terminate_backend) emits
+      // 'error' on its client, idle or checked out; unheard, that event would end the process.
+      // Heard, the broken client is discarded (released with its error) and the pool opens a new
+      // one for the next query.
+      pool.on('error', told);
+      pool.on('connect', (client) => client.on('error', told));
       return pool;
     }));
   let closed = false;
 
-  async function inTransaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-    const client = await (await open()).connect();
-    let broken = false;
+  /** A query on its own. Reads are tried again on a fresh connection; a write that broke may have been applied. */
+  async function single(sql: string, args: unknown[]): Promise<pg.QueryResult> {
+    const read = /^\s*SELECT\b/i.test(sql);
     try {
-      await client.query('BEGIN');
-      await work(client);
-      await client.query('COMMIT');
+      return await retrying(async () => (await open()).query(numbered(sql), args), { retryable: (err) => read && isUnavailable(err) });
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw err;
-    } finally {
-      client.release(broken);
+      if (!read && isUnavailable(err)) throw new CommitInDoubt('The store did not confirm a write.', { cause: err });
+      throw asUnavailable(err);
+    }
+  }
+
+  /**
+   * BEGIN, the work, COMMIT on one connection. A connection that breaks before COMMIT is sent
+   * rolled the transaction back: it is discarded and the transaction runs again on a fresh
+   * one (a few times, jittered). One that breaks while COMMIT is under way leaves the outcome
+   * unknown: CommitInDoubt, for the caller to read back and decide.
+   */
+  async function inTransaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    let committing = false;
+    try {
+      await retrying(async () => {
+        const client = await (await open()).connect();
+        let broken: Error | undefined;
+        try {
+          await client.query('BEGIN');
+          await work(client);
+          committing = true;
+          await client.query('COMMIT');
+        } catch (err) {
+          if (committing || isUnavailable(err)) {
+            broken = err instanceof Error ? err : new Error('connection broken');
+            throw err;
+          }
+          await client.query('ROLLBACK').catch((e: unknown) => {
+            broken = e instanceof Error ? e : new Error('rollback failed');
+          });
+          throw err;
+        } finally {
+          // A broken connection is closed, not handed back to the pool.
+          client.release(broken);
+        }
+      }, { retryable: (err) => !committing && isUnavailable(err) });
+    } catch (err) {
+      if (committing && isUnavailable(err)) throw new CommitInDoubt('The store did not confirm a commit.', { cause: err });
+      throw asUnavailable(err);
     }
   }
 
@@ -76,11 +118,11 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     jsonType: 'JSONB',
     singleWriter: false,
     async first(sql, args = []) {
-      const r = await (await open()).query(numbered(sql), args);
+      const r = await single(sql, args);
       return r.rows[0] ?? null;
     },
     async query(sql, args = []) {
-      const r = await (await open()).query(numbered(sql), args);
+      const r = await single(sql, args);
       return { rows: r.rows as Record<string, unknown>[], count: r.rowCount ?? 0 };
     },
     transaction: (statements: Statement[]) =>

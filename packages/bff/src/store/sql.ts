@@ -6,10 +6,13 @@
  * The store writes what it is given and logs nothing.
  */
 import { CHECKOUT_STATES, FINAL_STATES } from '@bank-checkout/contract';
-import type { CheckoutPatch, CheckoutRecord, Store } from './types.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { CheckoutPatch, CheckoutRecord, OutboxEvent, Store } from './types.js';
 import { REPLY_SCHEMA, replyMethods } from './replies.js';
 import { OUTBOX_SCHEMA, outboxInsert, outboxMethods } from './outbox.js';
 import { checkoutCache } from './cache.js';
+import { SWEEP_SCHEMA, sweepMethods } from './sweep.js';
+import { CommitInDoubt, retrying } from './failure.js';
 import { CHECKOUT_COLUMNS, NOTIFICATION_COLUMNS, checkoutArgs, checkoutFromRow, checkoutUpdate, idempotencyFromRow, insertSql, notificationArgs, notificationFromRow } from './rows.js';
 
 export type SqlValue = string | number | null;
@@ -89,6 +92,7 @@ function schema(jsonType: string): string[] {
     'CREATE INDEX IF NOT EXISTS notifications_reference_idx ON notifications (reference)',
     ...REPLY_SCHEMA,
     ...OUTBOX_SCHEMA(jsonType),
+    ...SWEEP_SCHEMA,
   ];
 }
 
@@ -97,6 +101,9 @@ function applyPatch(current: CheckoutRecord, patch: CheckoutPatch): CheckoutReco
   const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   return { ...current, ...defined, id: current.id, secretHash: current.secretHash, createdAt: current.createdAt, version: current.version + 1 };
 }
+
+/** A record as stored: what a JSON round trip keeps. */
+const asStored = (r: CheckoutRecord): unknown => JSON.parse(JSON.stringify(r));
 
 function pageSize(limit: number): number {
   return Number.isFinite(limit) ? Math.min(MAX_PAGE, Math.max(0, Math.floor(limit))) : MAX_PAGE;
@@ -134,6 +141,65 @@ export function createSqlStore(driver: SqlDriver): Store {
     }
   };
 
+  /**
+   * After a write of `next` whose commit is in doubt: the checkout as stored says whether it was
+   * written (`next` is there), not written (the version it expected is still there: the
+   * compare-and-set may run again) or overtaken by another writer.
+   */
+  const decide = async (next: CheckoutRecord, expectedVersion: number): Promise<'written' | 'not-written' | 'stale'> => {
+    cache.forget(next.id);
+    const row = await retrying(() => driver.first('SELECT * FROM checkouts WHERE id = ?', [next.id]), { tries: 5, baseMs: 100 });
+    const stored = row ? checkoutFromRow(row) : null;
+    if (stored?.version === next.version && isDeepStrictEqual(asStored(stored), asStored(next))) return 'written';
+    return stored?.version === expectedVersion ? 'not-written' : 'stale';
+  };
+
+  async function updateCheckout(id: string, expectedVersion: number, patch: CheckoutPatch, events: OutboxEvent[] = [], again = true): Promise<CheckoutRecord | null> {
+    const current = await getCheckout(id);
+    if (!current || current.version !== expectedVersion) return null;
+    const next = applyPatch(current, patch);
+    try {
+      return await writeCheckout(current, next, events);
+    } catch (err) {
+      if (!(err instanceof CommitInDoubt)) throw err;
+      const verdict = await decide(next, expectedVersion);
+      if (verdict === 'written') return cache.put(structuredClone(next));
+      if (verdict === 'not-written' && again) return updateCheckout(id, expectedVersion, patch, events, false);
+      if (verdict === 'not-written') throw err;
+      return null;
+    }
+  }
+
+  /** The compare-and-set write of `next` over `current`, with the events that report it. */
+  async function writeCheckout(current: CheckoutRecord, next: CheckoutRecord, events: OutboxEvent[]): Promise<CheckoutRecord | null> {
+    const id = current.id;
+    const update = checkoutUpdate(current, next);
+    if (events.length) {
+      // The change and the events that report it: both or neither.
+      if (!(await inTransaction([{ ...update, expectChanges: 1 }, ...events.map(outboxInsert)]))) {
+        cache.forget(id);
+        return null;
+      }
+      return cache.put(structuredClone(next));
+    }
+    // The version in the WHERE clause makes the write a compare-and-set: of several
+    // writers that read the same version, one changes the row and the rest change nothing.
+    if (driver.singleWriter) {
+      // Only this process writes: the row is what was just written, so it is not read back
+      // (no RETURNING, no JSON parse of the document on every write).
+      await init();
+      const { count } = await driver.query(update.sql, update.args);
+      if (count !== 1) {
+        cache.forget(id);
+        return null;
+      }
+      return cache.put(next);
+    }
+    const updated = await one(`${update.sql} RETURNING *`, update.args, checkoutFromRow);
+    if (!updated) cache.forget(id);
+    return cache.put(updated);
+  }
+
   return {
     engine: driver.engine,
     init,
@@ -152,7 +218,12 @@ export function createSqlStore(driver: SqlDriver): Store {
         });
       }
       try {
-        await driver.transaction(statements);
+        await driver.transaction(statements).catch(async (err: unknown) => {
+          if (!(err instanceof CommitInDoubt)) throw err;
+          // Written or not: the checkout's row says. Not written, the insert runs once more.
+          if (await one('SELECT id FROM checkouts WHERE id = ?', [record.id], (r) => r)) return;
+          await driver.transaction(statements);
+        });
       } catch (err) {
         // A key already used (possibly by a concurrent request that just won) rolls the
         // checkout back too; any other failure is the caller's to see.
@@ -190,36 +261,7 @@ export function createSqlStore(driver: SqlDriver): Store {
       return rows.map(checkoutFromRow);
     },
 
-    async updateCheckout(id, expectedVersion, patch, events = []) {
-      const current = await getCheckout(id);
-      if (!current || current.version !== expectedVersion) return null;
-      const next = applyPatch(current, patch);
-      const update = checkoutUpdate(current, next);
-      if (events.length) {
-        // The change and the events that report it: both or neither.
-        if (!(await inTransaction([{ ...update, expectChanges: 1 }, ...events.map(outboxInsert)]))) {
-          cache.forget(id);
-          return null;
-        }
-        return cache.put(structuredClone(next));
-      }
-      // The version in the WHERE clause makes the write a compare-and-set: of several
-      // writers that read the same version, one changes the row and the rest change nothing.
-      if (driver.singleWriter) {
-        // Only this process writes: the row is what was just written, so it is not read back
-        // (no RETURNING, no JSON parse of the document on every write).
-        await init();
-        const { count } = await driver.query(update.sql, update.args);
-        if (count !== 1) {
-          cache.forget(id);
-          return null;
-        }
-        return cache.put(next);
-      }
-      const updated = await one(`${update.sql} RETURNING *`, update.args, checkoutFromRow);
-      if (!updated) cache.forget(id);
-      return cache.put(updated);
-    },
+    updateCheckout: (id, expectedVersion, patch, events) => updateCheckout(id, expectedVersion, patch, events),
 
     getIdempotency,
     ...replyMethods(query, one),
@@ -247,6 +289,7 @@ export function createSqlStore(driver: SqlDriver): Store {
       else await query(update.sql, update.args);
     },
     ...outboxMethods(query, one),
+    ...sweepMethods(driver.engine, query),
 
     async listNotifications(opts) {
       const limit = pageSize(opts.limit);

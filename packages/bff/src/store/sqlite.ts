@@ -4,13 +4,14 @@
  * in-memory database, for tests. Relative paths resolve against the working directory; URL
  * parameters are not read.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'libsql';
 import { createSqlStore, StaleWrite, type SqlDriver, type SqlValue } from './sql.js';
 import type { Store } from './types.js';
+import { StoreUnavailable, asUnavailable, retrying } from './failure.js';
 
 /** How long a write waits for another process's lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -23,6 +24,21 @@ export function sqliteFilePath(url: string): string | null {
   const path = decodeURIComponent(url.slice('file:'.length).split('?')[0]!);
   if (!path) throw new Error('DATABASE_URL names no file after file:');
   return resolve(path);
+}
+
+/**
+ * Creates `dir` and its missing parents one level at a time (Node's recursive mkdir loops
+ * forever under /proc, where every missing entry reads as not there yet).
+ */
+function makeDirectory(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) makeDirectory(parent);
+  try {
+    mkdirSync(dir);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+  }
 }
 
 /** Statements that hand rows back; the rest report how many rows they changed. */
@@ -86,13 +102,29 @@ function groupCommit(walPath: string, sync: (wal: FileHandle) => Promise<void>) 
  */
 export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): Store {
   const file = sqliteFilePath(url);
-  if (file) mkdirSync(dirname(file), { recursive: true });
+  if (file) makeDirectory(dirname(file));
   const db = new Database(file ?? ':memory:', { timeout: BUSY_TIMEOUT_MS });
   const commits = file ? groupCommit(`${file}-wal`, opts.sync ?? ((wal) => wal.sync())) : null;
-  /** After a write: waits until it is on disk (nothing to wait for in memory). */
+  /**
+   * After a write: waits until it is on disk (nothing to wait for in memory). A failed flush
+   * (the disk is full or failing) leaves the write applied but not known to be durable: the
+   * caller is told the store is unavailable, and reads back what is stored when it tries again.
+   */
   const durable = async <T>(out: T): Promise<T> => {
-    if (commits) await commits.durable();
+    if (commits) {
+      await commits.durable().catch((err: unknown) => {
+        throw new StoreUnavailable(`The store could not flush a write to disk${(err as { code?: string }).code ? ` (${(err as { code?: string }).code})` : ''}.`, { cause: err });
+      });
+    }
     return out;
+  };
+  /** Runs a synchronous database call, its busy, I/O and disk-full errors as StoreUnavailable. */
+  const guarded = <T>(work: () => T): T => {
+    try {
+      return work();
+    } catch (err) {
+      throw asUnavailable(err);
+    }
   };
   const prepared = new Map<string, ReturnType<typeof db.prepare>>();
   const statement = (sql: string) => {
@@ -115,20 +147,26 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
     jsonType: 'TEXT',
     singleWriter: true,
     async query(sql, args = []) {
-      const out = run(sql, args);
+      const out = guarded(() => run(sql, args));
       return isRead(sql) ? out : durable(out);
     },
     async first(sql, args = []) {
-      const row = (statement(sql).get(args) as Record<string, unknown> | undefined) ?? null;
+      const row = guarded(() => (statement(sql).get(args) as Record<string, unknown> | undefined) ?? null);
       return isRead(sql) ? row : durable(row);
     },
     async transaction(statements) {
-      db.transaction(() => {
-        for (const s of statements) {
-          const { count } = run(s.sql, s.args);
-          if (s.expectChanges !== undefined && count !== s.expectChanges) throw new StaleWrite();
-        }
-      }).immediate();
+      // A transaction that could not start or failed on a busy or failing file rolled back: it
+      // is tried again a few times (jittered) before the store counts as unavailable.
+      await retrying(async () =>
+        guarded(() =>
+          db.transaction(() => {
+            for (const s of statements) {
+              const { count } = run(s.sql, s.args);
+              if (s.expectChanges !== undefined && count !== s.expectChanges) throw new StaleWrite();
+            }
+          }).immediate(),
+        ),
+      );
       await durable(undefined);
     },
     async migrate(statements) {

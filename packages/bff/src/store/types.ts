@@ -152,6 +152,12 @@ export interface Store {
   getEvent(id: string): Promise<OutboxRecord | null>;
   /** Puts an event back in the queue, due at `now`; null for an unknown id. */
   redeliverEvent(id: string, now: number): Promise<OutboxRecord | null>;
+  /** Takes (or renews) the lease `name` for `holder` until `now + leaseMs`; false while another holder's lease runs. */
+  claimLease(name: string, holder: string, now: number, leaseMs: number): Promise<boolean>;
+  /** Up to `limit` checkouts not final whose lock's lease ended before `now` (an instance stopped mid-call). */
+  findLapsedLocks(now: number, limit: number): Promise<CheckoutRecord[]>;
+  /** Up to `limit` notifications stored but not applied, received before `before`, oldest first. */
+  listPendingNotifications(before: number, limit: number): Promise<NotificationRecord[]>;
   /** Most recent first; `before` pages by receivedAt. */
   listNotifications(opts: { limit: number; before?: number }): Promise<NotificationRecord[]>;
 }

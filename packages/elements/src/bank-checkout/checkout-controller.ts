@@ -38,6 +38,19 @@ export interface CheckoutHooks {
 const notice = (e: CheckoutApiError, retry = canRetry('error', e.code)): Notice => ({ key: errorKey(e.code), retry });
 
 /**
+ * A busy line, not a failure: the BFF's store cannot answer for a moment (503), or another
+ * request for this checkout still holds it (409 `checkout_busy`). The element waits, reads the
+ * checkout again and goes on from what it says.
+ */
+const isBusyLine = (e: CheckoutApiError): boolean => e.status === 503 || e.code === 'checkout_busy';
+
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/**
  * The first screen in one call (the view, and the bank list when it opens on it); a BFF without
  * `GET /v1/checkout/start` (404) or a client without `start` gives the view alone.
  */
@@ -63,6 +76,8 @@ export class CheckoutController implements ReactiveController {
   notice: Notice | null = null;
   /** This page sent the payer to the bank's page (rather than the payer coming back to it). */
   leaving = false;
+  /** The waits before each new read while the line is busy (503, or 409 `checkout_busy`); after the last, the error shows. */
+  busyDelaysMs: readonly number[] = [1_000, 2_000, 3_000, 5_000, 8_000, 8_000, 8_000];
   /** Aborted when the checkout changes or the element leaves the page. */
   signal: AbortSignal = new AbortController().signal;
 
@@ -161,7 +176,17 @@ export class CheckoutController implements ReactiveController {
       this.apply(view, false);
     } catch (err) {
       if (signal.aborted) return;
-      const e = asApiError(err);
+      let e = asApiError(err);
+      if (!quiet && isBusyLine(e)) {
+        const waited = await this.waitOut(client, signal);
+        if (signal.aborted) return;
+        if (!(waited instanceof CheckoutApiError)) {
+          this.loadError = null;
+          this.apply(waited, false);
+          return;
+        }
+        e = waited;
+      }
       this.report(e);
       if (!this.view || e.status === 401 || e.status === 404) this.lose(e);
       else if (quiet) this.hooks.idle();
@@ -190,10 +215,25 @@ export class CheckoutController implements ReactiveController {
     } catch (err) {
       if (signal.aborted) return null;
       const e = asApiError(err);
-      this.report(e);
+      if (!isBusyLine(e)) this.report(e);
       this.set({ busy: false });
       if (e.status === 401 || e.status === 404) {
         this.lose(e);
+        return null;
+      }
+      if (isBusyLine(e)) {
+        // The action may or may not have been applied: what the checkout says now decides.
+        this.set({ busy: true });
+        const waited = await this.waitOut(client, signal);
+        if (signal.aborted) return null;
+        if (!(waited instanceof CheckoutApiError)) {
+          this.busy = false;
+          this.apply(waited, true);
+          if (focus) this.hooks.focus();
+          return waited;
+        }
+        this.report(waited);
+        this.set({ busy: false, notice: notice(waited) });
         return null;
       }
       if (e.code !== 'rate_limited' && e.code !== 'validation_failed') await this.refresh();
@@ -206,6 +246,31 @@ export class CheckoutController implements ReactiveController {
       return null;
     } finally {
       if (!signal.aborted) this.set({ busy: false });
+    }
+  }
+
+  /**
+   * While the line is busy: "one moment" shows, and the checkout is read again after each of
+   * `busyDelaysMs` until it answers. The view it gives, or the last error (also any error that
+   * is not a busy line).
+   */
+  private async waitOut(client: CheckoutClient, signal: AbortSignal): Promise<CheckoutView | CheckoutApiError> {
+    this.set({ notice: { key: 'status.oneMoment', retry: false } });
+    let last = new CheckoutApiError(503, 'store_unavailable', 'busy');
+    try {
+      for (const ms of this.busyDelaysMs) {
+        await pause(ms, signal);
+        if (signal.aborted) return last;
+        try {
+          return await this.track(client.checkout());
+        } catch (err) {
+          last = asApiError(err);
+          if (!isBusyLine(last)) return last;
+        }
+      }
+      return last;
+    } finally {
+      if (!signal.aborted && this.notice?.key === 'status.oneMoment') this.set({ notice: null });
     }
   }
 

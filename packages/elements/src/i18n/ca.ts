@@ -12,6 +12,7 @@ export const ca: Catalogue = {
   'sandbox.banner': 'Mode de prova: no es mouen diners reals.',
   'status.loading': 'Carregant…',
   'status.busy': 'Connectant amb el teu banc…',
+  'status.oneMoment': 'Un moment…',
 
   'action.back': 'Triar un altre banc',
   'action.stepBack': 'Enrere',

@@ -18,6 +18,7 @@ export const en = {
   'sandbox.banner': 'Test mode: no real money moves.',
   'status.loading': 'Loading…',
   'status.busy': 'Contacting your bank…',
+  'status.oneMoment': 'One moment…',
 
   'action.back': 'Choose another bank',
   'action.stepBack': 'Back',

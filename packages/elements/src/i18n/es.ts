@@ -12,6 +12,7 @@ export const es: UpFrontTexts = {
   'sandbox.banner': 'Modo de prueba: no se mueve dinero real.',
   'status.loading': 'Cargando…',
   'status.busy': 'Conectando con tu banco…',
+  'status.oneMoment': 'Un momento…',
 
   'action.back': 'Elegir otro banco',
   'action.stepBack': 'Atrás',

@@ -12,6 +12,7 @@ export const eu: Catalogue = {
   'sandbox.banner': 'Proba modua: ez da benetako dirurik mugitzen.',
   'status.loading': 'Kargatzen…',
   'status.busy': 'Zure bankuarekin konektatzen…',
+  'status.oneMoment': 'Une bat…',
 
   'action.back': 'Aukeratu beste banku bat',
   'action.stepBack': 'Atzera',

@@ -12,6 +12,7 @@ export const gl: Catalogue = {
   'sandbox.banner': 'Modo de proba: non se move diñeiro real.',
   'status.loading': 'Cargando…',
   'status.busy': 'Conectando co teu banco…',
+  'status.oneMoment': 'Un momento…',
 
   'action.back': 'Escoller outro banco',
   'action.stepBack': 'Atrás',

@@ -1,0 +1,79 @@
+/**
+ * When the database cannot answer. Both engines turn the errors that say so (a dropped or
+ * refused connection, a server shutting down, SQLite's busy, I/O and disk-full errors) into
+ * `StoreUnavailable`, which the HTTP layer answers with 503 `store_unavailable` and a
+ * `Retry-After`, and which never ends the process. A write whose commit may or may not have
+ * happened (the connection dropped while it was being committed) is a `CommitInDoubt`: the
+ * store reads back what is stored and decides, it never repeats the write blindly.
+ */
+
+export class StoreUnavailable extends Error {
+  override readonly name: string = 'StoreUnavailable';
+  constructor(message = 'The store is not available.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The connection broke while a write was being committed: it may or may not have been applied. */
+export class CommitInDoubt extends StoreUnavailable {
+  override readonly name = 'CommitInDoubt';
+}
+
+/** Seconds a client is asked to wait before trying again while the store is unavailable. */
+export const STORE_RETRY_AFTER_S = 2;
+
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOSPC', 'EIO', 'EROFS']);
+/** PostgreSQL SQLSTATEs that say the server or the connection is going, not that the statement is wrong. */
+const PG_STATES = /^(08|57P0[1-3]|53300|53100|58)/;
+const PG_MESSAGES = /connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Connection ended|the database system is (starting up|shutting down|in recovery)|terminating connection/i;
+/** SQLite: another writer holds the file, or the disk failed, is full or is gone. */
+const SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|NOMEM|PROTOCOL|READONLY_DBMOVED)/;
+
+/** True when `err` says the database could not answer (rather than that a statement was wrong). */
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof StoreUnavailable) return true;
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || PG_STATES.test(code) || SQLITE_CODES.test(code))) return true;
+  return PG_MESSAGES.test(err.message);
+}
+
+/** `err` as a StoreUnavailable when it is one in substance; otherwise `err` itself. */
+export function asUnavailable(err: unknown): unknown {
+  if (err instanceof StoreUnavailable || !isUnavailable(err)) return err;
+  const code = (err as { code?: unknown }).code;
+  // The driver's message is kept out: it may name the host, the user or the file.
+  return new StoreUnavailable(`The store is not available${typeof code === 'string' ? ` (${code})` : ''}.`, { cause: err });
+}
+
+export interface RetryOptions {
+  /** Tries in all, the first included (default 3). */
+  tries?: number;
+  /** The first wait; each next one doubles, each with up to half of it added at random (default 50 ms). */
+  baseMs?: number;
+  /** Whether a failure may be tried again (default: the store was unavailable). */
+  retryable?: (err: unknown) => boolean;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Runs `work` until it succeeds or fails in a way that cannot be retried, at most `tries` times,
+ * waiting a growing, jittered delay between tries (several instances that lost their connections
+ * together do not come back together).
+ */
+export async function retrying<T>(work: (attempt: number) => Promise<T>, opts: RetryOptions = {}): Promise<T> {
+  const tries = opts.tries ?? 3;
+  const base = opts.baseMs ?? 50;
+  const retryable = opts.retryable ?? isUnavailable;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work(attempt);
+    } catch (err) {
+      if (attempt >= tries || !retryable(err)) throw err;
+      const delay = base * 2 ** (attempt - 1);
+      await (opts.sleep ?? wait)(delay + Math.random() * delay * 0.5);
+    }
+  }
+}

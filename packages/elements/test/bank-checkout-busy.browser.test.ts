@@ -1,0 +1,72 @@
+/**
+ * A busy line is not a failed payment: while the BFF's store cannot answer (503) or another
+ * request still holds the checkout (409 `checkout_busy`), <bank-checkout> says "one moment",
+ * waits, reads the checkout again and goes on from what it says.
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import '../src/index.js';
+import type { BankCheckout } from '../src/index.js';
+import type { CheckoutView } from '@bank-checkout/contract';
+import { apiError, fakeBff, until, view, type FakeRoute } from './fixtures.js';
+
+const SECRET = 'cs_live_0123456789abcdef';
+const bankRef = { bankId: 'aurora', label: 'Banco Aurora' };
+const accounts = view({ state: 'select-account', bank: bankRef, accounts: [{ accountId: 'AUR-0001', info: 'Cuenta Nómina', balance: 254310 }] }, { sandbox: true });
+const validating = view({ state: 'validate', bank: bankRef, round: 1, deadline: new Date(Date.now() + 90_000).toISOString(), validations: [] }, { sandbox: true });
+
+interface Controller {
+  busyDelaysMs: readonly number[];
+  run(action: (c: { transfer(b: { accountId: string }): Promise<CheckoutView> }) => Promise<CheckoutView>): Promise<CheckoutView | null>;
+  view: CheckoutView | null;
+  loadError: unknown;
+}
+const controllerOf = (el: BankCheckout) => (el as unknown as { checkout: Controller }).checkout;
+const noticeText = (el: BankCheckout) => el.shadowRoot!.querySelector('[part=notice]')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+
+async function mount(routes: Record<string, FakeRoute>) {
+  const bff = fakeBff(routes);
+  const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale="en" .fetch=${bff.fetch} poll-interval="30"></bank-checkout>`);
+  const errors: unknown[] = [];
+  el.addEventListener('bank-checkout-error', (e) => errors.push((e as CustomEvent).detail));
+  return { el, bff, errors };
+}
+
+describe('<bank-checkout> on a busy line', () => {
+  it('answers checkout_busy by waiting ("one moment") and reading the checkout again, not with an error', async () => {
+    let current = accounts;
+    const { el, errors } = await mount({
+      'GET /v1/checkout': async () => current,
+      // Another request (the payer's other tab) holds the checkout; its transfer goes through.
+      'POST /v1/checkout/transfer': async () => {
+        current = validating;
+        return apiError(409, 'checkout_busy');
+      },
+    });
+    const c = controllerOf(el);
+    await until(() => c.view?.state === 'select-account', 'first view');
+    c.busyDelaysMs = [200, 50, 50];
+    const ran = c.run((client) => client.transfer({ accountId: 'AUR-0001' }));
+    await until(() => noticeText(el) === 'One moment…', 'one moment');
+    const result = await ran;
+    expect(result?.state).to.equal('validate');
+    await el.updateComplete;
+    expect(noticeText(el)).to.equal('');
+    expect(errors, 'no error told to the page').to.deep.equal([]);
+  });
+
+  it('waits out a store outage (503 store_unavailable) on the first screen and shows the checkout once it answers', async () => {
+    // The first screen and one read find the store down; the element waits (its first pause is
+    // a second) and reads again.
+    let outage = 2;
+    const unavailable = () => apiError(503, 'store_unavailable');
+    const { el, bff, errors } = await mount({
+      'GET /v1/checkout/start': async () => (outage-- > 0 ? unavailable() : { status: 200, body: { view: accounts, banks: null } }),
+      'GET /v1/checkout': async () => (outage-- > 0 ? unavailable() : accounts),
+    });
+    const c = controllerOf(el);
+    await until(() => c.view?.state === 'select-account', 'the checkout after the outage', 8000);
+    expect(c.loadError).to.equal(null);
+    expect(bff.calls.filter((x) => x.method === 'GET').length).to.equal(3);
+    expect(errors).to.deep.equal([]);
+  });
+});
