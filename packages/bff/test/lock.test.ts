@@ -65,13 +65,13 @@ describe('checkout lock (embedded store)', () => {
     const first = core.act(rec, 'login', async (locked) => {
       assert.equal(locked.version, 1, 'nothing written before the call');
       await new Promise<void>((r) => (release = r));
-      return { patch: { state: 'select-account' } };
+      return { outcome: 'accounts-listed' as const, data: { sessionId: 's', accounts: [] } };
     });
     let ran = false;
     await assert.rejects(
       core.act(rec, 'login', async () => {
         ran = true;
-        return { patch: {} };
+        return { outcome: 'unchanged' as const, data: {} };
       }),
       busy,
     );
@@ -86,12 +86,12 @@ describe('checkout lock (embedded store)', () => {
 
   it('a request that read the checkout before another action ended gets 409 and runs nothing', async () => {
     const stale = await checkout();
-    await core.act(stale, 'login', async () => ({ patch: { state: 'login' } }));
+    await core.act(stale, 'login', async () => ({ outcome: 'unchanged' as const, data: {} }));
     let ran = false;
     await assert.rejects(
       core.act(stale, 'login', async () => {
         ran = true;
-        return { patch: {} };
+        return { outcome: 'unchanged' as const, data: {} };
       }),
       busy,
     );
@@ -103,16 +103,16 @@ describe('checkout lock (embedded store)', () => {
     await assert.rejects(core.act(rec, 'login', async () => Promise.reject(new Error('boom'))), /boom/);
     const after = (await store.getCheckout(rec.id))!;
     assert.equal(after.version, 1);
-    const written = await core.act(after, 'login', async () => ({ patch: { state: 'select-account' } }));
+    const written = await core.act(after, 'login', async () => ({ outcome: 'accounts-listed' as const, data: { sessionId: 's', accounts: [] } }));
     assert.equal(written.version, 2);
   });
 
   it('a transfer writes its lock before calling out (a crash then makes the checkout unknown)', async () => {
-    const rec = (await core.act(await checkout(), 'login', async () => ({ patch: { state: 'select-account' } })))!;
+    const rec = (await core.act(await checkout(), 'login', async () => ({ outcome: 'accounts-listed' as const, data: { sessionId: 's', accounts: [] } })))!;
     const written = await core.act(rec, 'transfer', async (locked) => {
       assert.equal(locked.version, rec.version + 1);
       assert.equal((await store.getCheckout(rec.id))!.internal.busy?.op, 'transfer', 'the lock is stored');
-      return { patch: { state: 'validate' } };
+      return { outcome: 'validation-required' as const, data: { ...locked.internal, accountId: 'a', validations: [], deadline: 1 } };
     });
     assert.equal(written.version, rec.version + 2);
     assert.equal(written.internal.busy, undefined);

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkField, checkFields, loginCredentials, timePatch } from '../src/checkout/machine.js';
-import { costsAttempt, linkOutcome, stateAfterError } from '../src/checkout/transitions.js';
+import { checkField, checkFields, loginCredentials } from '../src/checkout/machine.js';
+import { costsAttempt, linkOutcome, stateAfterError, timePatch } from '../src/checkout/transitions.js';
 import type { CheckoutRecord } from '../src/store/types.js';
 
 const field = (fieldId: string, extra: Record<string, unknown> = {}) => ({ fieldId, label: fieldId, min: 4, max: 8, valueType: 'numeric' as const, ...extra });

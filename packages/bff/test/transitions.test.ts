@@ -7,7 +7,22 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { CHECKOUT_ACTIONS, CHECKOUT_STATES, FINAL_STATES, type CheckoutAction, type CheckoutState } from '@bank-checkout/contract';
-import { ACTIONS, FROM_ENDING, RESOLVE, actionsFor, allows, initialState, linkOutcome, stateAfterError, ERROR_TARGETS } from '../src/checkout/transitions.js';
+import {
+  ACTIONS,
+  FROM_ENDING,
+  RESOLVE,
+  STATES,
+  UndeclaredTransition,
+  actionsFor,
+  allows,
+  initialState,
+  linkOutcome,
+  resolveOutcome,
+  stateAfterError,
+  ERROR_TARGETS,
+} from '../src/checkout/transitions.js';
+import { createCore } from '../src/checkout/core.js';
+import { withTables } from '../../../scripts/state-table.js';
 import { createHarness, type Harness } from './harness.js';
 import { walk } from './flow.js';
 
@@ -72,6 +87,32 @@ describe('the transition table', () => {
   });
 });
 
+describe('the declaration', () => {
+  it('is what the README’s tables say, word for word (npx tsx scripts/state-table.ts writes them)', () => {
+    assert.equal(withTables(README), README);
+  });
+
+  it('names the target of every outcome it resolves, and refuses the others', () => {
+    const ctx = { attemptsLeft: 3, now: 0, sessionQuietMs: 60_000 };
+    const accounts = { sessionId: 's', accounts: [] };
+    assert.equal(resolveOutcome('select-bank', 'login', { outcome: 'accounts-listed', data: accounts }, ctx).state, 'select-account');
+    assert.equal(resolveOutcome('select-bank', 'login', { outcome: 'refused', step: 'login', code: 'B105', data: {} }, ctx).state, 'select-bank');
+    assert.equal(resolveOutcome('select-bank', 'login', { outcome: 'fault', step: 'login', timedOut: true, data: {} }, ctx).state, 'unknown');
+    assert.equal(resolveOutcome('select-account', 'back', { outcome: 'contracts', data: { sessionId: 's', contracts: [] } }, ctx).state, 'select-contract');
+    // An outcome the state's declaration does not name for the action, a step it does not meet,
+    // an action the state does not accept, or a target without the data it must hold.
+    for (const [from, action, outcome] of [
+      ['select-contract', 'back', { outcome: 'contracts', data: {} }],
+      ['select-account', 'transfer', { outcome: 'refused', step: 'login', code: 'B100', data: {} }],
+      ['validate', 'login', { outcome: 'accounts-listed', data: accounts }],
+      ['select-bank', 'login', { outcome: 'accounts-listed', data: {} }],
+    ] as const) {
+      assert.throws(() => resolveOutcome(from, action, outcome, ctx), UndeclaredTransition, `${action} from ${from}: ${outcome.outcome}`);
+    }
+    assert.equal(STATES.validate.time.deadline?.windowMs, 90_000, 'the validation window is the provider’s 90 s');
+  });
+});
+
 describe('the service obeys the table', () => {
   let h: Harness;
   before(async () => {
@@ -109,5 +150,18 @@ describe('the service obeys the table', () => {
       assert.ok(ACTIONS[t.op as CheckoutAction].to.includes(t.to as CheckoutState), `${t.op}: ${t.from} → ${t.to}`);
     }
     assert.equal(lines.filter((l) => l.event === 'checkout.unexpected_transition').length, 0);
+  });
+
+  it('refuses an outcome the declaration does not name: nothing is written and the lock is released', async () => {
+    const c = await h.createCheckout();
+    const rec = (await h.bff.parts.store.getCheckout(c.id))!;
+    const core = createCore({ config: h.bff.parts.config, store: h.bff.parts.store, upstream: h.bff.parts.upstream, logger: h.bff.parts.logger, now: h.bff.parts.now, onFinal: () => {} });
+    await assert.rejects(
+      core.act(rec, 'cancel', async () => ({ outcome: 'paid', data: {} })),
+      UndeclaredTransition,
+    );
+    assert.deepEqual(await h.bff.parts.store.getCheckout(c.id), rec);
+    const cancelled = await core.act(rec, 'cancel', async () => ({ outcome: 'cancelled', data: {} }));
+    assert.equal(cancelled.state, 'cancelled', 'the checkout is not left locked');
   });
 });

@@ -1,5 +1,6 @@
 export * from './codes.js';
 export * from './primitives.js';
+export * from './facts.js';
 export { deepFreeze } from './freeze.js';
 export * as native from './native.js';
 export * as links from './links.js';

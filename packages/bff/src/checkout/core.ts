@@ -3,7 +3,8 @@
  * event it reports in the same transaction, and the in-process hook told after. Two helpers
  * serve every transition: `advance` (retry on a concurrent change: time, link results, the
  * merchant's decision) and `act` (a payer action under the checkout's lock, allowed by the
- * transition table, at most one upstream call).
+ * declaration of its state, at most one upstream call, its outcome resolved by that
+ * declaration: a target the declaration does not name is refused and nothing is written).
  */
 import type { CheckoutAction, CheckoutMode } from '@bank-checkout/contract';
 import type { BffConfig } from '../config.js';
@@ -12,9 +13,8 @@ import type { Logger } from '../log.js';
 import type { CheckoutPatch, CheckoutRecord, OutboxEvent, Store } from '../store/types.js';
 import type { Upstream } from '../upstream.js';
 import type { WebhookEvent } from '../webhook.js';
-import { timePatch } from './machine.js';
 import { unlocked, type Internal } from './internal.js';
-import { ACTIONS, TIME_RULES, isFinal } from './transitions.js';
+import { ACTIONS, TIME_RULES, isFinal, modeAllowed, resolveOutcome, timePatch, type ActionOutcome } from './transitions.js';
 
 export interface CheckoutEvent {
   checkoutId: string;
@@ -40,11 +40,8 @@ export interface ServiceDeps {
   webhook?: { enabled: boolean; event(e: WebhookEvent): OutboxEvent };
 }
 
-/** The result of an action: what to write, and an error to answer with after writing. */
-export interface Outcome {
-  patch: CheckoutPatch;
-  error?: ApiError;
-}
+/** The result of an action: its outcome (the declaration says where it leads), and an error to answer with after writing. */
+export type Outcome = ActionOutcome & { answer?: ApiError };
 
 export function createCore(deps: ServiceDeps) {
   const { config, store, upstream, logger, now } = deps;
@@ -118,16 +115,15 @@ export function createCore(deps: ServiceDeps) {
     })).record;
   }
 
-  function ensureMode(rec: CheckoutRecord, mode: CheckoutMode) {
-    if (!rec.modes.includes(mode)) throw errors.conflict('mode_not_allowed', `This checkout does not allow the ${mode} mode.`);
-  }
-
   /**
-   * Runs one payer action under the checkout's lock, from the states the transition table
-   * allows it. The lock is a `busy` marker written with compare-and-set; a second request
-   * meanwhile gets 409. A failure before any upstream call releases it and changes nothing.
+   * Runs one payer action under the checkout's lock, from the states whose declaration accepts
+   * it, for a checkout that allows `mode` (by default the mode the action needs). The lock is a
+   * `busy` marker written with compare-and-set; a second request meanwhile gets 409. A failure
+   * before any upstream call, or an outcome the declaration does not name, releases it and
+   * changes nothing.
    */
-  async function act(rec: CheckoutRecord, action: CheckoutAction, run: (locked: CheckoutRecord, i: Internal) => Promise<Outcome>): Promise<CheckoutRecord> {
+  async function act(rec: CheckoutRecord, action: CheckoutAction, run: (locked: CheckoutRecord, i: Internal) => Promise<Outcome>, mode = ACTIONS[action].needsMode): Promise<CheckoutRecord> {
+    if (!modeAllowed(rec.modes, mode)) throw errors.conflict('mode_not_allowed', `This checkout does not allow the ${mode} mode.`);
     const rule = ACTIONS[action];
     if (isFinal(rec.state) && !rule.from.includes(rec.state)) throw errors.conflict('checkout_finished', `The checkout is already ${rec.state}.`);
     if (rec.internal.busy || inMemory.has(rec.id)) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
@@ -144,26 +140,25 @@ export function createCore(deps: ServiceDeps) {
         : await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: { op: action, since: now() } } });
       if (!locked) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
       let outcome: Outcome;
+      let patch: CheckoutPatch;
       try {
         outcome = await run(locked, locked.internal);
+        patch = resolveOutcome(locked.state, action, outcome, { attemptsLeft: locked.attemptsLeft, now: now(), sessionQuietMs: config.provider.sessionQuietMs });
       } catch (err) {
         if (!inMemoryOnly) await store.updateCheckout(locked.id, locked.version, { internal: unlocked(locked.internal) });
         throw err;
       }
-      const written = await commit(rec, locked, { ...outcome.patch, internal: unlocked(outcome.patch.internal ?? locked.internal), updatedAt: now() }, 'native');
+      const written = await commit(rec, locked, { ...patch, internal: unlocked(patch.internal ?? locked.internal), updatedAt: now() }, 'native');
       if (!written) throw new Error(`checkout ${locked.id}: lost its lock`);
-      if (written.state !== rec.state && !rule.to.includes(written.state)) {
-        logger.log('error', 'checkout.unexpected_transition', { checkoutId: written.id, op: action, from: rec.state, to: written.state });
-      }
       logger.log('info', 'checkout.transition', { checkoutId: written.id, op: action, from: rec.state, to: written.state, ...(written.error ? { code: written.error.code } : {}) });
-      if (outcome.error) throw outcome.error;
+      if (outcome.answer) throw outcome.answer;
       return written;
     } finally {
       if (inMemoryOnly) inMemory.delete(rec.id);
     }
   }
 
-  return { config, store, upstream, logger, now, busyTtlMs, commit, advance, settle, act, ensureMode };
+  return { config, store, upstream, logger, now, busyTtlMs, commit, advance, settle, act };
 }
 
 export type Core = ReturnType<typeof createCore>;

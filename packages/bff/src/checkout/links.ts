@@ -1,7 +1,8 @@
 /**
  * The payment-link modes: switching mode, the bank's own page (a signed payment URL), a
  * periodic order (a signed mandate URL), and a verified result of the link service moving the
- * checkout forward (linkOutcome in the transition table).
+ * checkout forward (linkOutcome in the declaration, transitions.ts). The actions report
+ * outcomes; the declaration says where they lead.
  */
 import { ProviderError, UpstreamError, links as linkSchemas } from '@bank-checkout/provider';
 import type { CheckoutMode, PeriodicBankView, PeriodicBody } from '@bank-checkout/contract';
@@ -11,9 +12,9 @@ import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import type { CheckoutEvent, Core } from './core.js';
 import { merchantData, scrubSession } from './internal.js';
-import { viewError, type ViewContext } from './machine.js';
+import type { ViewContext } from './machine.js';
 import { faultCode } from './native.js';
-import { linkOutcome } from './transitions.js';
+import { linkOutcome, viewError } from './transitions.js';
 
 /** Where the provider sends results for a checkout: the BFF, which verifies and redirects. */
 function returnUrls(config: BffConfig, rec: CheckoutRecord) {
@@ -75,15 +76,11 @@ export function linkActions(core: Core) {
     },
 
     async chooseMode(rec: CheckoutRecord, mode: CheckoutMode): Promise<CheckoutRecord> {
-      core.ensureMode(rec, mode);
       if (mode === 'redirect') return links.redirect(rec);
-      return core.act(rec, 'mode', async (_locked, i) => ({
-        patch: { mode, state: mode === 'periodic' ? 'periodic' : 'select-bank', error: null, internal: merchantData(i) },
-      }));
+      return core.act(rec, 'mode', async (_locked, i) => ({ outcome: mode === 'periodic' ? 'periodic-form' : 'bank-list', patch: { mode }, data: merchantData(i) }), mode);
     },
 
     async redirect(rec: CheckoutRecord): Promise<CheckoutRecord> {
-      core.ensureMode(rec, 'redirect');
       if (rec.state === 'redirect' && rec.mode === 'redirect') return rec;
       return core.act(rec, 'redirect', async (_locked, i) => {
         try {
@@ -97,15 +94,14 @@ export function linkActions(core: Core) {
             ...destinyForLinks(rec),
           });
           if (!res.url) throw new UpstreamError('schema', 'url/signer');
-          return { patch: { mode: 'redirect', state: 'redirect', error: null, internal: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url } } };
+          return { outcome: 'link-signed', patch: { mode: 'redirect' }, data: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url } };
         } catch (err) {
-          return { patch: { internal: i }, error: toApiError(err) };
+          return { outcome: 'unchanged', data: i, answer: toApiError(err) };
         }
       });
     },
 
     async periodic(rec: CheckoutRecord, body: PeriodicBody): Promise<CheckoutRecord> {
-      core.ensureMode(rec, 'periodic');
       return core.act(rec, 'periodic', async (_locked, i) => {
         const banks = await periodicBankViews().catch((err) => {
           throw toApiError(err);
@@ -138,9 +134,9 @@ export function linkActions(core: Core) {
           const res = await upstream.links.periodicSigner(request);
           if (!res.url) throw new UpstreamError('schema', 'url/periodic-payment-signer');
           const schedule = { frequency: body.frequency, startDate: body.startDate, ...(body.endDate ? { endDate: body.endDate } : {}) };
-          return { patch: { mode: 'periodic', state: 'redirect', error: null, internal: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url, schedule } } };
+          return { outcome: 'link-signed', patch: { mode: 'periodic' }, data: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url, schedule } };
         } catch (err) {
-          return { patch: { internal: i }, error: toApiError(err) };
+          return { outcome: 'unchanged', data: i, answer: toApiError(err) };
         }
       });
     },

@@ -1,9 +1,10 @@
 /**
- * The checkout state machine's pure part: what each provider answer does to a checkout, how a
- * record becomes the browser's view, and the rules on payer input. No I/O here.
+ * How a checkout record becomes the browser's view, and the rules on payer input. No I/O
+ * here. The state machine itself (where each action's outcomes lead, what time does) is the
+ * declaration in transitions.ts.
  */
 import type { FieldBank, ValidationBank, BankType } from '@bank-checkout/provider';
-import type { CheckoutRecord, CheckoutPatch } from '../store/types.js';
+import type { CheckoutRecord } from '../store/types.js';
 import {
   FINAL_STATES,
   fieldProblem,
@@ -15,13 +16,9 @@ import {
   type StepView,
 } from '@bank-checkout/contract';
 import type { Issue } from '../errors.js';
-import { actionsFor, isFinal, TIME_RULES } from './transitions.js';
-import { scrubSession, unlocked, type Internal } from './internal.js';
+import { actionsFor, isFinal, viewError } from './transitions.js';
 
-export { isFinal };
-
-/** Time the bank gives to answer a transfer's validations (spec: 90 seconds). */
-export const VALIDATION_WINDOW_MS = 90_000;
+export { isFinal, viewError };
 
 /* ---------- views ---------- */
 
@@ -121,33 +118,6 @@ export function toView(rec: CheckoutRecord, ctx: ViewContext): CheckoutView {
     step: step(rec, ctx),
     ...(rec.error ? { error: rec.error } : {}),
   };
-}
-
-export function viewError(code: string): { code: string; message: string } {
-  return { code, message: `error.${code}` };
-}
-
-/* ---------- time rules ---------- */
-
-/** What time alone does to a checkout now (TIME_RULES in transitions.ts); null: nothing. */
-export function timePatch(rec: CheckoutRecord, now: number, busyTtlMs: number, linkGraceMs = 0): CheckoutPatch | null {
-  const i = rec.internal;
-  if (i.busy && now - i.busy.since > busyTtlMs) {
-    const internal = unlocked(i);
-    if (TIME_RULES.lapsedLock.unknownFor.includes(i.busy.op)) return { state: 'unknown', internal, error: viewError('unknown') };
-    return { internal };
-  }
-  if (i.busy || isFinal(rec.state) || rec.state === 'unknown') return null;
-  if (rec.state === TIME_RULES.deadline.in && i.deadline !== undefined && now > i.deadline) {
-    // The transfer waited for is abandoned; the bank session and the account list stay.
-    const { validations, deadline, round, transactionId, accountId, ...rest } = i;
-    return { state: TIME_RULES.deadline.to, error: viewError(TIME_RULES.deadline.code), internal: rest };
-  }
-  // At the bank's page the link lives until expiresAt; a payment begun just before may still
-  // finish, so its result is awaited a grace period longer (a later success still wins).
-  const end = TIME_RULES.expiry.graceFor.includes(rec.state) ? rec.expiresAt + linkGraceMs : rec.expiresAt;
-  if (now > end) return { state: TIME_RULES.expiry.to, error: viewError('expired'), internal: scrubSession(i) };
-  return null;
 }
 
 /* ---------- payer input ---------- */

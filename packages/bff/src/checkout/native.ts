@@ -1,61 +1,44 @@
 /**
  * The native bank session, one payer action at a time: login, second login, contract,
- * transfer, validations. Each runs under the checkout's lock (core.act) and makes at most one
- * call that may cost the payer an attempt; where each provider answer leaves the checkout is
- * the transition table's (ERROR_TARGETS, unknownAfterFault).
+ * transfer, validations. Each runs under the checkout's lock (core.act), makes at most one
+ * call that may cost the payer an attempt, and reports an outcome (a success, the provider's
+ * refusal at a step, a fault); where each outcome leads is the declaration's (transitions.ts).
  */
 import { ProviderError, UpstreamError, type BankType, type FieldBank } from '@bank-checkout/provider';
 import type { LoginBody } from '@bank-checkout/contract';
 import { ApiError, errors } from '../errors.js';
-import type { CheckoutPatch, CheckoutRecord } from '../store/types.js';
+import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import type { Core, Outcome } from './core.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
-import { VALIDATION_WINDOW_MS, checkField, checkFields, loginCredentials, viewError } from './machine.js';
-import { SESSION_END, costsAttempt, sessionEnded, stateAfterError, unknownAfterFault, type ErrorStep } from './transitions.js';
+import { checkField, checkFields, loginCredentials } from './machine.js';
+import { deadlineFrom, faultCode as faultCodeOf, viewError, type ErrorStep } from './transitions.js';
+
+const timedOut = (err: unknown) => err instanceof UpstreamError && err.kind === 'timeout';
 
 /** The view's code for an upstream fault: a timeout, or any other. */
-export const faultCode = (err: unknown) => (err instanceof UpstreamError && err.kind === 'timeout' ? 'upstream-timeout' : 'upstream');
+export const faultCode = (err: unknown) => faultCodeOf(timedOut(err));
 
 function stripNulls<T extends object>(v: T): T {
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined)) as T;
 }
 
+/**
+ * A failed call at a step: the provider's refusal (its code), or a fault (timeout, 5xx,
+ * garbage), answered with the fault's error after the checkout is written.
+ */
+function failure(step: ErrorStep, err: unknown, data: Internal): Outcome {
+  if (err instanceof ProviderError) return { outcome: 'refused', step, code: err.code, data };
+  return { outcome: 'fault', step, timedOut: timedOut(err), data, answer: toApiError(err) };
+}
+
 export function nativeActions(core: Core) {
   const { config, upstream, now } = core;
-
-  /** A provider error at a step: where the checkout goes, attempts spent. */
-  function providerErrorPatch(rec: CheckoutRecord, i: Internal, step: ErrorStep, err: ProviderError): CheckoutPatch {
-    const attemptsLeft = costsAttempt(err.code) ? Math.max(0, rec.attemptsLeft - 1) : rec.attemptsLeft;
-    const ended = sessionEnded(step, err.code, i.sessionAt, now(), config.provider.sessionQuietMs);
-    let state = ended ? SESSION_END.to : stateAfterError(step, err.code);
-    let code = err.code;
-    if (attemptsLeft === 0 && costsAttempt(err.code) && state !== 'failed') {
-      state = 'failed';
-      code = 'attempts';
-    }
-    let internal = i;
-    if (state === 'select-bank') internal = merchantData(i);
-    else if (state === 'login' || state === 'failed') internal = { ...merchantData(i), ...(i.bank ? { bank: i.bank } : {}) };
-    // A wrong second-login code is not wrong credentials, a session that ended is not bad data:
-    // the message says which it was.
-    let error = viewError(code);
-    if (ended) error = { code, message: 'error.sessionEnded' };
-    else if (step === 'second-login' && code === 'B100') error = { code, message: 'error.secondLoginCode' };
-    return { state, attemptsLeft, error, internal };
-  }
-
-  /** An upstream fault (timeout, 5xx, garbage): the checkout stays, or becomes unknown when the call's outcome is not known. */
-  function faultOutcome(i: Internal, step: string, err: unknown, keepState: CheckoutRecord['state']): Outcome {
-    const code = faultCode(err);
-    const unknown = unknownAfterFault(step, code === 'upstream-timeout');
-    return { patch: { state: unknown ? 'unknown' : keepState, error: viewError(unknown ? 'unknown' : code), internal: i }, error: toApiError(err) };
-  }
 
   /** After login (or second login) succeeded: contracts to choose, or the accounts. */
   async function afterSession(rec: CheckoutRecord, i: Internal, sessionId: string, contracts: { contractId: string; contractInfo: string }[] | null | undefined): Promise<Outcome> {
     const { secondLogin, ...base } = { ...i, sessionId, sessionAt: now() };
-    if (contracts && contracts.length > 1) return { patch: { state: 'select-contract', error: null, internal: { ...base, contracts } } };
+    if (contracts && contracts.length > 1) return { outcome: 'contracts-listed', data: { ...base, contracts } };
     const contractId = contracts?.[0]?.contractId;
     return listAccounts(rec, { ...base, ...(contractId ? { contractId, contracts: contracts ?? [] } : {}) }, contractId);
   }
@@ -64,10 +47,9 @@ export function nativeActions(core: Core) {
     try {
       const res = await upstream.readOnly(() => upstream.native.accountsList({ sessionId: i.sessionId!, ...(contractId ? { contractId } : {}) }));
       const accounts = (res.listAccounts ?? []).map((a) => ({ accountId: a.accountId, accountInfo: a.accountInfo, amount: a.amount ?? null }));
-      return { patch: { state: 'select-account', error: null, internal: { ...i, accounts, sessionAt: now() } } };
+      return { outcome: 'accounts-listed', data: { ...i, accounts, sessionAt: now() } };
     } catch (err) {
-      if (err instanceof ProviderError) return { patch: providerErrorPatch(rec, i, 'accounts', err) };
-      return faultOutcome(scrubSession(i), 'accounts', err, 'select-bank');
+      return failure('accounts', err, err instanceof ProviderError ? i : scrubSession(i));
     }
   }
 
@@ -89,16 +71,16 @@ export function nativeActions(core: Core) {
         holderDestiny: rec.holderDestiny,
         accountDestiny: rec.accountDestiny,
       });
-      if (res.status === '200') return { patch: { state: 'succeeded', attemptsLeft, error: null, internal: scrubSession({ ...session, outcomeAt: now() }) } };
+      if (res.status === '200') return { outcome: 'paid', patch: { attemptsLeft }, data: scrubSession({ ...session, outcomeAt: now() }) };
       if (res.validations?.length) {
-        const next: Internal = { ...session, ...(res.transactionId ? { transactionId: res.transactionId } : {}), validations: res.validations, round: 1, deadline: started + VALIDATION_WINDOW_MS };
-        return { patch: { state: 'validate', attemptsLeft, error: viewError('B103'), internal: next } };
+        const next: Internal = { ...session, ...(res.transactionId ? { transactionId: res.transactionId } : {}), validations: res.validations, round: 1, deadline: deadlineFrom('validate', started) };
+        return { outcome: 'validation-required', patch: { attemptsLeft, error: viewError('B103') }, data: next };
       }
     } catch {
       // The new transfer could not start: the payer chooses the account again.
     }
     const { accountId, ...rest } = session;
-    return { patch: { state: 'select-account', attemptsLeft, error: viewError('B103'), internal: rest } };
+    return { outcome: 'transfer-abandoned', patch: { attemptsLeft, error: viewError('B103') }, data: rest };
   }
 
   async function findBank(bankId: string): Promise<BankType> {
@@ -111,7 +93,6 @@ export function nativeActions(core: Core) {
 
   return {
     async login(rec: CheckoutRecord, body: LoginBody) {
-      core.ensureMode(rec, 'native');
       return core.act(rec, 'login', async (_locked, i) => {
         const bank = await findBank(body.bankId);
         if (!bank.active) throw new ApiError(422, 'bank_unavailable', 'This bank is in maintenance; choose another one.');
@@ -129,12 +110,11 @@ export function nativeActions(core: Core) {
           if (res.status === '229') {
             if (!res.secondLoginField || !res.secondLoginType) throw new UpstreamError('schema', 'login');
             const secondLogin = { type: res.secondLoginType as 1 | 2 | 3, value: res.secondLoginValue ?? null, field: res.secondLoginField };
-            return { patch: { state: 'second-login', error: null, internal: { ...fresh, sessionId: res.sessionId, secondLogin } } };
+            return { outcome: 'second-login-required', data: { ...fresh, sessionId: res.sessionId, secondLogin } };
           }
           return afterSession(rec, fresh, res.sessionId, res.listContracts);
         } catch (err) {
-          if (err instanceof ProviderError) return { patch: providerErrorPatch(rec, fresh, 'login', err) };
-          return faultOutcome(fresh, 'login', err, 'login');
+          return failure('login', err, fresh);
         }
       });
     },
@@ -148,8 +128,7 @@ export function nativeActions(core: Core) {
           const res = await upstream.native.secondLogin({ sessionId: i.sessionId!, secondLoginType: String(s.type), valueFromUser: value });
           return afterSession(rec, i, res.sessionId ?? i.sessionId!, res.listContracts);
         } catch (err) {
-          if (err instanceof ProviderError) return { patch: providerErrorPatch(rec, i, 'second-login', err) };
-          return faultOutcome(scrubSession(i), 'second-login', err, 'login');
+          return failure('second-login', err, err instanceof ProviderError ? i : scrubSession(i));
         }
       });
     },
@@ -175,12 +154,11 @@ export function nativeActions(core: Core) {
             accountDestiny: rec.accountDestiny,
           });
           const next: Internal = { ...i, accountId, ...(res.transactionId ? { transactionId: res.transactionId } : {}) };
-          if (res.status === '200') return { patch: { state: 'succeeded', error: null, internal: scrubSession({ ...next, outcomeAt: now() }) } };
+          if (res.status === '200') return { outcome: 'paid', data: scrubSession({ ...next, outcomeAt: now() }) };
           if (!res.validations?.length) throw new UpstreamError('schema', 'transfer/init');
-          return { patch: { state: 'validate', error: null, internal: { ...next, validations: res.validations, round: 1, deadline: started + VALIDATION_WINDOW_MS } } };
+          return { outcome: 'validation-required', data: { ...next, validations: res.validations, round: 1, deadline: deadlineFrom('validate', started) } };
         } catch (err) {
-          if (err instanceof ProviderError) return { patch: providerErrorPatch(rec, i, 'transfer', err) };
-          return faultOutcome(i, 'transfer', err, 'select-account');
+          return failure('transfer', err, i);
         }
       });
     },
@@ -195,14 +173,13 @@ export function nativeActions(core: Core) {
         if (issues.length) throw errors.validation(issues);
         try {
           const res = await upstream.native.transferValidate({ sessionId: i.sessionId!, validations: validations.map((v) => ({ ...stripNulls(v), valueFromUser: filled[v.fieldId]! })) });
-          if (res.status === '200') return { patch: { state: 'succeeded', error: null, internal: scrubSession({ ...i, outcomeAt: now() }) } };
+          if (res.status === '200') return { outcome: 'paid', data: scrubSession({ ...i, outcomeAt: now() }) };
           const nextValidations = res.validations?.length ? res.validations : validations;
           const same = JSON.stringify(nextValidations.map((v) => v.fieldId)) === JSON.stringify(validations.map((v) => v.fieldId));
-          return { patch: { state: 'validate', error: null, internal: { ...i, validations: nextValidations, round: (i.round ?? 1) + (same ? 0 : 1) } } };
+          return { outcome: 'validation-required', data: { ...i, validations: nextValidations, round: (i.round ?? 1) + (same ? 0 : 1) } };
         } catch (err) {
           if (err instanceof ProviderError && err.code === 'B103' && rec.attemptsLeft > 1) return retryChallenge(rec, i);
-          if (err instanceof ProviderError) return { patch: providerErrorPatch(rec, i, 'validate', err) };
-          return faultOutcome(i, 'validate', err, 'validate');
+          return failure('validate', err, i);
         }
       });
     },

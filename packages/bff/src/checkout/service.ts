@@ -12,9 +12,9 @@ import { createCore, type ServiceDeps } from './core.js';
 import { linkActions } from './links.js';
 import { nativeActions } from './native.js';
 import { merchantData, scrubSession } from './internal.js';
-import { toView, viewError } from './machine.js';
+import { toView } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
-import { RESOLVE, initialState } from './transitions.js';
+import { RESOLVE, initialState, startOutcome, viewError } from './transitions.js';
 
 export type { CheckoutEvent, ServiceDeps } from './core.js';
 
@@ -129,7 +129,7 @@ export function createCheckoutService(deps: ServiceDeps) {
     sweep,
     settle: core.settle,
     commit: core.commit,
-    cancel: (rec: CheckoutRecord) => core.act(rec, 'cancel', async (_locked, i) => ({ patch: { state: 'cancelled', error: viewError('cancelled'), internal: scrubSession(i) } })),
+    cancel: (rec: CheckoutRecord) => core.act(rec, 'cancel', async (_locked, i) => ({ outcome: 'cancelled', patch: { error: viewError('cancelled') }, data: scrubSession(i) })),
 
     /**
      * One step back before a transfer is initiated: from the account list to the contracts when
@@ -140,9 +140,9 @@ export function createCheckoutService(deps: ServiceDeps) {
       core.act(rec, 'back', async (_locked, i) => {
         if (rec.state === 'select-account' && (i.contracts?.length ?? 0) > 1) {
           const { accounts, accountId, contractId, ...rest } = i;
-          return { patch: { state: 'select-contract', error: null, internal: rest } };
+          return { outcome: 'contracts', data: rest };
         }
-        return { patch: { state: 'select-bank', error: null, internal: merchantData(i) } };
+        return { outcome: 'bank-list', data: merchantData(i) };
       }),
 
     /**
@@ -153,7 +153,9 @@ export function createCheckoutService(deps: ServiceDeps) {
     restart: (rec: CheckoutRecord) => {
       if (now() >= rec.expiresAt) throw errors.conflict('checkout_finished', 'The checkout has expired; the shop can start a new one.');
       return core.act(rec, 'restart', async (_locked, i) => ({
-        patch: { mode: rec.modes[0]!, state: initialState(rec.modes), error: null, attemptsLeft: Math.max(rec.attemptsLeft, 1), internal: merchantData(i) },
+        outcome: startOutcome(rec.modes),
+        patch: { mode: rec.modes[0]!, attemptsLeft: Math.max(rec.attemptsLeft, 1) },
+        data: merchantData(i),
       }));
     },
     ...native,

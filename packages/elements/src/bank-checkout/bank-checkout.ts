@@ -6,53 +6,20 @@ import { createCheckoutClient, type CheckoutClient } from '../client.js';
 import { checkoutContext, type StepAction } from '../context.js';
 import type { BankSelectDetail } from '../events.js';
 import { findBank } from '../logic/banks.js';
-import { allows, needsSwitch, preferredMode, showsBankList, showsRedirectStart, shownMode, stepKey, waitKey } from '../logic/checkout.js';
+import { allows, showsBankList, showsRedirectStart, shownMode, stepKey, waitKey } from '../logic/checkout.js';
 import { BankBase } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
-import { renderChoices } from '../shared/choices.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { formatCents } from '../logic/format.js';
 import '../bank-selector/bank-selector.js';
 import '../bank-result/bank-result.js';
 import { CheckoutController } from './checkout-controller.js';
 import { PollController } from './poll-controller.js';
-import { noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
+import { ModeController } from './mode-controller.js';
+import { LATER_STATES, LATER_STEPS, loadFrameHost, loadLaterSteps, loadPeriodicForm, stepFilesSettled } from './loaders.js';
+import { backTemplate, cancelTemplate, modesTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
 
-
-/**
- * `<bank-periodic-form>` is loaded only for a checkout that allows periodic payments (its own
- * file, split by the merchant's bundler): most checkouts never show it. The form's own code
- * comes with it, so that the form shows at once when the payer gets there (a failed fetch of
- * it is tried again when the form shows).
- */
-let periodicForm: Promise<unknown> | undefined;
-const loadPeriodicForm = () =>
-  (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js').then((m) => m.orderForm.load().catch(() => {})));
-
-/**
- * The native steps after the bank list (login, second login, contracts, accounts, validation):
- * their own file (later-steps.ts), fetched in the background once the checkout is on screen,
- * so they are in before the payer gets there and the first screen waits for none of them. A
- * failed fetch is tried again at the next update.
- */
-let laterSteps: Promise<unknown> | undefined;
-const loadLaterSteps = () =>
-  (laterSteps ??= import('./later-steps.js').catch((err: unknown) => {
-    laterSteps = undefined;
-    throw err;
-  }));
-
-/**
- * The isolated mode's host side (no Lit in it): loaded only when `isolate` is set, as the frame
- * runs the kit itself.
- */
-let frameHost: Promise<typeof import('../frame/host.js')> | undefined;
-const loadFrameHost = () => (frameHost ??= import('../frame/host.js'));
-
-const LATER_STEPS = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank-second-login', 'bank-contract-picker'];
-/** The states whose step is one of LATER_STEPS. */
-const LATER_STATES = new Set(['login', 'second-login', 'select-contract', 'select-account', 'validate']);
 
 /** How long the element watches an unknown outcome before telling the payer the shop will settle it. */
 export const UNKNOWN_WATCH_MS = 15 * 60_000;
@@ -128,20 +95,18 @@ export class BankCheckout extends BankBase {
   /** In the `login` state: the payer went back to the list. */
   @state() private picking = false;
   @state() private confirmingCancel = false;
-  /** The mode the payer (or the `mode` attribute) chose at the start; null: the view's. */
-  @state() private wantedMode: CheckoutMode | null = null;
 
   /** The client, api, secret and fetch the checkout was started with. */
   private source: unknown[] = [];
-  /** The checkout a mode switch runs for (it follows later choices itself). */
-  private switchingFor: AbortSignal | null = null;
   private readonly checkout = new CheckoutController(this, {
     applied: (view, before, fromAction) => this.applied(view, before, fromAction),
-    settled: () => void this.syncMode(),
+    settled: () => void this.modes.sync(),
     idle: () => this.schedulePoll(this.checkout.view),
     focus: () => void this.focusStep(),
     navigate: (url) => this.navigate(url),
   });
+  /** The mode the payer chose at the start, and the switch of the BFF to it. */
+  private readonly modes = new ModeController(this, this.checkout);
   private readonly poll = new PollController(this, () => this.pollInterval, () => void this.checkout.check(), () => this.clock.now());
   private readonly provider = new ContextProvider(this, { context: checkoutContext });
 
@@ -168,7 +133,7 @@ export class BankCheckout extends BankBase {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (this.isolate) return void this.runIsolated();
-    if (changed.has('mode') && this.checkout.view) this.prefer(this.checkout.view);
+    if (changed.has('mode') && this.checkout.view) this.modes.prefer(this.mode, this.checkout.view);
     const c = this.checkout;
     if (c.view?.modes.includes('periodic') && !customElements.get('bank-periodic-form')) void loadPeriodicForm().then(() => this.requestUpdate());
     if (c.view?.modes.includes('native') && !LATER_STEPS.every((tag) => customElements.get(tag))) {
@@ -212,8 +177,7 @@ export class BankCheckout extends BankBase {
     this.chosenBank = null;
     this.picking = false;
     this.confirmingCancel = false;
-    this.wantedMode = null;
-    this.switchingFor = null;
+    this.modes.reset();
     const fetch = this.fetch;
     const client = this.client ?? (this.api && this.checkoutSecret ? createCheckoutClient({ api: this.api, secret: this.checkoutSecret, ...(fetch ? { fetch } : {}) }) : null);
     this.checkout.start(client);
@@ -229,8 +193,8 @@ export class BankCheckout extends BankBase {
       this.picking = false;
       this.confirmingCancel = false;
     }
-    if (!before) this.prefer(view);
-    if (showsBankList(view, this.wantedMode)) void this.checkout.loadGroups();
+    if (!before) this.modes.prefer(this.mode, view);
+    if (showsBankList(view, this.modes.wanted)) void this.checkout.loadGroups();
     this.schedulePoll(view);
   }
 
@@ -243,51 +207,14 @@ export class BankCheckout extends BankBase {
     this.poll.schedule(waitKey(view, this.checkout.leaving), view?.state === 'unknown' ? UNKNOWN_WATCH_MS : undefined);
   }
 
-  /** Takes the `mode` attribute as the payer's choice when the checkout allows it and is at its start. */
-  private prefer(view: CheckoutView): void {
-    const mode = preferredMode(this.mode, view);
-    if (mode) {
-      this.wantedMode = mode;
-      void this.syncMode();
-    }
-  }
-
   /** The payer chose a mode: redirect is shown at once; native and periodic ask the BFF. */
   private chooseMode(mode: CheckoutMode): void {
-    this.wantedMode = mode;
+    this.modes.want(mode);
     this.checkout.clearNotice();
     this.chosenBank = null;
     const v = this.checkout.view;
     if (v && showsBankList(v, mode)) void this.checkout.loadGroups();
-    void this.syncMode();
-  }
-
-  /**
-   * Switches the BFF to the chosen mode, one call at a time, until it matches the latest
-   * choice (the payer may move through the choices faster than the BFF answers). Focus stays
-   * on the chooser.
-   */
-  private async syncMode(): Promise<void> {
-    const c = this.checkout;
-    const signal = c.signal;
-    if (this.switchingFor === signal) return;
-    this.switchingFor = signal;
-    try {
-      let v = c.view;
-      while (v && this.wantedMode && !c.busy && needsSwitch(this.wantedMode, v)) {
-        const mode = this.wantedMode;
-        const next = await c.perform((client) => client.mode({ mode }), false);
-        if (signal.aborted) return;
-        if (!next) {
-          // The notice tells why; the chooser shows the mode the checkout is in.
-          this.wantedMode = null;
-          return;
-        }
-        v = next;
-      }
-    } finally {
-      if (this.switchingFor === signal) this.switchingFor = null;
-    }
+    void this.modes.sync();
   }
 
   private async retryNotice(): Promise<void> {
@@ -295,7 +222,7 @@ export class BankCheckout extends BankBase {
     c.clearNotice();
     await c.refresh();
     const v = c.view;
-    if ((v?.state === 'select-bank' && shownMode(v, this.wantedMode) === 'native') || this.picking) await c.loadGroups();
+    if ((v?.state === 'select-bank' && shownMode(v, this.modes.wanted) === 'native') || this.picking) await c.loadGroups();
   }
 
   /** Moves focus to the current step (its first field or its heading). */
@@ -304,7 +231,7 @@ export class BankCheckout extends BankBase {
     let step = this.renderRoot.querySelector('.step')?.lastElementChild as BankBase | null;
     if (step?.matches('p[role=status]')) {
       // The step's file is still coming: focus it once it is in.
-      await Promise.all([laterSteps, periodicForm].map((p) => p?.catch(() => {})));
+      await stepFilesSettled();
       await this.updateComplete;
       step = this.renderRoot.querySelector('.step')?.lastElementChild as BankBase | null;
     }
@@ -356,22 +283,12 @@ export class BankCheckout extends BankBase {
 
   /** The choice of how to pay, while the checkout is at its start and allows several modes. */
   private renderModes(v: CheckoutView): TemplateResult | typeof nothing {
-    if (!allows(v, 'mode')) return nothing;
-    return html`<div class="modes" part="modes">
-      ${renderChoices({
-        name: 'mode',
-        legend: this.t('mode.title'),
-        choices: v.modes.map((m) => ({ id: m, title: this.t(`mode.${m}`), detail: this.t(`mode.${m}Detail`) })),
-        selected: shownMode(v, this.wantedMode),
-        disabled: false,
-        onSelect: (m) => this.chooseMode(m as CheckoutMode),
-      })}
-    </div>`;
+    return allows(v, 'mode') ? modesTemplate(v, this.tr, shownMode(v, this.modes.wanted), (m) => this.chooseMode(m)) : nothing;
   }
 
   private renderStep(v: CheckoutView): TemplateResult | typeof nothing {
     const step = v.step;
-    if (showsRedirectStart(v, this.wantedMode)) return redirectStartTemplate(this.tr, this.checkout.busy, () => void this.checkout.run((c) => c.redirect()));
+    if (showsRedirectStart(v, this.modes.wanted)) return redirectStartTemplate(this.tr, this.checkout.busy, () => void this.checkout.run((c) => c.redirect()));
     switch (step.state) {
       case 'select-bank':
         return this.renderSelector();
@@ -402,21 +319,12 @@ export class BankCheckout extends BankBase {
     return customElements.get(tag) ? step : html`<p role="status">${this.t('status.loading')}</p>`;
   }
 
-  /** One step back (another bank, person type, contract or account), before the transfer starts. */
   private renderBack(): TemplateResult {
-    return html`<div class="back actions" part="back">
-      <button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => void this.checkout.run((c) => c.back())}>${this.t('action.stepBack')}</button>
-    </div>`;
+    return backTemplate(this.tr, this.checkout.busy, () => void this.checkout.run((c) => c.back()));
   }
 
   private renderCancel(): TemplateResult {
-    return html`<div class="cancel actions" part="cancel">
-      ${this.confirmingCancel
-          ? html`<p id="cancel-question">${this.t('action.cancelConfirm')}</p>
-              <button type="button" aria-describedby="cancel-question" ?disabled=${this.checkout.busy} @click=${this.cancel}>${this.t('action.cancelYes')}</button>
-              <button type="button" class="primary" aria-describedby="cancel-question" @click=${() => void this.confirmCancel(false)}>${this.t('action.cancelNo')}</button>`
-          : html`<button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => void this.confirmCancel(true)}>${this.t('action.cancel')}</button>`}
-    </div>`;
+    return cancelTemplate(this.tr, this.checkout.busy, this.confirmingCancel, () => void this.cancel(), (asking) => void this.confirmCancel(asking));
   }
 
   override render() {

@@ -9,7 +9,7 @@
  * A login type's fields stand for the login call's `userId`, `userSecret` and
  * `userExtraField`, in that order, and carry those names as `fieldId`.
  */
-import { deepFreeze, type BankGroup, type NativeErrorCode } from '@bank-checkout/provider';
+import { deepFreeze, VALIDATION_WINDOW_MS, type BankGroup, type NativeErrorCode } from '@bank-checkout/provider';
 import { SANDBOX_DEFAULTS } from '../context.js';
 import { dniLetter, INDIRECT_SIGNED_VALUE as SIGNED } from '@bank-checkout/contract';
 import {
@@ -50,8 +50,8 @@ export const NATIVE_MAGIC = {
   maxAmountCents: 1_000_000,
 } as const;
 
-/** Time to answer all validations of a transfer, from transfer/init (spec: 90 seconds). */
-export const NATIVE_VALIDATION_DEADLINE_MS = 90_000;
+/** Time to answer all validations of a transfer, from transfer/init (the provider's fact, docs/provider.md). */
+export const NATIVE_VALIDATION_DEADLINE_MS = VALIDATION_WINDOW_MS;
 /** A session ends after this long without a call (spec: not shown; our choice). */
 export const NATIVE_SESSION_IDLE_MS = 15 * 60_000;
 

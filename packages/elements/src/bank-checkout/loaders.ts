@@ -1,0 +1,42 @@
+/**
+ * The parts of `<bank-checkout>` that are loaded on demand, each in its own file that a
+ * merchant's bundler splits off: the periodic form, the native steps after the bank list, and
+ * the isolated mode's host side.
+ */
+
+/**
+ * `<bank-periodic-form>` is loaded only for a checkout that allows periodic payments (its own
+ * file, split by the merchant's bundler): most checkouts never show it. The form's own code
+ * comes with it, so that the form shows at once when the payer gets there (a failed fetch of
+ * it is tried again when the form shows).
+ */
+let periodicForm: Promise<unknown> | undefined;
+export const loadPeriodicForm = () =>
+  (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js').then((m) => m.orderForm.load().catch(() => {})));
+
+/**
+ * The native steps after the bank list (login, second login, contracts, accounts, validation):
+ * their own file (later-steps.ts), fetched in the background once the checkout is on screen,
+ * so they are in before the payer gets there and the first screen waits for none of them. A
+ * failed fetch is tried again at the next update.
+ */
+let laterSteps: Promise<unknown> | undefined;
+export const loadLaterSteps = () =>
+  (laterSteps ??= import('./later-steps.js').catch((err: unknown) => {
+    laterSteps = undefined;
+    throw err;
+  }));
+
+/** Settles once the step files asked for so far are in (or failed). */
+export const stepFilesSettled = (): Promise<unknown> => Promise.all([laterSteps, periodicForm].map((p) => p?.catch(() => {})));
+
+/**
+ * The isolated mode's host side (no Lit in it): loaded only when `isolate` is set, as the frame
+ * runs the kit itself.
+ */
+let frameHost: Promise<typeof import('../frame/host.js')> | undefined;
+export const loadFrameHost = () => (frameHost ??= import('../frame/host.js'));
+
+export const LATER_STEPS = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank-second-login', 'bank-contract-picker'];
+/** The states whose step is one of LATER_STEPS. */
+export const LATER_STATES = new Set(['login', 'second-login', 'select-contract', 'select-account', 'validate']);
