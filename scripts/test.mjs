@@ -6,10 +6,14 @@
 // The whole run is budgeted at 150 s on a 2-core machine. How it keeps to it:
 // - node's test runner runs TEST_CONCURRENCY files at once (default 4: most files wait on
 //   sockets, a browser or a database, not on the CPU), each in its own process as usual;
+// - the end-to-end files (test/e2e/) run in a lane of their own, E2E_CONCURRENCY (2) at a
+//   time, beside the other node files: each drives a browser, and more at once only slows
+//   all of them;
 // - the slowest files start first (SLOW_FIRST below), so that a long file runs beside the
 //   many short ones instead of alone at the end; a new slow file belongs in that list;
 // - the browser suites (web-test-runner, its own Chromium) run at the same time as the node
-//   suites; their output is held and printed after the node suites' so the two do not mix;
+//   suites; the output of the end-to-end and browser lanes is held and printed after the node
+//   suites' so that they do not mix;
 // - the end-to-end files share one Chromium, started here (E2E_BROWSER_WS), each in its own
 //   browser contexts; run alone, a file starts its own (test/support/stack.ts);
 // - the fuzz suites run FUZZ_RUNS cases per property (150, or 1,000 under CI=true:
@@ -29,7 +33,7 @@ const wanted = (name) => !only || only === name;
  * Files known to take long (a server stack and a browser, a database failover, thousands of
  * fuzz cases, many provider timeouts), longest first: they start before the rest.
  */
-const SLOW_FIRST = ['test/faults/failover', 'test/e2e/isolation', 'test/e2e/', 'test/faults/', 'test/security/fuzz', 'test/security/kit', 'test/security/', 'packages/bff/test/'];
+const SLOW_FIRST = ['test/faults/failover', 'test/e2e/isolation', 'test/e2e/way-forward', 'test/e2e/', 'test/faults/', 'test/security/fuzz', 'test/security/kit', 'test/security/', 'packages/bff/test/'];
 const rank = (f) => {
   const i = SLOW_FIRST.findIndex((p) => f.startsWith(p));
   return i < 0 ? SLOW_FIRST.length : i;
@@ -53,8 +57,13 @@ const nodeFiles = all
   .sort((a, b) => rank(a) - rank(b));
 const browserFiles = all.filter((f) => f.endsWith('.browser.test.ts') && match(f)).sort();
 
-const concurrency = Number(process.env.TEST_CONCURRENCY ?? 4);
-if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`TEST_CONCURRENCY must be a positive integer, got ${process.env.TEST_CONCURRENCY}`);
+const lanes = (name, fallback) => {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${process.env[name]}`);
+  return n;
+};
+const concurrency = lanes('TEST_CONCURRENCY', 4);
+const E2E_CONCURRENCY = lanes('E2E_CONCURRENCY', 2);
 
 // Inside the repository the packages resolve to their TypeScript sources (the
 // `bank-checkout-source` export condition); published, they resolve to built JavaScript.
@@ -94,25 +103,32 @@ const browserServer = e2e ? await chromium.launchServer({ executablePath: CHROME
 let closing = null;
 const closeBrowserServer = () => (closing ??= browserServer?.close() ?? Promise.resolve());
 
-function runNode() {
-  console.log(`\n== node suites: ${nodeFiles.length} files, ${concurrency} at a time ==`);
-  const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...nodeFiles];
-  return run(process.execPath, args, { live: true, extraEnv: browserServer ? { E2E_BROWSER_WS: browserServer.wsEndpoint() } : {} }).then((r) => ({
+/** One `node --test` run over `files`; `live` streams its output, else it is held. */
+function runNode(label, files, lanes, live) {
+  if (live) console.log(`\n== ${label}: ${files.length} files, ${lanes} at a time ==`);
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${lanes}`, '--test-reporter=spec', ...files];
+  return run(process.execPath, args, { live, extraEnv: browserServer ? { E2E_BROWSER_WS: browserServer.wsEndpoint() } : {} }).then((r) => ({
     ...r,
+    label,
+    files: files.length,
     passed: num(r.out, /ℹ pass (\d+)/g),
     failed: num(r.out, /ℹ fail (\d+)/g) + num(r.out, /ℹ cancelled (\d+)/g),
     skipped: num(r.out, /ℹ skipped (\d+)/g) + num(r.out, /ℹ todo (\d+)/g),
     seconds: seconds(),
   }));
 }
-const nodeRun = wanted('node') && nodeFiles.length ? runNode() : null;
+const isE2e = (f) => f.startsWith('test/e2e/');
+const e2eFiles = nodeFiles.filter(isE2e);
+const otherFiles = nodeFiles.filter((f) => !isE2e(f));
+const nodeRun = wanted('node') && otherFiles.length ? runNode('node suites', otherFiles, concurrency, true) : null;
+const e2eRun = wanted('node') && e2eFiles.length ? runNode('end-to-end suites', e2eFiles, E2E_CONCURRENCY, !nodeRun) : null;
 
 const browserRun =
   wanted('browser') && browserFiles.length
     ? run(
         process.execPath,
         [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs', ...browserFiles.flatMap((f) => ['--files', f])],
-        { live: !nodeRun },
+        { live: !nodeRun && !e2eRun },
       ).then((r) => {
         const m = [...r.out.matchAll(/^wtr: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
         const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 0, skipped: 0 };
@@ -123,15 +139,16 @@ const browserRun =
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSuites = [];
 const times = [];
-for (const [name, pending, files] of [
-  ['node', nodeRun, nodeFiles.length],
-  ['browser', browserRun, browserFiles.length],
+for (const [name, pending] of [
+  ['node', nodeRun],
+  ['end-to-end', e2eRun],
+  ['browser', browserRun],
 ]) {
   if (!pending) continue;
   const r = await pending;
-  if (name === 'node') await closeBrowserServer();
-  if (name === 'browser' && nodeRun) {
-    console.log(`\n== browser suites: ${files} files ==`);
+  const streamed = name === 'node' || (name === 'end-to-end' && !nodeRun) || (name === 'browser' && !nodeRun && !e2eRun);
+  if (!streamed) {
+    console.log(`\n== ${name} suites ==`);
     process.stdout.write(r.out);
   }
   totals.passed += r.passed;
