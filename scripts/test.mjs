@@ -64,6 +64,8 @@ const lanes = (name, fallback) => {
 };
 const concurrency = lanes('TEST_CONCURRENCY', 4);
 const E2E_CONCURRENCY = lanes('E2E_CONCURRENCY', 2);
+/** A test still running after this fails (a hang must not hold the whole run). */
+const TEST_TIMEOUT_MS = lanes('TEST_TIMEOUT_MS', 180_000);
 
 // Inside the repository the packages resolve to their TypeScript sources (the
 // `bank-checkout-source` export condition); published, they resolve to built JavaScript.
@@ -106,7 +108,7 @@ const closeBrowserServer = () => (closing ??= browserServer?.close() ?? Promise.
 /** One `node --test` run over `files`; `live` streams its output, else it is held. */
 function runNode(label, files, lanes, live) {
   if (live) console.log(`\n== ${label}: ${files.length} files, ${lanes} at a time ==`);
-  const args = ['--import', 'tsx', '--test', `--test-concurrency=${lanes}`, '--test-reporter=spec', ...files];
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${lanes}`, `--test-timeout=${TEST_TIMEOUT_MS}`, '--test-reporter=spec', ...files];
   return run(process.execPath, args, { live, extraEnv: browserServer ? { E2E_BROWSER_WS: browserServer.wsEndpoint() } : {} }).then((r) => ({
     ...r,
     label,
