@@ -48,7 +48,7 @@ function journeyServers() {
         env: { ...process.env, ALLOWED_ORIGINS: origin, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
-      const timer = setTimeout(() => reject(new Error('journey servers did not start in 30 s')), 30_000);
+      const timer = setTimeout(() => reject(new Error('journey servers did not start in 120 s')), 120_000); // a safety net: a loaded machine starts slowly
       child.on('exit', (code) => reject(new Error(`journey servers exited with ${code}`)));
       createInterface({ input: child.stdout }).once('line', (line) => {
         clearTimeout(timer);

@@ -11,47 +11,15 @@
  *   docs/img/approve-app.png  approving in the bank's app after "not yet"
  *   docs/img/test-values.png  test mode: a second login by coordinates card, its position and test value shown
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
 import { walkGateway, formFor, submit } from '../packages/sandbox/src/gateway/drive.js';
-import { startAll, type Started, type StartOptions } from './start.js';
-import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
+import type { Started } from './start.js';
+import { launchChromium, startServersAndBrowser } from '../test/support/stack.js';
 
-export { CHROME_PATH, CHROMIUM_ARGS };
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS, headless: true });
-}
-
-/**
- * The three servers (on free ports, storing in a new temporary folder named from `prefix`) and
- * a browser, started together; `close()` ends all of it and removes the folder. If either fails
- * to start, the other is stopped before the error is thrown, so a missing browser ends the
- * caller with a message instead of leaving servers running.
- */
-export async function startServersAndBrowser(prefix: string, opts: Pick<StartOptions, 'now'> = {}): Promise<{ started: Started; browser: Browser; close: () => Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
-  const [started, browser] = await Promise.allSettled([
-    startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' }, ...opts }),
-    launchChromium(),
-  ]);
-  if (started.status === 'fulfilled' && browser.status === 'fulfilled') {
-    const close = async () => {
-      await browser.value.close();
-      await started.value.stop();
-      removeData();
-    };
-    return { started: started.value, browser: browser.value, close };
-  }
-  if (started.status === 'fulfilled') await started.value.stop();
-  if (browser.status === 'fulfilled') await browser.value.close();
-  removeData();
-  throw started.status === 'rejected' ? started.reason : (browser as PromiseRejectedResult).reason;
-}
+// Where these lived before test/support/stack.ts gathered them.
+export { CHROME_PATH, CHROMIUM_ARGS, launchChromium, startServersAndBrowser } from '../test/support/stack.js';
 
 /** Orders, payments and notifications for the console to show, made as the merchant's systems would. */
 async function populate(s: Started): Promise<void> {
@@ -88,7 +56,7 @@ async function populate(s: Started): Promise<void> {
 }
 
 export async function takeScreenshots(outDir: string): Promise<string[]> {
-  const { started, browser, close } = await startServersAndBrowser('bank-checkout-shots-');
+  const { started, browser, close } = await startServersAndBrowser('bank-checkout-shots-', { browser: launchChromium });
   try {
     await populate(started);
     mkdirSync(outDir, { recursive: true });

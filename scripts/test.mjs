@@ -1,15 +1,43 @@
 #!/usr/bin/env node
-// Runs every test suite (node's test runner, then the browser suites under web-test-runner),
-// keeps going when one fails, and ends with one line the CI can count:
+// Runs every test suite and ends with one line the CI can count:
 //   tests: N passed, N failed, N skipped
-// Usage: node scripts/test.mjs [node|browser] [file filter…]
+// Usage: node scripts/test.mjs [node|browser] [file filter…]   (filters are substrings of paths)
+//
+// The whole run is budgeted at 150 s on a 2-core machine. How it keeps to it:
+// - node's test runner runs TEST_CONCURRENCY files at once (default 4: most files wait on
+//   sockets, a browser or a database, not on the CPU), each in its own process as usual;
+// - the end-to-end files (test/e2e/) run in a lane of their own, E2E_CONCURRENCY (2) at a
+//   time, beside the other node files: each drives a browser, and more at once only slows
+//   all of them;
+// - the slowest files start first (SLOW_FIRST below), so that a long file runs beside the
+//   many short ones instead of alone at the end; a new slow file belongs in that list;
+// - the browser suites (web-test-runner, its own Chromium) run at the same time as the node
+//   suites; the output of the end-to-end and browser lanes is held and printed after the node
+//   suites' so that they do not mix;
+// - the end-to-end files share one Chromium, started here (E2E_BROWSER_WS), each in its own
+//   browser contexts; run alone, a file starts its own (test/support/stack.ts);
+// - the fuzz suites run FUZZ_RUNS cases per property (150, or 1,000 under CI=true:
+//   test/security/lib/fuzz.ts).
+// Every suite runs whatever fails before it; the exit code is non-zero if any failed.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const [only, ...filters] = process.argv.slice(2);
 const wanted = (name) => !only || only === name;
+
+/**
+ * Files known to take long (a server stack and a browser, a database failover, thousands of
+ * fuzz cases, many provider timeouts), longest first: they start before the rest.
+ */
+const SLOW_FIRST = ['test/faults/failover', 'test/e2e/isolation', 'test/e2e/way-forward', 'test/e2e/', 'test/faults/', 'test/security/fuzz', 'test/security/kit', 'test/security/', 'packages/bff/test/'];
+const rank = (f) => {
+  const i = SLOW_FIRST.findIndex((p) => f.startsWith(p));
+  return i < 0 ? SLOW_FIRST.length : i;
+};
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -23,72 +51,120 @@ function walk(dir, out = []) {
 
 const all = walk(root).filter((f) => f.endsWith('.test.ts') && (f.startsWith('packages/') || f.startsWith('test/') || f.startsWith('apps/')));
 const match = (f) => filters.length === 0 || filters.some((x) => f.includes(x));
-const nodeFiles = all.filter((f) => !f.endsWith('.browser.test.ts') && match(f)).sort();
+const nodeFiles = all
+  .filter((f) => !f.endsWith('.browser.test.ts') && match(f))
+  .sort()
+  .sort((a, b) => rank(a) - rank(b));
 const browserFiles = all.filter((f) => f.endsWith('.browser.test.ts') && match(f)).sort();
+
+const lanes = (name, fallback) => {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${process.env[name]}`);
+  return n;
+};
+const concurrency = lanes('TEST_CONCURRENCY', 4);
+const E2E_CONCURRENCY = lanes('E2E_CONCURRENCY', 2);
+/** A test still running after this fails (a hang must not hold the whole run). */
+const TEST_TIMEOUT_MS = lanes('TEST_TIMEOUT_MS', 180_000);
 
 // Inside the repository the packages resolve to their TypeScript sources (the
 // `bank-checkout-source` export condition); published, they resolve to built JavaScript.
-const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=bank-checkout-source`.trim() };
+const env = {
+  ...process.env,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=bank-checkout-source`.trim(),
+};
 
-function run(cmd, args, parse) {
+/** Runs a command; `live` streams its output, otherwise it is held and handed back. */
+function run(cmd, args, { live, extraEnv = {} }) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env });
-    let tail = '';
-    child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
-      tail = (tail + chunk.toString()).slice(-20000);
-    });
-    child.on('close', (code) => resolve({ code: code ?? 1, ...parse(tail) }));
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, ...extraEnv } });
+    let out = '';
+    const take = (stream, sink) =>
+      stream.on('data', (chunk) => {
+        if (live) sink.write(chunk);
+        out += chunk.toString();
+      });
+    take(child.stdout, process.stdout);
+    take(child.stderr, process.stderr);
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
   });
 }
 
 const num = (text, re) => {
-  const all = [...text.matchAll(re)];
-  return all.length ? Number(all.at(-1)[1]) : 0;
+  const found = [...text.matchAll(re)];
+  return found.length ? Number(found.at(-1)[1]) : 0;
 };
 
-const totals = { passed: 0, failed: 0, skipped: 0 };
-let failedSuites = [];
+const started = performance.now();
+const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
 
-if (wanted('node') && nodeFiles.length) {
-  console.log(`\n== node suites: ${nodeFiles.length} files ==`);
-  const r = await run(
-    process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeFiles],
-    (t) => ({
-      passed: num(t, /ℹ pass (\d+)/g),
-      failed: num(t, /ℹ fail (\d+)/g) + num(t, /ℹ cancelled (\d+)/g),
-      skipped: num(t, /ℹ skipped (\d+)/g) + num(t, /ℹ todo (\d+)/g),
-    }),
-  );
+/** One Chromium for every end-to-end file (each opens its own contexts in it). */
+const e2e = wanted('node') && nodeFiles.some((f) => f.startsWith('test/e2e/'));
+const browserServer = e2e ? await chromium.launchServer({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS, headless: true }) : null;
+
+let closing = null;
+const closeBrowserServer = () => (closing ??= browserServer?.close() ?? Promise.resolve());
+
+/** One `node --test` run over `files`; `live` streams its output, else it is held. */
+function runNode(label, files, lanes, live) {
+  if (live) console.log(`\n== ${label}: ${files.length} files, ${lanes} at a time ==`);
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${lanes}`, `--test-timeout=${TEST_TIMEOUT_MS}`, '--test-reporter=spec', ...files];
+  return run(process.execPath, args, { live, extraEnv: browserServer ? { E2E_BROWSER_WS: browserServer.wsEndpoint() } : {} }).then((r) => ({
+    ...r,
+    label,
+    files: files.length,
+    passed: num(r.out, /ℹ pass (\d+)/g),
+    failed: num(r.out, /ℹ fail (\d+)/g) + num(r.out, /ℹ cancelled (\d+)/g),
+    skipped: num(r.out, /ℹ skipped (\d+)/g) + num(r.out, /ℹ todo (\d+)/g),
+    seconds: seconds(),
+  }));
+}
+const isE2e = (f) => f.startsWith('test/e2e/');
+const e2eFiles = nodeFiles.filter(isE2e);
+const otherFiles = nodeFiles.filter((f) => !isE2e(f));
+const nodeRun = wanted('node') && otherFiles.length ? runNode('node suites', otherFiles, concurrency, true) : null;
+const e2eRun = wanted('node') && e2eFiles.length ? runNode('end-to-end suites', e2eFiles, E2E_CONCURRENCY, !nodeRun) : null;
+
+const browserRun =
+  wanted('browser') && browserFiles.length
+    ? run(
+        process.execPath,
+        [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs', ...browserFiles.flatMap((f) => ['--files', f])],
+        { live: !nodeRun && !e2eRun },
+      ).then((r) => {
+        const m = [...r.out.matchAll(/^wtr: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
+        const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 0, skipped: 0 };
+        return { ...r, ...counts, seconds: seconds() };
+      })
+    : null;
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSuites = [];
+const times = [];
+for (const [name, pending] of [
+  ['node', nodeRun],
+  ['end-to-end', e2eRun],
+  ['browser', browserRun],
+]) {
+  if (!pending) continue;
+  const r = await pending;
+  const streamed = name === 'node' || (name === 'end-to-end' && !nodeRun) || (name === 'browser' && !nodeRun && !e2eRun);
+  if (!streamed) {
+    console.log(`\n== ${name} suites ==`);
+    process.stdout.write(r.out);
+  }
   totals.passed += r.passed;
   totals.failed += r.failed;
   totals.skipped += r.skipped;
+  times.push(`${name} ${r.seconds} s`);
   if (r.code !== 0) {
-    failedSuites.push('node');
+    failedSuites.push(name);
     if (r.failed === 0) totals.failed += 1; // a file that did not load still fails the run
   }
 }
-
-if (wanted('browser') && browserFiles.length) {
-  console.log(`\n== browser suites: ${browserFiles.length} files ==`);
-  const r = await run(
-    process.execPath,
-    [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs', ...browserFiles.flatMap((f) => ['--files', f])],
-    (t) => {
-      const m = [...t.matchAll(/^wtr: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
-      return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 0, skipped: 0 };
-    },
-  );
-  totals.passed += r.passed;
-  totals.failed += r.failed;
-  totals.skipped += r.skipped;
-  if (r.code !== 0) {
-    failedSuites.push('browser');
-    if (r.failed === 0) totals.failed += 1;
-  }
-}
+await closeBrowserServer();
 
 if (failedSuites.length) console.log(`\nfailing suites: ${failedSuites.join(', ')}`);
+console.log(`\ntime: ${times.join(', ')} (from the start of the run)`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSuites.length || totals.failed ? 1 : 0);

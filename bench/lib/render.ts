@@ -28,7 +28,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { frameRoutes, loadConfig } from '@bank-checkout/bff';
 import { elementsLibrary } from '../../vite.config.js';
-import { launchChromium } from '../../scripts/screenshots.js';
+import { launchChromium } from '../../test/support/stack.js';
 import { buildFrameHost, buildFramePage } from '../../scripts/frame-build.js';
 
 export interface RenderOptions {

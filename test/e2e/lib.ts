@@ -1,14 +1,13 @@
 /**
  * What the browser journeys share: the three servers started by `startAll()` on free loopback
- * ports with a temporary data folder, one headless Chromium per file (playwright-core with the
- * system browser), pages that record console errors and CSP violations, and steps through the
- * shop, the checkout element and the simulator's gateway.
+ * ports with a temporary data folder, and Chromium (the test run's shared one, else one per
+ * file: test/support/stack.ts), pages that record console errors and CSP violations, and steps
+ * through the shop, the checkout element and the simulator's gateway.
  */
 import assert from 'node:assert/strict';
 import type { Browser, FrameLocator, Page, Response } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
-import type { Started, StartOptions } from '../../scripts/start.js';
-import { startServersAndBrowser } from '../../scripts/screenshots.js';
+import { startServersAndBrowser, type Started, type StartOptions } from '../support/stack.js';
 
 export interface Stack extends Started {
   browser: Browser;

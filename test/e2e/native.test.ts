@@ -1,8 +1,7 @@
 /**
- * Native payments through the shop's checkout page, against the real BFF and simulator: one
- * bank per kind of challenge (validation types 0–6 between them, the three second logins, the
- * multi-contract banks), each from the cart to the shop's order page, under the shop's strict
- * CSP with Trusted Types and without a console error.
+ * Native payments through the shop's checkout page, against the real BFF and simulator: a few
+ * banks (see BANKS), each from the cart to the shop's order page, under the shop's strict CSP
+ * with Trusted Types and without a console error.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -16,15 +15,16 @@ after(async () => {
   await stack?.close();
 });
 
-/** Between them: every active bank of the simulator, validation types 0–6, second logins 1–3, contracts, a second login type. */
+/**
+ * A few journeys end to end: a retail bank, a business bank with a second login by coordinates
+ * and contracts, and a validation approved in the bank's app. Every active bank, with every
+ * validation type between them, is paid at the HTTP level (packages/bff/test/checkout.test.ts),
+ * each step's widgets are checked in the components' suites, and three more banks are paid
+ * through `<bank-checkout>` against the real BFF (test/browser/native-journey.browser.test.ts).
+ */
 const BANKS: { bankId: string; legal?: boolean; loginType?: string; covers: string }[] = [
   { bankId: 'aurora', covers: 'validation 1 (SMS)' },
-  { bankId: 'aurora', loginType: 'Usuario y contraseña', covers: 'its second login type, validation 1 (SMS)' },
-  { bankId: 'aurora-empresas', legal: true, covers: 'contracts, validations 0 and 4 in one round' },
-  { bankId: 'levante', covers: 'second login 1 (SMS), validation 2 (coordinate)' },
   { bankId: 'levante-empresas', legal: true, covers: 'second login 2 (coordinates), contracts, validation 3' },
-  { bankId: 'cantabrico', covers: 'second login 3 (token), validation 5 (card image) then 1' },
-  { bankId: 'cantabrico-empresas', legal: true, covers: 'validation 4 (token) then 0 (signature)' },
   { bankId: 'meridiano', covers: 'validation 6 (approve in the app)' },
 ];
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startServers, type Servers } from '../../bench/lib/spawn.js';
-import { READ_ONLY_BACKOFF_MAX_MS, READ_ONLY_TRIES, SLACK_MS, TIMEOUT_MS, assertUpstreamError, timed, type FaultRule } from './support.js';
+import { READ_ONLY_TRIES, TIMEOUT_MS, assertUpstreamError, timed, type FaultRule } from './support.js';
 
 const MB = 1024 * 1024;
 
@@ -46,10 +46,9 @@ describe('faults over real sockets', () => {
 
   it('a connection reset on the bank list: 502 after three tries, and the process stays up', async () => {
     await arm('POST', '/test/banks/list', { kind: 'reset' });
-    const { value: res, ms } = await timed(() => bff('/v1/banks', { headers: { 'X-Checkout-Secret': s.clientSecret } }));
+    const res = await bff('/v1/banks', { headers: { 'X-Checkout-Secret': s.clientSecret } });
+    // Three failures, never a timeout (which would answer 504 upstream-timeout).
     await assertUpstreamError(res, { status: 502, code: 'upstream' });
-    // Three quick failures and the waits between them, never a timeout.
-    assert.ok(ms < READ_ONLY_BACKOFF_MAX_MS + TIMEOUT_MS, `${ms.toFixed(0)} ms`);
     assert.deepEqual(await calls(), { 'POST /test/banks/list': READ_ONLY_TRIES });
     await assertAlive();
   });
@@ -79,7 +78,8 @@ describe('faults over real sockets', () => {
     await arm('POST', '/san/info/payment-orders', { kind: 'hang' });
     const { value: res, ms } = await timed(() => merchant('/v1/orders'));
     await assertUpstreamError(res, { status: 504, code: 'upstream-timeout' });
-    assert.ok(ms >= READ_ONLY_TRIES * TIMEOUT_MS - 20 && ms <= READ_ONLY_TRIES * TIMEOUT_MS + READ_ONLY_BACKOFF_MAX_MS + SLACK_MS, `${ms.toFixed(0)} ms`);
+    // The timeout waited out on each try (a lower bound only: a busy machine only adds to it).
+    assert.ok(ms >= READ_ONLY_TRIES * TIMEOUT_MS - 20, `${ms.toFixed(0)} ms`);
     assert.deepEqual(await calls(), { 'POST /san/info/payment-orders': READ_ONLY_TRIES });
     await assertAlive();
   });

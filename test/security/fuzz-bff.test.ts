@@ -13,11 +13,11 @@ import type { CheckoutState } from '@bank-checkout/contract';
 import { SECRETS } from './lib/canary.js';
 import { BFF_HOST, createRig, type Rig } from './lib/rig.js';
 import { payNative } from './lib/journeys.js';
-import { jsonText, malformedBody, malformedQuery, plausible, requestInit, show, templated, type FuzzBody } from './lib/fuzz.js';
+import { FUZZ_RUNS, jsonText, malformedBody, malformedQuery, plausible, requestInit, show, templated, type FuzzBody } from './lib/fuzz.js';
 import { assertNoInternals, checkBffError } from './lib/shapes.js';
 
-const RUNS = 1_000;
-const QUERY_RUNS = 500;
+const RUNS = FUZZ_RUNS;
+const QUERY_RUNS = Math.ceil(FUZZ_RUNS / 2);
 const IBANS = ['ES9121000418450200051332', 'ES7620770024003102575766', 'ES0000000000000000000000', 'DE89370400440532013000', 'XX'];
 const URLS = ['https://shop.example/ok', 'https://shop.example/ok', 'javascript:alert(1)', 'ftp://shop.example', 'http://127.0.0.1:1/x', '//evil.example', 'https://'];
 const GOOD_DEBTOR = 'ES7620770024003102575766';

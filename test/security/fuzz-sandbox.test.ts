@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createSandbox, type Sandbox } from '@bank-checkout/sandbox';
 import { SECRETS } from './lib/canary.js';
-import { malformedBody, malformedQuery, plausible, requestInit, show, templated } from './lib/fuzz.js';
+import { FUZZ_RUNS, malformedBody, malformedQuery, plausible, requestInit, show, templated } from './lib/fuzz.js';
 import { assertNoInternals, checkProviderError } from './lib/shapes.js';
 
-const RUNS = 1_000;
+const RUNS = FUZZ_RUNS;
 const HOST = 'http://sandbox.test';
 const CURRENT = { 'X-Api-Key': SECRETS.apiKey, Authorization: SECRETS.apiToken };
 const BUSINESS = { 'X-Api-Key': SECRETS.legacyApiKey, Authorization: SECRETS.legacyApiToken };

@@ -47,7 +47,7 @@ function bff(env: Record<string, string>) {
     cwd: root,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: 120_000, // a safety net for a hang only: a loaded machine may take long to start tsx
   });
 }
 

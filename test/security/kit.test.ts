@@ -17,7 +17,7 @@ import { extname, join, normalize } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { build } from 'vite';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../../scripts/screenshots.js';
+import { testBrowser } from '../support/stack.js';
 import { elementsLibrary } from '../../vite.config.js';
 import { createSandbox, SANDBOX_DEFAULTS } from '@bank-checkout/sandbox';
 import { createBff, loadConfig, type BffApp, type CheckoutView } from '@bank-checkout/bff';
@@ -147,7 +147,7 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
     bffHolder.app = bff;
     await bff.ready;
 
-    browser = await launchChromium();
+    browser = await testBrowser();
   });
 
   after(async () => {

@@ -26,9 +26,6 @@ const url = z
   .refine((v) => /^https?:\/\//.test(v), 'must be an http(s) URL')
   .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'must not hold a user or password');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 const envSchema = z.object({
   PORT: int(0, 65535).default(4020),

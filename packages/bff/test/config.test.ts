@@ -56,7 +56,7 @@ describe('configuration from the environment', () => {
       cwd: new URL('../../..', import.meta.url).pathname,
       env: { ...process.env, PROVIDER_ENV: 'nope' },
       encoding: 'utf8',
-      timeout: 20_000,
+      timeout: 120_000, // a safety net for a hang only: a loaded machine may take long to start tsx
     });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /PROVIDER_ENV/);

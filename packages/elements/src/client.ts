@@ -6,7 +6,6 @@
 import type {
   BanksResponse,
   CheckoutStart,
-  CheckoutMode,
   CheckoutView,
   ContractBody,
   ErrorBody,

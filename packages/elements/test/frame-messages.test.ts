@@ -57,7 +57,12 @@ describe('messages from the host (read by the frame)', () => {
   });
 
   it('never throws, whatever arrives', () => {
-    fc.assert(fc.property(fc.anything(), (x) => void readHostMessage(x) === undefined && void readFrameMessage(x) === undefined));
+    fc.assert(
+      fc.property(fc.anything(), (x) => {
+        readHostMessage(x);
+        readFrameMessage(x);
+      }),
+    );
   });
 
   it('lists exactly the kit’s documented theme properties', () => {

@@ -5,7 +5,7 @@
  * contract package, and re-exported here.
  */
 import { z } from 'zod';
-import { LIMITS, limited, paymentOrder, requiredText, typeError } from '@bank-checkout/contract/schemas';
+import { LIMITS, paymentOrder, requiredText, typeError } from '@bank-checkout/contract/schemas';
 import { wholeNumber } from './primitives.js';
 
 export {

@@ -309,7 +309,7 @@ describe('deadlines and aborts', () => {
     const err = await rejection(createNativeClient(opts).transferInit(TRANSFER));
     const elapsed = performance.now() - started;
     assert.ok(err instanceof UpstreamError && err.kind === 'timeout', String(err));
-    assert.ok(elapsed >= 25 && elapsed < 1000, `${elapsed} ms`);
+    assert.ok(elapsed >= 25, `${elapsed} ms: sooner than the 30 ms timeout`); // a lower bound only: a busy machine only adds to it
     assert.equal(f.sent.length, 1, 'a transfer is never retried');
     assert.equal(opts.events[0]?.outcome, 'timeout');
   });

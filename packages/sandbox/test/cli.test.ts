@@ -18,7 +18,7 @@ function start(env: Record<string, string>): ChildProcess {
 /** The URL printed by the CLI once it listens. */
 function listening(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the CLI did not report listening within 20 s')), 20_000);
+    const timer = setTimeout(() => reject(new Error('the CLI did not report listening within 120 s')), 120_000); // a safety net for a hang only
     child.once('exit', (code) => reject(new Error(`the CLI exited with ${code} before listening`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const m = /listening on (http:\/\/\S+)/.exec(line);
@@ -35,7 +35,7 @@ async function failure(env: Record<string, string>): Promise<{ code: number | nu
   const child = start(env);
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += String(d)));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000); // a safety net for a hang only
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
   return { code, stderr };

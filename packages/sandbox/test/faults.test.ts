@@ -72,10 +72,9 @@ describe('fault rules: every kind', () => {
   test('latency: a client that gives up sees a timeout, not the late answer', async () => {
     const { addRule, client } = setup();
     await addRule({ path: BANKS, kind: 'latency', ms: 2000 });
-    const started = performance.now();
     const err = await rejection(client(50).banksList());
+    // A timeout, not the late answer (which would have parsed): no clock needed to tell them apart.
     assert.ok(err instanceof UpstreamError && err.kind === 'timeout', String(err));
-    assert.ok(performance.now() - started < 1000);
   });
 
   test('status: the given HTTP status (default 503) with a body that is no provider answer', async () => {

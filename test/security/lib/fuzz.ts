@@ -6,6 +6,18 @@
  */
 import fc from 'fast-check';
 
+/**
+ * Cases per property: FUZZ_RUNS, else 1,000 under CI=true and 150 elsewhere (a developer's
+ * `npm test` stays quick; CI searches wider on every run).
+ */
+export const FUZZ_RUNS = runs(process.env.FUZZ_RUNS ?? (process.env.CI === 'true' ? '1000' : '150'));
+
+function runs(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`FUZZ_RUNS must be a positive integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
 export const POLLUTION_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'then', 'toJSON'];
 
 export interface FuzzBody {

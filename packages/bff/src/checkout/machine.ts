@@ -3,13 +3,11 @@
  * here. The state machine itself (where each action's outcomes lead, what time does) is the
  * declaration in transitions.ts.
  */
-import type { FieldBank, ValidationBank, BankType } from '@bank-checkout/provider';
+import type { FieldBank, BankType } from '@bank-checkout/provider';
 import type { CheckoutRecord } from '../store/types.js';
 import {
-  FINAL_STATES,
   fieldProblem,
   type BankView,
-  type CheckoutState,
   type CheckoutView,
   type FieldView,
   type PeriodicBankView,

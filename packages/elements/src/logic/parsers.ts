@@ -11,7 +11,7 @@ export function parseDigits(raw: string): string {
 
 /** Identity documents: no spaces, dots or dashes, upper case (`12.345.678-z` → `12345678Z`). */
 export function parseIdentityDocument(raw: string): string {
-  return raw.replace(/[\s.\-]+/g, '').toUpperCase();
+  return raw.replace(/[\s.-]+/g, '').toUpperCase();
 }
 
 /** Identity-document types whose input is normalised with `parseIdentityDocument`. */
