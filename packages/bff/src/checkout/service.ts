@@ -40,7 +40,11 @@ export function createCheckoutService(deps: ServiceDeps) {
 
   async function view(rec: CheckoutRecord): Promise<CheckoutView> {
     const periodic = rec.state === 'periodic' ? await links.periodicContext() : {};
-    return toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, now: now(), ...periodic });
+    // The login form is the bank's description from the bank list last read, however old; the
+    // list is read only when this process has none with the bank (after a restart, say).
+    const bank = rec.state === 'login' ? rec.internal.bank : undefined;
+    if (bank && !core.upstream.cachedNativeBank(bank.bankId)) await core.upstream.nativeBanks().catch(() => undefined);
+    return toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, now: now(), bankInfo: core.upstream.cachedNativeBank, ...periodic });
   }
 
   /**

@@ -18,7 +18,7 @@ const checkoutId = z.object({ id: z.string().meta({ description: 'The checkout i
 export function merchantCheckoutView(p: AppParts, rec: CheckoutRecord) {
   const i = rec.internal;
   return {
-    ...toView(rec, { sandbox: p.config.sandbox, payeeName: p.config.merchant.name }),
+    ...toView(rec, { sandbox: p.config.sandbox, payeeName: p.config.merchant.name, bankInfo: p.upstream.cachedNativeBank }),
     modes: rec.modes,
     customData: rec.customData,
     createdAt: new Date(rec.createdAt).toISOString(),
