@@ -47,6 +47,8 @@ export interface Internal {
   outcomeAt?: number;
   /** The periodic order the payer set up (told to the merchant with the outcome). */
   schedule?: { frequency: string; startDate: string; endDate?: string };
+  /** The merchant's decision on a checkout left `unknown` (what the bank confirmed). */
+  resolution?: { outcome: 'succeeded' | 'failed'; at: number; note?: string };
 }
 
 /** What a checkout keeps when the payer starts over with a bank: only the merchant's choices. */
@@ -66,9 +68,9 @@ export function scrubSession(i: Internal): Internal {
  * The session, the payer's contracts and accounts, the challenge and the signed URL go.
  */
 export function finished(i: Internal): Internal {
-  const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule } = i;
+  const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution } = i;
   return Object.fromEntries(
-    Object.entries({ explicitDestiny, bank: bank && { bankId: bank.bankId, label: bank.label }, transactionId, idDebt, linkTransactionId, outcomeAt, schedule }).filter(([, v]) => v !== undefined),
+    Object.entries({ explicitDestiny, bank: bank && { bankId: bank.bankId, label: bank.label }, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution }).filter(([, v]) => v !== undefined),
   ) as Internal;
 }
 
