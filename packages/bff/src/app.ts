@@ -22,6 +22,7 @@ import { providerRoutes } from './routes/provider.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
 import { json, openApiDocument, router } from './openapi.js';
+import { startRetention } from './retention.js';
 
 export interface BffDeps {
   /** A store to use instead of the one DATABASE_URL names. */
@@ -114,9 +115,11 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
 
   const ready = store.init();
   let sweeper: ReturnType<typeof setInterval> | undefined;
+  let retention: ReturnType<typeof startRetention> | undefined;
   ready.then(
     () => {
       webhook.start();
+      retention = startRetention({ store, retention: config.retention, logger, now });
       const every = deps.sweepMs ?? 60_000;
       if (every > 0) {
         sweeper = setInterval(() => {
@@ -185,6 +188,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
 
   const close = async () => {
     if (sweeper) clearInterval(sweeper);
+    await retention?.stop();
     await webhook.stop();
     await store.close();
   };

@@ -2,11 +2,13 @@
 /**
  * `bank-checkout-bff` (`npm run bff` in the repository): the BFF as a Node server, configured
  * only by environment variables. A bad configuration, or a store that cannot open, stops it with
- * one line naming the variable; SIGINT and SIGTERM stop it cleanly.
+ * one line naming the variable; SIGINT and SIGTERM stop it cleanly. `bank-checkout-bff prune`
+ * applies the retention settings once (`--dry-run`: says what would go) and exits.
  */
 import { loadConfig, ConfigError, type BffConfig } from './config.js';
 import { createBff, type BffApp } from './app.js';
 import { serveBff } from './server.js';
+import { pruneCommand } from './retention.js';
 
 const fail = (message: string): never => {
   console.error(`bff: ${message}`);
@@ -20,6 +22,15 @@ try {
 } catch (err) {
   if (err instanceof ConfigError) fail(err.message);
   throw err;
+}
+// `bank-checkout-bff prune [--dry-run]`: the retention settings applied once (retention.ts).
+if (process.argv[2] === 'prune') {
+  try {
+    console.log(`bff: ${await pruneCommand(config, process.argv.slice(3))}`);
+    process.exit(0);
+  } catch (err) {
+    fail(`prune: ${reason(err)}`);
+  }
 }
 let app!: BffApp;
 try {

@@ -9,6 +9,7 @@ import { CHECKOUT_STATES, FINAL_STATES } from '@bank-checkout/contract';
 import type { CheckoutPatch, CheckoutRecord, Store } from './types.js';
 import { replyMethods } from './replies.js';
 import { outboxInsert, outboxMethods } from './outbox.js';
+import { retentionMethods } from './retention.js';
 import { migrationPlan, type MigrationPlan } from './migrations.js';
 import { checkoutCache } from './cache.js';
 import { CHECKOUT_COLUMNS, NOTIFICATION_COLUMNS, checkoutArgs, checkoutFromRow, checkoutUpdate, idempotencyFromRow, insertSql, notificationArgs, notificationFromRow } from './rows.js';
@@ -208,6 +209,7 @@ export function createSqlStore(driver: SqlDriver): Store {
       else await query(update.sql, update.args);
     },
     ...outboxMethods(query, one),
+    ...retentionMethods(query, cache.forget),
 
     async listNotifications(opts) {
       const limit = pageSize(opts.limit);
