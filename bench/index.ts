@@ -160,7 +160,7 @@ function relayRows(r: RelayFigures): void {
   row('relay: CPU per payment, BFF; its share of a core', `${ms(r.bff.cpuPerPayment.relay ?? NaN)}; ${((r.bff.cpuShare.relay ?? 0) * 100).toFixed(0)}% (simulator ${(r.bff.cpuShare.sandbox * 100).toFixed(0)}%)`);
   if (r.storage) {
     const per = bytesPerPayment(r.storage);
-    row(`store: bytes per paid payment, SQLite file + WAL (${r.storage.paid} paid)`, `${per.asLeft.toFixed(0)} B; ${per.checkpointed.toFixed(0)} B after a checkpoint`);
+    row(`store: bytes per paid payment, SQLite file + WAL (${r.storage.paid} paid)`, `${per.asLeft.toFixed(0)} B; ${per.checkpointed.toFixed(0)} B after a checkpoint; a paid checkout's row ${r.storage.paidRowBytes} B`);
   }
   const steps = [...new Set([...Object.keys(r.direct.steps), ...Object.keys(r.bff.steps)])];
   for (const st of steps) {

@@ -36,7 +36,7 @@ for (const st of [...new Set([...Object.keys(r.direct.steps), ...Object.keys(r.b
 if (r.storage) {
   const per = bytesPerPayment(r.storage);
   console.log(
-    `  stored per paid payment (SQLite): ${per.asLeft.toFixed(0)} B as the BFF left it (file ${r.storage.fileBytes} B + WAL ${r.storage.walBytes} B), ${per.checkpointed.toFixed(0)} B after a checkpoint; ${r.storage.paid} paid of ${r.storage.checkouts} checkouts`,
+    `  stored per paid payment (SQLite): ${per.asLeft.toFixed(0)} B as the BFF left it (file ${r.storage.fileBytes} B + WAL ${r.storage.walBytes} B), ${per.checkpointed.toFixed(0)} B after a checkpoint; a paid checkout's row ${r.storage.paidRowBytes} B; ${r.storage.paid} paid of ${r.storage.checkouts} checkouts`,
   );
 }
 for (const s of [...r.direct.samples, ...r.bare.samples, ...r.bff.samples]) console.log(`  error: ${s}`);

@@ -15,6 +15,8 @@ export interface StorageFigures {
   walBytes: number;
   /** The database file after a checkpoint folded the log into it, in bytes. */
   checkpointedBytes: number;
+  /** A paid checkout's row, on average: its columns and its JSON document, in bytes (what is written, without the pages around it). */
+  paidRowBytes: number;
 }
 
 const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
@@ -27,8 +29,11 @@ export function measureStorage(file: string): StorageFigures {
     const count = (sql: string) => Number((db.prepare(sql).get() as { n: number }).n);
     const checkouts = count('SELECT count(*) AS n FROM checkouts');
     const paid = count("SELECT count(*) AS n FROM checkouts WHERE state = 'succeeded'");
+    const paidRowBytes = count(
+      "SELECT coalesce(avg(length(CAST(data AS BLOB)) + length(id) + length(secret_hash) + length(state) + length(reference) + 4 * 8), 0) AS n FROM checkouts WHERE state = 'succeeded'",
+    );
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    return { checkouts, paid, fileBytes, walBytes, checkpointedBytes: size(file) };
+    return { checkouts, paid, fileBytes, walBytes, checkpointedBytes: size(file), paidRowBytes: Math.round(paidRowBytes) };
   } finally {
     db.close();
   }
