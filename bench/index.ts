@@ -13,6 +13,7 @@ import { BUNDLE_BUDGET_GZIP, HOST_BUDGET_GZIP, KIT_BUDGET_GZIP, kb, measureMerch
 import { measurePublished } from './lib/published.js';
 import { startServers, type MemorySample } from './lib/spawn.js';
 import { measureRelay, type RelayFigures } from './lib/relay.js';
+import { bytesPerPayment } from './lib/storage.js';
 import type { BanksResponse, CheckoutView } from '@bank-checkout/contract';
 
 const ci = process.argv.includes('--ci');
@@ -157,6 +158,10 @@ function relayRows(r: RelayFigures): void {
   row('relay: CPU per payment, simulator (straight / bare relay / via BFF)', `${ms(r.direct.cpuPerPayment.sandbox)} / ${ms(r.bare.cpuPerPayment.sandbox)} / ${ms(r.bff.cpuPerPayment.sandbox)}`);
   row('relay: CPU per payment, bare relay; its share of a core', `${ms(r.bare.cpuPerPayment.relay ?? NaN)}; ${((r.bare.cpuShare.relay ?? 0) * 100).toFixed(0)}%`);
   row('relay: CPU per payment, BFF; its share of a core', `${ms(r.bff.cpuPerPayment.relay ?? NaN)}; ${((r.bff.cpuShare.relay ?? 0) * 100).toFixed(0)}% (simulator ${(r.bff.cpuShare.sandbox * 100).toFixed(0)}%)`);
+  if (r.storage) {
+    const per = bytesPerPayment(r.storage);
+    row(`store: bytes per paid payment, SQLite file + WAL (${r.storage.paid} paid)`, `${per.asLeft.toFixed(0)} B; ${per.checkpointed.toFixed(0)} B after a checkpoint; a paid checkout's row ${r.storage.paidRowBytes} B`);
+  }
   const steps = [...new Set([...Object.keys(r.direct.steps), ...Object.keys(r.bff.steps)])];
   for (const st of steps) {
     const d = r.direct.steps[st];

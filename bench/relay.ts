@@ -10,6 +10,7 @@
  */
 import { resolve } from 'node:path';
 import { measureRelay, type Leg } from './lib/relay.js';
+import { bytesPerPayment } from './lib/storage.js';
 
 const seconds = Number(process.env.BENCH_RELAY_SECONDS ?? 10);
 const payers = Number(process.env.BENCH_RELAY_PAYERS ?? 16);
@@ -31,6 +32,12 @@ console.log(`  ratio: ${((rate(r.bff) / rate(r.direct)) * 100).toFixed(1)}% (a b
 for (const st of [...new Set([...Object.keys(r.direct.steps), ...Object.keys(r.bff.steps)])]) {
   const f = (x?: { count: number; p50: number; p99: number }) => (x?.count ? `${ms(x.p50)} / ${ms(x.p99)}` : '-');
   console.log(`  ${st.padEnd(13)} p50 / p99  straight ${f(r.direct.steps[st]).padEnd(20)} via BFF ${f(r.bff.steps[st])}`);
+}
+if (r.storage) {
+  const per = bytesPerPayment(r.storage);
+  console.log(
+    `  stored per paid payment (SQLite): ${per.asLeft.toFixed(0)} B as the BFF left it (file ${r.storage.fileBytes} B + WAL ${r.storage.walBytes} B), ${per.checkpointed.toFixed(0)} B after a checkpoint; a paid checkout's row ${r.storage.paidRowBytes} B; ${r.storage.paid} paid of ${r.storage.checkouts} checkouts`,
+  );
 }
 for (const s of [...r.direct.samples, ...r.bare.samples, ...r.bff.samples]) console.log(`  error: ${s}`);
 if (profile) console.log(`profile of the BFF's process: ${resolve(profile)}`);

@@ -14,11 +14,15 @@
  * `BENCH_ROLE=relay`). No relay made with Node's HTTP modules does less per call, so its ratio
  * bounds what the BFF's could be on the same machine and harness.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createNativeClient, type BankType, type NativeClient } from '@bank-checkout/provider';
 import { SANDBOX_DEFAULTS } from '@bank-checkout/sandbox/testing';
 import { payingAccount } from '../../packages/bff/test/flow.js';
 import { LOAD_BANKS, drive, runLoad, stepFigures, type LoadFigures } from './load.js';
 import { startServers, type Servers } from './spawn.js';
+import { measureStorage, type StorageFigures } from './storage.js';
 
 export interface Leg {
   payments: number;
@@ -38,6 +42,8 @@ export interface RelayFigures {
   /** The direct payments through the bare relay: the ceiling of any relay. */
   bare: Leg;
   bff: Leg;
+  /** What the BFF's SQLite store holds after every leg through it (warm-up included). */
+  storage: StorageFigures | null;
 }
 
 const cpuMs = (u: { user: number; system: number }) => (u.user + u.system) / 1000;
@@ -126,8 +132,11 @@ export async function measureRelay({ seconds, payers, bffNodeArgs = [] }: RelayO
   const sandbox = await startServers({ BENCH_ROLE: 'sandbox', LOG_LEVEL: 'warn' });
   let bff: Servers | null = null;
   let bare: Servers | null = null;
+  // The BFF's store in a file of its own, read for its size once the BFF has stopped.
+  const dbFile = process.env.DATABASE_URL ? null : join(mkdtempSync(join(tmpdir(), 'bench-relay-')), 'bff.db');
+  let figures: Omit<RelayFigures, 'storage'>;
   try {
-    bff = await startServers({ BENCH_ROLE: 'bff', SANDBOX_URL: sandbox.sandboxUrl, LOG_LEVEL: 'warn' }, { nodeArgs: bffNodeArgs });
+    bff = await startServers({ BENCH_ROLE: 'bff', SANDBOX_URL: sandbox.sandboxUrl, LOG_LEVEL: 'warn', ...(dbFile ? { DATABASE_URL: `file:${dbFile}` } : {}) }, { nodeArgs: bffNodeArgs });
     bare = await startServers({ BENCH_ROLE: 'relay', SANDBOX_URL: sandbox.sandboxUrl });
     const relayUrl = bare.relayUrl!;
     // A short warm-up of each path (JIT, connection pools, the bank list cache), not counted.
@@ -140,10 +149,12 @@ export async function measureRelay({ seconds, payers, bffNodeArgs = [] }: RelayO
       const f: LoadFigures = await runLoad(bff!, { seconds, payers });
       return { ...f, payments: f.succeeded };
     });
-    return { payers, direct, bare: bareLeg, bff: bffLeg };
+    figures = { payers, direct, bare: bareLeg, bff: bffLeg };
   } finally {
     bare?.stop();
     bff?.stop();
     sandbox.stop();
   }
+  if (bff) await new Promise((r) => (bff!.child.exitCode === null ? bff!.child.once('exit', r) : r(null)));
+  return { ...figures, storage: dbFile ? measureStorage(dbFile) : null };
 }

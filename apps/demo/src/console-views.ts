@@ -115,10 +115,14 @@ export function livePanel(notifications: FeedRow[], updates: FeedRow[]): Html {
  */
 export function decisionsPanel(checkouts: MerchantCheckout[]): Html | '' {
   if (!checkouts.length) return '';
-  const decide = (c: MerchantCheckout, outcome: 'succeeded' | 'failed', label: string) =>
+  const decide = (c: MerchantCheckout) =>
     html`<form method="post" action="/console/checkouts/${encodeURIComponent(c.id)}/resolve" class="inline">
-        <input type="hidden" name="outcome" value="${outcome}">
-        <button type="submit" aria-label="${label}: ${c.reference}">${label}</button>
+        <label for="note-${c.id}">How you checked (optional)</label>
+        <input id="note-${c.id}" name="note" maxlength="500" autocomplete="off">
+        <div class="actions">
+          <button type="submit" name="outcome" value="succeeded" aria-label="Paid: ${c.reference}">Paid</button>
+          <button type="submit" name="outcome" value="failed" aria-label="Not paid: ${c.reference}">Not paid</button>
+        </div>
       </form>`;
   return html`<section class="decisions" aria-labelledby="decisions-title">
       <h2 id="decisions-title">Waiting for your decision (${checkouts.length})</h2>
@@ -131,7 +135,7 @@ export function decisionsPanel(checkouts: MerchantCheckout[]): Html | '' {
               <td class="when">${dateTime(Date.parse(c.updatedAt))}</td>
               <td>${c.subject}<p class="meta">${c.reference} · <span class="mono">${c.id}</span></p></td>
               <td class="num">${euros(c.amount)}</td>
-              <td><div class="actions">${decide(c, 'succeeded', 'Paid')}${decide(c, 'failed', 'Not paid')}</div></td>
+              <td>${decide(c)}</td>
             </tr>`,
         )}</tbody>
       </table></div>

@@ -72,7 +72,8 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
     if (!ORDER_ID.test(id) || !outcome) {
       session.flash = { kind: 'error', text: 'That is not a checkout and an outcome.' };
     } else {
-      const res = await merchant.resolveCheckout(id, outcome);
+      const note = typeof form.note === 'string' && form.note.trim() ? form.note.trim().slice(0, 500) : undefined;
+      const res = await merchant.resolveCheckout(id, outcome, note);
       session.flash = res.ok
         ? { kind: 'success', text: `Checkout ${res.data.reference} recorded as ${outcome === 'succeeded' ? 'paid' : 'not paid'}.` }
         : { kind: 'error', text: `Checkout ${id} could not be recorded: ${res.error.message}` };

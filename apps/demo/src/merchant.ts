@@ -78,7 +78,7 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     getCheckout: (checkoutId: string) => result<MerchantCheckout>(bff.getCheckout(checkoutId)),
     /** Checkouts left `unknown` (an upstream call timed out mid-payment): the merchant decides after asking the bank. */
     undecided: () => result(bff.listCheckouts({ state: 'unknown', limit: 50 })),
-    resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed') => result<MerchantCheckout>(bff.resolveCheckout(checkoutId, outcome)),
+    resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed', note?: string) => result<MerchantCheckout>(bff.resolveCheckout(checkoutId, outcome, note)),
     createLink: (body: Record<string, unknown>) => result(bff.createLink(body as LinkInput)),
     createPeriodicLink: (body: Record<string, unknown>) => result(bff.createPeriodicLink(body as PeriodicLinkInput)),
     cancelPeriodic: (body: Record<string, unknown>) => result(bff.cancelPeriodicLink(body as CancelPeriodicInput)),

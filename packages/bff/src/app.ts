@@ -23,6 +23,7 @@ import { providerRoutes } from './routes/provider.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
 import { json, openApiDocument, router } from './openapi.js';
+import { startRetention } from './retention.js';
 
 export interface BffDeps {
   /** A store to use instead of the one DATABASE_URL names. */
@@ -131,9 +132,11 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const ready = store.init();
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let closed = false;
+  let retention: ReturnType<typeof startRetention> | undefined;
   const startLoops = () => {
     if (closed) return;
     webhook.start();
+    retention = startRetention({ store, retention: config.retention, logger, now });
     if (every > 0) {
       sweeper = setInterval(() => {
         sweep().catch((err) => logger.log('error', 'sweep.failed', { reason: err instanceof Error ? err.message : 'error' }));
@@ -206,6 +209,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const close = async () => {
     closed = true;
     if (sweeper) clearInterval(sweeper);
+    await retention?.stop();
     await webhook.stop();
     await store.close();
   };

@@ -7,6 +7,9 @@
  * process exits 0. Supervisors should run `node …/dist/cli.js` itself: npm's wrapper (`npx`,
  * `npm run`) does not always pass the signal on.
  *
+ * `bank-checkout-bff prune` applies the retention settings once (`--dry-run`: says what would
+ * go) and exits.
+ *
  * `bank-checkout-bff secret` prints a new random secret (256 bits, Standard Webhooks' `whsec_`
  * form) for BFF_MERCHANT_SECRET or MERCHANT_WEBHOOK_SECRET, and exits.
  */
@@ -14,6 +17,7 @@ import { loadConfig, ConfigError, type BffConfig } from './config.js';
 import { createBff, type BffApp } from './app.js';
 import { serveBff } from './server.js';
 import { newSecret } from './checkout/secrets.js';
+import { pruneCommand } from './retention.js';
 
 if (process.argv[2] === 'secret') {
   console.log(newSecret());
@@ -37,6 +41,15 @@ try {
 } catch (err) {
   if (err instanceof ConfigError) fail(err.message);
   throw err;
+}
+// `bank-checkout-bff prune [--dry-run]`: the retention settings applied once (retention.ts).
+if (process.argv[2] === 'prune') {
+  try {
+    console.log(`bff: ${await pruneCommand(config, process.argv.slice(3))}`);
+    process.exit(0);
+  } catch (err) {
+    fail(`prune: ${reason(err)}`);
+  }
 }
 let app!: BffApp;
 try {

@@ -27,6 +27,23 @@ const url = z
   .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'must not hold a user or password');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/**
+ * Retention (store/retention.ts): how long each kind of row is kept, in days, and how often a
+ * running BFF prunes (one instance at a time, under a lease; 0 minutes: never, only
+ * `bank-checkout-bff prune`). Checkouts are kept 400 days by default: a year of accounts and
+ * the month or so it takes to close them, with every ended payment still readable by the
+ * merchant API. With RETENTION_EXPORT_DIR, checkouts are written there as JSON lines before
+ * they are deleted.
+ */
+const RETENTION_ENV = {
+  RETENTION_EVENTS_DAYS: int(1, 36_500).default(30),
+  RETENTION_IDEMPOTENCY_DAYS: int(1, 36_500).default(7),
+  RETENTION_NOTIFICATIONS_DAYS: int(1, 36_500).default(90),
+  RETENTION_CHECKOUTS_DAYS: int(1, 36_500).default(400),
+  RETENTION_EXPORT_DIR: z.string().min(1).optional(),
+  RETENTION_INTERVAL_MINUTES: int(0, 7 * 24 * 60).default(60),
+};
+
 const envSchema = z.object({
   PORT: int(0, 65535).default(4020),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -107,6 +124,7 @@ const envSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).optional(),
   /** How often the sweeper runs (seconds, default 60): one instance at a time, by lease. */
   SWEEP_SECONDS: int(1, 3600).default(60),
+  ...RETENTION_ENV,
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -155,6 +173,19 @@ export interface BffConfig {
   maxConnectionsPerAddress: number;
   /** Milliseconds between sweeps (SWEEP_SECONDS). */
   sweepMs: number;
+  retention: RetentionConfig;
+}
+
+/** How long the store keeps each kind of row (RETENTION_*). */
+export interface RetentionConfig {
+  eventsDays: number;
+  idempotencyDays: number;
+  notificationsDays: number;
+  checkoutsDays: number;
+  /** Where ended checkouts are written (JSON lines) before they are deleted. */
+  exportDir?: string;
+  /** How often a running BFF prunes; 0: never. */
+  intervalMinutes: number;
 }
 
 export class ConfigError extends Error {
@@ -263,5 +294,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Behind a proxy every client arrives from the proxy's address: no per-address cap then.
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY.hops || e.TRUST_PROXY.addresses.length ? 0 : 64),
     sweepMs: e.SWEEP_SECONDS * 1000,
+    retention: {
+      eventsDays: e.RETENTION_EVENTS_DAYS,
+      idempotencyDays: e.RETENTION_IDEMPOTENCY_DAYS,
+      notificationsDays: e.RETENTION_NOTIFICATIONS_DAYS,
+      checkoutsDays: e.RETENTION_CHECKOUTS_DAYS,
+      ...(e.RETENTION_EXPORT_DIR ? { exportDir: e.RETENTION_EXPORT_DIR } : {}),
+      intervalMinutes: e.RETENTION_INTERVAL_MINUTES,
+    },
   };
 }

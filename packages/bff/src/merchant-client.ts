@@ -131,7 +131,9 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     /** Recent checkouts (or those in `state`), most recently changed first; `state: 'unknown'` lists those waiting for your decision. */
     listCheckouts: (query: CheckoutsQuery = {}) => get<CheckoutsPage>('/v1/checkouts', query),
     /** Settles a checkout left `unknown`, after asking the bank what happened. */
-    resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed') => post<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}/resolve`, { outcome }),
+    /** Records what the bank confirmed about a checkout left `unknown` (409 unless it is; the same outcome again is answered as is). */
+    resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed', note?: string) =>
+      post<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}/resolve`, { outcome, ...(note ? { note } : {}) }),
     createLink: (body: LinkInput) => post<SignedLink>('/v1/links', body),
     createPeriodicLink: (body: PeriodicLinkInput) => post<SignedLink>('/v1/links/periodic', body),
     cancelPeriodicLink: (body: CancelPeriodicInput) => post<SignedLink>('/v1/links/periodic/cancel', body),

@@ -13,6 +13,7 @@ import {
   UpstreamError,
   InvalidRequestError,
   type BankGroup,
+  type BankType,
   type CallEvent,
   type LinkBank,
 } from '@bank-checkout/provider';
@@ -93,7 +94,7 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
   function cached<T>(ttlMs: number, load: () => Promise<T>) {
     let value: { data: T; at: number } | null = null;
     let inflight: Promise<T> | null = null;
-    return async (): Promise<T> => {
+    const read = async (): Promise<T> => {
       if (value && deps.now() - value.at < ttlMs) return value.data;
       inflight ??= readOnly(load)
         .then((data) => {
@@ -105,6 +106,8 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
         });
       return inflight;
     };
+    /** The value last read, however old; undefined before the first read. */
+    return Object.assign(read, { last: () => value?.data });
   }
 
   const nativeBanks = cached<BankGroup[]>(config.banksCacheTtlMs, async () => (await native.banksList()).listBanks ?? []);
@@ -113,7 +116,18 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
     async () => (await links.banks({ enabledPeriodicPayment: '1' })).data ?? [],
   );
 
-  return { native, links, legacyLinks, readOnly, readOnlyMaxMs, nativeBanks, periodicBanks, calls };
+  /** Banks by id, for each bank list read (a new list, a new index). */
+  const bankIndex = new WeakMap<BankGroup[], Map<string, BankType>>();
+  /** A bank's description from the native bank list last read (however old), without a call; undefined if it is not there. */
+  function cachedNativeBank(bankId: string): BankType | undefined {
+    const groups = nativeBanks.last();
+    if (!groups) return undefined;
+    let index = bankIndex.get(groups);
+    if (!index) bankIndex.set(groups, (index = new Map(groups.flatMap((g) => g.types.map((t) => [t.bankId, t] as const)))));
+    return index.get(bankId);
+  }
+
+  return { native, links, legacyLinks, readOnly, readOnlyMaxMs, nativeBanks, cachedNativeBank, periodicBanks, calls };
 }
 
 export type Upstream = ReturnType<typeof createUpstream>;

@@ -52,8 +52,10 @@ function doubtfulDriver() {
         })(),
       );
     },
-    async migrate(statements) {
-      for (const s of statements) db.exec(s);
+    async migrate(plan) {
+      for (const sql of plan.prepare) db.exec(sql);
+      const row = db.prepare(plan.readVersion).get([]) as Record<string, unknown> | undefined;
+      for (const step of plan.steps(row?.version === null || row?.version === undefined ? null : Number(row.version))) db.prepare(step.sql).run(step.args);
     },
     async close() {
       db.close();

@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import type { CheckoutPatch, CheckoutRecord, OutboxEvent, Store } from '../store/types.js';
 import type { Upstream } from '../upstream.js';
 import type { WebhookEvent } from '../webhook.js';
-import { unlocked, type Internal } from './internal.js';
+import { finished, unlocked, type Internal } from './internal.js';
 import { ACTIONS, TIME_RULES, isFinal, modeAllowed, resolveOutcome, timePatch, type ActionOutcome } from './transitions.js';
 import { newId } from './secrets.js';
 
@@ -90,6 +90,8 @@ export function createCore(deps: ServiceDeps) {
    * found it (its state is the event's previous state). Null when `from` was stale.
    */
   async function commit(before: CheckoutRecord, from: CheckoutRecord, patch: CheckoutPatch, source: CheckoutEvent['source']): Promise<CheckoutRecord | null> {
+    // A checkout that ends keeps only what an ended one needs (internal.ts `finished`).
+    if (isFinal(patch.state ?? from.state)) patch = { ...patch, internal: finished(patch.internal ?? from.internal) };
     const event = checkoutEvent(before, patch.state ?? from.state, patch.mode ?? from.mode, patch.internal ?? from.internal, source);
     const events = event && deps.webhook?.enabled ? [deps.webhook.event({ type: 'checkout.updated', data: event })] : [];
     const written = await store.updateCheckout(from.id, from.version, patch, events);

@@ -4,7 +4,7 @@
  * deadline, the lock of a call in flight, and the payment link's ids. Never a payer credential
  * or code.
  */
-import type { BankType, FieldBank, ValidationBank } from '@bank-checkout/provider';
+import type { FieldBank, ValidationBank } from '@bank-checkout/provider';
 
 export interface SecondLoginInternal {
   type: 1 | 2 | 3;
@@ -12,10 +12,19 @@ export interface SecondLoginInternal {
   field: FieldBank;
 }
 
+/**
+ * The bank the payer chose: its id and name. Its login description (every login type and field)
+ * is not copied into the checkout: the login view reads it from the cached bank list.
+ */
+export interface BankRef {
+  bankId: string;
+  label: string;
+}
+
 export interface Internal {
   /** The merchant named the destination when creating the checkout (kept for its whole life). */
   explicitDestiny?: boolean;
-  bank?: BankType;
+  bank?: BankRef;
   sessionId?: string;
   /** When the bank last answered a call on the session (a long quiet may have ended it). */
   sessionAt?: number;
@@ -41,6 +50,8 @@ export interface Internal {
   outcomeAt?: number;
   /** The periodic order the payer set up (told to the merchant with the outcome). */
   schedule?: { frequency: string; startDate: string; endDate?: string };
+  /** The merchant's decision on a checkout left `unknown` (what the bank confirmed). */
+  resolution?: { outcome: 'succeeded' | 'failed'; at: number; note?: string };
 }
 
 /** What a checkout keeps when the payer starts over with a bank: only the merchant's choices. */
@@ -52,6 +63,18 @@ export function merchantData(i: Internal): Internal {
 export function scrubSession(i: Internal): Internal {
   const { sessionId, sessionAt, secondLogin, validations, busy, ...rest } = i;
   return rest;
+}
+
+/**
+ * What a finished checkout keeps: the merchant's choices, which bank and which provider
+ * transaction (for reconciliation), the payment link's ids and a periodic order's schedule.
+ * The session, the payer's contracts and accounts, the challenge and the signed URL go.
+ */
+export function finished(i: Internal): Internal {
+  const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution } = i;
+  return Object.fromEntries(
+    Object.entries({ explicitDestiny, bank: bank && { bankId: bank.bankId, label: bank.label }, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution }).filter(([, v]) => v !== undefined),
+  ) as Internal;
 }
 
 /** The data without the lock of a call in flight. */

@@ -57,14 +57,20 @@ export interface ViewContext {
   periodicBanks?: PeriodicBankView[];
   /** Why the periodic bank list is missing, when the provider could not give it. */
   periodicBanksError?: 'upstream' | 'upstream-timeout';
+  /** The login description of a bank, from the cached bank list (the checkout keeps only its id and name). */
+  bankInfo?: (bankId: string) => BankType | undefined;
 }
 
 function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
   const i = rec.internal;
   const bank = i.bank ? { bankId: i.bank.bankId, label: i.bank.label } : { bankId: '', label: '' };
   switch (rec.state) {
-    case 'login':
-      return i.bank ? { state: 'login', bank: bankView(i.bank, ctx.sandbox) } : { state: 'select-bank' };
+    case 'login': {
+      // Without the bank's description (the list cannot be read now, or no longer has it) the
+      // payer chooses the bank again.
+      const described = i.bank && ctx.bankInfo?.(i.bank.bankId);
+      return described ? { state: 'login', bank: bankView(described, ctx.sandbox) } : { state: 'select-bank' };
+    }
     case 'second-login': {
       const s = i.secondLogin!;
       return { state: 'second-login', bank, type: s.type, value: s.value, field: fieldView(s.field, ctx.sandbox) };

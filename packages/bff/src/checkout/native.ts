@@ -84,11 +84,12 @@ export function nativeActions(core: Core) {
   }
 
   async function findBank(bankId: string): Promise<BankType> {
-    const groups = await upstream.nativeBanks().catch((err) => {
+    await upstream.nativeBanks().catch((err) => {
       throw toApiError(err);
     });
-    for (const g of groups) for (const t of g.types) if (t.bankId === bankId) return t;
-    throw errors.validation([{ path: 'bankId', message: 'is not a bank of the list' }]);
+    const bank = upstream.cachedNativeBank(bankId);
+    if (!bank) throw errors.validation([{ path: 'bankId', message: 'is not a bank of the list' }]);
+    return bank;
   }
 
   return {
@@ -103,7 +104,7 @@ export function nativeActions(core: Core) {
         if (issues.length) throw errors.validation(issues);
         const creds = loginCredentials(loginType.fields, body.fields);
         if (!creds.userId || !creds.userSecret) throw errors.validation([{ path: 'fields', message: 'user and secret are required' }]);
-        const fresh: Internal = { ...merchantData(i), bank };
+        const fresh: Internal = { ...merchantData(i), bank: { bankId: bank.bankId, label: bank.label } };
         try {
           const res = await upstream.native.login({ bankId: bank.bankId, userId: creds.userId, userSecret: creds.userSecret, ...(creds.userExtraField ? { userExtraField: creds.userExtraField } : {}) });
           if (!res.sessionId) throw new UpstreamError('schema', 'login');

@@ -40,7 +40,11 @@ export function createCheckoutService(deps: ServiceDeps) {
 
   async function view(rec: CheckoutRecord): Promise<CheckoutView> {
     const periodic = rec.state === 'periodic' ? await links.periodicContext() : {};
-    return toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, now: now(), ...periodic });
+    // The login form is the bank's description from the bank list last read, however old; the
+    // list is read only when this process has none with the bank (after a restart, say).
+    const bank = rec.state === 'login' ? rec.internal.bank : undefined;
+    if (bank && !core.upstream.cachedNativeBank(bank.bankId)) await core.upstream.nativeBanks().catch(() => undefined);
+    return toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, now: now(), bankInfo: core.upstream.cachedNativeBank, ...periodic });
   }
 
   /**
@@ -93,16 +97,26 @@ export function createCheckoutService(deps: ServiceDeps) {
     return { created: true, record: result.record, clientSecret };
   }
 
-  /** The merchant's decision on a checkout left `unknown`, after asking the bank (RESOLVE in the table). */
-  async function resolve(rec: CheckoutRecord, outcome: 'succeeded' | 'failed'): Promise<CheckoutRecord> {
+  /**
+   * The merchant's decision on a checkout left `unknown`, after asking the bank (RESOLVE in the
+   * table): the outcome, when, and the merchant's note are kept; the webhook event is written
+   * with the change. The same decision again answers with the checkout as it is (a retry);
+   * any other state is a conflict.
+   */
+  async function resolve(rec: CheckoutRecord, outcome: 'succeeded' | 'failed', note?: string): Promise<CheckoutRecord> {
+    const already = (r: CheckoutRecord) => r.state === outcome && r.internal.resolution?.outcome === outcome;
     const notResolvable = (r: CheckoutRecord) => errors.conflict('invalid_state', `Only an unknown checkout can be resolved; this one is ${r.state}.`);
+    if (already(rec)) return rec;
     if (!RESOLVE.from.includes(rec.state)) throw notResolvable(rec);
     const { record, changed } = await core.advance(
       rec,
-      (r) => (RESOLVE.from.includes(r.state) ? { state: outcome, error: outcome === 'failed' ? viewError('unknown') : null } : null),
+      (r) =>
+        RESOLVE.from.includes(r.state)
+          ? { state: outcome, error: outcome === 'failed' ? viewError('unknown') : null, internal: { ...r.internal, resolution: { outcome, at: now(), ...(note ? { note } : {}) } } }
+          : null,
       'merchant',
     );
-    if (!changed) throw notResolvable(record);
+    if (!changed && !already(record)) throw notResolvable(record);
     return record;
   }
 

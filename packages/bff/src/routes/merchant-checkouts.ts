@@ -18,7 +18,7 @@ const checkoutId = z.object({ id: z.string().meta({ description: 'The checkout i
 export function merchantCheckoutView(p: AppParts, rec: CheckoutRecord) {
   const i = rec.internal;
   return {
-    ...toView(rec, { sandbox: p.config.sandbox, payeeName: p.config.merchant.name }),
+    ...toView(rec, { sandbox: p.config.sandbox, payeeName: p.config.merchant.name, bankInfo: p.upstream.cachedNativeBank }),
     modes: rec.modes,
     customData: rec.customData,
     createdAt: new Date(rec.createdAt).toISOString(),
@@ -26,6 +26,7 @@ export function merchantCheckoutView(p: AppParts, rec: CheckoutRecord) {
     ...(i.idDebt ? { idDebt: i.idDebt } : {}),
     ...(i.linkTransactionId ? { providerTransactionId: i.linkTransactionId } : {}),
     ...(rec.mode === 'periodic' && i.schedule ? { schedule: i.schedule } : {}),
+    ...(i.resolution ? { resolution: { outcome: i.resolution.outcome, at: new Date(i.resolution.at).toISOString(), ...(i.resolution.note ? { note: i.resolution.note } : {}) } } : {}),
   };
 }
 
@@ -65,7 +66,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
   const resolve = merchantRoute({
     method: 'post',
     path: '/checkouts/{id}/resolve',
-    summary: 'Reconcile an unknown checkout after checking with the bank',
+    summary: 'Record what the bank confirmed about an unknown checkout (409 unless unknown; the same outcome again is answered as is)',
     request: { params: checkoutId, body: jsonRequest(m.resolveBody) },
     responses: { 200: json(m.merchantCheckout) },
   });
@@ -74,7 +75,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
     const id = m.idParam.safeParse(c.req.param('id'));
     const rec = id.success ? await p.store.getCheckout(id.data) : null;
     if (!rec) throw errors.notFound('Checkout');
-    return c.json(view(await p.service.resolve(rec, body.outcome)), 200);
+    return c.json(view(await p.service.resolve(rec, body.outcome, body.note)), 200);
   });
 
   return app;

@@ -7,23 +7,6 @@
 import type { Row, SqlValue, Statement } from './sql.js';
 import type { OutboxEvent, OutboxRecord, Store } from './types.js';
 
-export const OUTBOX_SCHEMA = (jsonType: string) => [
-  `CREATE TABLE IF NOT EXISTS webhook_outbox (
-    id TEXT PRIMARY KEY,
-    type TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    data ${jsonType} NOT NULL,
-    attempts INTEGER NOT NULL,
-    next_attempt_at BIGINT NOT NULL,
-    lease_until BIGINT,
-    delivered_at BIGINT,
-    failed_at BIGINT,
-    last_error TEXT
-  )`,
-  'CREATE INDEX IF NOT EXISTS webhook_outbox_due_idx ON webhook_outbox (delivered_at, failed_at, next_attempt_at)',
-  'CREATE INDEX IF NOT EXISTS webhook_outbox_created_idx ON webhook_outbox (created_at, id)',
-];
-
 /** The statement that adds an event, due now. */
 export function outboxInsert(e: OutboxEvent): Statement {
   return {

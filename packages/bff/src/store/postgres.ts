@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { createSqlStore, StaleWrite, type SqlDriver, type Statement } from './sql.js';
 import type { Store } from './types.js';
 import { CommitInDoubt, asUnavailable, isUnavailable, retrying } from './failure.js';
+import { versionOf } from './migrations.js';
 
 export interface PostgresStoreOptions {
   /** Schema holding the tables: lower-case letters, digits and underscores. */
@@ -132,12 +133,14 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
           if (s.expectChanges !== undefined && (r.rowCount ?? 0) !== s.expectChanges) throw new StaleWrite();
         }
       }),
-    migrate: (statements) =>
+    migrate: (plan) =>
       inTransaction(async (client) => {
         // Instances booting together queue here; CREATE … IF NOT EXISTS alone races on the catalog.
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`bank-checkout-store:${schema ?? ''}`]);
         if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-        for (const sql of statements) await client.query(sql);
+        for (const sql of plan.prepare) await client.query(sql);
+        const { rows } = await client.query(plan.readVersion);
+        for (const step of plan.steps(versionOf(rows[0]))) await client.query(numbered(step.sql), step.args);
       }),
     async close() {
       if (closed) return;

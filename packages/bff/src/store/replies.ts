@@ -6,16 +6,6 @@
 import type { Row, SqlValue } from './sql.js';
 import type { ReplyRecord, Store } from './types.js';
 
-export const REPLY_SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS idempotent_replies (
-    idem_key TEXT PRIMARY KEY,
-    fingerprint TEXT NOT NULL,
-    status INTEGER,
-    body TEXT,
-    created_at BIGINT NOT NULL
-  )`,
-];
-
 function replyFromRow(row: Row): ReplyRecord {
   return {
     key: String(row.idem_key),

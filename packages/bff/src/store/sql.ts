@@ -8,10 +8,12 @@
 import { CHECKOUT_STATES, FINAL_STATES } from '@bank-checkout/contract';
 import { isDeepStrictEqual } from 'node:util';
 import type { CheckoutPatch, CheckoutRecord, OutboxEvent, Store } from './types.js';
-import { REPLY_SCHEMA, replyMethods } from './replies.js';
-import { OUTBOX_SCHEMA, outboxInsert, outboxMethods } from './outbox.js';
+import { replyMethods } from './replies.js';
+import { outboxInsert, outboxMethods } from './outbox.js';
+import { retentionMethods } from './retention.js';
+import { migrationPlan, type MigrationPlan } from './migrations.js';
 import { checkoutCache } from './cache.js';
-import { SWEEP_SCHEMA, sweepMethods } from './sweep.js';
+import { sweepMethods } from './sweep.js';
 import { CommitInDoubt, retrying } from './failure.js';
 import { CHECKOUT_COLUMNS, NOTIFICATION_COLUMNS, checkoutArgs, checkoutFromRow, checkoutUpdate, idempotencyFromRow, insertSql, notificationArgs, notificationFromRow } from './rows.js';
 
@@ -44,57 +46,17 @@ export interface SqlDriver {
   first(sql: string, args?: SqlValue[]): Promise<Row | null>;
   /** All statements in one transaction: every one applies, or none does. */
   transaction(statements: Statement[]): Promise<void>;
-  /** Runs the schema statements once, serialised against other instances booting at once. */
-  migrate(statements: string[]): Promise<void>;
+  /**
+   * Brings the schema up to date (migrations.ts): the plan's statements in one transaction,
+   * under a lock that other instances booting at once wait for; all apply, or none does.
+   */
+  migrate(plan: MigrationPlan): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Largest page `listNotifications` returns, whatever the caller asks. */
 export const MAX_PAGE = 500;
 
-
-function schema(jsonType: string): string[] {
-  return [
-    `CREATE TABLE IF NOT EXISTS checkouts (
-      id TEXT PRIMARY KEY,
-      secret_hash TEXT NOT NULL UNIQUE,
-      state TEXT NOT NULL,
-      reference TEXT NOT NULL,
-      version INTEGER NOT NULL,
-      created_at BIGINT NOT NULL,
-      updated_at BIGINT NOT NULL,
-      expires_at BIGINT NOT NULL,
-      data ${jsonType} NOT NULL
-    )`,
-    'CREATE INDEX IF NOT EXISTS checkouts_reference_idx ON checkouts (reference, created_at)',
-    'CREATE INDEX IF NOT EXISTS checkouts_state_expires_idx ON checkouts (state, expires_at)',
-    'CREATE INDEX IF NOT EXISTS checkouts_state_updated_idx ON checkouts (state, updated_at)',
-    // No query orders checkouts by update time alone (listCheckouts has state_updated); an
-    // index on it would only be rewritten by every write.
-    'DROP INDEX IF EXISTS checkouts_updated_idx',
-    `CREATE TABLE IF NOT EXISTS idempotency_keys (
-      idem_key TEXT PRIMARY KEY,
-      fingerprint TEXT NOT NULL,
-      checkout_id TEXT NOT NULL,
-      created_at BIGINT NOT NULL
-    )`,
-    `CREATE TABLE IF NOT EXISTS notifications (
-      id TEXT PRIMARY KEY,
-      dedupe_key TEXT NOT NULL UNIQUE,
-      received_at BIGINT NOT NULL,
-      reference TEXT NOT NULL,
-      transaction_id TEXT NOT NULL,
-      checkout_id TEXT,
-      outcome TEXT NOT NULL,
-      data ${jsonType} NOT NULL
-    )`,
-    'CREATE INDEX IF NOT EXISTS notifications_received_idx ON notifications (received_at, id)',
-    'CREATE INDEX IF NOT EXISTS notifications_reference_idx ON notifications (reference)',
-    ...REPLY_SCHEMA,
-    ...OUTBOX_SCHEMA(jsonType),
-    ...SWEEP_SCHEMA,
-  ];
-}
 
 /** The patched record: fields the patch leaves undefined keep their value; identity never changes. */
 function applyPatch(current: CheckoutRecord, patch: CheckoutPatch): CheckoutRecord {
@@ -113,7 +75,7 @@ export function createSqlStore(driver: SqlDriver): Store {
   const cache = checkoutCache(driver.singleWriter);
   let ready: Promise<void> | null = null;
   const init = (): Promise<void> =>
-    (ready ??= driver.migrate(schema(driver.jsonType)).catch((err: unknown) => {
+    (ready ??= driver.migrate(migrationPlan(driver.jsonType, Date.now())).catch((err: unknown) => {
       ready = null;
       throw err;
     }));
@@ -290,6 +252,7 @@ export function createSqlStore(driver: SqlDriver): Store {
     },
     ...outboxMethods(query, one),
     ...sweepMethods(driver.engine, query),
+    ...retentionMethods(query, cache.forget),
 
     async listNotifications(opts) {
       const limit = pageSize(opts.limit);

@@ -10,6 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'libsql';
 import { createSqlStore, StaleWrite, type SqlDriver, type SqlValue } from './sql.js';
+import { versionOf } from './migrations.js';
 import type { Store } from './types.js';
 import { StoreUnavailable, asUnavailable, retrying } from './failure.js';
 
@@ -169,13 +170,16 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
       );
       await durable(undefined);
     },
-    async migrate(statements) {
+    async migrate(plan) {
       // WAL lets readers run beside the writer; the setting is stored in the file. Commits do
       // not wait for the disk; writers wait for the group commit's fsync instead.
       if (file) db.exec('PRAGMA journal_mode = WAL');
       if (file) db.exec('PRAGMA synchronous = NORMAL');
+      // One immediate transaction, run without yielding: it takes the write lock first, so
+      // another process migrating the same file waits (busy timeout), then finds the version.
       db.transaction(() => {
-        for (const s of statements) db.exec(s);
+        for (const sql of plan.prepare) db.exec(sql);
+        for (const step of plan.steps(versionOf(db.prepare(plan.readVersion).get([]) as Record<string, unknown> | undefined))) db.prepare(step.sql).run(step.args);
       }).immediate();
     },
     async close() {

@@ -102,6 +102,27 @@ export interface ReplyRecord {
   createdAt: number;
 }
 
+/** Rows older than these times (ms) may go (store/retention.ts says which rows of each kind). */
+export interface PruneCutoffs {
+  /** Webhook events delivered before it. */
+  events: number;
+  /** Idempotency-Key records (checkout creations and other creations' replies) made before it. */
+  idempotency: number;
+  /** Notifications applied or ignored, received before it. */
+  notifications: number;
+  /** Checkouts that ended (not `unknown`), last changed before it. */
+  checkouts: number;
+}
+
+/** Rows deleted (or, in a dry run, that would be), by kind. */
+export interface PruneCounts {
+  events: number;
+  idempotencyKeys: number;
+  replies: number;
+  notifications: number;
+  checkouts: number;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   /** Creates tables if missing. Safe to call on every boot and from several instances. */
@@ -152,12 +173,19 @@ export interface Store {
   getEvent(id: string): Promise<OutboxRecord | null>;
   /** Puts an event back in the queue, due at `now`; null for an unknown id. */
   redeliverEvent(id: string, now: number): Promise<OutboxRecord | null>;
-  /** Takes (or renews) the lease `name` for `holder` until `now + leaseMs`; false while another holder's lease runs. */
-  claimLease(name: string, holder: string, now: number, leaseMs: number): Promise<boolean>;
   /** Up to `limit` checkouts not final whose lock's lease ended before `now` (an instance stopped mid-call). */
   findLapsedLocks(now: number, limit: number): Promise<CheckoutRecord[]>;
   /** Up to `limit` notifications stored but not applied, received before `before`, oldest first. */
   listPendingNotifications(before: number, limit: number): Promise<NotificationRecord[]>;
   /** Most recent first; `before` pages by receivedAt. */
   listNotifications(opts: { limit: number; before?: number }): Promise<NotificationRecord[]>;
+
+  /**
+   * Deletes what is older than the cutoffs, in batches; with `dryRun`, only counts it. Each
+   * batch of checkouts is handed to `exportCheckouts` before it is deleted (a failure there
+   * stops the prune with nothing of that batch deleted).
+   */
+  prune(cutoffs: PruneCutoffs, opts?: { dryRun?: boolean; exportCheckouts?: (batch: CheckoutRecord[]) => Promise<void> }): Promise<PruneCounts>;
+  /** Takes (or renews) the lease `name` for `holder` until `now + ttlMs`, unless another holder's lease runs past `now`. */
+  claimLease(name: string, holder: string, now: number, ttlMs: number): Promise<boolean>;
 }

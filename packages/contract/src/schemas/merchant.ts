@@ -34,7 +34,11 @@ export const createCheckoutBody = z.strictObject({
 });
 export type CreateCheckoutBody = z.infer<typeof createCheckoutBody>;
 
-export const resolveBody = z.strictObject({ outcome: z.enum(['succeeded', 'failed']) });
+/** What the bank confirmed about a checkout left `unknown`, and a note of how it was checked (kept with the checkout). */
+export const resolveBody = z.strictObject({
+  outcome: z.enum(['succeeded', 'failed']),
+  note: trimmedText(500).optional(),
+});
 export type ResolveBody = z.infer<typeof resolveBody>;
 
 /** `urlNotif` is the BFF's own receiver: a merchant body that sets it is refused. */
@@ -110,6 +114,8 @@ export const merchantCheckout = checkoutView.extend({
   providerTransactionId: z.string().optional(),
   /** A periodic order the payer set up: a mandate, not a payment now. */
   schedule: z.object({ frequency: z.string(), startDate: z.string(), endDate: z.string().optional() }).optional(),
+  /** The merchant's decision on a checkout left `unknown`: the outcome the bank confirmed, when, and the note given. */
+  resolution: z.object({ outcome: z.enum(['succeeded', 'failed']), at: z.string(), note: z.string().optional() }).optional(),
 });
 
 export const checkoutsPage = z.object({

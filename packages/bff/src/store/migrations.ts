@@ -1,0 +1,145 @@
+/**
+ * The store's schema as numbered migrations, applied in order at boot; the `schema_migrations`
+ * table holds a row for each one applied, so the highest is the database's version. Each engine
+ * applies them in one transaction under a lock (PostgreSQL: an advisory lock; SQLite: an
+ * immediate transaction), so instances that boot together migrate once: the first applies what
+ * is missing, the others then find nothing to do.
+ *
+ * A migration, once released, never changes: a change of the schema is a new migration at the
+ * end of the list. Migration 1 is the schema 0.1.0 created, word for word (`CREATE … IF NOT
+ * EXISTS`), so a database 0.1.0 wrote is adopted as version 1 with its data as it is.
+ */
+import type { Row, Statement } from './sql.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  /** The statements, for the engine's JSON column type (`TEXT` or `JSONB`). */
+  up(jsonType: string): string[];
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'the schema of 0.1.0',
+    up: (jsonType) => [
+      `CREATE TABLE IF NOT EXISTS checkouts (
+      id TEXT PRIMARY KEY,
+      secret_hash TEXT NOT NULL UNIQUE,
+      state TEXT NOT NULL,
+      reference TEXT NOT NULL,
+      version INTEGER NOT NULL,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL,
+      expires_at BIGINT NOT NULL,
+      data ${jsonType} NOT NULL
+    )`,
+      'CREATE INDEX IF NOT EXISTS checkouts_reference_idx ON checkouts (reference, created_at)',
+      'CREATE INDEX IF NOT EXISTS checkouts_state_expires_idx ON checkouts (state, expires_at)',
+      'CREATE INDEX IF NOT EXISTS checkouts_state_updated_idx ON checkouts (state, updated_at)',
+      // No query orders checkouts by update time alone (listCheckouts has state_updated); an
+      // index on it would only be rewritten by every write.
+      'DROP INDEX IF EXISTS checkouts_updated_idx',
+      `CREATE TABLE IF NOT EXISTS idempotency_keys (
+      idem_key TEXT PRIMARY KEY,
+      fingerprint TEXT NOT NULL,
+      checkout_id TEXT NOT NULL,
+      created_at BIGINT NOT NULL
+    )`,
+      `CREATE TABLE IF NOT EXISTS notifications (
+      id TEXT PRIMARY KEY,
+      dedupe_key TEXT NOT NULL UNIQUE,
+      received_at BIGINT NOT NULL,
+      reference TEXT NOT NULL,
+      transaction_id TEXT NOT NULL,
+      checkout_id TEXT,
+      outcome TEXT NOT NULL,
+      data ${jsonType} NOT NULL
+    )`,
+      'CREATE INDEX IF NOT EXISTS notifications_received_idx ON notifications (received_at, id)',
+      'CREATE INDEX IF NOT EXISTS notifications_reference_idx ON notifications (reference)',
+      `CREATE TABLE IF NOT EXISTS idempotent_replies (
+    idem_key TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    status INTEGER,
+    body TEXT,
+    created_at BIGINT NOT NULL
+  )`,
+      `CREATE TABLE IF NOT EXISTS webhook_outbox (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    data ${jsonType} NOT NULL,
+    attempts INTEGER NOT NULL,
+    next_attempt_at BIGINT NOT NULL,
+    lease_until BIGINT,
+    delivered_at BIGINT,
+    failed_at BIGINT,
+    last_error TEXT
+  )`,
+      'CREATE INDEX IF NOT EXISTS webhook_outbox_due_idx ON webhook_outbox (delivered_at, failed_at, next_attempt_at)',
+      'CREATE INDEX IF NOT EXISTS webhook_outbox_created_idx ON webhook_outbox (created_at, id)',
+    ],
+  },
+  {
+    version: 2,
+    name: 'retention: ages of idempotency keys and replies indexed, leases for the periodic prune',
+    up: () => [
+      'CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (created_at)',
+      'CREATE INDEX idempotent_replies_created_idx ON idempotent_replies (created_at)',
+      // Work that one instance of several does at a time, taken for a while and then free again.
+      `CREATE TABLE leases (
+      name TEXT PRIMARY KEY,
+      holder TEXT NOT NULL,
+      until_at BIGINT NOT NULL
+    )`,
+    ],
+  },
+  {
+    version: 3,
+    name: 'sweeper: notifications found by outcome (those stored but not applied)',
+    up: () => ['CREATE INDEX notifications_outcome_idx ON notifications (outcome, received_at)'],
+  },
+];
+
+/** The version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+
+const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  applied_at BIGINT NOT NULL
+)`;
+
+/**
+ * What a driver runs, in one transaction under its migration lock: `prepare` (the version
+ * table), then `readVersion` (one row, `version`: the highest applied, null when none), then the
+ * statements `steps` gives for that version. `steps` refuses a database newer than this code (an
+ * older BFF must not write a schema it does not know).
+ */
+export interface MigrationPlan {
+  prepare: string[];
+  readVersion: string;
+  steps(version: number | null): Statement[];
+}
+
+export function migrationPlan(jsonType: string, now: number, migrations: readonly Migration[] = MIGRATIONS): MigrationPlan {
+  const latest = migrations.at(-1)?.version ?? 0;
+  return {
+    prepare: [VERSION_TABLE],
+    readVersion: 'SELECT MAX(version) AS version FROM schema_migrations',
+    steps(version) {
+      const from = version ?? 0;
+      if (from > latest) throw new Error(`store: the database's schema is at version ${from}, newer than this BFF knows (${latest}); run the newer BFF`);
+      return migrations
+        .filter((m) => m.version > from)
+        .flatMap((m) => [
+          ...m.up(jsonType).map((sql) => ({ sql, args: [] })),
+          { sql: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', args: [m.version, m.name, now] },
+        ]);
+    },
+  };
+}
+
+/** The version a driver read (SQLite gives a number, PostgreSQL may give a string). */
+export const versionOf = (row: Row | null | undefined): number | null => (row?.version === null || row?.version === undefined ? null : Number(row.version));

@@ -1,0 +1,84 @@
+/**
+ * What the store forgets, and when: delivered webhook events, Idempotency-Key records (the
+ * checkout creations' keys and the other creations' replies), notifications that were applied
+ * or ignored, and checkouts that ended, each once older than its cutoff. Deletes go in batches,
+ * so no write waits long behind one. Pending, failed or unmatched rows and checkouts that have
+ * not ended (or are `unknown`, waiting for the merchant) are never deleted.
+ *
+ * Leases: work that one instance of several does at a time (the periodic prune), taken for a
+ * while by a holder and free again once it lapses.
+ */
+import { FINAL_STATES } from '@bank-checkout/contract';
+import { checkoutFromRow } from './rows.js';
+import type { Row, SqlValue } from './sql.js';
+import type { CheckoutRecord, PruneCounts, PruneCutoffs, Store } from './types.js';
+
+type Query = (sql: string, args?: SqlValue[]) => Promise<{ rows: Row[]; count: number }>;
+
+/** Rows deleted per statement. */
+const BATCH = 500;
+
+const ENDED = FINAL_STATES.map((s) => `'${s}'`).join(', ');
+
+/** Each kind of row: its table, its key, and which rows are old enough at `cutoff`. */
+const KINDS = {
+  events: { table: 'webhook_outbox', key: 'id', where: 'delivered_at IS NOT NULL AND delivered_at < ?' },
+  idempotencyKeys: { table: 'idempotency_keys', key: 'idem_key', where: 'created_at < ?' },
+  replies: { table: 'idempotent_replies', key: 'idem_key', where: 'created_at < ?' },
+  notifications: { table: 'notifications', key: 'id', where: "outcome IN ('applied', 'ignored') AND received_at < ?" },
+  checkouts: { table: 'checkouts', key: 'id', where: `state IN (${ENDED}) AND updated_at < ?` },
+} as const satisfies Record<keyof PruneCounts, { table: string; key: string; where: string }>;
+
+const CUTOFF: Record<keyof PruneCounts, keyof PruneCutoffs> = {
+  events: 'events',
+  idempotencyKeys: 'idempotency',
+  replies: 'idempotency',
+  notifications: 'notifications',
+  checkouts: 'checkouts',
+};
+
+export function retentionMethods(query: Query, forget: (checkoutId: string) => void): Pick<Store, 'prune' | 'claimLease'> {
+  return {
+    async prune(cutoffs, opts = {}) {
+      const counts: PruneCounts = { events: 0, idempotencyKeys: 0, replies: 0, notifications: 0, checkouts: 0 };
+      for (const kind of Object.keys(KINDS) as (keyof PruneCounts)[]) {
+        const { table, key, where } = KINDS[kind];
+        const cutoff = cutoffs[CUTOFF[kind]];
+        if (opts.dryRun) {
+          const { rows } = await query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, [cutoff]);
+          counts[kind] = Number(rows[0]?.n ?? 0);
+          continue;
+        }
+        if (kind === 'checkouts') {
+          // Read, handed to `exportCheckouts` (written before anything is deleted), then deleted
+          // unless changed meanwhile.
+          for (;;) {
+            const { rows } = await query(`SELECT * FROM checkouts WHERE ${where} ORDER BY updated_at, id LIMIT ?`, [cutoff, BATCH]);
+            if (!rows.length) break;
+            const batch: CheckoutRecord[] = rows.map(checkoutFromRow);
+            await opts.exportCheckouts?.(batch);
+            const { count } = await query(`DELETE FROM checkouts WHERE id IN (${batch.map(() => '?').join(', ')}) AND ${where}`, [...batch.map((r) => r.id), cutoff]);
+            for (const r of batch) forget(r.id);
+            counts.checkouts += count;
+            if (rows.length < BATCH) break;
+          }
+          continue;
+        }
+        for (;;) {
+          const { count } = await query(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT ?) AND ${where}`, [cutoff, BATCH, cutoff]);
+          counts[kind] += count;
+          if (count < BATCH) break;
+        }
+      }
+      return counts;
+    },
+
+    async claimLease(name, holder, now, ttlMs) {
+      const { count } = await query(
+        'INSERT INTO leases (name, holder, until_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until_at = excluded.until_at WHERE leases.until_at < ? OR leases.holder = ?',
+        [name, holder, now + ttlMs, now, holder],
+      );
+      return count === 1;
+    },
+  };
+}
