@@ -89,8 +89,23 @@ function schema(jsonType: string): string[] {
     'CREATE INDEX IF NOT EXISTS notifications_reference_idx ON notifications (reference)',
     ...REPLY_SCHEMA,
     ...OUTBOX_SCHEMA(jsonType),
+    ...OPEN_REFERENCE_SCHEMA,
   ];
 }
+
+/**
+ * One open checkout per merchant reference, held by the database itself so several instances
+ * cannot both open one: a unique index over the references of checkouts not in an outcome
+ * (`unknown` is open: it may still have been paid). A database from before the rule may hold
+ * several open checkouts of one reference: all but the newest are ended as `expired` first.
+ */
+const OUTCOME_LIST = FINAL_STATES.map((st) => `'${st}'`).join(', ');
+export const OPEN_REFERENCE_SCHEMA: string[] = [
+  `UPDATE checkouts SET state = 'expired' WHERE state NOT IN (${OUTCOME_LIST}) AND EXISTS (
+    SELECT 1 FROM checkouts newer WHERE newer.reference = checkouts.reference AND newer.state NOT IN (${OUTCOME_LIST})
+      AND (newer.created_at > checkouts.created_at OR (newer.created_at = checkouts.created_at AND newer.id > checkouts.id)))`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS checkouts_open_reference_idx ON checkouts (reference) WHERE state NOT IN (${OUTCOME_LIST})`,
+];
 
 /** The patched record: fields the patch leaves undefined keep their value; identity never changes. */
 function applyPatch(current: CheckoutRecord, patch: CheckoutPatch): CheckoutRecord {
