@@ -140,7 +140,11 @@ export function checkoutRoutes(p: AppParts) {
     async (c) => {
       if (!fromOwnOrigin(c, p.config.publicUrl)) throw originRefused();
       const { token } = c.req.valid('json');
-      const { key } = await p.guards.checkout(c, () => p.service.redeemLaunch(token));
+      const { key } = await p.guards.checkout(c, () => p.service.redeemLaunch(token)).catch((err: unknown) => {
+        // A token presented again: its event for the merchant is in the outbox, delivered now.
+        if (err instanceof ApiError && err.code === 'launch_used') p.webhook.kick();
+        throw err;
+      });
       return c.json({ key }, 200);
     },
   );
