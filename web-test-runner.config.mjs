@@ -67,7 +67,7 @@ function journeyServers() {
       const res = await fetch(`${servers.bffUrl}/v1/checkouts`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${servers.merchantSecret}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ amount: Number(params.get('amount') ?? 4250), subject: 'Journey order', reference: `JRN-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` }),
+        body: JSON.stringify({ amount: Number(params.get('amount') ?? 4250), subject: 'Journey order', reference: `JRN-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, isolation: 'inline' }),
       });
       const created = await res.json();
       if (res.status !== 201) throw new Error(`checkout not created: ${res.status} ${JSON.stringify(created)}`);

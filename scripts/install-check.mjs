@@ -91,7 +91,11 @@ function serveShop(newCheckout, api) {
         return;
       }
       let body = readFileSync(file);
-      if (extname(file) === '.html') body = body.toString().replaceAll('{{API}}', api()).replaceAll('{{SECRET}}', await newCheckout());
+      if (extname(file) === '.html') {
+        const text = body.toString();
+        // An isolated page gets a launch token (its frame redeems it); an inline one the client secret.
+        body = text.replaceAll('{{API}}', api()).replaceAll('{{SECRET}}', text.includes('launch-token="{{SECRET}}"') ? await newCheckout('isolated') : await newCheckout('inline'));
+      }
       res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
     });
     server.listen(0, '127.0.0.1', () => resolve(server));
@@ -100,7 +104,7 @@ function serveShop(newCheckout, api) {
 
 const page = (title, script, attrs = '') => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>${script}</head>
-<body><main><bank-checkout${attrs} api="{{API}}" checkout-secret="{{SECRET}}" locale="en"></bank-checkout><div id="react-root"></div></main></body></html>
+<body><main><bank-checkout${attrs} api="{{API}}" ${attrs.includes('isolate') ? 'launch-token' : 'checkout-secret'}="{{SECRET}}" locale="en"></bank-checkout><div id="react-root"></div></main></body></html>
 `;
 
 try {
@@ -130,14 +134,15 @@ try {
   // 3. The servers from their bins, with plain node.
   const [, sandboxUrl] = await start('node_modules/.bin/bank-checkout-sandbox', { PORT: '0', HOST: '127.0.0.1' }, /(http:\/\/127\.0\.0\.1:\d+)/);
   let bffUrl = '';
-  const newCheckout = async () => {
+  const newCheckout = async (isolation) => {
     const r = await fetch(`${bffUrl}/v1/checkouts`, {
       method: 'POST',
       headers: { Authorization: 'Bearer dev-merchant-secret-change-me', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ amount: 1999, subject: 'Install check', reference: `IC-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` }),
+      body: JSON.stringify({ amount: 1999, subject: 'Install check', reference: `IC-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, isolation }),
     });
     if (r.status !== 201) throw new Error(`POST /v1/checkouts answered ${r.status}: ${await r.text()}`);
-    return (await r.json()).clientSecret;
+    const created = await r.json();
+    return isolation === 'isolated' ? created.launchToken : created.clientSecret;
   };
   const shop = await serveShop(newCheckout, () => bffUrl);
   const shopPort = shop.address().port;

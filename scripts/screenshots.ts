@@ -45,7 +45,7 @@ async function populate(s: Started): Promise<void> {
   await merchant(`/v1/orders/${String(links[4]!.idDebt)}/disable`, {});
 
   // A shop checkout paid at the bank's page: the BFF tells the shop through its webhook.
-  const checkout = await merchant('/v1/checkouts', { amount: 3685, subject: 'Demo shop order', reference: 'ORD-7F3A2C91', modes: ['redirect'] });
+  const checkout = await merchant('/v1/checkouts', { amount: 3685, subject: 'Demo shop order', reference: 'ORD-7F3A2C91', modes: ['redirect'], isolation: 'inline' });
   const started = await fetch(`${s.urls.bff}/v1/checkout/redirect`, {
     method: 'POST',
     headers: { 'X-Checkout-Secret': String(checkout.clientSecret) },

@@ -120,7 +120,7 @@ export async function runLoad(s: Pick<Servers, 'bffUrl' | 'merchantSecret'>, { s
     const bankId = LOAD_BANKS[n % LOAD_BANKS.length]!;
     const created = await call<{ clientSecret: string }>('create', '/v1/checkouts', {
       headers: { Authorization: `Bearer ${s.merchantSecret}` },
-      body: { amount: 1000 + (n % 5000), subject: 'Load test order', reference: `LOAD-${n}` },
+      body: { amount: 1000 + (n % 5000), subject: 'Load test order', reference: `LOAD-${n}`, isolation: 'inline' },
     });
     const payer = { 'X-Checkout-Secret': created.clientSecret };
     const first = await call<{ view: CheckoutView; banks: BanksResponse | null }>('start', '/v1/checkout/start', { headers: payer });

@@ -100,7 +100,7 @@ async function startBff(): Promise<void> {
   const res = await bff.request('/v1/checkouts', {
     method: 'POST',
     headers: { Authorization: `Bearer ${config.merchantSecret}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ amount: 4250, subject: 'Benchmark order', reference: 'BENCH-1' }),
+    body: JSON.stringify({ amount: 4250, subject: 'Benchmark order', reference: 'BENCH-1', isolation: 'inline' }),
   });
   const { clientSecret } = (await res.json()) as { clientSecret: string };
   process.stdout.write(JSON.stringify({ sandboxUrl, bffUrl: `http://127.0.0.1:${bp}`, clientSecret, merchantSecret: config.merchantSecret }) + '\n');

@@ -101,7 +101,9 @@ function hostile(): void {
   };
   window.addEventListener('message', (e) => keep('message', e.data), true);
   const portPost = MessagePort.prototype.postMessage;
+  const ports: MessagePort[] = ((window as unknown as { __ports: MessagePort[] }).__ports = []);
   MessagePort.prototype.postMessage = function (this: MessagePort, message: unknown, transfer?: Transferable[] | StructuredSerializeOptions) {
+    if (!ports.includes(this)) ports.push(this);
     keep('port out', message);
     return portPost.call(this, message, transfer as StructuredSerializeOptions);
   } as MessagePort['postMessage'];
@@ -157,7 +159,8 @@ describe('a hostile script in the shop page', () => {
         if (inline) await page.goto(`${page.url()}&embed=inline`);
         const root = inline ? page.locator(':root') : kit(page).locator(':root');
         assert.equal(await payByTyping(page, root, j), 'succeeded');
-        assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+        // Inline, the shop shows the order as an inline checkout of its own (the weaker mode).
+        if (!inline) assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
         const stolen = await page.evaluate(() => (window as unknown as { __stolen: string[] }).__stolen.join('\n'));
         assert.ok(stolen.length > 1000, 'the script ran and saw the page');
         const seen = CANARIES.filter((c) => stolen.includes(c));
@@ -170,6 +173,58 @@ describe('a hostile script in the shop page', () => {
     });
   }
 });
+
+/**
+ * The hostile script's second move, once the payer has signed in inside the frame: everything
+ * it can find in the page (every attribute of every element, open shadow roots included, and
+ * anything shaped like a credential among what it captured) tried against the BFF from the
+ * page's origin, as a checkout credential and as a launch token; a second `init` to the frame
+ * and through every port it saw; and a frame of its own given the launch token. Answers what
+ * came back.
+ */
+async function attack(bff: string): Promise<{ what: string; status: number; body: string }[]> {
+  const found = new Set<string>();
+  const walk = (root: Document | ShadowRoot) => {
+    for (const el of root.querySelectorAll('*')) {
+      for (const a of el.getAttributeNames()) {
+        const v = el.getAttribute(a) ?? '';
+        if (v.length >= 16 && !/^https?:/.test(v)) found.add(v);
+      }
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  const stolen = (window as unknown as { __stolen: string[] }).__stolen.join('\n');
+  for (const m of stolen.matchAll(/\b(?:lt|fk|cs)_[\w.-]{16,}/g)) found.add(m[0]);
+  // What looks like a credential first (the page's own guard counts wrong ones per address).
+  const likely = (v: string) => Number(/^(lt|fk|cs)_/.test(v));
+  const candidates = [...found].sort((a, b) => likely(b) - likely(a)).slice(0, 8);
+  const results: { what: string; status: number; body: string }[] = [];
+  const attempt = async (what: string, url: string, init?: RequestInit) => {
+    try {
+      const res = await fetch(url, init);
+      results.push({ what, status: res.status, body: await res.text() });
+    } catch (err) {
+      results.push({ what, status: 0, body: String(err) });
+    }
+  };
+  for (const c of candidates) {
+    for (const path of ['/v1/checkout', '/v1/banks']) await attempt(`GET ${path} with ${c.slice(0, 8)}…`, `${bff}${path}`, { headers: { 'X-Checkout-Secret': c } });
+    await attempt(`redeem ${c.slice(0, 8)}…`, `${bff}/v1/frame/launch`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: c }) });
+  }
+  const host = document.querySelector('bank-checkout')!;
+  const frame = host.shadowRoot!.querySelector('iframe')!;
+  for (const c of candidates) {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (e) => results.push({ what: 'frame answered a second init', status: 200, body: JSON.stringify(e.data) });
+    frame.contentWindow!.postMessage({ v: 1, type: 'init', token: c }, '*', [channel.port2]);
+  }
+  for (const port of (window as unknown as { __ports: MessagePort[] }).__ports) {
+    port.postMessage({ v: 1, type: 'init', token: candidates[0] ?? 'x' });
+    port.postMessage({ v: 1, type: 'focus' });
+  }
+  return results;
+}
 
 /** Where focus is: the page's active element, or inside the frame, the deepest one. */
 async function focused(page: Page, frame: Frame): Promise<string> {
@@ -242,6 +297,51 @@ async function axeInFrame(frame: Frame): Promise<string[]> {
   });
 }
 
+describe('a hostile script that waits for the payer to sign in', () => {
+  it('reads nothing of the bank session with whatever it finds in the page, and the payer pays on', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    await page.addInitScript({ content: `var __name = (f) => f; (${hostile.toString()})();` });
+    const id = await checkoutFromCart(page, stack, 'native');
+    const ui = kit(page);
+    const j = JOURNEYS[0];
+    await ui.locator(`bank-selector [role=option]#bank-${j.bankId}`).click();
+    const fields = ui.locator('bank-login-form input:not([type=radio])');
+    for (const [i, value] of j.login.entries()) await fields.nth(i).pressSequentially(value);
+    const signedIn = await act(page, stack, () => ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
+    assert.equal(signedIn.state, 'select-account');
+    // The bank session: the accounts the payer's bank listed, as the frame shows them.
+    const accounts = signedIn.step.state === 'select-account' ? signedIn.step.accounts.map((a) => a.info) : [];
+    assert.ok(accounts.length > 0);
+
+    // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).
+    const results = (await page.evaluate(`var __name = (f) => f; (${attack.toString()})(${JSON.stringify(stack.urls.bff)})`)) as Awaited<ReturnType<typeof attack>>;
+    assert.ok(results.length >= 6, `the script tried what it found: ${results.map((r) => r.what).join(', ')}`);
+    assert.ok(results.some((r) => r.what.startsWith('redeem lt_')), 'the launch token was among what it found');
+    for (const r of results) {
+      assert.notEqual(r.status, 200, `${r.what} answered ${r.body.slice(0, 200)}`);
+      for (const a of accounts) assert.ok(!r.body.includes(a), `${r.what} showed an account`);
+    }
+    // No redemption from the page's origin: the browser does not even send it (no CORS for it), or the BFF says 403.
+    assert.ok(results.filter((r) => r.what.startsWith('redeem')).every((r) => r.status === 0 || r.status === 403), JSON.stringify(results.filter((r) => r.what.startsWith('redeem'))));
+
+    // The payer goes on in the frame, undisturbed.
+    await ui.locator('bank-account-picker input[type=radio]').first().check();
+    assert.equal((await act(page, stack, () => ui.locator('bank-account-picker button[type=submit]').click())).state, 'validate');
+    await ui.locator('bank-challenge input').pressSequentially(j.code!);
+    assert.equal((await act(page, stack, () => ui.locator('bank-challenge [part=submit]').click())).state, 'succeeded');
+    assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+
+    const stolen = await page.evaluate(() => (window as unknown as { __stolen: string[] }).__stolen.join('\n'));
+    assert.deepEqual(CANARIES.filter((c) => stolen.includes(c)), [], 'no password or code');
+    assert.deepEqual(accounts.filter((a) => stolen.includes(a)), [], 'no account');
+    const refused = (await merchantCheckout(stack, id)) as { launch?: { refusals: number } };
+    assert.equal(refused.launch?.refusals, 0, 'the launch token was never presented again at the BFF');
+    // What the browser logs of the script's refused calls.
+    assertClean([/Failed to load resource: the server responded with a status of (401|403)/, /blocked by CORS policy/, /Failed to load resource: net::ERR_FAILED/]);
+    await close();
+  });
+});
+
 describe('the isolated checkout', () => {
   it('is paid with the keyboard alone, from the page into the frame and back, axe clean inside at every step', async () => {
     const { page, assertClean, close } = await openPage(stack);
@@ -310,6 +410,26 @@ describe('across the frame boundary', () => {
 
     await page.locator('bank-checkout').evaluate((el) => el.style.setProperty('--bank-color-primary', 'rgb(120, 20, 60)'));
     await expectSoon(() => primary(), 'rgb(120, 20, 60)');
+    // A theme that would hide the amount and the payee is refused by the frame, with a warning on the host.
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
+    await page.locator('bank-checkout').evaluate((el) => {
+      el.style.setProperty('--bank-color-text', 'transparent');
+      el.style.setProperty('--bank-font-size', '0px');
+    });
+    await expectSoon(async () => warnings.some((w) => w.includes('--bank-font-size')) && warnings.some((w) => w.includes('--bank-color-text')), true);
+    const applied = await ui.locator('html').evaluate((el) => [el.style.getPropertyValue('--bank-color-text'), el.style.getPropertyValue('--bank-font-size')]);
+    assert.deepEqual(applied, ['', ''], 'never applied in the frame');
+    const amount = ui.locator('bank-checkout [part=amount]');
+    assert.notEqual(await amount.evaluate((el) => getComputedStyle(el).color), 'rgba(0, 0, 0, 0)');
+    assert.ok((await amount.evaluate((el) => parseFloat(getComputedStyle(el).fontSize))) >= 12, 'the amount stays readable');
+    assert.equal(await primary(), 'rgb(120, 20, 60)', 'what passes the floor still applies');
+    await page.locator('bank-checkout').evaluate((el) => {
+      el.style.removeProperty('--bank-color-text');
+      el.style.removeProperty('--bank-font-size');
+    });
     // Only the kit's own properties cross; anything else set on the host stays outside.
     await page.locator('bank-checkout').evaluate((el) => el.style.setProperty('--other', 'url(https://evil.example/x)'));
     assert.equal(await ui.locator('html').evaluate((el) => el.style.getPropertyValue('--other')), '');

@@ -57,7 +57,7 @@ describe('faults over real sockets', () => {
     const res = await fetch(`${s.bffUrl}/v1/checkouts`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${s.merchantSecret}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ amount: 990, subject: 'Socket reset', reference: 'SOCK-1' }),
+      body: JSON.stringify({ amount: 990, subject: 'Socket reset', reference: 'SOCK-1', isolation: 'inline' }),
     });
     const { clientSecret } = (await res.json()) as { clientSecret: string };
     await arm('POST', '/test/login', { kind: 'reset' });

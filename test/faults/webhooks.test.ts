@@ -52,7 +52,7 @@ describe('durable webhooks', () => {
     const created = await app.request('/v1/checkouts', {
       method: 'POST',
       headers: { Authorization: `Bearer ${SECRET}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ amount: 1234, subject: 'Order', reference: `WH-${Math.random().toString(36).slice(2, 8)}` }),
+      body: JSON.stringify({ amount: 1234, subject: 'Order', reference: `WH-${Math.random().toString(36).slice(2, 8)}`, isolation: 'inline' }),
     });
     const { id, clientSecret } = (await created.json()) as { id: string; clientSecret: string };
     const cancel = await app.request('/v1/checkout/cancel', { method: 'POST', headers: { 'X-Checkout-Secret': clientSecret, 'Content-Type': 'application/json' }, body: '{}' });
@@ -178,7 +178,7 @@ describe('checkouts that end by time alone', () => {
       await app.ready;
       const auth = { Authorization: `Bearer ${SECRET}`, 'Content-Type': 'application/json' };
       const made = async (modes: string[]) => {
-        const res = await app.request('/v1/checkouts', { method: 'POST', headers: auth, body: JSON.stringify({ amount: 500, subject: 'Order', reference: `END-${modes[0]}`, modes }) });
+        const res = await app.request('/v1/checkouts', { method: 'POST', headers: auth, body: JSON.stringify({ amount: 500, subject: 'Order', reference: `END-${modes[0]}`, modes, isolation: 'inline' }) });
         return (await res.json()) as { id: string; clientSecret: string };
       };
       const redirect = await made(['redirect']);

@@ -68,6 +68,8 @@ describe('configuration', () => {
       BFF_PUBLIC_URL: 'https://pay.shop.example',
       MERCHANT_NAME: 'Shop S.L.',
       MERCHANT_IBAN: 'ES7921000813610123456789',
+      ALLOWED_ORIGINS: 'https://shop.example',
+      PROVIDER_NATIVE_ENV: 'production',
     };
     assert.equal(loadConfig(live).merchantSecret, SECRETS.merchantSecret);
   });

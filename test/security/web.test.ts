@@ -77,7 +77,7 @@ describe('web', () => {
     });
 
     it('grants actual requests to the allowed origins only, without credentials', async () => {
-      const c = await rig.createCheckout();
+      const c = await rig.createCheckout({ isolation: 'inline' });
       for (const origin of [...ALLOWED, ...REFUSED]) {
         const res = await rig.checkout(c.clientSecret, '/v1/checkout', undefined, { Origin: origin, Cookie: 'session=1' });
         assert.equal(res.status, 200);
@@ -88,7 +88,7 @@ describe('web', () => {
     });
 
     it("lets an allowed page read the checkout API's errors, and no other page", async () => {
-      const c = await rig.createCheckout();
+      const c = await rig.createCheckout({ isolation: 'inline' });
       for (const [secret, path, body, status] of [
         ['cs_wrong', '/v1/checkout', undefined, 401],
         [c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' }, 409],

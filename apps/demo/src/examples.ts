@@ -1,7 +1,7 @@
 /**
  * Embedding examples: a plain HTML page with one module script, and a React page. Each asks
  * the shop's server for a checkout (the server creates it with the merchant secret and hands
- * back only the client secret), then renders `<bank-checkout>` and listens to its events.
+ * back only a single-use launch token), then renders `<bank-checkout>` and listens to its events.
  */
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
@@ -18,18 +18,18 @@ const SNIPPET_PLAIN = `<script type="module" src="/assets/frame.js"></script>
 <button id="pay">Pay ${euros(EXAMPLE_AMOUNT)} by bank</button>
 <script type="module">
   const res = await fetch('/examples/api/checkout', { method: 'POST', … });
-  const { clientSecret, api } = await res.json();
+  const { launchToken, api } = await res.json();
   const el = document.createElement('bank-checkout');
   el.setAttribute('isolate', '');
   el.setAttribute('api', api);
-  el.setAttribute('checkout-secret', clientSecret);
+  el.setAttribute('launch-token', launchToken);
   el.addEventListener('bank-checkout-complete', (e) => show(e.detail.outcome));
   document.body.append(el);
 </script>`;
 
 const SNIPPET_REACT = `import '@bank-checkout/elements/frame';
 
-function Checkout({ api, clientSecret, onComplete }) {
+function Checkout({ api, launchToken, onComplete }) {
   const ref = useRef(null);
   useEffect(() => {
     const el = ref.current;
@@ -37,7 +37,7 @@ function Checkout({ api, clientSecret, onComplete }) {
     el.addEventListener('bank-checkout-complete', done);
     return () => el.removeEventListener('bank-checkout-complete', done);
   }, [onComplete]);
-  return <bank-checkout ref={ref} isolate api={api} checkout-secret={clientSecret} />;
+  return <bank-checkout ref={ref} isolate api={api} launch-token={launchToken} />;
 }`;
 
 export function exampleRoutes(ctx: DemoContext) {
@@ -49,7 +49,7 @@ export function exampleRoutes(ctx: DemoContext) {
       c,
       { title: 'Embedding examples', section: 'examples', session: ctx.sessions.get(c) },
       html`<h1>Embedding examples</h1>
-        <p class="intro">Two small pages that embed the checkout. Each asks this shop's server for a checkout of ${euros(EXAMPLE_AMOUNT)}: the server creates it with the BFF's merchant API and gives the page only the checkout's client secret.</p>
+        <p class="intro">Two small pages that embed the checkout. Each asks this shop's server for a checkout of ${euros(EXAMPLE_AMOUNT)}: the server creates it with the BFF's merchant API and gives the page only a single-use launch token, which the checkout's frame redeems.</p>
         <div class="examples">
           <section class="card" aria-labelledby="ex-plain">
             <h2 id="ex-plain"><a href="/examples/plain">Plain HTML</a></h2>
@@ -86,7 +86,7 @@ export function exampleRoutes(ctx: DemoContext) {
 
   examplePage('React example', 'react', html`<h1>React example</h1><div id="root" data-amount="${EXAMPLE_AMOUNT}"></div><noscript>This example needs JavaScript.</noscript>`);
 
-  /** Creates a checkout for an example page; answers `{checkoutId, clientSecret, api}`. */
+  /** Creates a checkout for an example page; answers `{checkoutId, launchToken, api}`. */
   app.post('/examples/api/checkout', async (c) => {
     const session = ctx.sessions.get(c);
     let body: { mode?: unknown } = {};
@@ -119,14 +119,13 @@ export function exampleRoutes(ctx: DemoContext) {
     if (!created.ok) return c.json({ error: created.error }, created.status >= 500 ? 502 : 422);
     ctx.sessions.addOrder(session, {
       checkoutId: created.data.id,
-      clientSecret: created.data.clientSecret,
       reference: created.data.reference,
       amount: EXAMPLE_AMOUNT,
       cartRevision: -1,
       lines: [{ name: 'Embedding example', quantity: 1, amount: EXAMPLE_AMOUNT }],
     });
     c.header('Cache-Control', 'no-store');
-    return c.json({ checkoutId: created.data.id, clientSecret: created.data.clientSecret, api: ctx.opts.browserBffUrl, mode: chosen.mode, amount: EXAMPLE_AMOUNT }, 201);
+    return c.json({ checkoutId: created.data.id, launchToken: created.data.launchToken, api: ctx.opts.browserBffUrl, mode: chosen.mode, amount: EXAMPLE_AMOUNT }, 201);
   });
 
   return app;

@@ -76,6 +76,8 @@ export function createMerchantClient(opts: MerchantClientOptions) {
   return {
     createCheckout: (input: CreateCheckoutInput, idempotencyKey: string) => result(bff.createCheckout(input, { idempotencyKey })),
     getCheckout: (checkoutId: string) => result<MerchantCheckout>(bff.getCheckout(checkoutId)),
+    /** A fresh launch token for an isolated checkout's page: one for each time the page loads. */
+    launchCheckout: (checkoutId: string) => result(bff.launchCheckout(checkoutId)),
     /** Checkouts left `unknown` (an upstream call timed out mid-payment): the merchant decides after asking the bank. */
     undecided: () => result(bff.listCheckouts({ state: 'unknown', limit: 50 })),
     resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed', note?: string) => result<MerchantCheckout>(bff.resolveCheckout(checkoutId, outcome, note)),

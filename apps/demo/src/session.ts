@@ -12,10 +12,14 @@ export interface CartLine {
   quantity: number;
 }
 
-/** A checkout the session started: the client secret is handed only to this session's pages. */
+/**
+ * A checkout the session started (isolated): each load of its page asks the BFF for a fresh
+ * launch token, handed only to this session's pages. `inline` is the same order as an inline
+ * checkout of its own, made on demand for the `?embed=inline` demonstration: its client secret.
+ */
 export interface SessionOrder {
   checkoutId: string;
-  clientSecret: string;
+  inline?: { checkoutId: string; clientSecret: string };
   reference: string;
   amount: number;
   /** The cart revision it was made for; paying it empties that cart. */

@@ -111,14 +111,17 @@ function languageSwitch(locale: string): Html {
           </p>`;
 }
 
+/** What the page opens its checkout with: an isolated one's launch token, or an inline one's client secret. */
+export type PageCredential = { launchToken: string } | { clientSecret: string };
+
 /**
- * The element for one of the session's checkouts: the browser gets its client secret only.
- * Isolated unless `inline`: the checkout runs in a frame on the BFF's origin.
+ * The element for one of the session's checkouts. Isolated: it gets a single-use launch token,
+ * and the checkout runs in a frame on the BFF's origin that alone holds what opens it. Inline
+ * (the demonstration of the weaker mode): the client secret.
  */
-export function checkoutElement(api: string, order: SessionOrder, mode?: CheckoutMode, inline = false, locale = 'en'): Html {
-  return html`<bank-checkout id="bank-checkout"${inline ? '' : html` isolate`} locale="${locale}" api="${api}" checkout-secret="${order.clientSecret}"${
-    mode ? html` mode="${mode}"` : ''
-  }></bank-checkout>`;
+export function checkoutElement(api: string, credential: PageCredential, mode?: CheckoutMode, locale = 'en'): Html {
+  const opens = 'launchToken' in credential ? html` isolate launch-token="${credential.launchToken}"` : html` checkout-secret="${credential.clientSecret}"`;
+  return html`<bank-checkout id="bank-checkout"${opens} locale="${locale}" api="${api}"${mode ? html` mode="${mode}"` : ''}></bank-checkout>`;
 }
 
 export function checkoutView(order: SessionOrder, element: Html, locale = 'en'): Html {

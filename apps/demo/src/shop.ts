@@ -1,7 +1,8 @@
 /**
  * The storefront: products, a cart kept in the server-side session, a checkout page that
- * creates the payment on the server (the browser only ever receives that checkout's client
- * secret) and embeds `<bank-checkout>`, and the page the payer returns to from the bank.
+ * creates the payment on the server (isolated: the browser only ever receives a single-use
+ * launch token, a fresh one each time the page loads, reloads mid-payment included) and embeds
+ * `<bank-checkout>`, and the page the payer returns to from the bank.
  */
 import { Hono, type Context } from 'hono';
 import { getCookie } from 'hono/cookie';
@@ -22,11 +23,43 @@ export function shopRoutes(ctx: DemoContext) {
   const { sessions, merchant } = ctx;
   /** The language the payer chose for the checkout (the page's switch remembers it in a cookie). */
   const language = (c: Context) => views.checkoutLanguage(getCookie(c, LANGUAGE_COOKIE));
-  const element = (c: Context, order: SessionOrder, inline: boolean, mode?: Parameters<typeof views.checkoutElement>[2]) =>
-    views.checkoutElement(ctx.opts.browserBffUrl, order, mode, inline, language(c));
+  /**
+   * The page's element for an order, with what opens it: a fresh launch token for the isolated
+   * checkout (its frame redeems it; a frame of an earlier load gives way, and a bank session it
+   * had open is closed), or the inline twin's client secret. Null when the BFF cannot answer.
+   */
+  const element = async (c: Context, order: SessionOrder, inline: boolean, mode?: Parameters<typeof views.checkoutElement>[2]) => {
+    let credential: views.PageCredential;
+    if (inline) {
+      const twin = await inlineTwin(c, order);
+      if (!twin) return null;
+      credential = { clientSecret: twin.clientSecret };
+    } else {
+      const launched = await merchant.launchCheckout(order.checkoutId);
+      if (!launched.ok) return null;
+      credential = { launchToken: launched.data.launchToken };
+    }
+    return views.checkoutElement(ctx.opts.browserBffUrl, credential, mode, language(c));
+  };
+  /**
+   * The order as an inline checkout of its own (made once, on demand): the `?embed=inline`
+   * demonstration of the weaker mode, whose client secret any script of the page can use.
+   */
+  const inlineTwin = async (c: Context, order: SessionOrder) => {
+    if (order.inline) return order.inline;
+    const origin = originOf(ctx, c);
+    const created = await merchant.createCheckout(
+      { amount: order.amount, subject: `Demo shop order ${order.reference}`, reference: `${order.reference}-INLINE`, urlOk: `${origin}/result`, urlError: `${origin}/result`, isolation: 'inline' },
+      ctx.keyFor('inline', order.checkoutId),
+    );
+    if (!created.ok || !created.data.clientSecret) return null;
+    return (order.inline = { checkoutId: created.data.id, clientSecret: created.data.clientSecret });
+  };
+  const unavailable = (c: Context, session: Session) =>
+    page(ctx, c, { title: 'Checkout', section: 'cart', session }, views.resultUnavailableView('The payment service (BFF) could not open the checkout; try again.', safeHref(c.req.url, '/cart')), 502);
   /** `?embed=inline` shows the checkout in the shop's own page (a demonstration; isolated is the default). */
-  const embedding = (c: Context) => {
-    const inline = c.req.query('embed') === 'inline';
+  const embedding = (c: Context, forceInline = false) => {
+    const inline = forceInline || c.req.query('embed') === 'inline';
     // The BFF is reached early: by the frame's page (isolated) or by the element's calls (inline).
     return { inline, scripts: [inline ? 'checkout-inline' : 'checkout'], preconnect: { origin: new URL(ctx.opts.browserBffUrl).origin, cors: inline } };
   };
@@ -126,7 +159,6 @@ export function shopRoutes(ctx: DemoContext) {
     }
     const order: SessionOrder = {
       checkoutId: created.data.id,
-      clientSecret: created.data.clientSecret,
       reference,
       amount,
       cartRevision: session.cartRevision,
@@ -139,13 +171,15 @@ export function shopRoutes(ctx: DemoContext) {
     return c.redirect(`/checkout?order=${encodeURIComponent(order.checkoutId)}&mode=${mode}`, 303);
   });
 
-  app.get('/checkout', (c) => {
+  app.get('/checkout', async (c) => {
     const session = sessions.get(c);
     const order = session.orders.find((o) => o.checkoutId === c.req.query('order'));
     if (!order) return c.redirect('/cart', 303);
     const mode = c.req.query('mode');
     const { inline, scripts, preconnect } = embedding(c);
-    return page(ctx, c, { title: 'Checkout', section: 'cart', session, scripts, preconnect }, views.checkoutView(order, element(c, order, inline, isMode(mode) ? mode : undefined), language(c)));
+    const el = await element(c, order, inline, isMode(mode) ? mode : undefined);
+    if (!el) return unavailable(c, session);
+    return page(ctx, c, { title: 'Checkout', section: 'cart', session, scripts, preconnect }, views.checkoutView(order, el, language(c)));
   });
 
   /**
@@ -162,13 +196,14 @@ export function shopRoutes(ctx: DemoContext) {
       return page(ctx, c, { title: 'Payment', section: 'cart', session }, views.resultUnavailableView(found.error.message, safeHref(c.req.url, '/cart')), 502);
     }
     const checkout = found.data;
-    const order = session.orders.find((o) => o.checkoutId === checkout.id);
+    const order = session.orders.find((o) => o.checkoutId === checkout.id || o.inline?.checkoutId === checkout.id);
     if (order && checkout.state === 'succeeded' && session.cartRevision === order.cartRevision) {
       session.cart = [];
       session.cartRevision++;
     }
-    const { inline, scripts, preconnect } = embedding(c);
-    return page(ctx, c, { title: 'Your payment', section: 'cart', session, scripts, preconnect }, views.resultView(checkout, order ? element(c, order, inline) : null, language(c)));
+    // The checkout the payer came back from: the inline twin's result shows inline.
+    const { inline, scripts, preconnect } = embedding(c, order?.inline?.checkoutId === checkout.id);
+    return page(ctx, c, { title: 'Your payment', section: 'cart', session, scripts, preconnect }, views.resultView(checkout, order ? await element(c, order, inline) : null, language(c)));
   });
 
   return app;

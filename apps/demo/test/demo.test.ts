@@ -25,7 +25,8 @@ interface Call {
 /** A BFF that answers the merchant API from fixed data and records what it was asked. */
 function fakeBff() {
   const calls: Call[] = [];
-  const checkouts = new Map<string, { id: string; clientSecret: string; reference: string; amount: number; state: string }>();
+  const checkouts = new Map<string, { id: string; clientSecret?: string; launchToken?: string; reference: string; amount: number; state: string }>();
+  let launches = 0;
   const resolved = new Set<string>();
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -38,10 +39,13 @@ function fakeBff() {
       const key = headers.get('Idempotency-Key')!;
       const existing = checkouts.get(key);
       if (existing) return json(200, { ...existing, state: 'select-bank' });
-      const created = { id: `chk_${checkouts.size + 1}`, clientSecret: `cs_secret_${checkouts.size + 1}`, reference: body.reference, amount: body.amount, state: 'select-bank' };
+      const n = checkouts.size + 1;
+      const created = { id: `chk_${n}`, ...(body.isolation === 'inline' ? { clientSecret: `cs_secret_${n}` } : { launchToken: `lt_chk_${n}.first` }), reference: body.reference, amount: body.amount, state: 'select-bank' };
       checkouts.set(key, created);
       return json(201, created);
     }
+    const l = /^\/v1\/checkouts\/([^/]+)\/launch$/.exec(url.pathname);
+    if (l && init?.method === 'POST') return json(200, { id: l[1], launchToken: `lt_${l[1]}.load${++launches}`, launchExpiresAt: '2026-11-20T10:05:00.000Z' });
     const m = /^\/v1\/checkouts\/([^/]+)$/.exec(url.pathname);
     if (m) {
       const found = [...checkouts.values()].find((c) => c.id === m[1]);
@@ -106,12 +110,16 @@ describe('shop server', () => {
     assert.equal(sent.urlOk, `${SHOP}/result`);
 
     const page = await (await demo.request(`${SHOP}${a.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
-    assert.match(page, /<bank-checkout id="bank-checkout" isolate locale="en" api="http:\/\/bff\.test" checkout-secret="cs_secret_1" mode="redirect">/);
+    // Isolated: a fresh single-use launch token on each load of the page, never a client secret.
+    const token = /<bank-checkout id="bank-checkout" isolate launch-token="(lt_chk_1\.load\d+)" locale="en" api="http:\/\/bff\.test" mode="redirect">/.exec(page)?.[1];
+    assert.ok(token, page);
+    assert.ok(!page.includes('checkout-secret'));
     assert.ok(!page.includes(MERCHANT_SECRET), 'the merchant secret never reaches a page');
 
     // Built once the bundles are: the checkout's modules are preloaded with its script, and the BFF connected to ahead.
     await demo.ready;
     const again = await (await demo.request(`${SHOP}${a.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
+    assert.ok(!again.includes(token), 'a reload gets a token of its own');
     const preloaded = [...again.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
     assert.ok(preloaded.length > 0, 'the checkout script’s chunks are preloaded');
     for (const href of preloaded) {
@@ -125,11 +133,17 @@ describe('shop server', () => {
     for (const chunk of imported) assert.ok(preloaded.includes(chunk), `${chunk} is preloaded`);
     assert.ok(again.indexOf('rel="modulepreload"') < again.indexOf('<script type="module" src="/assets/checkout.js">'), 'the links come before the script');
     assert.match(again, /<link rel="preconnect" href="http:\/\/bff\.test">/, 'the frame’s origin, connected to ahead');
-    assert.match(await (await demo.request(`${SHOP}${a.headers.get('Location')}&embed=inline`, { headers: { Cookie: cookie } })).text(), /<link rel="preconnect" href="http:\/\/bff\.test" crossorigin>/);
+    const inline = await (await demo.request(`${SHOP}${a.headers.get('Location')}&embed=inline`, { headers: { Cookie: cookie } })).text();
+    assert.match(inline, /<link rel="preconnect" href="http:\/\/bff\.test" crossorigin>/);
+    // The inline demonstration is an inline checkout of its own (the weaker mode): its client secret.
+    assert.match(inline, /<bank-checkout id="bank-checkout" checkout-secret="cs_secret_2" locale="en"/);
+    const twin = bff.calls.filter((c) => c.path === '/v1/checkouts').at(-1)!.body as { isolation: string; reference: string };
+    assert.equal(twin.isolation, 'inline');
+    assert.match(twin.reference, /-INLINE$/);
 
     const other = await demo.request(`${SHOP}${a.headers.get('Location')}`);
     assert.equal(other.status, 303, 'another session is sent to its own cart');
-    assert.ok(!(await other.text()).includes('cs_secret_1'));
+    assert.ok(!(await other.text()).includes('lt_chk_1'));
   });
 
   it('shows the outcome read from the BFF on /result, not the one in the address', async () => {

@@ -19,6 +19,9 @@ export const SANDBOX = {
   payeeIban: 'ES9121000418450200051332',
 };
 
+/** The development default of ALLOWED_ORIGINS: the demo shop on this machine. */
+export const DEV_ORIGINS = 'http://127.0.0.1:5173,http://localhost:5173';
+
 /** No user or password in it: fetch refuses such a URL and puts it, password included, in its error. */
 const url = z
   .string()
@@ -66,9 +69,11 @@ const envSchema = z.object({
   BFF_PUBLIC_URL: url.optional(),
   ALLOWED_ORIGINS: z
     .string()
-    .default('http://127.0.0.1:5173,http://localhost:5173')
+    .default(DEV_ORIGINS)
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'each origin must be scheme://host[:port]'))),
+    // Exact origins only: each goes as it is into the frame's `frame-ancestors` and into CORS, so
+    // no wildcard, path, query or separator (`;`, `,`, spaces) can widen either.
+    .pipe(z.array(z.string().regex(/^https?:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/, 'each origin must be exactly scheme://host[:port] (no wildcard, path or separator)'))),
   DATABASE_URL: z
     .string()
     .regex(/^(file:|postgres(ql)?:\/\/|:memory:$)/, 'must be a file: path or a postgres:// URL')
@@ -212,6 +217,57 @@ export function secretBits(secret: string): number {
 export const STRONG_SECRET = { minLength: 32, minBits: 96 };
 
 /**
+ * Whether a secret is too weak to go live: shorter than STRONG_SECRET, one character repeated,
+ * a short pattern repeated, or too few bits in its characters.
+ */
+export function weakSecret(secret: string): boolean {
+  const chars = [...secret];
+  if (chars.length < STRONG_SECRET.minLength || secretBits(secret) < STRONG_SECRET.minBits) return true;
+  // "abcabcabc…", "0123456701234567…": a pattern of up to a quarter of the length, repeated.
+  for (let n = 1; n <= chars.length / 4; n++) {
+    if (chars.every((c, i) => c === chars[i % n])) return true;
+  }
+  // Runs such as "abcdefgh…" or "12345678…": most characters one after (or the same as) the last.
+  const steps = chars.slice(1).filter((c, i) => Math.abs(c.codePointAt(0)! - chars[i]!.codePointAt(0)!) <= 1).length;
+  return steps >= 0.75 * (chars.length - 1);
+}
+
+/**
+ * Whether `host` (a URL's hostname) is a name or address on the public internet: not loopback,
+ * `localhost` or `*.localhost`, a private (10/8, 172.16/12, 192.168/16, 100.64/10 shared),
+ * link-local (169.254/16: cloud metadata) or unspecified IPv4 address, nor an IPv6 loopback,
+ * unique-local (fc00::/7), link-local (fe80::/10) or IPv4-mapped private one, nor a single-label
+ * name (an intranet host).
+ */
+export function isPublicHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  if (!h || isLoopback(h) || h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal')) return false;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h.replace(/^::ffff:/, ''));
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return !(a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224);
+  }
+  if (h.includes(':')) return !(h === '::' || h === '::1' || /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || h.startsWith('::ffff:'));
+  return h.includes('.');
+}
+
+/** Why `value` is not an `https://` address on a public host, or null when it is one. */
+function publicHttpsProblem(value: string | undefined): string | null {
+  if (!value) return 'must be set';
+  const u = new URL(value);
+  if (u.protocol !== 'https:') return `must be an https:// address (it is ${u.protocol}//)`;
+  if (!isPublicHost(u.hostname)) return `must be on a public host, not ${u.hostname} (loopback, private or link-local)`;
+  return null;
+}
+
+/** Why `origin` is not an exact `https://` origin of a public shop, or null when it is one. */
+function liveOriginProblem(origin: string): string | null {
+  if (!/^https:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin)) return `"${origin}" is not an exact https://host[:port] origin (no wildcard, path, query or separator)`;
+  const host = new URL(origin).hostname;
+  return isPublicHost(host) ? null : `"${origin}" is not a public host`;
+}
+
+/**
  * What must hold before the BFF serves anything but this machine, or the real provider: each
  * problem as `VARIABLE: what is wrong`.
  */
@@ -222,7 +278,7 @@ function goingLiveProblems(e: z.output<typeof envSchema>, env: Record<string, st
   const secret = e.BFF_MERCHANT_SECRET;
   if (secret === SANDBOX.merchantSecret && (live || exposed)) {
     problems.push(`BFF_MERCHANT_SECRET: must be set (not the development default) ${live ? 'when PROVIDER_ENV=pro' : `to listen on ${e.HOST}`}`);
-  } else if ((live || exposed) && ([...secret].length < STRONG_SECRET.minLength || secretBits(secret) < STRONG_SECRET.minBits)) {
+  } else if ((live || exposed) && weakSecret(secret)) {
     problems.push(`BFF_MERCHANT_SECRET: too weak to ${live ? 'go live' : `listen on ${e.HOST}`}: use ${STRONG_SECRET.minLength}+ random characters (npx bank-checkout-bff secret)`);
   }
   if (env.MERCHANT_WEBHOOK_URL && !env.MERCHANT_WEBHOOK_SECRET) problems.push('MERCHANT_WEBHOOK_SECRET: must be set when MERCHANT_WEBHOOK_URL is (webhooks are always signed)');
@@ -237,9 +293,32 @@ function goingLiveProblems(e: z.output<typeof envSchema>, env: Record<string, st
   same('MERCHANT_NAME', SANDBOX.payeeName, 'demo payee');
   same('MERCHANT_IBAN', SANDBOX.payeeIban, "demo payee's IBAN");
   for (const name of ['PROVIDER_LINKS_URL', 'PROVIDER_NATIVE_URL'] as const) {
-    if (isLoopback(new URL(e[name]).hostname)) problems.push(`${name}: points at this machine (${e[name]}); set the provider's address for PROVIDER_ENV=pro`);
+    if (isLoopback(new URL(e[name]).hostname)) problems.push(`${name}: points at this machine (${e[name]}); set the provider's https:// address for PROVIDER_ENV=pro`);
+    else {
+      // The API key, token and the payer's bank credentials travel on it: TLS, to the provider's public host.
+      const why = publicHttpsProblem(e[name]);
+      if (why) problems.push(`${name}: ${why}; set the provider's https:// address for PROVIDER_ENV=pro`);
+    }
   }
-  if (!e.BFF_PUBLIC_URL?.startsWith('https://')) problems.push('BFF_PUBLIC_URL: must be the https:// address the provider and payers reach when PROVIDER_ENV=pro');
+  const publicUrl = publicHttpsProblem(e.BFF_PUBLIC_URL);
+  if (publicUrl) problems.push(`BFF_PUBLIC_URL: ${publicUrl}: the https:// address the provider and payers reach when PROVIDER_ENV=pro`);
+  // The shops that may embed the checkout: `frame-ancestors` and CORS take them as they are.
+  if (!env.ALLOWED_ORIGINS || env.ALLOWED_ORIGINS.trim() === DEV_ORIGINS) {
+    problems.push('ALLOWED_ORIGINS: must be set to the shop\'s https:// origins (not the development default) when PROVIDER_ENV=pro');
+  } else {
+    const bad = e.ALLOWED_ORIGINS.map(liveOriginProblem).filter((p): p is string => p !== null);
+    if (bad.length) problems.push(`ALLOWED_ORIGINS: ${bad.join('; ')}; list exact https:// origins separated by commas when PROVIDER_ENV=pro`);
+  }
+  if (/test|sandbox|^san$|dev|stag|demo/.test(e.PROVIDER_NATIVE_ENV)) {
+    problems.push(`PROVIDER_NATIVE_ENV: "${e.PROVIDER_NATIVE_ENV}" is a test environment of the native service; set its production segment (such as production) for PROVIDER_ENV=pro`);
+  }
+  if (e.MERCHANT_WEBHOOK_URL) {
+    const why = publicHttpsProblem(e.MERCHANT_WEBHOOK_URL);
+    if (why) problems.push(`MERCHANT_WEBHOOK_URL: ${why} when PROVIDER_ENV=pro`);
+  }
+  if (e.MERCHANT_WEBHOOK_SECRET && weakSecret(e.MERCHANT_WEBHOOK_SECRET)) {
+    problems.push(`MERCHANT_WEBHOOK_SECRET: too weak for PROVIDER_ENV=pro: use ${STRONG_SECRET.minLength}+ random characters (openssl rand -base64 33), not a repeated or patterned value`);
+  }
   return problems;
 }
 

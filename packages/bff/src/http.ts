@@ -291,6 +291,26 @@ export function untrustedProxyWarning(trust: TrustProxy, logger: Logger): Middle
   };
 }
 
+/**
+ * Whether a request comes from a page of the BFF's own origin, as far as a browser says: its
+ * `Origin` (sent with every cross-origin request and every POST) is the BFF's (`publicUrl`'s, or
+ * the host it was sent to), and its `Sec-Fetch-Site`, when sent, is `same-origin`. A request
+ * with neither comes from no web page (a server, a tool): its credential alone then decides.
+ */
+export function fromOwnOrigin(c: Context, publicUrl: string): boolean {
+  const site = c.req.header('Sec-Fetch-Site');
+  if (site !== undefined && site !== 'same-origin') return false;
+  const origin = c.req.header('Origin');
+  if (origin === undefined) return true;
+  try {
+    const from = new URL(origin);
+    return from.origin === new URL(publicUrl).origin || from.host === (c.req.header('Host') ?? new URL(c.req.url).host);
+  } catch {
+    // `Origin: null` (a sandboxed or opaque document) is no one's origin.
+    return false;
+  }
+}
+
 /** `Authorization: Bearer <merchant secret>`, compared in constant time. */
 export function merchantAuth(secret: string, guard: AuthGuard): MiddlewareHandler {
   return async (c, next) => {

@@ -6,7 +6,9 @@
  *
  * ```ts
  * const bff = createMerchantClient({ url: 'https://pay.shop.example', secret: process.env.BFF_MERCHANT_SECRET! });
- * const { id, clientSecret } = await bff.createCheckout({ amount: 4840, subject: 'Order 1042', reference: 'ORD-1042' }, { idempotencyKey: cartKey });
+ * const { id, launchToken } = await bff.createCheckout({ amount: 4840, subject: 'Order 1042', reference: 'ORD-1042' }, { idempotencyKey: cartKey });
+ * // Each later load of the payer's page (a reload mid-payment too): a fresh token for the same checkout.
+ * const { launchToken: fresh } = await bff.launchCheckout(id);
  * ```
  */
 import type { z } from 'zod';
@@ -16,6 +18,7 @@ import type { WebhookDelivery, WebhookEvent } from './webhook.js';
 export type { WebhookDelivery, WebhookEvent };
 export type MerchantCheckout = z.output<typeof m.merchantCheckout>;
 export type CreatedCheckout = z.output<typeof m.createdCheckout>;
+export type CheckoutLaunch = z.output<typeof m.checkoutLaunch>;
 export type SignedLink = z.output<typeof m.signedLink>;
 export type LegacySignedLink = z.output<typeof m.legacySignedLink>;
 export type ProviderStatusAnswer = z.output<typeof m.providerStatusAnswer>;
@@ -128,6 +131,8 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     createCheckout: (body: CreateCheckoutInput, o: { idempotencyKey?: string } = {}) =>
       post<CreatedCheckout>('/v1/checkouts', body, o.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : undefined, Boolean(o.idempotencyKey)),
     getCheckout: (checkoutId: string) => get<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}`),
+    /** A fresh launch token for an isolated checkout's page, each time the page loads. */
+    launchCheckout: (checkoutId: string) => post<CheckoutLaunch>(`/v1/checkouts/${id(checkoutId)}/launch`),
     /** Recent checkouts (or those in `state`), most recently changed first; `state: 'unknown'` lists those waiting for your decision. */
     listCheckouts: (query: CheckoutsQuery = {}) => get<CheckoutsPage>('/v1/checkouts', query),
     /** Settles a checkout left `unknown`, after asking the bank what happened. */

@@ -20,11 +20,15 @@
 import type { Logger } from './log.js';
 import type { CheckoutEvent } from './checkout/service.js';
 import type { NotificationEvent } from './notifications.js';
+import type { LaunchRefusedEvent } from './checkout/launch.js';
 import type { OutboxEvent, OutboxRecord, Store } from './store/types.js';
 import { createHmac } from 'node:crypto';
 import { hmacHex, newId } from './checkout/secrets.js';
 
-export type WebhookEvent = { type: 'checkout.updated'; data: CheckoutEvent } | { type: 'notification.received'; data: NotificationEvent };
+export type WebhookEvent =
+  | { type: 'checkout.updated'; data: CheckoutEvent }
+  | { type: 'notification.received'; data: NotificationEvent }
+  | { type: 'checkout.launch_refused'; data: LaunchRefusedEvent };
 
 /** What the merchant receives: the event with its id and creation time. */
 export type WebhookDelivery = WebhookEvent & { id: string; createdAt: string };
@@ -34,7 +38,7 @@ export const RETRY_DELAYS_MS = [10, 30, 60, 120, 300, 600, 1_800, 3_600, 7_200, 
 
 /** What a log line about an event names: its type and the id of what it is about. */
 export function eventSubject(event: WebhookEvent): Record<string, string> {
-  return event.type === 'checkout.updated' ? { type: event.type, checkoutId: event.data.checkoutId } : { type: event.type, notificationId: event.data.id };
+  return event.type === 'notification.received' ? { type: event.type, notificationId: event.data.id } : { type: event.type, checkoutId: event.data.checkoutId };
 }
 
 /** The prefix of a Standard Webhooks secret: `whsec_` and the key in base64. */

@@ -47,6 +47,8 @@ describe('configuration from the environment', () => {
       BFF_PUBLIC_URL: 'https://pay.shop.example',
       MERCHANT_NAME: 'Shop S.L.',
       MERCHANT_IBAN: 'ES7921000813610123456789',
+      ALLOWED_ORIGINS: 'https://shop.example',
+      PROVIDER_NATIVE_ENV: 'production',
     });
     assert.equal(c.sandbox, false);
   });

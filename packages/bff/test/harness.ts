@@ -139,7 +139,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
     async createCheckout(body = {}) {
       const res = await merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order 1001', reference: `REF-${Math.random().toString(36).slice(2, 10)}`, ...body } });
       if (res.status !== 201) throw new Error(`createCheckout: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { id: string; clientSecret: string };
+      return asFrame((await res.json()) as Created, async (token) => bff.request(`${BFF_HOST}/v1/frame/launch`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) }));
     },
     async restart() {
       await bff.close();
@@ -154,4 +154,17 @@ export async function view(res: Response): Promise<CheckoutView> {
   const text = await res.text();
   if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${text}`);
   return JSON.parse(text) as CheckoutView;
+}
+
+type Created = { id: string; clientSecret?: string; launchToken?: string } & Record<string, unknown>;
+
+/**
+ * A created checkout as its page's checkout uses it: an inline one with its client secret; an
+ * isolated one (the default) with the key its frame gets for the launch token, as `clientSecret`.
+ */
+export async function asFrame<T extends Created>(created: T, redeem: (token: string) => Promise<Response>): Promise<T & { clientSecret: string }> {
+  if (!created.launchToken) return created as T & { clientSecret: string };
+  const res = await redeem(created.launchToken);
+  if (res.status !== 200) throw new Error(`launch: ${res.status} ${await res.text()}`);
+  return { ...created, clientSecret: ((await res.json()) as { key: string }).key };
 }

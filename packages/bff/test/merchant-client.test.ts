@@ -30,10 +30,17 @@ describe('createMerchantClient', () => {
   it('creates a checkout, reads it back, and a repeated idempotency key finds the same one', async () => {
     const body = { amount: 4840, subject: 'Order 1042', reference: 'ORD-CLIENT-1' };
     const first = await bff.createCheckout(body, { idempotencyKey: 'cart-1042' });
-    assert.match(first.clientSecret, /\S{20,}/);
+    assert.match(String(first.launchToken), /^lt_\S{60,}/);
+    assert.equal(first.isolation, 'isolated');
+    assert.equal(first.clientSecret, undefined, 'an isolated checkout has no client secret');
     assert.equal(first.state, 'select-bank');
     const again = await bff.createCheckout(body, { idempotencyKey: 'cart-1042' });
     assert.equal(again.id, first.id);
+    assert.notEqual(again.launchToken, first.launchToken, 'a replay gives a fresh launch token');
+    const relaunched = await bff.launchCheckout(first.id);
+    assert.equal(relaunched.id, first.id);
+    assert.match(relaunched.launchToken, /^lt_/);
+    assert.ok(Date.parse(relaunched.launchExpiresAt) > h.clock.now);
     const read = await bff.getCheckout(first.id);
     assert.deepEqual([read.id, read.amount, read.reference], [first.id, 4840, 'ORD-CLIENT-1']);
     assert.equal('clientSecret' in read, false);
@@ -76,9 +83,9 @@ describe('createMerchantClient', () => {
   it('lists checkouts by state, most recently changed first, paged', async () => {
     const made = [];
     for (let i = 0; i < 3; i++) {
-      const c = await bff.createCheckout({ amount: 300 + i, subject: 'To cancel', reference: `ORD-LIST-${i}` });
+      const c = await bff.createCheckout({ amount: 300 + i, subject: 'To cancel', reference: `ORD-LIST-${i}`, isolation: 'inline' });
       h.clock.advance(1_000);
-      assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/cancel', {})).status, 200);
+      assert.equal((await h.checkout(c.clientSecret!, '/v1/checkout/cancel', {})).status, 200);
       made.push(c.id);
     }
     const page1 = await bff.listCheckouts({ state: 'cancelled', limit: 2 });
@@ -95,8 +102,8 @@ describe('createMerchantClient', () => {
     h.clock.advance(1_000);
     const open = await bff.createCheckout({ amount: 410, subject: 'Recent open', reference: 'ORD-RECENT-1' });
     h.clock.advance(1_000);
-    const cancelled = await bff.createCheckout({ amount: 420, subject: 'Recent cancelled', reference: 'ORD-RECENT-2' });
-    assert.equal((await h.checkout(cancelled.clientSecret, '/v1/checkout/cancel', {})).status, 200);
+    const cancelled = await bff.createCheckout({ amount: 420, subject: 'Recent cancelled', reference: 'ORD-RECENT-2', isolation: 'inline' });
+    assert.equal((await h.checkout(cancelled.clientSecret!, '/v1/checkout/cancel', {})).status, 200);
     const recent = await bff.listCheckouts({ limit: 2 });
     assert.deepEqual(recent.checkouts.map((c) => [c.id, c.state]), [
       [cancelled.id, 'cancelled'],
@@ -130,9 +137,9 @@ describe('createMerchantClient', () => {
   });
 
   it('verifies the BFF’s signed webhooks and refuses altered, stale or unsigned ones', async () => {
-    const c = await bff.createCheckout({ amount: 700, subject: 'Cancelled order', reference: 'ORD-HOOK-1' });
+    const c = await bff.createCheckout({ amount: 700, subject: 'Cancelled order', reference: 'ORD-HOOK-1', isolation: 'inline' });
     const before = h.webhooks.length;
-    const cancel = await h.checkout(c.clientSecret, '/v1/checkout/cancel', {});
+    const cancel = await h.checkout(c.clientSecret!, '/v1/checkout/cancel', {});
     assert.equal(cancel.status, 200);
     for (let i = 0; i < 100 && h.webhooks.length === before; i++) await new Promise((r) => setTimeout(r, 5));
     const hook = h.webhooks.at(-1)!;

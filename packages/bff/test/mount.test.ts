@@ -26,9 +26,13 @@ async function exercise(call: Fetch) {
     body: JSON.stringify({ amount: 1999, subject: 'Mounted order', reference: `MNT-${Math.random().toString(36).slice(2, 10)}` }),
   });
   assert.equal(created.status, 201, await created.clone().text());
-  const { clientSecret, amount } = (await created.json()) as { clientSecret: string; amount: number };
+  const { launchToken, amount } = (await created.json()) as { launchToken: string; amount: number };
   assert.equal(amount, 1999);
-  const view = await call('/pay/v1/checkout', { headers: { 'X-Checkout-Secret': clientSecret } });
+  // The frame's redemption, as the frame makes it: on the BFF's own origin, under the mount.
+  const launched = await call('/pay/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: launchToken }) });
+  assert.equal(launched.status, 200, await launched.clone().text());
+  const { key } = (await launched.json()) as { key: string };
+  const view = await call('/pay/v1/checkout', { headers: { 'X-Checkout-Secret': key } });
   assert.equal(view.status, 200);
   assert.equal(((await view.json()) as { amount: number }).amount, 1999);
   const unauthenticated = await call('/pay/v1/checkouts', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });

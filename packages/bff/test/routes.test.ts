@@ -18,7 +18,7 @@ const PUBLIC: [RegExp, string][] = [
   [/^\/v1\/checkout(\/[a-z-]+)?$/, 'checkoutSecret'],
   [/^\/v1\/notifications\/provider$/, 'none'],
   [/^\/v1\/return\/(ok|error)$/, 'none'],
-  [/^\/v1\/frame(\/assets\/\{name\})?$/, 'none'],
+  [/^\/v1\/frame(\/assets\/\{name\}|\/launch)?$/, 'none'],
 ];
 
 /** Routes that answer something other than JSON (the isolated checkout's page and modules). */

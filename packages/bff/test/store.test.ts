@@ -103,7 +103,8 @@ function contract(name: string, makeEngine: () => Engine) {
 
     test('creates a checkout and finds it by id, secret hash and reference', async () => {
       const reference = unique('ref');
-      const [a, b, c] = [1000, 3000, 2000].map((t) => checkout({ reference, createdAt: t, updatedAt: t }));
+      // One open checkout per reference: the older ones have ended.
+      const [a, b, c] = [1000, 3000, 2000].map((t) => checkout({ reference, createdAt: t, updatedAt: t, state: t === 3000 ? 'select-bank' : 'expired' }));
       for (const rec of [a!, b!, c!]) assert.deepEqual(await store.createCheckout(rec), { created: true, record: rec });
       assert.deepEqual(await store.getCheckout(a!.id), a);
       assert.deepEqual(await store.getCheckoutBySecretHash(b!.secretHash), b);
@@ -114,6 +115,20 @@ function contract(name: string, makeEngine: () => Engine) {
       assert.equal(await store.getCheckout('missing'), null);
       assert.equal(await store.getCheckoutBySecretHash(sha256('missing')), null);
       assert.deepEqual(await store.findCheckoutsByReference(unique('ref')), []);
+    });
+
+    test('holds one open checkout per reference: a second open one is refused, an ended one makes way', async () => {
+      const reference = unique('ref');
+      const open = checkout({ reference });
+      await store.createCheckout(open);
+      await assert.rejects(store.createCheckout(checkout({ reference })));
+      assert.deepEqual((await store.findCheckoutsByReference(reference)).map((r) => r.id), [open.id]);
+      const ended = await store.updateCheckout(open.id, open.version, { state: 'cancelled' });
+      assert.equal(ended?.state, 'cancelled');
+      const next = checkout({ reference });
+      assert.deepEqual(await store.createCheckout(next), { created: true, record: next });
+      // Reopening the ended one while the next is open is refused too.
+      await assert.rejects(store.updateCheckout(open.id, ended!.version, { state: 'select-bank' }));
     });
 
     test('rejects a second checkout with the same id or secret hash', async () => {

@@ -33,4 +33,4 @@ export type {
   ValidateBody,
   ValidationView,
 } from './schemas/checkout.js';
-export type { CreateCheckoutBody, ResolveBody } from './schemas/merchant.js';
+export type { CreateCheckoutBody, FrameLaunchAnswer, ResolveBody } from './schemas/merchant.js';

@@ -35,5 +35,12 @@ export function isOutcome(state: CheckoutState): state is CheckoutOutcome {
 export const CHECKOUT_MODES = ['native', 'redirect', 'periodic'] as const;
 export type CheckoutMode = (typeof CHECKOUT_MODES)[number];
 
+/**
+ * How the payer's page opens a checkout: `isolated` (recommended, the default) through the BFF's
+ * own frame and a single-use launch token; `inline` with a client secret the page holds.
+ */
+export const CHECKOUT_ISOLATIONS = ['isolated', 'inline'] as const;
+export type CheckoutIsolation = (typeof CHECKOUT_ISOLATIONS)[number];
+
 /** What the payer answers at a type-6 validation (approved in the bank's app on another device). */
 export const INDIRECT_SIGNED_VALUE = 'SIGNED';

@@ -103,3 +103,21 @@ describe('development hosts (where ignored messages are logged)', () => {
     for (const h of ['shop.example', 'localhost.example.com', '10.0.0.1']) assert.equal(isDevelopmentHost(h), false, h);
   });
 });
+
+describe('the launch token and the refused theme values', () => {
+  it('an init carries exactly one of a launch token or a client secret', () => {
+    assert.equal(readHostMessage({ v: 1, type: 'init', token: 'lt_chk_1.x' })?.type, 'init');
+    assert.equal(readHostMessage({ v: 1, type: 'init', secret: 'cs_x' })?.type, 'init');
+    assert.equal(readHostMessage({ v: 1, type: 'init', token: 'lt_chk_1.x', secret: 'cs_x' }), null, 'both');
+    assert.equal(readHostMessage({ v: 1, type: 'init' }), null, 'neither');
+    assert.equal(readHostMessage({ v: 1, type: 'init', token: '' }), null);
+    assert.equal(readHostMessage({ v: 1, type: 'init', token: 'x'.repeat(513) }), null);
+  });
+
+  it('the frame reports the theme values it refused, in a bounded message', () => {
+    const items = [{ name: '--bank-color-text', value: 'transparent', reason: 'contrast 1.00:1' }];
+    assert.deepEqual(readFrameMessage({ v: 1, type: 'refused', items }), { v: 1, type: 'refused', items });
+    assert.equal(readFrameMessage({ v: 1, type: 'refused', items: [{ name: 1 }] }), null);
+    assert.equal(readFrameMessage({ v: 1, type: 'refused', items: Array(65).fill(items[0]) }), null);
+  });
+});

@@ -14,6 +14,7 @@ import { createSandbox, type Sandbox } from '@bank-checkout/sandbox';
 import { createBff, createStore, loadConfig, type BffApp, type CheckoutEvent, type Store } from '@bank-checkout/bff';
 import type { RequestFn } from '@bank-checkout/sandbox/testing';
 import { SECRETS, type Sample } from './canary.js';
+import { asFrame } from '../../../packages/bff/test/harness.js';
 
 export const SANDBOX_HOST = 'http://sandbox.test';
 export const BFF_HOST = 'http://bff.test';
@@ -254,7 +255,8 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
     async createCheckout(body = {}) {
       const res = await merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order 1001', reference: `SEC-${++counter}-${Math.random().toString(36).slice(2, 8)}`, ...body } });
       if (res.status !== 201) throw new Error(`createCheckout: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { id: string; clientSecret: string; reference: string; amount: number };
+      const created = (await res.json()) as { id: string; clientSecret?: string; launchToken?: string; reference: string; amount: number };
+      return asFrame(created, (token) => call('/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) }));
     },
     samples() {
       const of = (c: Captured) => [

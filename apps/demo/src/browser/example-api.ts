@@ -1,13 +1,14 @@
 /**
  * What both embedding examples do first: ask the shop's server for a checkout. The server
  * creates it with the BFF's merchant API (the merchant secret never reaches the page) and
- * answers with the client secret and the BFF's address for the element.
+ * answers with a single-use launch token (only the checkout's frame can redeem it) and the
+ * BFF's address for the element.
  */
 export type Mode = 'native' | 'redirect' | 'periodic';
 
 export interface ExampleCheckout {
   checkoutId: string;
-  clientSecret: string;
+  launchToken: string;
   api: string;
   mode: Mode;
   amount: number;

@@ -21,11 +21,11 @@ pay.addEventListener('click', async () => {
   pay.disabled = true;
   try {
     const mode = modeSelect.value as Mode;
-    const { api, clientSecret } = await createExampleCheckout(mode);
+    const { api, launchToken } = await createExampleCheckout(mode);
     const el = document.createElement('bank-checkout');
     el.setAttribute('isolate', '');
     el.setAttribute('api', api);
-    el.setAttribute('checkout-secret', clientSecret);
+    el.setAttribute('launch-token', launchToken);
     el.setAttribute('locale', 'en');
     el.setAttribute('mode', mode);
     for (const type of CHECKOUT_EVENTS) {

@@ -2,8 +2,9 @@
  * The React embedding example: a component that renders `<bank-checkout>` (React 19 passes
  * props to custom elements) and subscribes to its DOM events through a ref. Written with
  * `createElement` so it needs no JSX step; with JSX it reads
- * `<bank-checkout ref={ref} isolate api={api} checkout-secret={clientSecret} />`. Isolated: the page
- * loads only the thin host; the checkout runs in a frame on the BFF's origin.
+ * `<bank-checkout ref={ref} isolate api={api} launch-token={launchToken} />`. Isolated: the page
+ * loads only the thin host; the checkout runs in a frame on the BFF's origin, which alone redeems
+ * the launch token.
  */
 import { createElement as h, StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -13,13 +14,13 @@ import { CHECKOUT_EVENTS, createExampleCheckout, formatEuros, type ExampleChecko
 
 interface CheckoutProps {
   api: string;
-  clientSecret: string;
+  launchToken: string;
   mode: Mode;
   onEvent: (type: string, detail: unknown) => void;
 }
 
 /** `<bank-checkout>` as a React component: attributes in, events out. */
-function BankCheckout({ api, clientSecret, mode, onEvent }: CheckoutProps) {
+function BankCheckout({ api, launchToken, mode, onEvent }: CheckoutProps) {
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -30,7 +31,7 @@ function BankCheckout({ api, clientSecret, mode, onEvent }: CheckoutProps) {
       for (const type of CHECKOUT_EVENTS) el.removeEventListener(type, listener);
     };
   }, [onEvent]);
-  return h('bank-checkout', { ref, isolate: true, api, 'checkout-secret': clientSecret, mode, locale: 'en' });
+  return h('bank-checkout', { ref, isolate: true, api, 'launch-token': launchToken, mode, locale: 'en' });
 }
 
 function App({ amount }: { amount: number }) {
@@ -63,7 +64,7 @@ function App({ amount }: { amount: number }) {
     'div',
     { className: 'react-example' },
     checkout
-      ? h(BankCheckout, { api: checkout.api, clientSecret: checkout.clientSecret, mode: checkout.mode, onEvent })
+      ? h(BankCheckout, { api: checkout.api, launchToken: checkout.launchToken, mode: checkout.mode, onEvent })
       : h(
           'div',
           { className: 'start' },

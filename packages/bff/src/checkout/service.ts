@@ -14,15 +14,22 @@ import { nativeActions } from './native.js';
 import { merchantData, scrubSession } from './internal.js';
 import { toView } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
-import { RESOLVE, initialState, startOutcome, viewError } from './transitions.js';
+import { launchActions, newLaunch } from './launch.js';
+import { randomBytes } from 'node:crypto';
+import { RESOLVE, initialState, isFinal, startOutcome, viewError } from './transitions.js';
 
 export type { CheckoutEvent, ServiceDeps } from './core.js';
 
-/** A new checkout, or the one an Idempotency-Key already made (`created: false`). */
+/**
+ * A new checkout, or the one an Idempotency-Key already made (`created: false`), with what its
+ * page opens it with: an inline checkout's client secret, or an isolated one's launch token
+ * (a fresh one on each replay).
+ */
 export interface Created {
   created: boolean;
   record: CheckoutRecord;
-  clientSecret: string;
+  clientSecret?: string;
+  launchToken?: string;
 }
 
 export function createCheckoutService(deps: ServiceDeps) {
@@ -30,12 +37,33 @@ export function createCheckoutService(deps: ServiceDeps) {
   const { config, store, logger, now } = core;
   const native = nativeActions(core);
   const links = linkActions(core);
+  const launches = launchActions(core, deps);
 
+  /** The checkout a client secret (inline) or a frame key (isolated) opens, or 401. */
   async function bySecret(secret: string | undefined): Promise<CheckoutRecord> {
     if (!secret || secret.length > 200) throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
+    if (secret.startsWith('fk_')) return core.settle(await launches.byFrameKey(secret));
     const rec = await store.getCheckoutBySecretHash(await hashSecret(secret));
-    if (!rec) throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
+    // An isolated checkout's stored secret hash is of a value never handed out: never found here.
+    if (!rec || rec.isolation === 'isolated') throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
     return core.settle(rec);
+  }
+
+  /** The page's credential for a checkout: its client secret (inline) or a fresh launch token (isolated). */
+  async function credentialFor(record: CheckoutRecord): Promise<Pick<Created, 'record' | 'clientSecret' | 'launchToken'>> {
+    if (record.isolation !== 'isolated') return { record, clientSecret: await clientSecretFor(config.merchantSecret, record.id) };
+    const { record: relaunched, token } = await launches.relaunch(record);
+    return { record: relaunched, launchToken: token };
+  }
+
+  /** 409 naming the open checkout that already has this merchant reference, if there is one. */
+  async function referenceFree(reference: string, except?: string): Promise<void> {
+    for (const found of await store.findCheckoutsByReference(reference)) {
+      if (found.id === except || isFinal(found.state)) continue;
+      // What time alone has ended (past its expiry, not yet swept) no longer holds the reference.
+      const open = await core.settle(found);
+      if (!isFinal(open.state)) throw errors.conflict('reference_in_use', `Checkout ${open.id} with this reference is still open; use it, or wait until it ends.`);
+    }
   }
 
   async function view(rec: CheckoutRecord): Promise<CheckoutView> {
@@ -58,15 +86,19 @@ export function createCheckoutService(deps: ServiceDeps) {
       if (storedFingerprint !== fingerprint) throw errors.conflict('idempotency_mismatch', 'This Idempotency-Key was used with a different request body.');
       const record = await store.getCheckout(checkoutId);
       if (!record) throw errors.notFound('Checkout');
-      return { created: false, record, clientSecret: await clientSecretFor(config.merchantSecret, record.id) };
+      return { created: false, ...(await credentialFor(record)) };
     };
     if (key) {
       const existing = await store.getIdempotency(key);
       if (existing) return replay(existing.checkoutId, existing.fingerprint);
     }
+    await referenceFree(body.reference);
     const at = now();
     const id = newId('chk');
-    const clientSecret = await clientSecretFor(config.merchantSecret, id);
+    const isolation = body.isolation ?? 'isolated';
+    // Isolated: the stored secret hash is of a value no one ever gets, so no client secret opens it.
+    const clientSecret = isolation === 'inline' ? await clientSecretFor(config.merchantSecret, id) : `unused_${randomBytes(32).toString('base64url')}`;
+    const launch = isolation === 'isolated' ? await newLaunch(id, at) : null;
     // A periodic payment is a mandate, not a payment now: only when the merchant asks for it.
     const modes: CheckoutMode[] = body.modes ?? ['native', 'redirect'];
     const record: CheckoutRecord = {
@@ -90,11 +122,20 @@ export function createCheckoutService(deps: ServiceDeps) {
       expiresAt: at + (body.expiresInMinutes ?? config.checkoutTtlMinutes) * 60_000,
       internal: { explicitDestiny: body.accountDestiny !== undefined },
       error: null,
+      isolation,
+      ...(launch ? { launch: launch.launch } : {}),
     };
-    const result = await store.createCheckout(record, key ? { key, fingerprint, createdAt: at } : undefined);
+    let result: Awaited<ReturnType<typeof store.createCheckout>>;
+    try {
+      result = await store.createCheckout(record, key ? { key, fingerprint, createdAt: at } : undefined);
+    } catch (err) {
+      // Another instance opened a checkout with this reference meanwhile (the store's unique index).
+      await referenceFree(body.reference);
+      throw err;
+    }
     if (!result.created) return replay(result.existing.checkoutId, result.existing.fingerprint);
-    logger.log('info', 'checkout.created', { checkoutId: id, amount: record.amount, modes });
-    return { created: true, record: result.record, clientSecret };
+    logger.log('info', 'checkout.created', { checkoutId: id, amount: record.amount, modes, isolation });
+    return { created: true, record: result.record, ...(launch ? { launchToken: launch.token } : { clientSecret }) };
   }
 
   /**
@@ -143,6 +184,8 @@ export function createCheckoutService(deps: ServiceDeps) {
     bySecret,
     view,
     create,
+    relaunch: launches.relaunch,
+    redeemLaunch: launches.redeem,
     resolve,
     sweep,
     settle: core.settle,
@@ -172,8 +215,10 @@ export function createCheckoutService(deps: ServiceDeps) {
      * attempts left are kept, so starting over never gives a guesser more tries; after they ran
      * out, the payer gets one (the form says it is the last), not a start that fails at once.
      */
-    restart: (rec: CheckoutRecord) => {
+    restart: async (rec: CheckoutRecord) => {
       if (now() >= rec.expiresAt) throw errors.conflict('checkout_finished', 'The checkout has expired; the shop can start a new one.');
+      // A finished checkout reopens only while no other checkout holds its reference open.
+      if (isFinal(rec.state)) await referenceFree(rec.reference, rec.id);
       return core.act(rec, 'restart', async (_locked, i) => ({
         outcome: startOutcome(rec.modes),
         patch: { mode: rec.modes[0]!, attemptsLeft: Math.max(rec.attemptsLeft, 1) },

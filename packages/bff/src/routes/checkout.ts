@@ -8,9 +8,9 @@ import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { CheckoutRecord } from '../store/types.js';
 import * as contract from '@bank-checkout/contract/schemas';
-import { errors } from '../errors.js';
+import { ApiError, errors } from '../errors.js';
 import { bankView } from '../checkout/machine.js';
-import { corsAllowlist, countRequest, jsonBody, RATE_LIMIT_HEADERS, type BffEnv } from '../http.js';
+import { corsAllowlist, countRequest, fromOwnOrigin, jsonBody, RATE_LIMIT_HEADERS, type BffEnv } from '../http.js';
 import { json, jsonRequest, router, SECURITY, withErrors } from '../openapi.js';
 import { toApiError } from '../upstream.js';
 import type { AppParts } from '../app.js';
@@ -25,6 +25,8 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
     return tag === '*' || tag === etag;
   });
 }
+
+const originRefused = () => new ApiError(403, 'origin_refused', "This checkout is isolated: it answers its own frame only, on the BFF's origin.");
 
 type CheckoutEnv = { Variables: BffEnv['Variables'] & { checkout: CheckoutRecord } };
 
@@ -42,6 +44,8 @@ export function checkoutRoutes(p: AppParts) {
   /** Finds the caller's checkout and counts the request against its rate limit. */
   const checkoutAuth: MiddlewareHandler<CheckoutEnv> = async (c, next) => {
     const rec = await p.guards.checkout(c, () => p.service.bySecret(c.req.header('X-Checkout-Secret')));
+    // An isolated checkout answers its own frame only: no other origin (the shop's page included).
+    if (rec.isolation === 'isolated' && !fromOwnOrigin(c, p.config.publicUrl)) throw originRefused();
     countRequest(c, p.limiter, `checkout:${rec.id}`);
     c.set('checkout', rec);
     await next();
@@ -115,6 +119,34 @@ export function checkoutRoutes(p: AppParts) {
       const body = (c.req as unknown as { valid(target: 'json'): z.output<S> }).valid('json');
       return c.json(await p.service.view(await run(c.get('checkout'), body)), 200);
     });
+
+  /**
+   * The isolated checkout's frame redeems its page's launch token, once, from the BFF's own
+   * origin, for the key it proves itself with from then on (kept in its memory only).
+   */
+  app.openapi(
+    createRoute(
+      withErrors({
+        method: 'post',
+        path: '/frame/launch',
+        summary: "Redeem a launch token for the frame's key (the isolated checkout's frame only, from the BFF's own origin)",
+        tags: ['checkout'],
+        middleware: [jsonBody()],
+        request: { body: jsonRequest(contract.frameLaunchBody) },
+        responses: { 200: json(contract.frameLaunchAnswer, "The frame's key, for X-Checkout-Secret") },
+      }),
+    ),
+    async (c) => {
+      if (!fromOwnOrigin(c, p.config.publicUrl)) throw originRefused();
+      const { token } = c.req.valid('json');
+      const { key } = await p.guards.checkout(c, () => p.service.redeemLaunch(token)).catch((err: unknown) => {
+        // A token presented again: its event for the merchant is in the outbox, delivered now.
+        if (err instanceof ApiError && err.code === 'launch_used') p.webhook.kick();
+        throw err;
+      });
+      return c.json({ key }, 200);
+    },
+  );
 
   action('/checkout/login', 'Log in at the chosen bank', contract.loginBody, (rec, b) => p.service.login(rec, b));
   action('/checkout/second-login', 'Answer the second login', contract.secondLoginBody, (rec, b) => p.service.secondLogin(rec, b.value));

@@ -27,7 +27,22 @@ export function merchantCheckoutView(p: AppParts, rec: CheckoutRecord) {
     ...(i.linkTransactionId ? { providerTransactionId: i.linkTransactionId } : {}),
     ...(rec.mode === 'periodic' && i.schedule ? { schedule: i.schedule } : {}),
     ...(i.resolution ? { resolution: { outcome: i.resolution.outcome, at: new Date(i.resolution.at).toISOString(), ...(i.resolution.note ? { note: i.resolution.note } : {}) } } : {}),
+    isolation: rec.isolation ?? ('inline' as const),
+    ...(rec.launch ? { launch: launchView(rec.launch) } : {}),
   };
+}
+
+const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
+
+/** What the merchant sees of an isolated checkout's launches (never a hash). */
+function launchView(l: NonNullable<CheckoutRecord['launch']>) {
+  return { redeemedAt: iso(l.redeemedAt), refusals: l.refusals, lastRefusedAt: iso(l.lastRefusedAt) };
+}
+
+/** The page's credential of a checkout, as the merchant API answers it. */
+export function pageCredential(rec: CheckoutRecord, c: { clientSecret?: string | undefined; launchToken?: string | undefined }) {
+  if (c.launchToken) return { launchToken: c.launchToken, launchExpiresAt: new Date(rec.launch!.tokenExpiresAt).toISOString() };
+  return c.clientSecret ? { clientSecret: c.clientSecret } : {};
 }
 
 export function merchantCheckoutRoutes(p: AppParts) {
@@ -60,6 +75,26 @@ export function merchantCheckoutRoutes(p: AppParts) {
     const rec = id.success ? await p.store.getCheckout(id.data) : null;
     if (!rec) throw errors.notFound('Checkout');
     return c.json(view(await p.service.settle(rec)), 200);
+  });
+
+  /**
+   * A fresh launch token for an isolated checkout, for each load of the payer's page (a reload
+   * mid-payment included). The frame that redeems it replaces the one before; a bank session
+   * that frame had opened is closed, and the payer signs in again.
+   */
+  const launch = merchantRoute({
+    method: 'post',
+    path: '/checkouts/{id}/launch',
+    summary: "A fresh launch token for an isolated checkout's page (each time the page loads)",
+    request: { params: checkoutId },
+    responses: { 200: json(m.checkoutLaunch) },
+  });
+  app.openapi(launch, async (c) => {
+    const id = m.idParam.safeParse(c.req.param('id'));
+    const rec = id.success ? await p.store.getCheckout(id.data) : null;
+    if (!rec) throw errors.notFound('Checkout');
+    const { record, token } = await p.service.relaunch(rec);
+    return c.json({ id: record.id, launchToken: token, launchExpiresAt: new Date(record.launch!.tokenExpiresAt).toISOString() }, 200);
   });
 
   /** Reconciliation of a checkout left `unknown` by an upstream timeout, after checking with the bank. */

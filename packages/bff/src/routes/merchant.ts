@@ -12,7 +12,7 @@ import { toApiError } from '../upstream.js';
 import { notificationView } from '../notifications.js';
 import type { AppParts } from '../app.js';
 import { merchantRouteFactory } from './merchant-route.js';
-import { merchantCheckoutView } from './merchant-checkouts.js';
+import { merchantCheckoutView, pageCredential } from './merchant-checkouts.js';
 import { idempotencyHeader, idempotencyKey, replayable } from './idempotency.js';
 
 /** A path parameter; its rules are checked by the handler, which answers 404 or 422 as each route says. */
@@ -52,8 +52,8 @@ export function merchantRoutes(p: AppParts) {
   app.openapi(createCheckout, async (c) => {
     const body = c.req.valid('json');
     withinCeiling(body.amount);
-    const { created, record, clientSecret } = await p.service.create(body, idempotencyKey(c));
-    return c.json({ ...merchantView(record), clientSecret }, created ? 201 : 200);
+    const { created, record, ...credential } = await p.service.create(body, idempotencyKey(c));
+    return c.json({ ...merchantView(record), ...pageCredential(record, credential) }, created ? 201 : 200);
   });
 
   /* ---------- payment links ---------- */

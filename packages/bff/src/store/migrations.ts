@@ -9,6 +9,7 @@
  * end of the list. Migration 1 is the schema 0.1.0 created, word for word (`CREATE … IF NOT
  * EXISTS`), so a database 0.1.0 wrote is adopted as version 1 with its data as it is.
  */
+import { FINAL_STATES } from '@bank-checkout/contract';
 import type { Row, Statement } from './sql.js';
 
 export interface Migration {
@@ -100,6 +101,26 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'sweeper: notifications found by outcome (those stored but not applied)',
     up: () => ['CREATE INDEX notifications_outcome_idx ON notifications (outcome, received_at)'],
   },
+  {
+    version: 4,
+    name: 'one open checkout per merchant reference',
+    up: () => OPEN_REFERENCE_SCHEMA,
+  },
+];
+
+/**
+ * One open checkout per merchant reference, held by the database itself so several instances
+ * cannot both open one: a unique index over the references of checkouts not in an outcome
+ * (`unknown` is open: it may still have been paid). A database from before the rule may hold
+ * several open checkouts of one reference: all but the newest are ended as `expired` first
+ * (without webhook events: they are the abandoned earlier attempts of one order).
+ */
+const OUTCOME_LIST = FINAL_STATES.map((st) => `'${st}'`).join(', ');
+const OPEN_REFERENCE_SCHEMA: string[] = [
+  `UPDATE checkouts SET state = 'expired' WHERE state NOT IN (${OUTCOME_LIST}) AND EXISTS (
+    SELECT 1 FROM checkouts newer WHERE newer.reference = checkouts.reference AND newer.state NOT IN (${OUTCOME_LIST})
+      AND (newer.created_at > checkouts.created_at OR (newer.created_at = checkouts.created_at AND newer.id > checkouts.id)))`,
+  `CREATE UNIQUE INDEX checkouts_open_reference_idx ON checkouts (reference) WHERE state NOT IN (${OUTCOME_LIST})`,
 ];
 
 /** The version this code writes. */

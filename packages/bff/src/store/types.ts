@@ -6,7 +6,7 @@
  * changes nothing and returns null, which is how two concurrent requests for one checkout
  * start at most one upstream call.
  */
-import type { CheckoutMode, CheckoutState } from '@bank-checkout/contract';
+import type { CheckoutIsolation, CheckoutMode, CheckoutState } from '@bank-checkout/contract';
 import type { Internal } from '../checkout/internal.js';
 
 export interface CheckoutRecord {
@@ -38,6 +38,27 @@ export interface CheckoutRecord {
   internal: Internal;
   /** The last error shown with the view, if any. */
   error: { code: string; message: string } | null;
+  /** How the payer's page opens it; absent on checkouts made before isolation existed (inline). */
+  isolation?: CheckoutIsolation;
+  /** An isolated checkout's launch token and frame key (hashes only). */
+  launch?: LaunchRecord;
+}
+
+/**
+ * The launch of an isolated checkout: the one launch token outstanding, the key of the frame
+ * that redeemed the last one, and the tokens already redeemed (to tell "used" from "forged").
+ * Only SHA-256 hashes are kept.
+ */
+export interface LaunchRecord {
+  tokenHash: string | null;
+  tokenExpiresAt: number;
+  keyHash: string | null;
+  redeemedAt: number | null;
+  /** Hashes of the last tokens redeemed, newest last. */
+  usedHashes: string[];
+  /** Times a token already redeemed was presented again. */
+  refusals: number;
+  lastRefusedAt: number | null;
 }
 
 export type CheckoutPatch = Partial<Omit<CheckoutRecord, 'id' | 'secretHash' | 'version' | 'createdAt'>>;

@@ -3,7 +3,7 @@
  * reuse the provider's schemas, so every limit of the spec applies before anything is sent.
  */
 import { z } from 'zod';
-import { CHECKOUT_MODES, CHECKOUT_STATES } from '../states.js';
+import { CHECKOUT_ISOLATIONS, CHECKOUT_MODES, CHECKOUT_STATES } from '../states.js';
 import { amountCents, httpUrl, iban, trimmedText } from './primitives.js';
 import * as links from './links.js';
 import { checkoutView } from './checkout.js';
@@ -25,6 +25,12 @@ export const createCheckoutBody = z.strictObject({
     .refine((m) => new Set(m).size === m.length, 'modes must not repeat')
     .optional(),
   expiresInMinutes: z.number().int().min(1).max(24 * 60).optional(),
+  /**
+   * `isolated` (the default, recommended): the payer's page gets a single-use launch token, and
+   * only the BFF's own frame ever holds what opens the checkout. `inline`: the page gets the
+   * client secret, which any script of the page can use (the weaker mode).
+   */
+  isolation: z.enum(CHECKOUT_ISOLATIONS).optional(),
 }).superRefine((b, ctx) => {
   // A periodic order's subject travels to the bank's mandate, which takes only letters, digits,
   // spaces and hyphens: refused now rather than when the payer has already chosen to pay so.
@@ -116,6 +122,20 @@ export const merchantCheckout = checkoutView.extend({
   schedule: z.object({ frequency: z.string(), startDate: z.string(), endDate: z.string().optional() }).optional(),
   /** The merchant's decision on a checkout left `unknown`: the outcome the bank confirmed, when, and the note given. */
   resolution: z.object({ outcome: z.enum(['succeeded', 'failed']), at: z.string(), note: z.string().optional() }).optional(),
+  /** How the payer's page opens the checkout (`inline` for checkouts made before isolation existed). */
+  isolation: z.enum(CHECKOUT_ISOLATIONS),
+  /**
+   * An isolated checkout's launches: when its frame last redeemed a launch token, and how many
+   * times a token already redeemed was presented again (someone else may have opened the
+   * checkout: each time is also a `checkout.launch_refused` webhook event).
+   */
+  launch: z
+    .object({
+      redeemedAt: z.string().nullable(),
+      refusals: z.number().int().nonnegative(),
+      lastRefusedAt: z.string().nullable(),
+    })
+    .optional(),
 });
 
 export const checkoutsPage = z.object({
@@ -125,12 +145,35 @@ export const checkoutsPage = z.object({
 });
 export type MerchantCheckout = z.infer<typeof merchantCheckout>;
 
-/** A new checkout (201), or the same one again for a repeated Idempotency-Key (200). */
+/** A launch token for the payer's page: single use, short lived, redeemed by the checkout's frame. */
+export const launchTokenFields = {
+  /** Put it in the page (`<bank-checkout launch-token>`): only the frame can redeem it, once. */
+  launchToken: z.string(),
+  /** When the token stops being redeemable (ISO 8601); the page gets a fresh one on each load. */
+  launchExpiresAt: z.string(),
+};
+
+/**
+ * A new checkout (201), or the same one again for a repeated Idempotency-Key (200; an isolated
+ * one with a fresh launch token). Isolated: `launchToken`; inline: `clientSecret`.
+ */
 export const createdCheckout = merchantCheckout.extend({
-  /** Hand this to the payer's page only: it opens this one checkout. */
-  clientSecret: z.string(),
+  /** Inline checkouts only. Hand this to the payer's page only: it opens this one checkout. */
+  clientSecret: z.string().optional(),
+  launchToken: launchTokenFields.launchToken.optional(),
+  launchExpiresAt: launchTokenFields.launchExpiresAt.optional(),
 });
 export type CreatedCheckout = z.infer<typeof createdCheckout>;
+
+/** POST /v1/checkouts/:id/launch: a fresh launch token for an isolated checkout (the page was loaded again). */
+export const checkoutLaunch = z.object({ id: z.string(), ...launchTokenFields });
+export type CheckoutLaunch = z.infer<typeof checkoutLaunch>;
+
+/** POST /v1/frame/launch (the checkout's frame, on the BFF's own origin): redeems a launch token. */
+export const frameLaunchBody = z.strictObject({ token: z.string().min(1).max(256) });
+/** The frame's key: it lives only in the frame's memory and goes in `X-Checkout-Secret`. */
+export const frameLaunchAnswer = z.object({ key: z.string() });
+export type FrameLaunchAnswer = z.infer<typeof frameLaunchAnswer>;
 
 /** The provider's answer status; further fields of the provider pass through as they are. */
 const providerStatus = { status: z.string(), description: z.string().nullish() };

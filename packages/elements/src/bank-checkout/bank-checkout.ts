@@ -56,8 +56,13 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
 export class BankCheckout extends BankBase {
   static override styles = [...elementStyles, checkoutStyles];
 
-  /** The checkout's client secret, sent only in the `X-Checkout-Secret` header. */
+  /** The checkout's client secret, sent only in the `X-Checkout-Secret` header (inline checkouts: the weaker mode). */
   @property({ attribute: 'checkout-secret' }) checkoutSecret = '';
+  /**
+   * The single-use launch token of an isolated checkout (the recommended mode), from the
+   * merchant's server. With it the checkout always runs isolated: only its frame can redeem it.
+   */
+  @property({ attribute: 'launch-token' }) launchToken = '';
   /** Base address of the BFF, such as `https://shop.example/bff`. */
   @property() api = '';
   /** A fetch to use instead of the global one. */
@@ -86,6 +91,11 @@ export class BankCheckout extends BankBase {
    * element starts (set it in the markup).
    */
   @property({ type: Boolean, reflect: true }) isolate = false;
+
+  /** Isolated: asked for, or implied by a launch token (which only the frame can use). */
+  private get isolating(): boolean {
+    return this.isolate || Boolean(this.launchToken);
+  }
 
   /** The isolated mode's frame, once its host is loaded. */
   private isolated: import('../frame/host.js').IsolatedCheckout | null = null;
@@ -124,7 +134,7 @@ export class BankCheckout extends BankBase {
    */
   protected override shouldUpdate(changed: PropertyValues<this>): boolean {
     const source = [this.client, this.api, this.checkoutSecret, this.fetch];
-    if (!this.isolate && source.some((v, i) => v !== this.source[i])) {
+    if (!this.isolating && source.some((v, i) => v !== this.source[i])) {
       this.source = source;
       this.start();
     }
@@ -132,7 +142,7 @@ export class BankCheckout extends BankBase {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (this.isolate) return void this.runIsolated();
+    if (this.isolating) return void this.runIsolated();
     if (changed.has('mode') && this.checkout.view) this.modes.prefer(this.mode, this.checkout.view);
     const c = this.checkout;
     if (c.view?.modes.includes('periodic') && !customElements.get('bank-periodic-form')) void loadPeriodicForm().then(() => this.requestUpdate());
@@ -328,7 +338,7 @@ export class BankCheckout extends BankBase {
   }
 
   override render() {
-    if (this.isolate) return nothing;
+    if (this.isolating) return nothing;
     const { view: v, notice, loadError, busy } = this.checkout;
     const body = v
       ? html`${summaryTemplate(v, this.tr, this.resolvedLocale)} ${notice ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}

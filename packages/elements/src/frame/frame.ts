@@ -6,7 +6,7 @@
  *
  * ```html
  * <script type="module">import '@bank-checkout/elements/frame';</script>
- * <bank-checkout isolate api="https://pay.shop.example" checkout-secret="…"></bank-checkout>
+ * <bank-checkout isolate api="https://pay.shop.example" launch-token="lt_…"></bank-checkout>
  * ```
  */
 import type { BankCheckoutElement } from '../events.js';
@@ -14,9 +14,9 @@ import { IsolatedCheckout, type IsolatedSource } from './host.js';
 
 export { IsolatedCheckout, readTheme, bffOrigin, INITIAL_HEIGHT, type IsolatedSource } from './host.js';
 export type { BankCheckoutElement, CheckoutStepDetail, CheckoutCompleteDetail, CheckoutErrorDetail, CheckoutOutcome } from '../events.js';
-export { FRAME_PROTOCOL, FRAME_EVENTS, THEME_VARS, readFrameMessage, readHostMessage, type FrameMessage, type HostMessage, type FrameTheme, type FrameSettings } from './messages.js';
+export { FRAME_PROTOCOL, FRAME_EVENTS, THEME_VARS, readFrameMessage, readHostMessage, type FrameMessage, type HostMessage, type FrameTheme, type FrameSettings, type ThemeRefusal } from './messages.js';
 
-const ATTRIBUTES = ['api', 'checkout-secret', 'locale', 'mode', 'poll-interval'] as const;
+const ATTRIBUTES = ['api', 'launch-token', 'checkout-secret', 'locale', 'mode', 'poll-interval'] as const;
 
 /**
  * The isolated `<bank-checkout>`: same attributes and events as the full element
@@ -40,6 +40,14 @@ export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
   set api(v: string) {
     this.setAttribute('api', v);
   }
+  /** The single-use launch token the merchant's server made for this page (isolated checkouts). */
+  get launchToken(): string {
+    return this.getAttribute('launch-token') ?? '';
+  }
+  set launchToken(v: string) {
+    this.setAttribute('launch-token', v);
+  }
+  /** An inline checkout's client secret (the weaker mode: any script of the page can use it). */
   get checkoutSecret(): string {
     return this.getAttribute('checkout-secret') ?? '';
   }
@@ -73,7 +81,7 @@ export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
   }
   attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     if (old === value || !this.isConnected) return;
-    if (name === 'api' || name === 'checkout-secret') this.isolated.connect();
+    if (name === 'api' || name === 'launch-token' || name === 'checkout-secret') this.isolated.connect();
     else this.isolated.update();
   }
   /** Sends the theme again (after the page changed `--bank-*` properties without a class or style change). */

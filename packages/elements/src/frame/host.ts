@@ -1,8 +1,10 @@
 /**
  * The isolated checkout's host side, without Lit: an iframe on the BFF's own origin in the
- * host element's shadow root. The client secret goes to the frame by `postMessage` to the BFF's
- * exact origin, never in its address; the frame's events come back as the same DOM events the
- * inline checkout fires; the frame is sized to its content.
+ * host element's shadow root. The launch token goes to the frame by `postMessage` to the BFF's
+ * exact origin, never in its address; the frame redeems it once and keeps what opens the
+ * checkout to itself, so nothing this page holds opens it afterwards. The frame's events come
+ * back as the same DOM events the inline checkout fires; the frame is sized to its content; a
+ * theme value the frame refused is reported here, as a console warning.
  */
 import { FRAME_PROTOCOL, THEME_VARS, isDevelopmentHost, readFrameMessage, type FrameSettings, type FrameTheme, type HostMessage } from './messages.js';
 
@@ -14,6 +16,9 @@ const STYLE = ':host{display:block}iframe{display:block;width:100%;border:0;over
 /** What the host element gives the frame. */
 export interface IsolatedSource {
   readonly api: string;
+  /** The launch token the merchant's server gave the page (isolated checkouts). */
+  readonly launchToken?: string | null | undefined;
+  /** An inline checkout's client secret (the weaker mode), when no launch token is given. */
   readonly checkoutSecret: string;
   readonly locale?: string | null | undefined;
   readonly mode?: string | null | undefined;
@@ -72,11 +77,11 @@ export class IsolatedCheckout {
 
   /** Builds (or rebuilds, when the BFF or the secret changed) the frame. */
   connect(): void {
-    const { api, checkoutSecret } = this.source();
-    const key = `${api}\n${checkoutSecret}`;
+    const { api, checkoutSecret, launchToken } = this.source();
+    const key = `${api}\n${launchToken ?? ''}\n${checkoutSecret}`;
     if (this.frame && key === this.loadedFor) return;
     this.teardown();
-    if (!api || !checkoutSecret) return;
+    if (!api || !(launchToken || checkoutSecret)) return;
     const origin = bffOrigin(api);
     if (!origin) {
       console.error(`bank-checkout: the api attribute "${api}" is not an http(s) address; the isolated checkout cannot load.`);
@@ -127,7 +132,7 @@ export class IsolatedCheckout {
     if (this.port) this.send({ v: 1, type: 'focus' });
   }
 
-  /** The frame said `ready`: it gets the secret and its port, at the BFF's exact origin only. */
+  /** The frame said `ready`: it gets the launch token (or secret) and its port, at the BFF's exact origin only. */
   private handshake(e: MessageEvent): void {
     const frame = this.frame;
     if (!frame || e.source !== frame.contentWindow) return;
@@ -140,7 +145,9 @@ export class IsolatedCheckout {
     this.port?.close();
     this.port = port1;
     port1.onmessage = (m) => this.receive(m.data);
-    const init: HostMessage = { v: FRAME_PROTOCOL, type: 'init', secret: this.source().checkoutSecret, ...this.settings() };
+    const { launchToken, checkoutSecret } = this.source();
+    const credential = launchToken ? { token: launchToken } : { secret: checkoutSecret };
+    const init: HostMessage = { v: FRAME_PROTOCOL, type: 'init', ...credential, ...this.settings() };
     frame.contentWindow!.postMessage(init, this.origin!, [port2]);
   }
 
@@ -159,6 +166,9 @@ export class IsolatedCheckout {
         break;
       case 'navigate':
         this.navigate(msg.url);
+        break;
+      case 'refused':
+        for (const r of msg.items) console.warn(`bank-checkout: the checkout frame did not apply ${r.name}: ${r.value} (${r.reason}); it keeps its own value.`);
         break;
     }
   }

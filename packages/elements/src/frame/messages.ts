@@ -4,8 +4,10 @@
  * them is ignored (and logged in development).
  *
  * The handshake goes through `window.postMessage`: the frame says `ready` (it carries nothing),
- * the host answers `init` to the BFF's exact origin with the client secret and a
- * `MessagePort`; every later message goes through that port, in both directions.
+ * the host answers `init` to the BFF's exact origin with the page's launch token (or, for an
+ * inline checkout shown in the frame, its client secret) and a `MessagePort`; every later
+ * message goes through that port, in both directions. The frame redeems the launch token once
+ * for a key that never leaves it.
  */
 import type { CheckoutCompleteDetail, CheckoutErrorDetail, CheckoutStepDetail } from '../events.js';
 
@@ -30,8 +32,11 @@ export interface FrameSettings {
 export type FrameEventName = 'bank-checkout-step' | 'bank-checkout-complete' | 'bank-checkout-error';
 export const FRAME_EVENTS: readonly FrameEventName[] = ['bank-checkout-step', 'bank-checkout-complete', 'bank-checkout-error'];
 
+/** How the page opens the checkout: a launch token (isolated checkouts), or a client secret (inline ones). */
+export type FrameCredential = { token: string; secret?: undefined } | { secret: string; token?: undefined };
+
 export type HostMessage =
-  | ({ v: 1; type: 'init'; secret: string } & FrameSettings)
+  | ({ v: 1; type: 'init' } & FrameCredential & FrameSettings)
   | ({ v: 1; type: 'update' } & FrameSettings)
   | { v: 1; type: 'focus' };
 
@@ -41,7 +46,15 @@ export type FrameMessage =
   | { v: 1; type: 'event'; name: 'bank-checkout-step'; detail: CheckoutStepDetail }
   | { v: 1; type: 'event'; name: 'bank-checkout-complete'; detail: CheckoutCompleteDetail }
   | { v: 1; type: 'event'; name: 'bank-checkout-error'; detail: CheckoutErrorDetail }
-  | { v: 1; type: 'navigate'; url: string };
+  | { v: 1; type: 'navigate'; url: string }
+  | { v: 1; type: 'refused'; items: ThemeRefusal[] };
+
+/** A theme value the frame refused to apply (it stays with the kit's own), and why. */
+export interface ThemeRefusal {
+  name: string;
+  value: string;
+  reason: string;
+}
 
 /** The theme's custom properties: the kit's documented `--bank-*` names, nothing else. */
 export const THEME_VARS = [
@@ -92,8 +105,12 @@ function hasSettings(m: Record<string, unknown>): boolean {
 export function readHostMessage(data: unknown): HostMessage | null {
   if (!isRecord(data) || data.v !== FRAME_PROTOCOL) return null;
   switch (data.type) {
-    case 'init':
-      return isText(data.secret, 512) && data.secret.length > 0 && hasSettings(data) ? (data as HostMessage) : null;
+    case 'init': {
+      const credential = (x: unknown) => isText(x, 512) && x.length > 0;
+      // Exactly one of the two.
+      const one = credential(data.token) ? data.secret === undefined : credential(data.secret) && data.token === undefined;
+      return one && hasSettings(data) ? (data as HostMessage) : null;
+    }
     case 'update':
       return hasSettings(data) ? (data as HostMessage) : null;
     case 'focus':
@@ -131,6 +148,10 @@ export function readFrameMessage(data: unknown): FrameMessage | null {
       return isEventDetail(data.name, data.detail) ? (data as FrameMessage) : null;
     case 'navigate':
       return isText(data.url) && /^https?:\/\//i.test(data.url) ? { v: 1, type: 'navigate', url: data.url } : null;
+    case 'refused':
+      return Array.isArray(data.items) && data.items.length <= 64 && data.items.every((i) => isRecord(i) && isText(i.name, 64) && isText(i.value, MAX_VALUE) && isText(i.reason, 256))
+        ? { v: 1, type: 'refused', items: data.items as ThemeRefusal[] }
+        : null;
     default:
       return null;
   }

@@ -1,0 +1,136 @@
+/**
+ * The isolated checkout's credentials. The merchant's server hands the payer's page a launch
+ * token (`lt_…`): single use, short lived. The checkout's frame, on the BFF's own origin,
+ * redeems it once for a frame key (`fk_…`) that lives only in the frame's memory and opens the
+ * checkout API from that origin only. Nothing the host page ever holds opens the checkout once
+ * the frame has started.
+ *
+ * A launch token presented again after its redemption means someone else (or another copy of
+ * the page) tried to open the checkout: refused, counted on the checkout and told to the
+ * merchant (`checkout.launch_refused`). A newer token redeemed later (the shop's page loaded
+ * again) replaces the frame key, and an open bank session is closed first: no holder of a new
+ * key ever inherits the accounts the payer opened in another frame.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { isFinal } from './transitions.js';
+import { ApiError, errors } from '../errors.js';
+import type { CheckoutRecord, LaunchRecord } from '../store/types.js';
+import type { Core, ServiceDeps } from './core.js';
+import { merchantData } from './internal.js';
+import { sha256Hex } from './secrets.js';
+
+/** How long a launch token can be redeemed: the page that carries it loads its frame at once. */
+export const LAUNCH_TTL_MS = 5 * 60_000;
+
+/** Redeemed tokens remembered per checkout (to answer "already used" rather than "invalid"). */
+const USED_KEPT = 8;
+
+const CREDENTIAL = /^(lt|fk)_(chk_[A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/;
+
+/** The checkout id a launch token or frame key names, or null when it is not one. */
+export function credentialCheckout(kind: 'lt' | 'fk', value: string | undefined): string | null {
+  const m = value ? CREDENTIAL.exec(value) : null;
+  return m && m[1] === kind ? m[2]! : null;
+}
+
+const make = (kind: 'lt' | 'fk', checkoutId: string) => `${kind}_${checkoutId}.${randomBytes(32).toString('base64url')}`;
+
+const sameHash = (a: string | null, b: string) => a !== null && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** A new launch token for `checkoutId`, and the launch record that expects it. */
+export async function newLaunch(checkoutId: string, now: number, previous?: LaunchRecord): Promise<{ token: string; launch: LaunchRecord }> {
+  const token = make('lt', checkoutId);
+  const base: LaunchRecord = previous ?? { tokenHash: null, tokenExpiresAt: 0, keyHash: null, redeemedAt: null, usedHashes: [], refusals: 0, lastRefusedAt: null };
+  return { token, launch: { ...base, tokenHash: await sha256Hex(token), tokenExpiresAt: now + LAUNCH_TTL_MS } };
+}
+
+/** What the merchant is told when a launch token already redeemed is presented again. */
+export interface LaunchRefusedEvent {
+  checkoutId: string;
+  reference: string;
+  /** `launch_used`: the token had already been redeemed (by the frame, or by someone else first). */
+  reason: 'launch_used';
+  refusals: number;
+  at: string;
+}
+
+/** The states holding a bank session the payer opened: a new frame never inherits them. */
+const holdsSession = (rec: CheckoutRecord) => Boolean(rec.internal.sessionId) && !isFinal(rec.state) && rec.state !== 'unknown';
+
+export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
+  const { store, now, logger } = core;
+
+  /** Writes `patch(rec)` with compare-and-set, reading again on a concurrent change. */
+  async function write(rec: CheckoutRecord, decide: (rec: CheckoutRecord) => Promise<Parameters<typeof store.updateCheckout>[2]>, events: (rec: CheckoutRecord) => ReturnType<NonNullable<ServiceDeps['webhook']>['event']>[] = () => []) {
+    for (let i = 0; i < 5; i++) {
+      const written = await store.updateCheckout(rec.id, rec.version, { ...(await decide(rec)), updatedAt: now() }, events(rec));
+      if (written) return written;
+      const fresh = await store.getCheckout(rec.id);
+      if (!fresh) throw errors.notFound('Checkout');
+      rec = fresh;
+    }
+    throw errors.conflict('checkout_busy', 'The checkout is being updated; try again.');
+  }
+
+  /** A fresh launch token for an isolated checkout (its page was loaded again); the frame that runs keeps its key until the token is redeemed. */
+  async function relaunch(rec: CheckoutRecord): Promise<{ record: CheckoutRecord; token: string }> {
+    if (rec.isolation !== 'isolated') throw errors.conflict('not_isolated', 'This checkout is inline: its page opens it with the client secret, not a launch token.');
+    let token = '';
+    const record = await write(rec, async (r) => {
+      const next = await newLaunch(r.id, now(), r.launch);
+      token = next.token;
+      return { launch: next.launch };
+    });
+    return { record, token };
+  }
+
+  const invalid = () => errors.unauthorized('Missing or invalid launch token.');
+
+  /**
+   * The frame redeems a launch token for its key. A token already redeemed is refused (409
+   * `launch_used`) and reported to the merchant; an expired one is refused (401
+   * `launch_expired`); anything else that is not the outstanding token is 401.
+   */
+  async function redeem(token: string): Promise<{ record: CheckoutRecord; key: string }> {
+    const id = credentialCheckout('lt', token);
+    const found = id ? await store.getCheckout(id) : null;
+    if (!found || found.isolation !== 'isolated' || !found.launch) throw invalid();
+    const hash = await sha256Hex(token);
+    if (found.launch.usedHashes.some((h) => sameHash(h, hash))) {
+      const at = now();
+      const record = await write(
+        found,
+        async (r) => ({ launch: { ...r.launch!, refusals: r.launch!.refusals + 1, lastRefusedAt: at } }),
+        (r) => {
+          const data: LaunchRefusedEvent = { checkoutId: r.id, reference: r.reference, reason: 'launch_used', refusals: r.launch!.refusals + 1, at: new Date(at).toISOString() };
+          return deps.webhook?.enabled ? [deps.webhook.event({ type: 'checkout.launch_refused', data })] : [];
+        },
+      );
+      logger.log('warn', 'checkout.launch_refused', { checkoutId: record.id, refusals: record.launch?.refusals ?? 0 });
+      throw new ApiError(409, 'launch_used', 'This checkout was already opened with this launch token; it cannot continue here.');
+    }
+    if (!sameHash(found.launch.tokenHash, hash)) throw invalid();
+    if (now() >= found.launch.tokenExpiresAt) throw new ApiError(401, 'launch_expired', 'The launch token has expired; load the page again for a new one.');
+    if (found.internal.busy) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
+    const key = make('fk', found.id);
+    const keyHash = await sha256Hex(key);
+    const record = await write(found, async (r) => {
+      if (!sameHash(r.launch?.tokenHash ?? null, hash)) throw invalid();
+      const launch: LaunchRecord = { ...r.launch!, tokenHash: null, keyHash, redeemedAt: now(), usedHashes: [...r.launch!.usedHashes, hash].slice(-USED_KEPT) };
+      // A bank session opened in another frame is closed, not handed over: the payer signs in again.
+      return holdsSession(r) ? { launch, state: 'select-bank', error: null, internal: merchantData(r.internal) } : { launch };
+    });
+    logger.log('info', 'checkout.launched', { checkoutId: record.id });
+    return { record, key };
+  }
+
+  /** The checkout a frame key opens, or 401. */
+  async function byFrameKey(key: string): Promise<CheckoutRecord> {
+    const id = credentialCheckout('fk', key);
+    const rec = id ? await store.getCheckout(id) : null;
+    if (!rec || rec.isolation !== 'isolated' || !sameHash(rec.launch?.keyHash ?? null, await sha256Hex(key))) throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
+    return rec;
+  }
+
+  return { relaunch, redeem, byFrameKey };
+}

@@ -1,0 +1,217 @@
+/**
+ * The isolated checkout's credentials, tried as the host page's scripts would: the page holds a
+ * launch token, single use and short lived, that only the BFF's own origin can redeem; the
+ * frame's key opens the checkout API from that origin only; a token presented again is refused
+ * and told to the merchant; a reload of the shop's page gets a fresh token, and the frame that
+ * redeems it never inherits a bank session opened in another. Also here: one open checkout per
+ * merchant reference, on one instance and across two instances on PostgreSQL.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
+import type { CheckoutView } from '@bank-checkout/contract';
+import { createPostgresStore } from '@bank-checkout/bff';
+import { createRig, json, BFF_HOST, type Rig } from './lib/rig.js';
+import { dropSchema } from './lib/db.js';
+import { SECRETS } from './lib/canary.js';
+
+const SHOP = 'https://shop.example';
+
+describe('the isolated checkout', () => {
+  let rig: Rig;
+  before(async () => {
+    rig = await createRig({ env: { ALLOWED_ORIGINS: SHOP } });
+  });
+  after(() => rig.close());
+
+  let counter = 0;
+  const create = async (body: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+    json<{ id: string; isolation: string; launchToken?: string; launchExpiresAt?: string; clientSecret?: string }>(
+      await rig.merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order', reference: `LAUNCH-${++counter}`, ...body }, headers }),
+      201,
+    );
+  const redeem = (token: unknown, headers: Record<string, string> = {}) =>
+    rig.call('/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ token }) });
+  const keyOf = async (token: string) => (await json<{ key: string }>(await redeem(token, { Origin: BFF_HOST, 'Sec-Fetch-Site': 'same-origin' }))).key;
+  const login = (key: string) => rig.checkout(key, '/v1/checkout/login', { bankId: 'aurora', loginId: 'user', fields: { userId: 'aurora.demo', userSecret: 'Aurora2024' } });
+
+  it('is the default: the merchant gets a launch token, never a client secret', async () => {
+    const c = await create();
+    assert.equal(c.isolation, 'isolated');
+    assert.equal(c.clientSecret, undefined);
+    assert.match(c.launchToken!, /^lt_chk_[\w-]+\.[\w-]{43}$/);
+    assert.equal(Date.parse(c.launchExpiresAt!) - rig.clock.now, 5 * 60_000, 'short lived');
+    // The token itself opens nothing, and no client secret of this checkout exists.
+    assert.equal((await rig.checkout(c.launchToken!, '/v1/checkout')).status, 401);
+    const forged = `cs_${createHmac('sha256', `checkout-secret:${SECRETS.merchantSecret}`).update(c.id).digest('base64url')}`;
+    assert.equal((await rig.checkout(forged, '/v1/checkout')).status, 401);
+  });
+
+  it('redeems once, from its own origin only; a second redemption is refused and told to the merchant', async () => {
+    const c = await create();
+    // The host's origin (the shop, in ALLOWED_ORIGINS) cannot redeem it, nor a page of another site.
+    for (const headers of [{ Origin: SHOP }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'same-site' }, { 'Sec-Fetch-Site': 'cross-site', Origin: BFF_HOST }] as Record<string, string>[]) {
+      const refused = await redeem(c.launchToken, headers);
+      assert.equal(refused.status, 403, JSON.stringify(headers));
+      assert.equal((await refused.json()).error.code, 'origin_refused');
+    }
+    const key = await keyOf(c.launchToken!);
+    assert.match(key, /^fk_/);
+    const view = await json<CheckoutView>(await rig.checkout(key, '/v1/checkout', undefined, { 'Sec-Fetch-Site': 'same-origin' }));
+    assert.equal(view.id, c.id);
+
+    const hooks = rig.webhooks.length;
+    const again = await redeem(c.launchToken, { Origin: BFF_HOST });
+    assert.equal(again.status, 409);
+    assert.equal((await again.json()).error.code, 'launch_used');
+    const seen = await json<{ reference: string; launch: { refusals: number; lastRefusedAt: string; redeemedAt: string } }>(await rig.merchant(`/v1/checkouts/${c.id}`));
+    assert.equal(seen.launch.refusals, 1);
+    assert.equal(seen.launch.lastRefusedAt, new Date(rig.clock.now).toISOString());
+    assert.ok(seen.launch.redeemedAt);
+    for (let i = 0; i < 200 && !rig.webhooks.slice(hooks).some((w) => w.body.includes('checkout.launch_refused')); i++) await new Promise((r) => setTimeout(r, 5));
+    const hook = rig.webhooks.slice(hooks).find((w) => w.body.includes('checkout.launch_refused'));
+    assert.ok(hook, 'the merchant gets a webhook event');
+    assert.deepEqual(JSON.parse(hook.body).data, { checkoutId: c.id, reference: seen.reference, reason: 'launch_used', refusals: 1, at: seen.launch.lastRefusedAt });
+    // The frame that redeemed first goes on.
+    assert.equal((await rig.checkout(key, '/v1/checkout')).status, 200);
+  });
+
+  it("the frame's key opens the checkout from the BFF's own origin only, never from the host's", async () => {
+    const c = await create();
+    const key = await keyOf(c.launchToken!);
+    const before = rig.upstream.length;
+    for (const headers of [{ Origin: SHOP }, { Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'same-site' }, { 'Sec-Fetch-Site': 'cross-site' }] as Record<string, string>[]) {
+      for (const [path, body] of [['/v1/checkout', undefined], ['/v1/banks', undefined], ['/v1/checkout/cancel', {}], ['/v1/checkout/login', { bankId: 'aurora', loginId: 'user', fields: {} }]] as const) {
+        const res = await rig.checkout(key, path, body, headers);
+        assert.equal(res.status, 403, `${path} ${JSON.stringify(headers)}`);
+        assert.equal((await res.json()).error.code, 'origin_refused');
+      }
+    }
+    assert.equal(rig.upstream.length, before, 'nothing was sent upstream');
+    assert.equal((await json<CheckoutView>(await rig.checkout(key, '/v1/checkout', undefined, { Origin: BFF_HOST }))).state, 'select-bank');
+    // A key with one character changed, or another checkout's, opens nothing.
+    const other = await keyOf((await create()).launchToken!);
+    const flipped = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
+    assert.equal((await rig.checkout(flipped, '/v1/checkout')).status, 401);
+    assert.equal((await rig.checkout(`fk_${c.id}.${other.split('.')[1]}`, '/v1/checkout')).status, 401);
+  });
+
+  it('an expired or unknown token is refused, and bad bodies are 4xx', async () => {
+    const c = await create();
+    rig.clock.advance(5 * 60_000);
+    const expired = await redeem(c.launchToken);
+    assert.equal(expired.status, 401);
+    assert.equal((await expired.json()).error.code, 'launch_expired');
+    for (const token of ['lt_nope', `lt_${c.id}.${'A'.repeat(43)}`, 42, '']) assert.ok([401, 422].includes((await redeem(token)).status), String(token));
+    const extra = await rig.call('/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: 'x', more: 1 }) });
+    assert.equal(extra.status, 422);
+  });
+
+  it('a reload of the page gets a fresh token; the frame that redeems it never inherits the bank session', async () => {
+    const key = Math.random().toString(36).slice(2);
+    const c = await create({ reference: 'LAUNCH-RELOAD' }, { 'Idempotency-Key': key });
+    const first = await keyOf(c.launchToken!);
+    const signedIn = await json<CheckoutView>(await login(first));
+    assert.equal(signedIn.state, 'select-account');
+
+    // The shop's page is loaded again: the merchant asks for a fresh token (or replays the creation).
+    const relaunched = await json<{ id: string; launchToken: string }>(await rig.merchant(`/v1/checkouts/${c.id}/launch`, { method: 'POST' }));
+    assert.equal(relaunched.id, c.id);
+    assert.notEqual(relaunched.launchToken, c.launchToken);
+    // Until the new token is redeemed, the frame that runs goes on.
+    assert.equal((await json<CheckoutView>(await rig.checkout(first, '/v1/checkout'))).state, 'select-account');
+    const second = await keyOf(relaunched.launchToken);
+    const view = await json<CheckoutView>(await rig.checkout(second, '/v1/checkout'));
+    assert.equal(view.state, 'select-bank', 'the session opened in the other frame is closed');
+    assert.ok(!JSON.stringify(view).includes('AUR-'), 'no account of it is shown');
+    assert.equal((await rig.checkout(first, '/v1/checkout')).status, 401, "the earlier frame's key is gone");
+
+    const replay = await json<{ id: string; launchToken: string }>(await rig.merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order', reference: 'LAUNCH-RELOAD' }, headers: { 'Idempotency-Key': key } }), 200);
+    assert.equal(replay.id, c.id);
+    assert.equal((await json<CheckoutView>(await rig.checkout(await keyOf(replay.launchToken), '/v1/checkout'))).id, c.id);
+
+    const inline = await create({ isolation: 'inline' });
+    const refused = await rig.merchant(`/v1/checkouts/${inline.id}/launch`, { method: 'POST' });
+    assert.equal(refused.status, 409);
+    assert.equal((await refused.json()).error.code, 'not_isolated');
+  });
+
+  it('inline (the weaker mode) keeps the client secret, usable from the shop’s origin', async () => {
+    const c = await create({ isolation: 'inline' });
+    assert.equal(c.isolation, 'inline');
+    assert.equal(c.launchToken, undefined);
+    assert.equal((await json<CheckoutView>(await rig.checkout(c.clientSecret!, '/v1/checkout', undefined, { Origin: SHOP }))).id, c.id);
+    assert.equal((await redeem(`lt_${c.id}.${'A'.repeat(43)}`)).status, 401);
+  });
+});
+
+describe('one open checkout per merchant reference', () => {
+  let rig: Rig;
+  before(async () => {
+    rig = await createRig();
+  });
+  after(() => rig.close());
+
+  const create = (reference: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
+    rig.merchant('/v1/checkouts', { body: { amount: 1500, subject: 'Order', reference, ...extra }, headers });
+
+  it('a second creation while the first is open is a 409 naming it; a retry with the same key still answers the first', async () => {
+    const first = await json<{ id: string }>(await create('REF-ONE', { 'Idempotency-Key': 'ref-one-1' }), 201);
+    const second = await create('REF-ONE', {}, { amount: 1600 });
+    assert.equal(second.status, 409);
+    const err = (await second.json()).error;
+    assert.equal(err.code, 'reference_in_use');
+    assert.match(err.message, new RegExp(first.id));
+    const replay = await create('REF-ONE', { 'Idempotency-Key': 'ref-one-1' });
+    assert.equal(replay.status, 200);
+    assert.equal((await replay.json()).id, first.id);
+    assert.equal((await create('REF-ONE', { 'Idempotency-Key': 'ref-one-2' })).status, 409, 'another key is another creation');
+  });
+
+  it('frees the reference when the checkout ends, and a restart does not reopen it over a newer one', async () => {
+    const a = await rig.createCheckout({ reference: 'REF-TWO', isolation: 'inline' });
+    assert.equal((await json<CheckoutView>(await rig.checkout(a.clientSecret, '/v1/checkout/cancel', {}))).state, 'cancelled');
+    const b = await json<{ id: string }>(await create('REF-TWO'), 201);
+    const restart = await rig.checkout(a.clientSecret, '/v1/checkout/restart', {});
+    assert.equal(restart.status, 409);
+    const err = (await restart.json()).error;
+    assert.equal(err.code, 'reference_in_use');
+    assert.match(err.message, new RegExp(b.id));
+    // Past its expiry (not yet swept), a checkout no longer holds its reference.
+    rig.clock.advance(31 * 60_000);
+    assert.equal((await create('REF-TWO')).status, 201);
+  });
+});
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+if (pgUrl) {
+  describe('one open checkout per reference, across two instances on PostgreSQL', () => {
+    const schema = `launch_${randomBytes(6).toString('hex')}`;
+    let a: Rig;
+    let b: Rig;
+    before(async () => {
+      a = await createRig({ databaseUrl: pgUrl, store: createPostgresStore(pgUrl, { schema, max: 4 }) });
+      b = await createRig({ databaseUrl: pgUrl, store: createPostgresStore(pgUrl, { schema, max: 4 }) });
+    });
+    after(async () => {
+      await a?.close();
+      await b?.close();
+      await dropSchema(pgUrl, schema);
+    });
+
+    it('of creations racing on both instances with one reference, exactly one opens', async () => {
+      for (let round = 0; round < 5; round++) {
+        const reference = `RACE-${round}`;
+        const body = { amount: 1200, subject: 'Race', reference };
+        const answers = await Promise.all([a, b, a, b].map((r) => r.merchant('/v1/checkouts', { body })));
+        const statuses = answers.map((r) => r.status).sort();
+        assert.deepEqual(statuses, [201, 409, 409, 409], `round ${round}`);
+        for (const r of answers.filter((x) => x.status === 409)) assert.equal((await r.json()).error.code, 'reference_in_use');
+      }
+    });
+  });
+} else if (process.env.CI === 'true') {
+  it('one open checkout per reference on PostgreSQL needs TEST_DATABASE_URL', () => {
+    assert.fail('TEST_DATABASE_URL is not set. Start PostgreSQL with `bash scripts/postgres-test.sh`.');
+  });
+}
