@@ -78,7 +78,7 @@ describe('faults over real sockets', () => {
   it('a hang on orders: 504 once per try, within three timeouts', async () => {
     await arm('POST', '/san/info/payment-orders', { kind: 'hang' });
     const { value: res, ms } = await timed(() => merchant('/v1/orders'));
-    await assertUpstreamError(res, { status: 504, code: 'upstream-timeout' });
+    await assertUpstreamError(res, { status: 504, code: 'upstream_timeout' });
     assert.ok(ms >= READ_ONLY_TRIES * TIMEOUT_MS - 20 && ms <= READ_ONLY_TRIES * TIMEOUT_MS + READ_ONLY_BACKOFF_MAX_MS + SLACK_MS, `${ms.toFixed(0)} ms`);
     assert.deepEqual(await calls(), { 'POST /san/info/payment-orders': READ_ONLY_TRIES });
     await assertAlive();

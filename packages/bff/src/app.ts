@@ -22,6 +22,9 @@ import { providerRoutes } from './routes/provider.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
 import { json, openApiDocument, router } from './openapi.js';
+import type { AppParts } from './parts.js';
+
+export type { AppParts };
 
 export interface BffDeps {
   /** A store to use instead of the one DATABASE_URL names. */
@@ -50,24 +53,6 @@ export interface BffDeps {
   frame?: FrameBundle | null | (() => Promise<FrameBundle | null>);
   /** How often checkouts past their time are ended (default 60 s; 0: never, tests call sweep). */
   sweepMs?: number;
-}
-
-export interface AppParts {
-  config: BffConfig;
-  store: Store;
-  upstream: Upstream;
-  service: CheckoutService;
-  notifications: NotificationReceiver;
-  /** Checkout-API requests per checkout. */
-  limiter: RateLimiter;
-  /** Merchant-API requests per route class (create, read, update). */
-  merchantLimiter: RateLimiter;
-  /** Counts wrong secrets per client address (merchant and checkout APIs). */
-  guards: { merchant: AuthGuard; checkout: AuthGuard; notifications: AuthGuard };
-  /** The webhook's outbox dispatcher. */
-  webhook: Webhook;
-  logger: Logger;
-  now: () => number;
 }
 
 export type BffApp = OpenAPIHono<BffEnv> & { parts: AppParts; ready: Promise<void>; close: () => Promise<void> };

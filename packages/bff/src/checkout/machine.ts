@@ -58,7 +58,7 @@ export interface ViewContext {
   now?: number;
   periodicBanks?: PeriodicBankView[];
   /** Why the periodic bank list is missing, when the provider could not give it. */
-  periodicBanksError?: 'upstream' | 'upstream-timeout';
+  periodicBanksError?: 'upstream' | 'upstream_timeout';
 }
 
 function step(rec: CheckoutRecord, ctx: ViewContext): StepView {

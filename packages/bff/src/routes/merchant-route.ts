@@ -9,7 +9,7 @@ import type { MiddlewareHandler } from 'hono';
 import { errors } from '../errors.js';
 import { jsonBody, merchantAuth } from '../http.js';
 import { SECURITY, withErrors } from '../openapi.js';
-import type { AppParts } from '../app.js';
+import type { AppParts } from '../parts.js';
 
 export function merchantRouteFactory(p: AppParts) {
   const auth = merchantAuth(p.config.merchantSecret, p.guards.merchant);
