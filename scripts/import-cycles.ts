@@ -1,8 +1,10 @@
 /**
  * Finds import circles among the repository's TypeScript sources (packages/x/src, apps/x/src):
- * a file that, through its static imports and re-exports (type-only ones included), comes back
- * to itself. Dynamic `import()` is left out: a file loaded on demand is a split point, not a
- * circle. A test keeps the list empty; `npx tsx scripts/import-cycles.ts` prints any found.
+ * a file that, through its static imports and re-exports, comes back to itself. Dynamic
+ * `import()` is left out: a file loaded on demand is a split point, not a circle. Type-only
+ * imports are counted only with `types` (`--types`): they vanish from the JavaScript. A test
+ * keeps the list of runtime circles empty; `npx tsx scripts/import-cycles.ts [--types]` prints
+ * any found.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -30,12 +32,15 @@ export function sourceFiles(): string[] {
 }
 
 /** The relative files a source imports or re-exports statically. */
-export function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
+export function importsOf(file: string, types = false, text = readFileSync(file, 'utf8')): string[] {
   // Comments out first, so an example in a comment is not an import.
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
   const out: string[] = [];
-  for (const m of code.matchAll(/(?:^|[;\n])\s*(?:import|export)\s[^'"`;]*?from\s*['"](\.[^'"]+)['"]|(?:^|[;\n])\s*import\s*['"](\.[^'"]+)['"]/g)) {
-    const spec = (m[1] ?? m[2])!;
+  for (const m of code.matchAll(/(?:^|[;\n])\s*(?:import|export)\s([^'"`;]*?)from\s*['"](\.[^'"]+)['"]|(?:^|[;\n])\s*import\s*['"](\.[^'"]+)['"]/g)) {
+    // `import type {…}`, or every name marked `type`: gone from the JavaScript.
+    const names = m[1] ?? '';
+    if (!types && (/^type\s/.test(names) || (/^\{[^}]*\}\s*$/.test(names.trim()) && names.replace(/[{}\s]/g, '').split(',').filter(Boolean).every((n) => n.startsWith('type'))))) continue;
+    const spec = (m[2] ?? m[3])!;
     const base = resolve(dirname(file), spec.replace(/\.js$/, ''));
     const hit = [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((p) => existsSync(p));
     if (hit) out.push(hit);
@@ -44,8 +49,8 @@ export function importsOf(file: string, text = readFileSync(file, 'utf8')): stri
 }
 
 /** Each circle once, as the files along it (relative to the repository), starting at its first file in sort order. */
-export function findCycles(files = sourceFiles()): string[][] {
-  const graph = new Map(files.map((f) => [f, importsOf(f)]));
+export function findCycles(types = false, files = sourceFiles()): string[][] {
+  const graph = new Map(files.map((f) => [f, importsOf(f, types)]));
   const cycles = new Map<string, string[]>();
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
@@ -68,7 +73,7 @@ export function findCycles(files = sourceFiles()): string[][] {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const cycles = findCycles();
+  const cycles = findCycles(process.argv.includes('--types'));
   for (const c of cycles) console.log(`${[...c, c[0]].join(' → ')}`);
   console.log(`${cycles.length} import circle(s)`);
   process.exit(cycles.length ? 1 : 0);
