@@ -157,7 +157,7 @@ describe('payment-link service under upstream faults', { concurrency: true }, ()
 
       await arm(h, 'GET', '/san/banks', { kind: 'hang' });
       const hung = await viewOf(h, secret);
-      assert.equal(hung.step.state === 'periodic' ? hung.step.banksError : null, 'upstream-timeout');
+      assert.equal(hung.step.state === 'periodic' ? hung.step.banksError : null, 'upstream_timeout');
 
       // Reading the view again once the provider answers brings the banks back, and no error.
       await disarm(h);

@@ -51,11 +51,11 @@ describe('checkout lock during a long action', () => {
     assert.equal(again.status, 409);
     assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'checkout_busy');
 
-    await assertUpstreamError(await login, { status: 504, code: 'upstream-timeout' });
+    await assertUpstreamError(await login, { status: 504, code: 'upstream_timeout' });
     assert.deepEqual(await sandboxCalls(h), { 'POST /test/banks/list': 1, 'POST /test/login': 1, 'POST /test/accounts/list': 3 });
     const end = await viewOf(h, c.clientSecret);
     assert.equal(end.state, 'select-bank');
-    assert.equal(end.error?.code, 'upstream-timeout');
+    assert.equal(end.error?.code, 'upstream_timeout');
   });
 
   it('a lock left by a process that stopped mid-transfer turns the checkout unknown once its lease lapses', async () => {

@@ -42,7 +42,7 @@ async function loginRequest(h: Harness, bankId: string): Promise<Required<Prepar
 }
 
 /** After a failed login or second login: `unknown` on a timeout, else back to the login form. */
-const afterAttempt = (f: Fault) => (f.code === 'upstream-timeout' ? { state: 'unknown' as const, error: 'unknown' } : { state: 'login' as const, error: f.code });
+const afterAttempt = (f: Fault) => (f.code === 'upstream_timeout' ? { state: 'unknown' as const, error: 'unknown' } : { state: 'login' as const, error: f.code });
 
 const STEPS: FaultStep[] = [
   {
@@ -68,7 +68,7 @@ const STEPS: FaultStep[] = [
     // attempt's fate unknown (the bank may have counted it): the checkout is `unknown`.
     calls: (n) => ({ [P.banks]: 1, [P.login]: n }),
     after: afterAttempt,
-    retry: (f) => f.code !== 'upstream-timeout',
+    retry: (f) => f.code !== 'upstream_timeout',
     ok: 'select-account',
     okCalls: { [P.banks]: 1, [P.login]: 1, [P.accounts]: 1 },
   },
@@ -161,7 +161,7 @@ describe('native flow under upstream faults', { concurrency: true }, () => {
     it('a checkout left unknown by a login timeout is never resubmitted; the merchant resolves it as failed', async () => {
       const { secret, run } = await loginRequest(h, 'aurora');
       await arm(h, 'POST', '/test/login', { kind: 'hang' });
-      await assertUpstreamError(await run(), { status: 504, code: 'upstream-timeout' });
+      await assertUpstreamError(await run(), { status: 504, code: 'upstream_timeout' });
       await arm(h, 'POST', '/test/login', null);
       const again = await run();
       assert.equal(again.status, 409);
@@ -186,7 +186,7 @@ describe('native flow under upstream faults', { concurrency: true }, () => {
         await arm(h, m, p, { kind: 'hang' });
         const send = () =>
           target === P.transfer ? h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId }) : h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
-        await assertUpstreamError(await send(), { status: 504, code: 'upstream-timeout' });
+        await assertUpstreamError(await send(), { status: 504, code: 'upstream_timeout' });
         await arm(h, m, p, null);
         // The payer sends it again (a double click, a reload): refused without an upstream call.
         for (const res of [await send(), await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })]) {
@@ -215,7 +215,7 @@ describe('native flow under upstream faults', { concurrency: true }, () => {
       const second = await run();
       assert.equal(second.status, 409);
       assert.equal(await Promise.race([firstDone, Promise.resolve('second')]), 'second', 'the second was answered before the first ended');
-      await assertUpstreamError(await first, { status: 504, code: 'upstream-timeout' });
+      await assertUpstreamError(await first, { status: 504, code: 'upstream_timeout' });
       assert.equal((await sandboxCalls(h))[P.login], 1);
     });
   });

@@ -77,7 +77,7 @@ describe('faults over real sockets', () => {
   it('a hang on orders: 504 once per try, within three timeouts', async () => {
     await arm('POST', '/san/info/payment-orders', { kind: 'hang' });
     const { value: res, ms } = await timed(() => merchant('/v1/orders'));
-    await assertUpstreamError(res, { status: 504, code: 'upstream-timeout' });
+    await assertUpstreamError(res, { status: 504, code: 'upstream_timeout' });
     // The timeout waited out on each try (a lower bound only: a busy machine only adds to it).
     assert.ok(ms >= READ_ONLY_TRIES * TIMEOUT_MS - 20, `${ms.toFixed(0)} ms`);
     assert.deepEqual(await calls(), { 'POST /san/info/payment-orders': READ_ONLY_TRIES });

@@ -29,15 +29,15 @@ export interface Fault {
   rule: FaultRule;
   /** HTTP status and error code the BFF must answer with. */
   status: 502 | 504;
-  code: 'upstream' | 'upstream-timeout';
+  code: 'upstream' | 'upstream_timeout';
   /** How the BFF classifies it in its `upstream.call` log line. */
   outcome: string;
 }
 
 /** Every way the simulator can fail a call, and the BFF's documented answer to it. */
 export const FAULTS: Fault[] = [
-  { name: 'an answer slower than the timeout', rule: { kind: 'latency', ms: TIMEOUT_MS + 400 }, status: 504, code: 'upstream-timeout', outcome: 'timeout' },
-  { name: 'a hang (no answer at all)', rule: { kind: 'hang' }, status: 504, code: 'upstream-timeout', outcome: 'timeout' },
+  { name: 'an answer slower than the timeout', rule: { kind: 'latency', ms: TIMEOUT_MS + 400 }, status: 504, code: 'upstream_timeout', outcome: 'timeout' },
+  { name: 'a hang (no answer at all)', rule: { kind: 'hang' }, status: 504, code: 'upstream_timeout', outcome: 'timeout' },
   { name: 'a connection reset', rule: { kind: 'reset' }, status: 502, code: 'upstream', outcome: 'network' },
   { name: 'HTTP 500', rule: { kind: 'status', status: 500 }, status: 502, code: 'upstream', outcome: 'http' },
   { name: 'HTTP 503', rule: { kind: 'status', status: 503 }, status: 502, code: 'upstream', outcome: 'http' },

@@ -65,7 +65,7 @@ async function result<T>(call: Promise<T>): Promise<Result<T>> {
   } catch (err) {
     if (!(err instanceof MerchantApiError)) throw err;
     if (err.status === 0) return { ok: false, status: 502, error: { code: 'bff_unreachable', message: 'The payment service (BFF) could not be reached.' } };
-    const error: ApiErrorBody = { code: err.code, message: err.message, ...(err.requestId ? { requestId: err.requestId } : {}), ...(err.issues.length ? { issues: err.issues } : {}) };
+    const error: ApiErrorBody = { code: err.code, message: err.message, ...(err.requestId ? { requestId: err.requestId } : {}), ...(err.issues.length ? { issues: [...err.issues] } : {}) };
     return { ok: false, status: err.code === 'invalid_response' ? 502 : err.status, error };
   }
 }

@@ -24,6 +24,9 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
 import { json, openApiDocument, router } from './openapi.js';
 import { startRetention } from './retention.js';
+import type { AppParts } from './parts.js';
+
+export type { AppParts };
 
 export interface BffDeps {
   /** A store to use instead of the one DATABASE_URL names. */
@@ -52,30 +55,6 @@ export interface BffDeps {
   frame?: FrameBundle | null | (() => Promise<FrameBundle | null>);
   /** How often the sweeper runs (default SWEEP_SECONDS; 0: never, tests call `parts.sweep`). */
   sweepMs?: number;
-}
-
-export interface AppParts {
-  config: BffConfig;
-  store: Store;
-  upstream: Upstream;
-  service: CheckoutService;
-  notifications: NotificationReceiver;
-  /** Checkout-API requests per checkout. */
-  limiter: RateLimiter;
-  /** Merchant-API requests per route class (create, read, update). */
-  merchantLimiter: RateLimiter;
-  /** Counts wrong secrets per client address (merchant and checkout APIs). */
-  guards: { merchant: AuthGuard; checkout: AuthGuard; notifications: AuthGuard };
-  /** The webhook's outbox dispatcher. */
-  webhook: Webhook;
-  /**
-   * One round of the sweeper, if this instance holds its lease: checkouts past their time or
-   * whose lock lapsed are settled, notifications stored but not applied are applied. False when
-   * another instance holds the lease.
-   */
-  sweep: () => Promise<boolean>;
-  logger: Logger;
-  now: () => number;
 }
 
 export type BffApp = OpenAPIHono<BffEnv> & { parts: AppParts; ready: Promise<void>; close: () => Promise<void> };

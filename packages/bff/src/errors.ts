@@ -1,8 +1,10 @@
 /**
- * The one error shape of every BFF response: `{error: {code, message, requestId, issues?}}`.
- * No stack traces, no internals, no upstream bodies.
+ * The one error shape of every BFF response: `{error: {code, message, requestId, issues?}}`,
+ * its code one of the contract's `API_ERROR_CODES`. No stack traces, no internals, no upstream
+ * bodies.
  */
 import type { Context } from 'hono';
+import type { ApiErrorCode } from '@bank-checkout/contract';
 import type { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -15,7 +17,7 @@ export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
     readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly issues?: Issue[],
     readonly headers?: Record<string, string>,
@@ -29,7 +31,7 @@ export const errors = {
   validation: (issues: Issue[]) => new ApiError(422, 'validation_failed', 'The request is not valid.', issues),
   unauthorized: (message = 'Missing or invalid credentials.') => new ApiError(401, 'unauthorized', message),
   notFound: (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found.`),
-  conflict: (code: string, message: string) => new ApiError(409, code, message),
+  conflict: (code: ApiErrorCode, message: string) => new ApiError(409, code, message),
   tooLarge: () => new ApiError(413, 'payload_too_large', 'The request body is too large.'),
   unsupportedType: () => new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json.'),
   rateLimited: (retryAfterS: number, headers: Record<string, string> = {}) =>
@@ -37,7 +39,7 @@ export const errors = {
   storeUnavailable: (retryAfterS: number) =>
     new ApiError(503, 'store_unavailable', 'The store is not available right now; nothing was lost. Try again shortly.', undefined, { 'Retry-After': String(retryAfterS) }),
   upstream: (message = 'The payment provider answered with an error.') => new ApiError(502, 'upstream', message),
-  upstreamTimeout: (message = 'The payment provider did not answer in time.') => new ApiError(504, 'upstream-timeout', message),
+  upstreamTimeout: (message = 'The payment provider did not answer in time.') => new ApiError(504, 'upstream_timeout', message),
 };
 
 export function errorResponse(c: Context, err: ApiError) {

@@ -12,6 +12,7 @@
  * ```
  */
 import type { z } from 'zod';
+import { ApiClientError } from '@bank-checkout/contract';
 import type * as m from '@bank-checkout/contract/schemas';
 import type { WebhookDelivery, WebhookEvent } from './webhook.js';
 
@@ -56,19 +57,15 @@ export interface MerchantClientOptions {
   retries?: number;
 }
 
-/** An answer other than 2xx, with the BFF's error code; `status` 0 when the BFF was not reached. */
-export class MerchantApiError extends Error {
-  override readonly name = 'MerchantApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly requestId: string | null = null,
-    readonly issues: { path: string; message: string }[] = [],
-  ) {
-    super(message);
-  }
-}
+/**
+ * An answer other than 2xx, with the BFF's error code; `status` 0 when the BFF was not reached.
+ * The one error class of the BFF's clients (`ApiClientError` of `@bank-checkout/contract`), here
+ * named `MerchantApiError`.
+ */
+export { ApiClientError as MerchantApiError };
+
+const fail = (status: number, code: string, message: string, requestId: string | null = null, issues: readonly { path: string; message: string }[] = []) =>
+  new ApiClientError(status, code, message, requestId, issues, 'MerchantApiError');
 
 const RETRYABLE = new Set([502, 503, 504]);
 
@@ -103,7 +100,7 @@ export function createMerchantClient(opts: MerchantClientOptions) {
           await backoff(attempt);
           continue;
         }
-        throw new MerchantApiError(0, 'network', `The BFF could not be reached: ${err instanceof Error ? err.message : 'error'}`);
+        throw fail(0, 'network', `The BFF could not be reached: ${err instanceof Error ? err.message : 'error'}`);
       }
       if (RETRYABLE.has(res.status) && !last) {
         await backoff(attempt);
@@ -118,7 +115,7 @@ export function createMerchantClient(opts: MerchantClientOptions) {
       }
       if (res.ok && data !== null) return data as T;
       const e = (data as { error?: { code?: string; message?: string; requestId?: string; issues?: { path: string; message: string }[] } } | null)?.error;
-      throw new MerchantApiError(res.status, e?.code ?? 'invalid_response', e?.message ?? `HTTP ${res.status}`, e?.requestId ?? res.headers.get('X-Request-Id'), e?.issues ?? []);
+      throw fail(res.status, e?.code ?? 'invalid_response', e?.message ?? `HTTP ${res.status}`, e?.requestId ?? res.headers.get('X-Request-Id'), e?.issues ?? []);
     }
   }
 

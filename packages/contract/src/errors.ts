@@ -1,16 +1,98 @@
 /**
- * Stable error codes a view's `error` carries, with the category that tells the payer's next
- * step. The provider's native codes (B100–B108, E300–E302) travel as they are; the BFF adds
- * its own. Messages live in the elements' catalogues under `error.<code>`.
+ * Every error code, in one spelling (snake_case; the provider's own codes as the provider
+ * spells them): the codes of the BFF's error answers (`{error: {code}}`), those a view's
+ * `error` carries, and those a client makes when no answer carries one. A view's code comes
+ * with the category that tells the payer's next step. Messages live in the elements'
+ * catalogues under `error.<code>`.
  */
 
 export const PROVIDER_ERROR_CODES = ['B100', 'B101', 'B102', 'B103', 'B104', 'B105', 'B106', 'B107', 'B108', 'E300', 'E301', 'E302'] as const;
 export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 
-export const BFF_ERROR_CODES = ['expired', 'cancelled', 'unknown', 'deadline', 'attempts', 'upstream', 'upstream-timeout', 'invalid-state'] as const;
+/** The BFF's own codes of a view's `error` (the provider's travel as they are). */
+export const BFF_ERROR_CODES = ['expired', 'cancelled', 'unknown', 'deadline', 'attempts', 'upstream', 'upstream_timeout', 'invalid_state'] as const;
 export type BffErrorCode = (typeof BFF_ERROR_CODES)[number];
 
 export type ViewErrorCode = ProviderErrorCode | BffErrorCode;
+
+/** The codes of the BFF's error answers (HTTP 4xx/5xx with `{error: {code, message, requestId}}`). */
+export const API_ERROR_CODES = [
+  // The request
+  'invalid_json',
+  'validation_failed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'unauthorized',
+  'not_found',
+  'rate_limited',
+  // The checkout
+  'checkout_busy',
+  'checkout_finished',
+  'invalid_state',
+  'mode_not_allowed',
+  'bank_unavailable',
+  'login_unavailable',
+  'stale_step',
+  // An isolated checkout's launch and its frame
+  'launch_used',
+  'launch_expired',
+  'not_isolated',
+  'origin_refused',
+  // The merchant API and the provider's calls to the BFF
+  'idempotency_mismatch',
+  'idempotency_in_progress',
+  'webhook_off',
+  'invalid_signature',
+  'notification_unreadable',
+  'reference_in_use',
+  'handoff_invalid',
+  'handoff_expired',
+  // The provider
+  'upstream',
+  'upstream_timeout',
+  'provider_error',
+  'provider_rejected',
+  'provider_credentials',
+  // The BFF itself
+  'frame_unavailable',
+  'unavailable',
+  'store_unavailable',
+  'internal',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** Codes a client (the elements', the merchant's) makes when no answer carries one. */
+export const CLIENT_ERROR_CODES = ['network', 'invalid_response', 'http_error', 'generic'] as const;
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
+
+/** Every error code. */
+export type ErrorCode = ApiErrorCode | ViewErrorCode | ClientErrorCode;
+
+/** Codes only the merchant's server meets (merchant API, the provider's calls): never shown to a payer. */
+export const MERCHANT_ERROR_CODES = ['idempotency_mismatch', 'idempotency_in_progress', 'webhook_off', 'invalid_signature', 'notification_unreadable', 'provider_credentials', 'reference_in_use', 'not_isolated'] as const satisfies readonly ApiErrorCode[];
+
+/** The codes a payer may be shown a message for: every code but the merchant's own. */
+export type PayerErrorCode = Exclude<ErrorCode, (typeof MERCHANT_ERROR_CODES)[number]>;
+
+/**
+ * A failed call of a BFF client (the elements' checkout client, the merchant client). `status`
+ * is the HTTP status (0 when the BFF was not reached), `code` the answer's code, or a client
+ * code (`network`, `invalid_response`, `http_error`) when the answer had none. A code this
+ * version does not know (a newer BFF) is kept as it came.
+ */
+export class ApiClientError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | (string & {}),
+    message: string,
+    readonly requestId: string | null = null,
+    readonly issues: readonly { path: string; message: string }[] = [],
+    name = 'ApiClientError',
+  ) {
+    super(message);
+    this.name = name;
+  }
+}
 
 /**
  * - `credentials`: what the payer typed was refused; typing it again may work.
@@ -37,8 +119,8 @@ export const ERROR_CATEGORIES: Readonly<Record<ViewErrorCode, ErrorCategory>> = 
   E300: 'service',
   E301: 'service',
   upstream: 'service',
-  'upstream-timeout': 'service',
-  'invalid-state': 'service',
+  upstream_timeout: 'service',
+  invalid_state: 'service',
   expired: 'ended',
   cancelled: 'ended',
   deadline: 'ended',

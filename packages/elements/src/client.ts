@@ -16,6 +16,7 @@ import type {
   TransferBody,
   ValidateBody,
 } from '@bank-checkout/contract';
+import { ApiClientError } from '@bank-checkout/contract';
 
 export type { ModeBody };
 
@@ -68,22 +69,16 @@ export interface ApiIssue {
 }
 
 /**
- * A failed call. `status` is the HTTP status (0 when the BFF was not reached), `code` the BFF's
- * error code (`validation_failed`, `invalid_state`, `upstream`, …) or `network` /
- * `invalid_response` when the answer was missing or not the contract's.
+ * A failed call: the one error class of the BFF's clients (`ApiClientError` of
+ * `@bank-checkout/contract`), here named `CheckoutApiError`. `status` is the HTTP status (0 when
+ * the BFF was not reached), `code` the BFF's error code (`validation_failed`, `invalid_state`,
+ * `upstream`, …) or `network` / `invalid_response` when the answer was missing or not the
+ * contract's.
  */
-export class CheckoutApiError extends Error {
-  override readonly name = 'CheckoutApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly requestId: string | null = null,
-    readonly issues: readonly ApiIssue[] = [],
-  ) {
-    super(message);
-  }
-}
+export { ApiClientError as CheckoutApiError };
+
+const fail = (status: number, code: string, message: string, requestId: string | null = null, issues: readonly ApiIssue[] = []) =>
+  new ApiClientError(status, code, message, requestId, issues, 'CheckoutApiError');
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -95,15 +90,15 @@ function isBanksResponse(x: unknown): x is BanksResponse {
   return isObject(x) && Array.isArray(x.groups);
 }
 
-const invalidBody = () => new CheckoutApiError(200, 'invalid_response', 'The checkout service answered with an unexpected body.');
+const invalidBody = () => fail(200, 'invalid_response', 'The checkout service answered with an unexpected body.');
 
-function errorOf(status: number, body: unknown): CheckoutApiError {
+function errorOf(status: number, body: unknown): ApiClientError {
   const e = isObject(body) && isObject((body as Partial<ErrorBody>).error) ? (body as ErrorBody).error : null;
   if (e && typeof e.code === 'string') {
-    return new CheckoutApiError(status, e.code, String(e.message ?? ''), typeof e.requestId === 'string' ? e.requestId : null, Array.isArray(e.issues) ? e.issues : []);
+    return fail(status, e.code, String(e.message ?? ''), typeof e.requestId === 'string' ? e.requestId : null, Array.isArray(e.issues) ? e.issues : []);
   }
-  const code = status === 504 ? 'upstream-timeout' : status >= 500 ? 'upstream' : 'http_error';
-  return new CheckoutApiError(status, code, `HTTP ${status}`);
+  const code = status === 504 ? 'upstream_timeout' : status >= 500 ? 'upstream' : 'http_error';
+  return fail(status, code, `HTTP ${status}`);
 }
 
 export function createCheckoutClient(options: CheckoutClientOptions): CheckoutClient {
@@ -122,7 +117,7 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
         ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
       });
     } catch {
-      throw new CheckoutApiError(0, 'network', 'The checkout service could not be reached.');
+      throw fail(0, 'network', 'The checkout service could not be reached.');
     }
     let data: unknown = null;
     try {

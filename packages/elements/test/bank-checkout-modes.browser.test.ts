@@ -121,7 +121,7 @@ describe('<bank-checkout> modes', () => {
   });
 
   it('says the periodic bank list could not be read, and reads it again on request', async () => {
-    const { bff, set } = modesBff(view({ state: 'periodic', banks: [], banksError: 'upstream-timeout' }, { mode: 'periodic', modes: ALL }));
+    const { bff, set } = modesBff(view({ state: 'periodic', banks: [], banksError: 'upstream_timeout' }, { mode: 'periodic', modes: ALL }));
     const el = await mount(bff.fetch);
     const form = await need(el, 'bank-periodic-form');
     const alert = await until(() => form.shadowRoot!.querySelector('[part=error][role=alert]'), 'the alert');

@@ -248,7 +248,7 @@ describe('<bank-checkout>', () => {
     let reads = 0;
     const bff = fakeBff({
       ...routes,
-      'POST /v1/checkout/transfer': () => apiError(504, 'upstream-timeout'),
+      'POST /v1/checkout/transfer': () => apiError(504, 'upstream_timeout'),
       'GET /v1/checkout': (b, c) => {
         reads++;
         if (reads === 1) return routes['GET /v1/checkout']!(b, c);
@@ -266,7 +266,7 @@ describe('<bank-checkout>', () => {
     await expect(el).to.be.accessible();
     await until(() => text(result.shadowRoot!.querySelector('h2')) === 'Payment completed', 'polling');
     expect(bff.calls.filter((c) => c.method === 'POST')).to.have.length(1);
-    expect(events.filter((e) => e.type === 'bank-checkout-error').map((e) => (e.detail as { code: string }).code)).to.deep.equal(['upstream-timeout']);
+    expect(events.filter((e) => e.type === 'bank-checkout-error').map((e) => (e.detail as { code: string }).code)).to.deep.equal(['upstream_timeout']);
     expect(events.filter((e) => e.type === 'bank-checkout-complete')).to.have.length(1);
     const polls = reads;
     await new Promise((r) => setTimeout(r, 100));

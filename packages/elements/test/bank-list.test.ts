@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { BankGroupView, BankView } from '@bank-checkout/contract';
 import { firstBanks, listBanks, orderOf, type BankList } from '../src/bank-selector/bank-list.js';
-import { filterBanks } from '../src/logic/banks.js';
+import { filterBanks } from './bank-search.js';
 import { AURORA, GROUPS } from './fixtures.js';
 
 const ids = (list: BankList) => list.sections.flatMap((s) => s.banks.map((b) => b.bankId));

@@ -7,7 +7,7 @@ import { view } from './fixtures.js';
 
 const q = (el: BankResult, sel: string) => el.shadowRoot!.querySelector(sel) as HTMLElement | null;
 
-const CODES = ['B100', 'B101', 'B102', 'B103', 'B104', 'B105', 'B106', 'B107', 'B108', 'E300', 'E301', 'E302', 'expired', 'cancelled', 'unknown', 'deadline', 'attempts', 'upstream', 'upstream-timeout', 'invalid-state'] as const;
+const CODES = ['B100', 'B101', 'B102', 'B103', 'B104', 'B105', 'B106', 'B107', 'B108', 'E300', 'E301', 'E302', 'expired', 'cancelled', 'unknown', 'deadline', 'attempts', 'upstream', 'upstream_timeout', 'invalid_state'] as const;
 
 describe('<bank-result>', () => {
   it('shows success from the view, without a retry', async () => {

@@ -76,7 +76,7 @@ describe('createCheckoutClient', () => {
     });
     const c: CheckoutClient = createCheckoutClient({ api: 'https://bff.test', secret: 's', fetch: bff.fetch });
     await assert.rejects(c.checkout(), { status: 0, code: 'network' });
-    await assert.rejects(c.cancel(), { status: 504, code: 'upstream-timeout' });
+    await assert.rejects(c.cancel(), { status: 504, code: 'upstream_timeout' });
     await assert.rejects(c.redirect(), { status: 502, code: 'upstream' });
     await assert.rejects(c.validate({ values: {} }), { code: 'invalid_response' });
     await assert.rejects(c.banks(), { code: 'invalid_response' });

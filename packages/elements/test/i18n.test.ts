@@ -13,7 +13,7 @@ import { eu } from '../src/i18n/eu.js';
 import { gl } from '../src/i18n/gl.js';
 import { errorKey, interpolate, registerCatalogue, registerTexts, resolveLocale, translate, type Catalogue } from '../src/i18n/index.js';
 import { NATIVE_ERROR_CODES } from '@bank-checkout/provider';
-import { BFF_ERROR_CODES } from '@bank-checkout/contract';
+import { API_ERROR_CODES, BFF_ERROR_CODES, CLIENT_ERROR_CODES, MERCHANT_ERROR_CODES, PROVIDER_ERROR_CODES } from '@bank-checkout/contract';
 
 /** English and Spanish whole: what a page loads up front, and the parts the forms bring. */
 const en: Catalogue = { ...enUpFront, ...enChallenge, ...enPeriodic };
@@ -55,11 +55,26 @@ describe('catalogues', () => {
 
   it('has a message for every provider and BFF error code in every locale', () => {
     const codes = [...NATIVE_ERROR_CODES, ...BFF_ERROR_CODES];
-    assert.ok(codes.includes('B100') && codes.includes('E302') && codes.includes('invalid-state'));
+    assert.ok(codes.includes('B100') && codes.includes('E302') && codes.includes('invalid_state'));
     for (const code of codes) {
       assert.equal(errorKey(code), `error.${code}`, `no message for ${code}`);
       for (const cat of Object.values(catalogues)) assert.ok((cat as Record<string, string>)[`error.${code}`]);
     }
+  });
+});
+
+describe('the contract’s error codes', () => {
+  it('each one a payer may meet has a text in English and Spanish: its own, or the generic one for the listed faults', () => {
+    const merchantOnly: readonly string[] = MERCHANT_ERROR_CODES;
+    const payer = [...new Set([...API_ERROR_CODES, ...BFF_ERROR_CODES, ...PROVIDER_ERROR_CODES, ...CLIENT_ERROR_CODES])].filter((c) => !merchantOnly.includes(c));
+    const generic = ['generic', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'http_error', 'invalid_response', 'bank_unavailable', 'login_unavailable', 'provider_error', 'provider_rejected', 'frame_unavailable', 'unavailable', 'internal'];
+    for (const code of payer) {
+      const key = errorKey(code);
+      assert.equal(key, generic.includes(code) ? 'error.generic' : `error.${code}`, code);
+      for (const [name, cat] of [['en', enUpFront], ['es', esUpFront]] as const) assert.ok((cat as Record<string, string>)[key], `${code} in ${name}`);
+    }
+    assert.ok(payer.every((c) => !/-/.test(c) || /^[BE]\d{3}$/.test(c)), 'one spelling: snake_case');
+    assert.ok(API_ERROR_CODES.every((c) => /^[a-z]+(_[a-z]+)*$/.test(c)), 'the API codes are snake_case');
   });
 });
 

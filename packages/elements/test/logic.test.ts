@@ -5,7 +5,8 @@ import { validateField, type FieldRules } from '../src/logic/validators.js';
 import { parseDigits, parseFieldInput, parseIdentityDocument } from '../src/logic/parsers.js';
 import { formatCents, formatClock, formatIban, normalizeForSearch } from '../src/logic/format.js';
 import { ANNOUNCE_AT_SECONDS, announcementDue, deadlineMs, secondsLeft } from '../src/logic/countdown.js';
-import { LAST_BANK_KEY, banksFor, filterBanks, findBank, needsPersonType, recallBank, rememberBank } from '../src/logic/banks.js';
+import { LAST_BANK_KEY, banksFor, findBank, needsPersonType, recallBank, rememberBank } from '../src/logic/banks.js';
+import { filterBanks } from './bank-search.js';
 import { GROUPS, AURORA, AURORA_EMPRESAS } from './fixtures.js';
 
 describe('validateField', () => {

@@ -1,5 +1,5 @@
 /**
- * Schemas of the payment-link service (spec/payment-links-service.md), the earlier variant
+ * Schemas of the payment-link service (docs/provider.md, the payment-link service), the earlier variant
  * of the signer (variant 1 "Commerce", variant 2 "Business") and its `info/debts` and
  * `update/enable-disable-url` services included. The signer bodies are defined once, in the
  * contract package, and re-exported here.

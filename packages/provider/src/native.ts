@@ -1,5 +1,5 @@
 /**
- * Schemas of the native bank-session service (spec/native-bank-service.md).
+ * Schemas of the native bank-session service (docs/provider.md, the native service).
  *
  * Resource schemas are lenient where the provider may send `null` for an absent optional
  * field; request schemas are strict (an optional field may only be absent or `null`) and carry

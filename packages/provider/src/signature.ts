@@ -1,5 +1,5 @@
 /**
- * Result-notification signatures (spec/payment-links-service.md, Events, 4).
+ * Result-notification signatures (docs/provider.md, the payment-link service: the signature).
  *
  * How `dataReturn` travels: as the Base64 (standard alphabet, padded) encoding of the UTF-8
  * JSON object. The signature is HMAC-SHA256, keyed with the API key, over those Base64

@@ -1,5 +1,5 @@
 /**
- * Rules of spec/payment-links-service.md checked the way an outside client sees them: over
+ * Rules of the payment-link service (docs/provider.md) checked the way an outside client sees them: over
  * HTTP, knowing only the spec.
  */
 import { describe, test } from 'node:test';

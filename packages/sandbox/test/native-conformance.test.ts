@@ -1,5 +1,5 @@
 /**
- * The native service as a client that knows only spec/native-bank-service.md sees it: every
+ * The native service as a client that knows only what docs/provider.md says of the native service sees it: every
  * request built from `banks/list` and earlier answers, every answer checked field by field
  * against the names, types and codes the spec writes.
  */

@@ -56,7 +56,7 @@ export interface ViewContext {
   now?: number;
   periodicBanks?: PeriodicBankView[];
   /** Why the periodic bank list is missing, when the provider could not give it. */
-  periodicBanksError?: 'upstream' | 'upstream-timeout';
+  periodicBanksError?: 'upstream' | 'upstream_timeout';
   /** The login description of a bank, from the cached bank list (the checkout keeps only its id and name). */
   bankInfo?: (bankId: string) => BankType | undefined;
 }

@@ -322,7 +322,7 @@ export function viewError(code: string): { code: string; message: string } {
 }
 
 /** The view's code for an upstream fault: a timeout, or any other. */
-export const faultCode = (timedOut: boolean) => (timedOut ? 'upstream-timeout' : 'upstream');
+export const faultCode = (timedOut: boolean) => (timedOut ? 'upstream_timeout' : 'upstream');
 
 /** What the engine needs to resolve an outcome besides the declaration. */
 export interface ResolveContext {

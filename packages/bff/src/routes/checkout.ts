@@ -13,7 +13,7 @@ import { bankView } from '../checkout/machine.js';
 import { corsAllowlist, countRequest, fromOwnOrigin, jsonBody, RATE_LIMIT_HEADERS, type BffEnv } from '../http.js';
 import { json, jsonRequest, router, SECURITY, withErrors } from '../openapi.js';
 import { toApiError } from '../upstream.js';
-import type { AppParts } from '../app.js';
+import type { AppParts } from '../parts.js';
 
 const isEmpty = (schema: z.ZodType) => schema === (contract.emptyBody as z.ZodType);
 

@@ -9,7 +9,7 @@
 import type { Context, TypedResponse } from 'hono';
 import { ApiError, errors } from '../errors.js';
 import { sha256Hex } from '../checkout/secrets.js';
-import type { AppParts } from '../app.js';
+import type { AppParts } from '../parts.js';
 
 export const idempotencyHeader = {
   name: 'Idempotency-Key',

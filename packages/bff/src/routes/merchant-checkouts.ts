@@ -9,7 +9,7 @@ import { errors } from '../errors.js';
 import { toView } from '../checkout/machine.js';
 import { json, jsonRequest, router } from '../openapi.js';
 import type { CheckoutRecord } from '../store/types.js';
-import type { AppParts } from '../app.js';
+import type { AppParts } from '../parts.js';
 import { merchantRouteFactory } from './merchant-route.js';
 
 const checkoutId = z.object({ id: z.string().meta({ description: 'The checkout id' }) });

@@ -8,7 +8,7 @@ import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { countRequest, jsonBody, merchantAuth } from '../http.js';
 import { SECURITY, withErrors } from '../openapi.js';
-import type { AppParts } from '../app.js';
+import type { AppParts } from '../parts.js';
 
 export function merchantRouteFactory(p: AppParts) {
   const auth = merchantAuth(p.config.merchantSecret, p.guards.merchant);

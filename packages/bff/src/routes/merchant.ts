@@ -10,7 +10,7 @@ import * as m from '@bank-checkout/contract/schemas';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import { notificationView } from '../notifications.js';
-import type { AppParts } from '../app.js';
+import type { AppParts } from '../parts.js';
 import { merchantRouteFactory } from './merchant-route.js';
 import { merchantCheckoutView, pageCredential } from './merchant-checkouts.js';
 import { idempotencyHeader, idempotencyKey, replayable } from './idempotency.js';

@@ -9,7 +9,7 @@ import { notificationAck, returnResult } from '@bank-checkout/contract/schemas';
 import { ApiError, errors } from '../errors.js';
 import { limitBody } from '../http.js';
 import { json, router, withErrors } from '../openapi.js';
-import type { AppParts } from '../app.js';
+import type { AppParts } from '../parts.js';
 
 const MAX_FORM = 40 * 1024;
 

@@ -7,7 +7,7 @@ import { webhookEventsPage, webhookEventsQuery, webhookEventEntry } from '@bank-
 import { errors } from '../errors.js';
 import { json, router } from '../openapi.js';
 import type { OutboxRecord } from '../store/types.js';
-import type { AppParts } from '../app.js';
+import type { AppParts } from '../parts.js';
 import { merchantRouteFactory } from './merchant-route.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

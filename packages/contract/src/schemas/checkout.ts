@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CHECKOUT_MODES, CHECKOUT_STATES } from '../states.js';
 import { CHECKOUT_ACTIONS } from '../actions.js';
+import { API_ERROR_CODES } from '../errors.js';
 import { cleanText } from './primitives.js';
 
 /* ---------- request bodies (elements → BFF) ---------- */
@@ -153,7 +154,7 @@ export const stepView = z.discriminatedUnion('state', [
     state: z.literal('periodic'),
     banks: z.array(periodicBankView),
     /** Set when the bank list could not be read from the provider: reading the view again retries. */
-    banksError: z.enum(['upstream', 'upstream-timeout']).optional(),
+    banksError: z.enum(['upstream', 'upstream_timeout']).optional(),
   }),
   z.object({ state: z.literal('succeeded') }),
   z.object({ state: z.literal('failed') }),
@@ -204,7 +205,7 @@ export type CheckoutStart = z.infer<typeof checkoutStart>;
 /** Every BFF error body. */
 export const errorBody = z.object({
   error: z.object({
-    code: z.string(),
+    code: z.enum(API_ERROR_CODES),
     message: z.string(),
     requestId: z.string(),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),

@@ -1,5 +1,5 @@
 /**
- * The signer bodies of the payment-link service (spec/payment-links-service.md): simple,
+ * The signer bodies of the payment-link service (docs/provider.md, the payment-link service): simple,
  * periodic, periodic cancellation and the earlier variant's two signers, with every limit of
  * the spec. The merchant API takes these same bodies (less `urlNotif`, which the BFF sets), and
  * the provider's client validates its requests with them: one definition for both.

@@ -16,7 +16,7 @@ const RESULT_STATUSES: readonly string[] = ['succeeded', 'failed', 'expired', 'c
 export const RETRYABLE_CODES: readonly string[] = [
   'network',
   'upstream',
-  'upstream-timeout',
+  'upstream_timeout',
   'rate_limited',
   'checkout_busy',
   'invalid_response',

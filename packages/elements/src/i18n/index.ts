@@ -8,6 +8,7 @@
  */
 import { en, type Catalogue, type MessageKey } from './en.js';
 import { es } from './es.js';
+import type { PayerErrorCode } from '@bank-checkout/contract';
 
 export type { Catalogue, MessageKey };
 export type MessageParams = Record<string, string | number>;
@@ -115,7 +116,35 @@ export function isMessageKey(key: string): key is MessageKey {
  */
 export function errorKey(code: string | null | undefined, message?: string | null): MessageKey {
   if (message && isMessageKey(message)) return message;
-  // The HTTP error `invalid_state` and the view's `invalid-state` say the same.
-  const byCode = `error.${code === 'invalid_state' ? 'invalid-state' : (code ?? '')}`;
+  const byCode = `error.${code ?? ''}`;
   return isMessageKey(byCode) ? byCode : 'error.generic';
 }
+
+/**
+ * The codes a payer may meet whose message is the generic one: a fault of the page's own
+ * request, or of the service, that the payer can do nothing particular about.
+ */
+type GenericMessage =
+  | 'generic'
+  | 'invalid_json'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'http_error'
+  | 'invalid_response'
+  | 'bank_unavailable'
+  | 'login_unavailable'
+  | 'provider_error'
+  | 'provider_rejected'
+  | 'frame_unavailable'
+  | 'unavailable'
+  | 'store_unavailable'
+  | 'origin_refused'
+  | 'handoff_invalid'
+  | 'handoff_expired'
+  | 'stale_step'
+  | 'internal';
+/** A code of the contract that has neither a message of its own nor the generic one: none (checked when the kit compiles). */
+type Unspoken = Exclude<PayerErrorCode, GenericMessage | CodeOf<MessageKey>>;
+type CodeOf<K> = K extends `error.${infer C}` ? C : never;
+export type EveryErrorCodeHasText = [Unspoken] extends [never] ? true : { missing: Unspoken };
+true satisfies EveryErrorCodeHasText;

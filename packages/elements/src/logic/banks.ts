@@ -1,17 +1,13 @@
 /**
- * The bank list as the selector shows it: search (accent- and case-insensitive), person type,
- * and the last bank used on this device (its id only).
+ * The bank list's pieces: person type, each name as searched (accent- and case-insensitive),
+ * and the last bank used on this device (its id only). The selector's search itself is
+ * bank-selector/bank-list.ts.
  */
 import type { BankGroupView, BankView } from '@bank-checkout/contract';
 import { normalizeForSearch } from './format.js';
 
 /** 0 natural person, 1 legal person (BankType.type). */
 export type PersonType = 0 | 1;
-
-export interface BankGroupMatch {
-  group: BankGroupView;
-  banks: BankView[];
-}
 
 /** A group offers both a natural-person and a legal-person bank. */
 export function hasBothPersonTypes(group: BankGroupView): boolean {
@@ -37,23 +33,6 @@ export function searchText(item: BankView | BankGroupView, text: string): string
     searchable.set(item, n);
   }
   return n;
-}
-
-/**
- * Groups with their banks that match `query` (in the bank's label or the group's name). The
- * person type narrows the list only when the payer is choosing without searching: a search finds
- * a bank under either type. Null: no person type is asked (no group has both kinds).
- */
-export function filterBanks(groups: readonly BankGroupView[], query: string, personType: PersonType | null): BankGroupMatch[] {
-  const q = normalizeForSearch(query);
-  if (q !== '') personType = null;
-  const out: BankGroupMatch[] = [];
-  for (const group of groups) {
-    const groupHit = q === '' || searchText(group, group.name).includes(q);
-    const banks = banksFor(group, personType).filter((b) => groupHit || searchText(b, b.label).includes(q));
-    if (banks.length) out.push({ group, banks });
-  }
-  return out;
 }
 
 export function findBank(groups: readonly BankGroupView[], bankId: string | null | undefined): BankView | undefined {

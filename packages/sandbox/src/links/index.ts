@@ -1,5 +1,5 @@
 /**
- * The simulated payment-link service (spec/payment-links-service.md) under `/san/...` and
+ * The simulated payment-link service (docs/provider.md, the payment-link service) under `/san/...` and
  * `/pro/...` (data kept apart per environment, and per API client), with its hosted gateway
  * pages (`/gateway/...`), its short URLs (`/s/<env>/?s=...`) and, for tests, the log of
  * notification attempts (`GET /__sandbox/notifications`). README.links.md documents every

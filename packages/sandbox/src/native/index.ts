@@ -1,5 +1,5 @@
 /**
- * The simulated native bank-session service (spec/native-bank-service.md) under
+ * The simulated native bank-session service (docs/provider.md, the native service) under
  * `/<nativeEnv>/...`: banks/list, login, secondlogin, accounts/list, transfer/init and
  * transfer/validate, all POST JSON, behind the API key and token headers.
  *
