@@ -14,6 +14,7 @@ import type { Upstream } from '../upstream.js';
 import type { WebhookEvent } from '../webhook.js';
 import { timePatch } from './machine.js';
 import { unlocked, type Internal } from './internal.js';
+import { withFunnel } from './funnel.js';
 import { ACTIONS, TIME_RULES, isFinal } from './transitions.js';
 
 export interface CheckoutEvent {
@@ -80,9 +81,11 @@ export function createCore(deps: ServiceDeps) {
   /**
    * Writes a change of `from` with compare-and-set, with the webhook event it reports in the
    * same transaction, and tells the in-process hook. `before` is the checkout as the action
-   * found it (its state is the event's previous state). Null when `from` was stale.
+   * found it (its state is the event's previous state). The furthest funnel step goes with
+   * every write (funnel.ts). Null when `from` was stale.
    */
   async function commit(before: CheckoutRecord, from: CheckoutRecord, patch: CheckoutPatch, source: CheckoutEvent['source']): Promise<CheckoutRecord | null> {
+    patch = withFunnel(from, patch);
     const event = checkoutEvent(before, patch.state ?? from.state, patch.mode ?? from.mode, patch.internal ?? from.internal, source);
     const events = event && deps.webhook?.enabled ? [deps.webhook.event({ type: 'checkout.updated', data: event })] : [];
     const written = await store.updateCheckout(from.id, from.version, patch, events);

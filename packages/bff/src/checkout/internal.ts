@@ -5,6 +5,7 @@
  * or code.
  */
 import type { BankType, FieldBank, ValidationBank } from '@bank-checkout/provider';
+import type { FunnelStep } from '@bank-checkout/contract';
 
 export interface SecondLoginInternal {
   type: 1 | 2 | 3;
@@ -38,6 +39,18 @@ export interface Internal {
   outcomeAt?: number;
   /** The periodic order the payer set up (told to the merchant with the outcome). */
   schedule?: { frequency: string; startDate: string; endDate?: string };
+  /** The bank a periodic order was set up at (the payment-link service's bank). */
+  linkBank?: { bankId: string; label: string };
+  /** The furthest funnel step the checkout reached, with its bank (for the merchant's funnel; kept for its whole life). */
+  funnel?: FunnelMark;
+  /** A hand-off to the payer's phone: the SHA-256 of its single-use token, until when it holds, and whether it was used. */
+  handoff?: { hash: string; expiresAt: number; used: boolean };
+}
+
+export interface FunnelMark {
+  step: FunnelStep;
+  bankId?: string;
+  bank?: string;
 }
 
 /** What a checkout keeps when the payer starts over with a bank: only the merchant's choices. */

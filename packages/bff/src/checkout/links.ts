@@ -138,7 +138,7 @@ export function linkActions(core: Core) {
           const res = await upstream.links.periodicSigner(request);
           if (!res.url) throw new UpstreamError('schema', 'url/periodic-payment-signer');
           const schedule = { frequency: body.frequency, startDate: body.startDate, ...(body.endDate ? { endDate: body.endDate } : {}) };
-          return { patch: { mode: 'periodic', state: 'redirect', error: null, internal: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url, schedule } } };
+          return { patch: { mode: 'periodic', state: 'redirect', error: null, internal: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url, schedule, linkBank: { bankId: bank.bankId, label: bank.name } } } };
         } catch (err) {
           return { patch: { internal: i }, error: toApiError(err) };
         }

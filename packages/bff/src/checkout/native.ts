@@ -11,6 +11,7 @@ import type { CheckoutPatch, CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import type { Core, Outcome } from './core.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
+import { bankTried } from './funnel.js';
 import { VALIDATION_WINDOW_MS, checkField, checkFields, loginCredentials, viewError } from './machine.js';
 import { SESSION_END, costsAttempt, sessionEnded, stateAfterError, unknownAfterFault, type ErrorStep } from './transitions.js';
 
@@ -35,7 +36,7 @@ export function nativeActions(core: Core) {
       code = 'attempts';
     }
     let internal = i;
-    if (state === 'select-bank') internal = merchantData(i);
+    if (state === 'select-bank') internal = { ...merchantData(i), funnel: bankTried(rec, i) };
     else if (state === 'login' || state === 'failed') internal = { ...merchantData(i), ...(i.bank ? { bank: i.bank } : {}) };
     // A wrong second-login code is not wrong credentials, a session that ended is not bad data:
     // the message says which it was.

@@ -66,6 +66,7 @@ function schema(jsonType: string): string[] {
     'CREATE INDEX IF NOT EXISTS checkouts_reference_idx ON checkouts (reference, created_at)',
     'CREATE INDEX IF NOT EXISTS checkouts_state_expires_idx ON checkouts (state, expires_at)',
     'CREATE INDEX IF NOT EXISTS checkouts_state_updated_idx ON checkouts (state, updated_at)',
+    'CREATE INDEX IF NOT EXISTS checkouts_created_idx ON checkouts (created_at)',
     // No query orders checkouts by update time alone (listCheckouts has state_updated); an
     // index on it would only be rewritten by every write.
     'DROP INDEX IF EXISTS checkouts_updated_idx',
@@ -172,6 +173,11 @@ export function createSqlStore(driver: SqlDriver): Store {
     async listCheckouts(opts) {
       const args: SqlValue[] = [opts.state, ...(opts.before !== undefined ? [opts.before] : []), pageSize(opts.limit)];
       const { rows } = await query(`SELECT * FROM checkouts WHERE state = ?${opts.before !== undefined ? ' AND updated_at < ?' : ''} ORDER BY updated_at DESC, id DESC LIMIT ?`, args);
+      return rows.map(checkoutFromRow);
+    },
+
+    async listCheckoutsCreated(opts) {
+      const { rows } = await query('SELECT * FROM checkouts WHERE created_at >= ? AND created_at < ? ORDER BY created_at, id LIMIT ?', [opts.from, opts.to, Math.max(1, Math.floor(opts.limit))]);
       return rows.map(checkoutFromRow);
     },
 

@@ -201,6 +201,14 @@ export type CheckoutView = z.infer<typeof checkoutView>;
 export const checkoutStart = z.object({ view: checkoutView, banks: banksResponse.nullable() });
 export type CheckoutStart = z.infer<typeof checkoutStart>;
 
+/**
+ * `POST /v1/checkout/handoff`: a link for the payer's phone while the checkout waits at the
+ * bank's page. It opens nothing but that page: the BFF answers it once, before `expiresAt`, with
+ * a redirect to the bank's page of this checkout; it never opens the checkout API.
+ */
+export const handoffAnswer = z.object({ url: z.string(), expiresAt: z.string() });
+export type HandoffAnswer = z.infer<typeof handoffAnswer>;
+
 /** Every BFF error body. */
 export const errorBody = z.object({
   error: z.object({
