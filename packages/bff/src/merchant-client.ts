@@ -25,6 +25,8 @@ export type LinkBanksAnswer = z.output<typeof m.linkBanksAnswer>;
 export type NotificationsPage = z.output<typeof m.notificationsPage>;
 export type CheckoutsPage = z.output<typeof m.checkoutsPage>;
 export type CheckoutsQuery = z.input<typeof m.checkoutsQuery>;
+export type FunnelQuery = z.input<typeof m.funnelQuery>;
+export type FunnelAnswer = z.output<typeof m.funnelAnswer>;
 export type CreateCheckoutInput = z.input<typeof m.createCheckoutBody>;
 export type LinkInput = z.input<typeof m.linkBody>;
 export type PeriodicLinkInput = z.input<ReturnType<typeof m.periodicLinkBody>>;
@@ -127,6 +129,8 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     getCheckout: (checkoutId: string) => get<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}`),
     /** Checkouts in a state, most recently changed first; `state: 'unknown'` lists those waiting for your decision. */
     listCheckouts: (query: CheckoutsQuery) => get<CheckoutsPage>('/v1/checkouts', query),
+    /** How far payers got per bank, for checkouts created in a period (`from`, `to`: ms or YYYY-MM-DD; default the last 7 days). */
+    funnel: (query: FunnelQuery = {}) => get<FunnelAnswer>('/v1/funnel', query),
     /** Settles a checkout left `unknown`, after asking the bank what happened. */
     resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed') => post<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}/resolve`, { outcome }),
     createLink: (body: LinkInput) => post<SignedLink>('/v1/links', body),

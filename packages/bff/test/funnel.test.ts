@@ -28,7 +28,9 @@ describe('funnel', () => {
     const from = h.clock.now;
     // Paid at aurora.
     const paid = await h.createCheckout();
-    assert.equal((await walk(h, paid.clientSecret, 'aurora')).state, 'succeeded');
+    const receipt = (await walk(h, paid.clientSecret, 'aurora')).step;
+    // The paid view carries what the payer's receipt shows: the provider's operation id and when.
+    assert.ok(receipt.state === 'succeeded' && receipt.operationId && receipt.paidAt === new Date(h.clock.now).toISOString(), JSON.stringify(receipt));
     // Chose aurora, the bank refused the login (B104), then the payer cancelled.
     const refused = await h.createCheckout();
     const bank = await bankOf(h, refused.clientSecret, 'aurora');

@@ -155,7 +155,13 @@ export const stepView = z.discriminatedUnion('state', [
     /** Set when the bank list could not be read from the provider: reading the view again retries. */
     banksError: z.enum(['upstream', 'upstream-timeout']).optional(),
   }),
-  z.object({ state: z.literal('succeeded') }),
+  z.object({
+    state: z.literal('succeeded'),
+    /** The provider's id of the payment (for the payer's receipt), once paid. */
+    operationId: z.string().optional(),
+    /** When the payment was confirmed (ISO instant). */
+    paidAt: z.string().optional(),
+  }),
   z.object({ state: z.literal('failed') }),
   z.object({ state: z.literal('expired') }),
   z.object({ state: z.literal('cancelled') }),

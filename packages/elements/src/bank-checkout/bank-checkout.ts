@@ -44,6 +44,17 @@ const loadLaterSteps = () =>
   }));
 
 /**
+ * What comes after the first screen (extras.ts): the phone hand-off, the other rail and the
+ * receipt, fetched in the background once the checkout is on screen.
+ */
+let extras: Promise<unknown> | undefined;
+const loadExtras = () =>
+  (extras ??= import('./extras.js').catch((err: unknown) => {
+    extras = undefined;
+    throw err;
+  }));
+
+/**
  * The isolated mode's host side (no Lit in it): loaded only when `isolate` is set, as the frame
  * runs the kit itself.
  */
@@ -64,7 +75,7 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * time, resynchronises after any failed call, and fires the kit's events.
  *
  * @summary Embeddable pay-by-bank checkout.
- * @fires bank-checkout-step - The checkout moved to another step; detail `{checkoutId, state, previous}`.
+ * @fires bank-checkout-step - The checkout moved to another step; detail `{checkoutId, state, previous, funnel, bankId?}` (`funnel`: the payer's funnel step it counts as: `started`, `bank`, `signed-in`, `confirmed`, `paid`, or null).
  * @fires bank-checkout-complete - Once, when the payment ended; detail `{checkoutId, outcome, code}`.
  * @fires bank-checkout-error - A call failed or the BFF answered with an error; detail `{checkoutId, code, status, requestId}`.
  * @csspart base - The checkout's frame.
@@ -125,6 +136,8 @@ export class BankCheckout extends BankBase {
 
   /** A bank the payer chose in the list (shown with its login form until the BFF answers). */
   @state() private chosenBank: BankView | null = null;
+  /** The bank the payer chose last (named by the offer of its own page when the in-page flow stops there). */
+  private triedBank: BankView | null = null;
   /** In the `login` state: the payer went back to the list. */
   @state() private picking = false;
   @state() private confirmingCancel = false;
@@ -149,6 +162,11 @@ export class BankCheckout extends BankBase {
   readonly refresh = (): Promise<void> => this.checkout.refresh();
   /** Runs one action; after a failed call the view is read again, as the call may have changed it. */
   readonly run = (action: StepAction): Promise<CheckoutView | null> => this.checkout.run(action);
+
+  private readonly setOnPhone = (on: boolean): void => {
+    this.checkout.stay = on;
+    this.requestUpdate();
+  };
 
   private readonly tr: Translate = (key, params) => this.t(key, params);
 
@@ -179,7 +197,8 @@ export class BankCheckout extends BankBase {
       if (this.chosenBank || LATER_STATES.has(c.view.state) || document.visibilityState === 'hidden') load();
       else requestAnimationFrame(() => setTimeout(load));
     }
-    this.provider.setValue({ view: c.view, groups: c.groups, client: c.client, locale: this.resolvedLocale, busy: c.busy, run: c.run, refresh: c.refresh });
+    if (c.view && !extras) requestAnimationFrame(() => setTimeout(() => void loadExtras().then(() => this.requestUpdate(), () => {})));
+    this.provider.setValue({ view: c.view, groups: c.groups, client: c.client, locale: this.resolvedLocale, busy: c.busy, run: c.run, refresh: c.refresh, onPhone: c.stay, setOnPhone: this.setOnPhone });
   }
 
   /** In isolated mode: the frame shows the checkout; this element only hosts it. */
@@ -210,6 +229,7 @@ export class BankCheckout extends BankBase {
   private start(): void {
     this.poll.schedule(null);
     this.chosenBank = null;
+    this.triedBank = null;
     this.picking = false;
     this.confirmingCancel = false;
     this.wantedMode = null;
@@ -314,7 +334,7 @@ export class BankCheckout extends BankBase {
   private chooseBank(bankId: string): void {
     const bank = findBank(this.checkout.groups ?? [], bankId);
     if (!bank) return;
-    this.chosenBank = bank;
+    this.chosenBank = this.triedBank = bank;
     this.checkout.clearNotice();
     void this.focusStep();
   }
@@ -371,7 +391,7 @@ export class BankCheckout extends BankBase {
 
   private renderStep(v: CheckoutView): TemplateResult | typeof nothing {
     const step = v.step;
-    if (showsRedirectStart(v, this.wantedMode)) return redirectStartTemplate(this.tr, this.checkout.busy, () => void this.checkout.run((c) => c.redirect()));
+    if (showsRedirectStart(v, this.wantedMode)) return html`${redirectStartTemplate(this.tr, this.checkout.busy, () => void this.checkout.run((c) => c.redirect()))}${this.extra(html`<bank-handoff></bank-handoff>`)}`;
     switch (step.state) {
       case 'select-bank':
         return this.renderSelector();
@@ -386,12 +406,12 @@ export class BankCheckout extends BankBase {
       case 'validate':
         return this.loaded('bank-challenge', html`<bank-challenge .clock=${this.clock}></bank-challenge>`);
       case 'redirect':
-        return redirectTemplate(step.url, this.checkout.leaving, this.tr, this.checkout.busy, this.refresh);
+        return html`${redirectTemplate(step.url, this.checkout.leaving, this.tr, this.checkout.busy, this.refresh)}${this.checkout.leaving ? nothing : this.extra(html`<bank-handoff ?open=${this.checkout.stay}></bank-handoff>`)}`;
       case 'periodic':
         // Until the form's file is in (it started loading with the view), say so.
-        return this.loaded('bank-periodic-form', html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>`);
+        return html`${this.loaded('bank-periodic-form', html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>`)}${this.extra(html`<bank-handoff></bank-handoff>`)}`;
       default:
-        return html`<bank-result></bank-result>${
+        return html`<bank-result></bank-result>${this.extra(html`<bank-receipt></bank-receipt>`)}${
           step.state === 'unknown' && this.poll.gaveUp ? html`<p class="notice" role="status" part="unknown-later">${this.t('result.unknownLater')}</p>` : nothing
         }`;
     }
@@ -400,6 +420,11 @@ export class BankCheckout extends BankBase {
   /** A step loaded on demand, once its file is in; until then, says so. */
   private loaded(tag: string, step: TemplateResult): TemplateResult {
     return customElements.get(tag) ? step : html`<p role="status">${this.t('status.loading')}</p>`;
+  }
+
+  /** What extras.ts adds, once it is in (nothing until then: none of it is needed at once). */
+  private extra(t: TemplateResult): TemplateResult | typeof nothing {
+    return customElements.get('bank-receipt') ? t : nothing;
   }
 
   /** One step back (another bank, person type, contract or account), before the transfer starts. */
@@ -424,6 +449,7 @@ export class BankCheckout extends BankBase {
     const { view: v, notice, loadError, busy } = this.checkout;
     const body = v
       ? html`${summaryTemplate(v, this.tr, this.resolvedLocale)} ${notice ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}
+          ${this.extra(html`<bank-rail-offer .bank=${this.triedBank}></bank-rail-offer>`)}
           ${this.renderModes(v)}
           ${'bank' in v.step && v.step.bank.label && v.state !== 'login' ? html`<p class="bank-name" part="bank">${this.t('step.bank', { bank: v.step.bank.label })}</p>` : nothing}
           <div class="step" part="step">${this.renderStep(v)}</div>
