@@ -93,7 +93,7 @@ export class BankHandoff extends BankElement {
   }
 
   protected override updated(): void {
-    if (this.waiting && (this.open || this.phone) && !this.asked) void this.makeLink();
+    if (this.waiting && this.open && !this.asked) void this.makeLink();
   }
 
   /** Asks the BFF for a new single-use link and draws its code. */
@@ -161,7 +161,7 @@ export class BankHandoff extends BankElement {
 
   override render() {
     if (!this.waiting) return this.renderOffer();
-    if (!this.link && !this.failed && !this.open && !this.phone) {
+    if (!this.link && !this.failed && !this.open) {
       return html`<button type="button" part="offer" @click=${() => void this.makeLink()}>${this.t('handoff.offer')}</button>`;
     }
     const { link, qr } = this;
