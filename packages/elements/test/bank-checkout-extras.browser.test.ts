@@ -49,12 +49,12 @@ async function mount(fetch: typeof globalThis.fetch, opts: { mode?: CheckoutMode
 }
 
 /** `host inner`: an element inside the shadow root of a kit element inside the checkout. */
-const need = <T extends Element = HTMLElement>(el: Element, selector: string) =>
+const need = <T extends Element = HTMLElement>(el: Element, selector: string, timeoutMs?: number) =>
   until(() => {
     const [host, ...rest] = selector.split(' ');
     const h = deep(el.shadowRoot!, host!);
     return rest.length ? (h?.shadowRoot?.querySelector<T>(rest.join(' ')) ?? null) : (h as T | null);
-  }, selector);
+  }, selector, timeoutMs);
 
 describe('<bank-checkout> beyond the steps', () => {
   it('finishes on the phone: a QR code of a single-use link, no navigation here, and the result when the bank confirms', async () => {
@@ -80,7 +80,8 @@ describe('<bank-checkout> beyond the steps', () => {
 
     // The phone pays; this page reads the checkout and shows the result with the receipt.
     set(view({ state: 'succeeded', operationId: 'op-778', paidAt: new Date(FIXED_NOW).toISOString() }, { mode: 'redirect', modes: ALL }));
-    const receipt = await need(el, 'bank-receipt [part=receipt]', );
+    // (The checks come from the element's own polling; a page in the background runs its timers once a second.)
+    const receipt = await need(el, 'bank-receipt [part=receipt]', 15_000);
     expect(text(receipt)).to.contain('op-778');
     expect(visited).to.deep.equal([]);
   });

@@ -197,7 +197,12 @@ export class BankCheckout extends BankBase {
       if (this.chosenBank || LATER_STATES.has(c.view.state) || document.visibilityState === 'hidden') load();
       else requestAnimationFrame(() => setTimeout(load));
     }
-    if (c.view && !extras) requestAnimationFrame(() => setTimeout(() => void loadExtras().then(() => this.requestUpdate(), () => {})));
+    if (c.view && !extras) {
+      // Like the later steps: after the first screen, at once when the page is hidden (no frame comes then).
+      const load = () => void loadExtras().then(() => this.requestUpdate(), () => {});
+      if (document.visibilityState === 'hidden') load();
+      else requestAnimationFrame(() => setTimeout(load));
+    }
     this.provider.setValue({ view: c.view, groups: c.groups, client: c.client, locale: this.resolvedLocale, busy: c.busy, run: c.run, refresh: c.refresh, onPhone: c.stay, setOnPhone: this.setOnPhone });
   }
 
@@ -391,7 +396,7 @@ export class BankCheckout extends BankBase {
 
   private renderStep(v: CheckoutView): TemplateResult | typeof nothing {
     const step = v.step;
-    if (showsRedirectStart(v, this.wantedMode)) return html`${redirectStartTemplate(this.tr, this.checkout.busy, () => void this.checkout.run((c) => c.redirect()))}${this.extra(html`<bank-handoff></bank-handoff>`)}`;
+    if (showsRedirectStart(v, this.wantedMode)) return redirectStartTemplate(this.tr, this.checkout.busy, () => void this.checkout.run((c) => c.redirect()));
     switch (step.state) {
       case 'select-bank':
         return this.renderSelector();
@@ -406,12 +411,12 @@ export class BankCheckout extends BankBase {
       case 'validate':
         return this.loaded('bank-challenge', html`<bank-challenge .clock=${this.clock}></bank-challenge>`);
       case 'redirect':
-        return html`${redirectTemplate(step.url, this.checkout.leaving, this.tr, this.checkout.busy, this.refresh)}${this.checkout.leaving ? nothing : this.extra(html`<bank-handoff ?open=${this.checkout.stay}></bank-handoff>`)}`;
+        return redirectTemplate(step.url, this.checkout.leaving, this.tr, this.checkout.busy, this.refresh);
       case 'periodic':
         // Until the form's file is in (it started loading with the view), say so.
-        return html`${this.loaded('bank-periodic-form', html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>`)}${this.extra(html`<bank-handoff></bank-handoff>`)}`;
+        return this.loaded('bank-periodic-form', html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>`);
       default:
-        return html`<bank-result></bank-result>${this.extra(html`<bank-receipt></bank-receipt>`)}${
+        return html`<bank-result></bank-result>${
           step.state === 'unknown' && this.poll.gaveUp ? html`<p class="notice" role="status" part="unknown-later">${this.t('result.unknownLater')}</p>` : nothing
         }`;
     }
@@ -425,6 +430,16 @@ export class BankCheckout extends BankBase {
   /** What extras.ts adds, once it is in (nothing until then: none of it is needed at once). */
   private extra(t: TemplateResult): TemplateResult | typeof nothing {
     return customElements.get('bank-receipt') ? t : nothing;
+  }
+
+  /**
+   * Under the step (extras.ts): finishing on the phone, at the start of the bank's-page and
+   * periodic methods and while waiting at the bank's page; the receipt of a payment.
+   */
+  private renderAfterStep(v: CheckoutView): TemplateResult | typeof nothing {
+    if (showsRedirectStart(v, this.wantedMode) || v.state === 'periodic') return this.extra(html`<bank-handoff></bank-handoff>`);
+    if (v.state === 'redirect' && !this.checkout.leaving) return this.extra(html`<bank-handoff ?open=${this.checkout.stay}></bank-handoff>`);
+    return v.state === 'succeeded' ? this.extra(html`<bank-receipt></bank-receipt>`) : nothing;
   }
 
   /** One step back (another bank, person type, contract or account), before the transfer starts. */
@@ -453,6 +468,7 @@ export class BankCheckout extends BankBase {
           ${this.renderModes(v)}
           ${'bank' in v.step && v.step.bank.label && v.state !== 'login' ? html`<p class="bank-name" part="bank">${this.t('step.bank', { bank: v.step.bank.label })}</p>` : nothing}
           <div class="step" part="step">${this.renderStep(v)}</div>
+          ${this.renderAfterStep(v)}
           ${allows(v, 'back') && v.state !== 'login' ? this.renderBack() : nothing}
           ${allows(v, 'cancel') ? this.renderCancel() : nothing}`
       : loadError
