@@ -10,6 +10,7 @@
  *   docs/img/try-again.png    after a cancellation: "Try again"
  *   docs/img/approve-app.png  approving in the bank's app after "not yet"
  *   docs/img/test-values.png  test mode: a second login by coordinates card, its position and test value shown
+ *   docs/img/console-funnel.png  the console's funnel: how far payers got per bank, and where they left
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -121,8 +122,13 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
     await ui.locator('bank-second-login [part=test-value]').waitFor();
     const testValuesPng = await shot('test-values.png');
+    // The payers' funnel of the checkouts above, per bank.
+    await page.goto(`${started.urls.demo}/console/funnel?days=1`);
+    await page.locator('table.funnel').waitFor();
+    const funnelPng = join(outDir, 'console-funnel.png');
+    await page.screenshot({ path: funnelPng, fullPage: true });
     await context.close();
-    return [checkoutPng, consolePng, retryPng, againPng, approvePng, testValuesPng];
+    return [checkoutPng, consolePng, retryPng, againPng, approvePng, testValuesPng, funnelPng];
   } finally {
     await close();
   }

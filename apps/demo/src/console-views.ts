@@ -18,6 +18,7 @@ const SUBNAV = [
   ['/console/links/new', 'New payment link'],
   ['/console/periodic/new', 'New periodic link'],
   ['/console/periodic/cancel', 'Cancel a periodic order'],
+  ['/console/funnel', 'Funnel'],
 ] as const;
 
 export function subnav(active: string): Html {

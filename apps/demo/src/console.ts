@@ -11,6 +11,7 @@ import { page, readForm, type DemoContext } from './context.js';
 import { backTo, createCancellations, filterOf, consoleQuery, FILTER_FIELDS, newReference, ORDER_ID, tomorrowIn } from './console-orders.js';
 import { CANCEL_INTRO, decisionsPanel, livePanel, ordersError, ordersTable, ordersView, pager, PERIODIC_INTRO, subnav } from './console-views.js';
 import { checkoutRow, notificationRow, type Feed } from './feed.js';
+import { funnelDays, funnelView } from './console-funnel.js';
 import { CANCEL_FORM, LINK_FORM, issuesByField, periodicForm, renderForm, toBody, type FieldErrors, type FormDef, type FormValues } from './forms.js';
 import { html, type Html } from './layout.js';
 import type { ApiErrorBody, Result, SignedLink } from './merchant.js';
@@ -62,6 +63,15 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
     const live = livePanel(notifications.map(notificationRow), feed.updates().map(checkoutRow));
     const decisions = decisionsPanel(undecided.ok ? undecided.data.checkouts : []);
     return consolePage(c, session, 'Merchant console', '/console', ordersView(flash, values, filterErrors, listing, live, decisions), orders.ok ? 200 : orders.status === 422 ? 422 : 502);
+  });
+
+  /* ---------- the payers' funnel ---------- */
+
+  app.get('/console/funnel', async (c) => {
+    const session = sessions.get(c);
+    const days = funnelDays(c);
+    const answer = await merchant.funnel(ctx.opts.now() - days * 86_400_000);
+    return consolePage(c, session, "Payers' funnel", '/console/funnel', funnelView(days, answer), answer.ok ? 200 : 502);
   });
 
   app.post('/console/checkouts/:id/resolve', async (c) => {

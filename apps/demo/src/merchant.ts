@@ -80,6 +80,8 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     launchCheckout: (checkoutId: string) => result(bff.launchCheckout(checkoutId)),
     /** Checkouts left `unknown` (an upstream call timed out mid-payment): the merchant decides after asking the bank. */
     undecided: () => result(bff.listCheckouts({ state: 'unknown', limit: 50 })),
+    /** The payers' funnel per bank, for checkouts created since `from` (ms). */
+    funnel: (from: number) => result(bff.funnel({ from: String(from) })),
     resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed', note?: string) => result<MerchantCheckout>(bff.resolveCheckout(checkoutId, outcome, note)),
     createLink: (body: Record<string, unknown>) => result(bff.createLink(body as LinkInput)),
     createPeriodicLink: (body: Record<string, unknown>) => result(bff.createPeriodicLink(body as PeriodicLinkInput)),

@@ -21,6 +21,7 @@ import { merchantRoutes } from './routes/merchant.js';
 import { merchantCheckoutRoutes } from './routes/merchant-checkouts.js';
 import { providerRoutes } from './routes/provider.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { handoffRoutes } from './routes/handoff.js';
 import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
 import { json, openApiDocument, router } from './openapi.js';
 import { startRetention } from './retention.js';
@@ -162,6 +163,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.route('/v1', merchantCheckoutRoutes(parts));
   app.route('/v1', providerRoutes(parts));
   app.route('/v1', webhookRoutes(parts));
+  app.route('/v1', handoffRoutes(parts));
   const frame = deps.frame;
   app.route('/v1', frameRoutes(config, typeof frame === 'function' ? frame : frame !== undefined ? () => Promise.resolve(frame) : installedFrameBundle));
   const document = openApiDocument(app, config.publicUrl);

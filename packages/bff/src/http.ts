@@ -21,6 +21,9 @@ export const MAX_JSON_BYTES = 64 * 1024;
 /** An incoming X-Request-Id is kept only when it looks like an id; otherwise one is made. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The path as the access log writes it: a phone's hand-off link is a single-use token, never logged. */
+export const loggedPath = (path: string) => path.replace(/\/handoff\/[^/]+/, '/handoff/{token}');
+
 /**
  * Request id (the caller's when sane, else `req_<uuid>`), echoed in X-Request-Id, bound to
  * every log line written while the request runs, and the access log line.
@@ -41,7 +44,7 @@ export function requestContext(logger: Logger): MiddlewareHandler<BffEnv>[] {
     inRequest(id, () =>
       logger.log(c.res.status >= 500 ? 'error' : 'info', 'http.request', {
         method: c.req.method,
-        path: c.req.path,
+        path: loggedPath(c.req.path),
         status: c.res.status,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
       }),

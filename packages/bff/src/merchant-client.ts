@@ -29,6 +29,8 @@ export type LinkBanksAnswer = z.output<typeof m.linkBanksAnswer>;
 export type NotificationsPage = z.output<typeof m.notificationsPage>;
 export type CheckoutsPage = z.output<typeof m.checkoutsPage>;
 export type CheckoutsQuery = z.input<typeof m.checkoutsQuery>;
+export type FunnelQuery = z.input<typeof m.funnelQuery>;
+export type FunnelAnswer = z.output<typeof m.funnelAnswer>;
 export type CreateCheckoutInput = z.input<typeof m.createCheckoutBody>;
 export type LinkInput = z.input<typeof m.linkBody>;
 export type PeriodicLinkInput = z.input<ReturnType<typeof m.periodicLinkBody>>;
@@ -132,6 +134,8 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     launchCheckout: (checkoutId: string) => post<CheckoutLaunch>(`/v1/checkouts/${id(checkoutId)}/launch`),
     /** Recent checkouts (or those in `state`), most recently changed first; `state: 'unknown'` lists those waiting for your decision. */
     listCheckouts: (query: CheckoutsQuery = {}) => get<CheckoutsPage>('/v1/checkouts', query),
+    /** How far payers got per bank, for checkouts created in a period (`from`, `to`: ms or YYYY-MM-DD; default the last 7 days). */
+    funnel: (query: FunnelQuery = {}) => get<FunnelAnswer>('/v1/funnel', query),
     /** Settles a checkout left `unknown`, after asking the bank what happened. */
     /** Records what the bank confirmed about a checkout left `unknown` (409 unless it is; the same outcome again is answered as is). */
     resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed', note?: string) =>

@@ -7,6 +7,7 @@
 export * from './states.js';
 export * from './actions.js';
 export * from './errors.js';
+export * from './funnel.js';
 export * from './rules/iban.js';
 export * from './rules/ids.js';
 export * from './rules/fields.js';
@@ -21,6 +22,7 @@ export type {
   CheckoutView,
   ContractBody,
   ErrorBody,
+  HandoffAnswer,
   FieldView,
   LoginBody,
   ModeBody,
@@ -33,4 +35,4 @@ export type {
   ValidateBody,
   ValidationView,
 } from './schemas/checkout.js';
-export type { CreateCheckoutBody, FrameLaunchAnswer, ResolveBody } from './schemas/merchant.js';
+export type { CreateCheckoutBody, FrameLaunchAnswer, ResolveBody, FunnelAnswer, FunnelRow } from './schemas/merchant.js';

@@ -9,6 +9,7 @@ import type {
   CheckoutView,
   ContractBody,
   ErrorBody,
+  HandoffAnswer,
   LoginBody,
   ModeBody,
   PeriodicBody,
@@ -60,6 +61,11 @@ export interface CheckoutClient {
   periodic(body: PeriodicBody): Promise<CheckoutView>;
   /** `POST /v1/checkout/mode`: switches to another mode the merchant allowed. */
   mode(body: ModeBody): Promise<CheckoutView>;
+  /**
+   * `POST /v1/checkout/handoff`: a single-use link to the bank's page for the payer's phone,
+   * while the checkout waits there. Optional in a client of your own (no QR code is offered then).
+   */
+  handoff?(): Promise<HandoffAnswer>;
 }
 
 
@@ -160,5 +166,7 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
     redirect: () => view('POST', '/v1/checkout/redirect', {}),
     periodic: (body) => view('POST', '/v1/checkout/periodic', body),
     mode: (body) => view('POST', '/v1/checkout/mode', body),
+    // Checked by its only reader (<bank-handoff>, loaded on demand).
+    handoff: () => call('POST', '/v1/checkout/handoff', {}) as Promise<HandoffAnswer>,
   };
 }

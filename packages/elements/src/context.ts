@@ -27,6 +27,10 @@ export interface CheckoutContextValue {
   run(action: StepAction): Promise<CheckoutView | null>;
   /** Reads the current view again (read-only, safe to repeat). */
   refresh(): Promise<void>;
+  /** The payer finishes at the bank's page on their phone: the page stays when the bank's page is ready, and waits for the result. */
+  onPhone?: boolean;
+  /** Sets `onPhone`. */
+  setOnPhone?(on: boolean): void;
 }
 
 export const checkoutContext = createContext<CheckoutContextValue | undefined>(Symbol.for('bank-checkout.context'));

@@ -2,7 +2,7 @@
  * The kit's events: typed, bubbling and composed (they cross shadow roots). No detail ever holds
  * a credential, a code the payer typed, or the client secret.
  */
-import type { CheckoutOutcome, CheckoutState } from '@bank-checkout/contract';
+import { funnelStepOf, type CheckoutOutcome, type CheckoutState, type CheckoutView, type FunnelStep } from '@bank-checkout/contract';
 
 export type { CheckoutOutcome };
 
@@ -13,6 +13,19 @@ export interface CheckoutStepDetail {
   state: CheckoutState;
   /** The state shown before, or null on the first view. */
   previous: CheckoutState | null;
+  /**
+   * The payer's funnel step this state counts as (`started`, `bank`, `signed-in`, `confirmed`,
+   * `paid`); null for an ending without payment. The bank chosen in the list fires `bank-select`.
+   */
+  funnel: FunnelStep | null;
+  /** The bank the step is at, when the view names one. */
+  bankId?: string;
+}
+
+/** The detail of `bank-checkout-step` for a view (and the state shown before it). */
+export function stepDetail(view: CheckoutView, previous: CheckoutState | null): CheckoutStepDetail {
+  const bankId = 'bank' in view.step ? view.step.bank.bankId : '';
+  return { checkoutId: view.id, state: view.state, previous, funnel: funnelStepOf(view.state), ...(bankId ? { bankId } : {}) };
 }
 
 export interface CheckoutCompleteDetail {

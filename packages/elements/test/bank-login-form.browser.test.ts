@@ -117,7 +117,7 @@ describe('<bank-login-form>', () => {
     expect(inputs(el)[1]!.value, 'the password is cleared after submit').to.equal('');
     expect(inputs(el)[0]!.value, 'the identity stays').to.equal('B12345674');
     const e = await step;
-    expect(e.detail).to.deep.equal({ checkoutId: 'chk_test', state: 'select-account', previous: 'login' });
+    expect(e.detail).to.deep.equal({ checkoutId: 'chk_test', state: 'select-account', previous: 'login', funnel: 'signed-in', bankId: 'aurora-empresas' });
     expect(JSON.stringify(e.detail)).not.to.contain('Empresa2024');
     expect(bff.calls[0]!.body).to.deep.equal({
       bankId: 'aurora-empresas',

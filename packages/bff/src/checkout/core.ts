@@ -19,6 +19,7 @@ import { newId } from './secrets.js';
 
 /** How much longer than one provider call a checkout's lease runs before it must be renewed. */
 export const LEASE_MARGIN_MS = 2_000;
+import { withFunnel } from './funnel.js';
 
 export interface CheckoutEvent {
   checkoutId: string;
@@ -87,9 +88,11 @@ export function createCore(deps: ServiceDeps) {
   /**
    * Writes a change of `from` with compare-and-set, with the webhook event it reports in the
    * same transaction, and tells the in-process hook. `before` is the checkout as the action
-   * found it (its state is the event's previous state). Null when `from` was stale.
+   * found it (its state is the event's previous state). The furthest funnel step goes with
+   * every write (funnel.ts). Null when `from` was stale.
    */
   async function commit(before: CheckoutRecord, from: CheckoutRecord, patch: CheckoutPatch, source: CheckoutEvent['source']): Promise<CheckoutRecord | null> {
+    patch = withFunnel(from, patch);
     // A checkout that ends keeps only what an ended one needs (internal.ts `finished`).
     if (isFinal(patch.state ?? from.state)) patch = { ...patch, internal: finished(patch.internal ?? from.internal) };
     const event = checkoutEvent(before, patch.state ?? from.state, patch.mode ?? from.mode, patch.internal ?? from.internal, source);

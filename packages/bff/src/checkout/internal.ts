@@ -5,6 +5,7 @@
  * or code.
  */
 import type { FieldBank, ValidationBank } from '@bank-checkout/provider';
+import type { FunnelStep } from '@bank-checkout/contract';
 
 export interface SecondLoginInternal {
   type: 1 | 2 | 3;
@@ -52,6 +53,18 @@ export interface Internal {
   schedule?: { frequency: string; startDate: string; endDate?: string };
   /** The merchant's decision on a checkout left `unknown` (what the bank confirmed). */
   resolution?: { outcome: 'succeeded' | 'failed'; at: number; note?: string };
+  /** The bank a periodic order was set up at (the payment-link service's bank). */
+  linkBank?: { bankId: string; label: string };
+  /** The furthest funnel step the checkout reached, with its bank (for the merchant's funnel; kept for its whole life). */
+  funnel?: FunnelMark;
+  /** A hand-off to the payer's phone: the SHA-256 of its single-use token, until when it holds, and whether it was used. */
+  handoff?: { hash: string; expiresAt: number; used: boolean };
+}
+
+export interface FunnelMark {
+  step: FunnelStep;
+  bankId?: string;
+  bank?: string;
 }
 
 /** What a checkout keeps when the payer starts over with a bank: only the merchant's choices. */
@@ -71,9 +84,9 @@ export function scrubSession(i: Internal): Internal {
  * The session, the payer's contracts and accounts, the challenge and the signed URL go.
  */
 export function finished(i: Internal): Internal {
-  const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution } = i;
+  const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank } = i;
   return Object.fromEntries(
-    Object.entries({ explicitDestiny, bank: bank && { bankId: bank.bankId, label: bank.label }, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution }).filter(([, v]) => v !== undefined),
+    Object.entries({ explicitDestiny, bank: bank && { bankId: bank.bankId, label: bank.label }, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank }).filter(([, v]) => v !== undefined),
   ) as Internal;
 }
 

@@ -134,7 +134,7 @@ export function linkActions(core: Core) {
           const res = await upstream.links.periodicSigner(request);
           if (!res.url) throw new UpstreamError('schema', 'url/periodic-payment-signer');
           const schedule = { frequency: body.frequency, startDate: body.startDate, ...(body.endDate ? { endDate: body.endDate } : {}) };
-          return { outcome: 'link-signed', patch: { mode: 'periodic' }, data: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url, schedule } };
+          return { outcome: 'link-signed', patch: { mode: 'periodic' }, data: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url, schedule, linkBank: { bankId: bank.bankId, label: bank.name } } };
         } catch (err) {
           return { outcome: 'unchanged', data: i, answer: toApiError(err) };
         }

@@ -97,6 +97,11 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
       };
     case 'redirect':
       return { state: 'redirect', url: i.url ?? '' };
+    case 'succeeded': {
+      // The payer's receipt: the payment is done, the id opens nothing at the provider without the BFF's keys.
+      const operationId = i.transactionId ?? i.linkTransactionId;
+      return { state: 'succeeded', ...(operationId ? { operationId } : {}), ...(i.outcomeAt ? { paidAt: new Date(i.outcomeAt).toISOString() } : {}) };
+    }
     case 'periodic':
       return { state: 'periodic', banks: ctx.periodicBanks ?? [], ...(ctx.periodicBanksError ? { banksError: ctx.periodicBanksError } : {}) };
     default:

@@ -11,6 +11,7 @@ import type { CheckoutRecord } from '../store/types.js';
 import { createCore, type ServiceDeps } from './core.js';
 import { linkActions } from './links.js';
 import { nativeActions } from './native.js';
+import { handoffActions } from './handoff.js';
 import { merchantData, scrubSession } from './internal.js';
 import { toView } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
@@ -230,6 +231,8 @@ export function createCheckoutService(deps: ServiceDeps) {
     redirect: links.redirect,
     periodic: links.periodic,
     applyLinkResult: links.applyLinkResult,
+    /** Links for the payer's phone to the bank's page (handoff.ts). */
+    handoff: handoffActions(core),
   };
 }
 

@@ -158,6 +158,10 @@ export function checkoutRoutes(p: AppParts) {
   action('/checkout/restart', 'Start again after a failure or a cancellation', contract.emptyBody, (rec) => p.service.restart(rec));
   action('/checkout/redirect', 'Create the signed payment URL', contract.emptyBody, (rec) => p.service.redirect(rec));
   action('/checkout/periodic', 'Create the signed periodic-payment URL', contract.periodicBody, (rec, b) => p.service.periodic(rec, b));
+  app.openapi(
+    checkoutRoute({ method: 'post', path: '/checkout/handoff', summary: "A single-use link that opens this checkout's bank page on the payer's phone (while it waits there)", body: contract.emptyBody, response: contract.handoffAnswer }),
+    async (c) => c.json(await p.service.handoff.create(c.get('checkout')), 200),
+  );
   action('/checkout/mode', 'Choose native, redirect or periodic', contract.modeBody, (rec, b) => p.service.chooseMode(rec, b.mode));
   return app;
 }

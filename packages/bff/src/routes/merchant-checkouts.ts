@@ -1,12 +1,13 @@
 /**
  * The merchant's reading of its checkouts: one by id, the list by state (the ones left
  * `unknown` wait for the merchant's decision), and that decision (`resolve`) after checking with
- * the bank. Creation is in merchant.ts with the other creations.
+ * the bank, and the payers' funnel per bank. Creation is in merchant.ts with the other creations.
  */
 import { z } from '@hono/zod-openapi';
 import * as m from '@bank-checkout/contract/schemas';
 import { errors } from '../errors.js';
 import { toView } from '../checkout/machine.js';
+import { countFunnel } from '../checkout/funnel.js';
 import { json, jsonRequest, router } from '../openapi.js';
 import type { CheckoutRecord } from '../store/types.js';
 import type { AppParts } from '../parts.js';
@@ -113,5 +114,29 @@ export function merchantCheckoutRoutes(p: AppParts) {
     return c.json(view(await p.service.resolve(rec, body.outcome, body.note)), 200);
   });
 
+  /** The payers' funnel per bank, counted from the checkouts created in the period. */
+  const funnel = merchantRoute({
+    method: 'get',
+    path: '/funnel',
+    summary: 'How far payers got, per bank (started, bank chosen, signed in, confirmed, paid) and where they left, for checkouts created in a period',
+    request: { query: m.funnelQuery },
+    responses: { 200: json(m.funnelAnswer) },
+  });
+  app.openapi(funnel, async (c) => {
+    const q = c.req.valid('query');
+    const to = q.to ?? p.now();
+    const from = q.from ?? to - FUNNEL_DEFAULT_DAYS * 86_400_000;
+    if (from >= to) throw errors.validation([{ path: 'from', message: 'must be before to' }]);
+    const rows = await p.store.listCheckoutsCreated({ from, to, limit: FUNNEL_MAX_CHECKOUTS + 1 });
+    const truncated = rows.length > FUNNEL_MAX_CHECKOUTS;
+    const { total, banks } = countFunnel(truncated ? rows.slice(0, FUNNEL_MAX_CHECKOUTS) : rows);
+    return c.json({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), total, banks, truncated }, 200);
+  });
+
   return app;
 }
+
+/** The funnel's period when none is given: the last week. */
+const FUNNEL_DEFAULT_DAYS = 7;
+/** The most checkouts one funnel counts (a narrower period counts the rest). */
+export const FUNNEL_MAX_CHECKOUTS = 20_000;

@@ -106,6 +106,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'one open checkout per merchant reference',
     up: () => OPEN_REFERENCE_SCHEMA,
   },
+  {
+    version: 5,
+    name: "the merchant's funnel: checkouts found by creation time",
+    up: () => ['CREATE INDEX checkouts_created_idx ON checkouts (created_at)'],
+  },
 ];
 
 /**

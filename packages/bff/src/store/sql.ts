@@ -209,6 +209,11 @@ export function createSqlStore(driver: SqlDriver): Store {
       return rows.map(checkoutFromRow);
     },
 
+    async listCheckoutsCreated(opts) {
+      const { rows } = await query('SELECT * FROM checkouts WHERE created_at >= ? AND created_at < ? ORDER BY created_at, id LIMIT ?', [opts.from, opts.to, Math.max(1, Math.floor(opts.limit))]);
+      return rows.map(checkoutFromRow);
+    },
+
     async findDue(now, limit) {
       const open = CHECKOUT_STATES.filter((st) => !FINAL_STATES.includes(st) && st !== 'unknown');
       const { rows } = await query(

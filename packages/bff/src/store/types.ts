@@ -164,6 +164,8 @@ export interface Store {
   /** Checkouts in `state`, most recently changed first; `before` pages by updatedAt. */
   /** Checkouts in `state` (any state when absent), most recently changed first. */
   listCheckouts(opts: { state?: CheckoutState; limit: number; before?: number }): Promise<CheckoutRecord[]>;
+  /** Checkouts created in [from, to), oldest first, at most `limit` (the merchant's funnel). */
+  listCheckoutsCreated(opts: { from: number; to: number; limit: number }): Promise<CheckoutRecord[]>;
   /** Up to `limit` checkouts not yet final whose expiry is past at `now`, oldest expiry first. */
   findDue(now: number, limit: number): Promise<CheckoutRecord[]>;
   /**

@@ -156,7 +156,13 @@ export const stepView = z.discriminatedUnion('state', [
     /** Set when the bank list could not be read from the provider: reading the view again retries. */
     banksError: z.enum(['upstream', 'upstream_timeout']).optional(),
   }),
-  z.object({ state: z.literal('succeeded') }),
+  z.object({
+    state: z.literal('succeeded'),
+    /** The provider's id of the payment (for the payer's receipt), once paid. */
+    operationId: z.string().optional(),
+    /** When the payment was confirmed (ISO instant). */
+    paidAt: z.string().optional(),
+  }),
   z.object({ state: z.literal('failed') }),
   z.object({ state: z.literal('expired') }),
   z.object({ state: z.literal('cancelled') }),
@@ -201,6 +207,14 @@ export type CheckoutView = z.infer<typeof checkoutView>;
  */
 export const checkoutStart = z.object({ view: checkoutView, banks: banksResponse.nullable() });
 export type CheckoutStart = z.infer<typeof checkoutStart>;
+
+/**
+ * `POST /v1/checkout/handoff`: a link for the payer's phone while the checkout waits at the
+ * bank's page. It opens nothing but that page: the BFF answers it once, before `expiresAt`, with
+ * a redirect to the bank's page of this checkout; it never opens the checkout API.
+ */
+export const handoffAnswer = z.object({ url: z.string(), expiresAt: z.string() });
+export type HandoffAnswer = z.infer<typeof handoffAnswer>;
 
 /** Every BFF error body. */
 export const errorBody = z.object({

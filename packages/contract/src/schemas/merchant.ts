@@ -289,3 +289,42 @@ export const healthAnswer = z.object({ ok: z.boolean() });
 
 /** The OpenAPI 3.1 document of the BFF. */
 export const openApiAnswer = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) });
+
+/* ---------- the payers' funnel ---------- */
+
+/** `GET /v1/funnel`: checkouts created from `from` (default: 7 days before `to`) to `to` (default: now). */
+export const funnelQuery = z.strictObject({
+  from: instant.optional(),
+  to: instant.optional(),
+});
+
+/** How many checkouts reached each step (each counts at every step up to its furthest). */
+const funnelCounts = z.object({
+  started: z.number().int(),
+  bankChosen: z.number().int(),
+  signedIn: z.number().int(),
+  confirmed: z.number().int(),
+  paid: z.number().int(),
+});
+
+/** One bank's funnel (`bankId` null: checkouts that never reached a bank, or paid at the bank's page where the payer chose it). */
+export const funnelRow = funnelCounts.extend({
+  bankId: z.string().nullable(),
+  bank: z.string().nullable(),
+  /** Checkouts that ended unpaid (failed, cancelled, expired), by the furthest step they reached: where payers left. */
+  left: funnelCounts.omit({ paid: true }),
+  /** Checkouts still open (or waiting for reconciliation). */
+  open: z.number().int(),
+});
+export type FunnelRow = z.infer<typeof funnelRow>;
+
+export const funnelAnswer = z.object({
+  from: z.string(),
+  to: z.string(),
+  total: funnelRow,
+  /** Per bank, the most started first. */
+  banks: z.array(funnelRow),
+  /** More checkouts were created in the period than were counted (narrow the period). */
+  truncated: z.boolean(),
+});
+export type FunnelAnswer = z.infer<typeof funnelAnswer>;

@@ -16,7 +16,7 @@ import '../bank-result/bank-result.js';
 import { CheckoutController } from './checkout-controller.js';
 import { PollController } from './poll-controller.js';
 import { ModeController } from './mode-controller.js';
-import { LATER_STATES, LATER_STEPS, loadFrameHost, loadLaterSteps, loadPeriodicForm, stepFilesSettled } from './loaders.js';
+import { LATER_STATES, LATER_STEPS, loadExtras, loadFrameHost, loadLaterSteps, loadPeriodicForm, stepFilesSettled } from './loaders.js';
 import { backTemplate, cancelTemplate, modesTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
 
@@ -31,7 +31,7 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * time, resynchronises after any failed call, and fires the kit's events.
  *
  * @summary Embeddable pay-by-bank checkout.
- * @fires bank-checkout-step - The checkout moved to another step; detail `{checkoutId, state, previous}`.
+ * @fires bank-checkout-step - The checkout moved to another step; detail `{checkoutId, state, previous, funnel, bankId?}` (`funnel`: the payer's funnel step it counts as: `started`, `bank`, `signed-in`, `confirmed`, `paid`, or null).
  * @fires bank-checkout-complete - Once, when the payment ended; detail `{checkoutId, outcome, code}`.
  * @fires bank-checkout-error - A call failed or the BFF answered with an error; detail `{checkoutId, code, status, requestId}`.
  * @csspart base - The checkout's frame.
@@ -102,6 +102,8 @@ export class BankCheckout extends BankBase {
 
   /** A bank the payer chose in the list (shown with its login form until the BFF answers). */
   @state() private chosenBank: BankView | null = null;
+  /** The bank the payer chose last (named by the offer of its own page when the in-page flow stops there). */
+  private triedBank: BankView | null = null;
   /** In the `login` state: the payer went back to the list. */
   @state() private picking = false;
   @state() private confirmingCancel = false;
@@ -124,6 +126,11 @@ export class BankCheckout extends BankBase {
   readonly refresh = (): Promise<void> => this.checkout.refresh();
   /** Runs one action; after a failed call the view is read again, as the call may have changed it. */
   readonly run = (action: StepAction): Promise<CheckoutView | null> => this.checkout.run(action);
+
+  private readonly setOnPhone = (on: boolean): void => {
+    this.checkout.stay = on;
+    this.requestUpdate();
+  };
 
   private readonly tr: Translate = (key, params) => this.t(key, params);
 
@@ -154,7 +161,13 @@ export class BankCheckout extends BankBase {
       if (this.chosenBank || LATER_STATES.has(c.view.state) || document.visibilityState === 'hidden') load();
       else requestAnimationFrame(() => setTimeout(load));
     }
-    this.provider.setValue({ view: c.view, groups: c.groups, client: c.client, locale: this.resolvedLocale, busy: c.busy, run: c.run, refresh: c.refresh });
+    if (c.view && !customElements.get('bank-receipt')) {
+      // Like the later steps: after the first screen, at once when the page is hidden (no frame comes then).
+      const load = () => void loadExtras().then(() => this.requestUpdate(), () => {});
+      if (document.visibilityState === 'hidden') load();
+      else requestAnimationFrame(() => setTimeout(load));
+    }
+    this.provider.setValue({ view: c.view, groups: c.groups, client: c.client, locale: this.resolvedLocale, busy: c.busy, run: c.run, refresh: c.refresh, onPhone: c.stay, setOnPhone: this.setOnPhone });
   }
 
   /** In isolated mode: the frame shows the checkout; this element only hosts it. */
@@ -185,6 +198,7 @@ export class BankCheckout extends BankBase {
   private start(): void {
     this.poll.schedule(null);
     this.chosenBank = null;
+    this.triedBank = null;
     this.picking = false;
     this.confirmingCancel = false;
     this.modes.reset();
@@ -251,7 +265,7 @@ export class BankCheckout extends BankBase {
   private chooseBank(bankId: string): void {
     const bank = findBank(this.checkout.groups ?? [], bankId);
     if (!bank) return;
-    this.chosenBank = bank;
+    this.chosenBank = this.triedBank = bank;
     this.checkout.clearNotice();
     void this.focusStep();
   }
@@ -329,6 +343,21 @@ export class BankCheckout extends BankBase {
     return customElements.get(tag) ? step : html`<p role="status">${this.t('status.loading')}</p>`;
   }
 
+  /** What extras.ts adds, once it is in (nothing until then: none of it is needed at once). */
+  private extra(t: TemplateResult): TemplateResult | typeof nothing {
+    return customElements.get('bank-receipt') ? t : nothing;
+  }
+
+  /**
+   * Under the step (extras.ts): finishing on the phone, at the start of the bank's-page and
+   * periodic methods and while waiting at the bank's page; the receipt of a payment.
+   */
+  private renderAfterStep(v: CheckoutView): TemplateResult | typeof nothing {
+    if (showsRedirectStart(v, this.modes.wanted) || v.state === 'periodic') return this.extra(html`<bank-handoff></bank-handoff>`);
+    if (v.state === 'redirect' && !this.checkout.leaving) return this.extra(html`<bank-handoff ?open=${this.checkout.stay}></bank-handoff>`);
+    return v.state === 'succeeded' ? this.extra(html`<bank-receipt></bank-receipt>`) : nothing;
+  }
+
   private renderBack(): TemplateResult {
     return backTemplate(this.tr, this.checkout.busy, () => void this.checkout.run((c) => c.back()));
   }
@@ -342,9 +371,11 @@ export class BankCheckout extends BankBase {
     const { view: v, notice, loadError, busy } = this.checkout;
     const body = v
       ? html`${summaryTemplate(v, this.tr, this.resolvedLocale)} ${notice ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}
+          ${this.extra(html`<bank-rail-offer .bank=${this.triedBank}></bank-rail-offer>`)}
           ${this.renderModes(v)}
           ${'bank' in v.step && v.step.bank.label && v.state !== 'login' ? html`<p class="bank-name" part="bank">${this.t('step.bank', { bank: v.step.bank.label })}</p>` : nothing}
           <div class="step" part="step">${this.renderStep(v)}</div>
+          ${this.renderAfterStep(v)}
           ${allows(v, 'back') && v.state !== 'login' ? this.renderBack() : nothing}
           ${allows(v, 'cancel') ? this.renderCancel() : nothing}`
       : loadError

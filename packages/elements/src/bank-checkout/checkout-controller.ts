@@ -8,7 +8,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { BankGroupView, BanksResponse, CheckoutView } from '@bank-checkout/contract';
 import { CheckoutApiError, type CheckoutClient } from '../client.js';
 import type { StepAction } from '../context.js';
-import { emit, isOutcome } from '../events.js';
+import { emit, isOutcome, stepDetail } from '../events.js';
 import { stepKey } from '../logic/checkout.js';
 import { isWebUrl } from '../logic/redirect.js';
 import { errorKey, type MessageKey } from '../i18n/index.js';
@@ -78,6 +78,8 @@ export class CheckoutController implements ReactiveController {
   leaving = false;
   /** The waits before each new read while the line is busy (503, or 409 `checkout_busy`); after the last, the error shows. */
   busyDelaysMs: readonly number[] = [1_000, 2_000, 3_000, 5_000, 8_000, 8_000, 8_000];
+  /** The payer finishes at the bank's page on another device: this page stays and waits for the result. */
+  stay = false;
   /** Aborted when the checkout changes or the element leaves the page. */
   signal: AbortSignal = new AbortController().signal;
 
@@ -102,6 +104,7 @@ export class CheckoutController implements ReactiveController {
     this.loadError = null;
     this.completed = false;
     this.leaving = false;
+    this.stay = false;
     this.renew();
     if (client) void this.refresh();
   }
@@ -307,7 +310,7 @@ export class CheckoutController implements ReactiveController {
     const before = this.view;
     this.set({ view });
     if (!before || stepKey(before) !== stepKey(view)) {
-      emit(this.host, 'bank-checkout-step', { checkoutId: view.id, state: view.state, previous: before?.state ?? null });
+      emit(this.host, 'bank-checkout-step', stepDetail(view, before?.state ?? null));
     }
     if (view.error && (fromAction || !before)) {
       emit(this.host, 'bank-checkout-error', { checkoutId: view.id, code: view.error.code, status: null, requestId: null });
@@ -317,7 +320,7 @@ export class CheckoutController implements ReactiveController {
       emit(this.host, 'bank-checkout-complete', { checkoutId: view.id, outcome: view.state, code: view.error?.code ?? null });
     }
     // Only an action of this page sends the payer away; a checkout found in `redirect` waits for the result.
-    if (fromAction && view.step.state === 'redirect' && isWebUrl(view.step.url)) {
+    if (fromAction && view.step.state === 'redirect' && isWebUrl(view.step.url) && !this.stay) {
       this.leaving = true;
       this.hooks.navigate(view.step.url);
     }

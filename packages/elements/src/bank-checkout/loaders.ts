@@ -27,6 +27,17 @@ export const loadLaterSteps = () =>
     throw err;
   }));
 
+/**
+ * What comes after the first screen (extras.ts): the phone hand-off, the other rail and the
+ * receipt, fetched in the background once the checkout is on screen.
+ */
+let extras: Promise<unknown> | undefined;
+export const loadExtras = () =>
+  (extras ??= import('./extras.js').catch((err: unknown) => {
+    extras = undefined;
+    throw err;
+  }));
+
 /** Settles once the step files asked for so far are in (or failed). */
 export const stepFilesSettled = (): Promise<unknown> => Promise.all([laterSteps, periodicForm].map((p) => p?.catch(() => {})));
 

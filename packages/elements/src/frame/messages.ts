@@ -126,7 +126,9 @@ function isEventDetail(name: unknown, d: unknown): boolean {
   if (!isRecord(d)) return false;
   switch (name) {
     case 'bank-checkout-step':
-      return isText(d.checkoutId, 128) && isText(d.state, 32) && (d.previous === null || isText(d.previous, 32));
+      return (
+        isText(d.checkoutId, 128) && isText(d.state, 32) && (d.previous === null || isText(d.previous, 32)) && (d.funnel == null || isText(d.funnel, 16)) && (d.bankId === undefined || isText(d.bankId, 128))
+      );
     case 'bank-checkout-complete':
       return isText(d.checkoutId, 128) && isText(d.outcome, 32) && (d.code === null || isText(d.code, 64));
     case 'bank-checkout-error':

@@ -1,5 +1,6 @@
 import type { enChallenge } from './en-challenge.js';
 import type { enPeriodic } from './en-periodic.js';
+import type { enExtras } from './en-extras.js';
 
 /**
  * English: the reference catalogue, with its two parts in files of their own (en-challenge.ts
@@ -141,8 +142,10 @@ export const en = {
   'error.generic': 'Something went wrong. Try again in a moment.',
 } as const;
 
-export type MessageKey = keyof typeof en | keyof typeof enChallenge | keyof typeof enPeriodic;
-/** A complete catalogue: one string per key. */
-export type Catalogue = Record<MessageKey, string>;
+export type MessageKey = keyof typeof en | keyof typeof enChallenge | keyof typeof enPeriodic | ExtrasKey;
+/** The texts of what loads after the first screen (en-extras.ts): a catalogue may leave them to English. */
+export type ExtrasKey = keyof typeof enExtras;
+/** A complete catalogue: one string per key (those of en-extras.ts optional). */
+export type Catalogue = Record<Exclude<MessageKey, ExtrasKey>, string> & Partial<Record<ExtrasKey, string>>;
 /** The texts of what a page loads up front (`en` and `es` as built in). */
 export type UpFrontTexts = Record<keyof typeof en, string>;

@@ -8,7 +8,7 @@ import { ContextConsumer } from '@lit/context';
 import type { CheckoutState, CheckoutView } from '@bank-checkout/contract';
 import { CheckoutApiError, type CheckoutClient } from '../client.js';
 import { checkoutContext, type StepAction, type CheckoutContextValue } from '../context.js';
-import { emit } from '../events.js';
+import { emit, stepDetail } from '../events.js';
 import { browserLanguages, errorKey, isLocaleReady, loadLocale, resolveLocale, translate, type MessageKey, type MessageParams } from '../i18n/index.js';
 import { elementStyles } from './styles.js';
 import type { StepFormHost } from './step-form.js';
@@ -129,7 +129,7 @@ export abstract class BankElement extends BankBase {
     this.failure = null;
     try {
       const next = await action(this.client);
-      emit(this, 'bank-checkout-step', { checkoutId: next.id, state: next.state, previous: this.currentView?.state ?? this.stepState });
+      emit(this, 'bank-checkout-step', stepDetail(next, this.currentView?.state ?? this.stepState));
       return next;
     } catch (err) {
       const e = asApiError(err);

@@ -1,0 +1,61 @@
+/**
+ * From the desktop to the phone: while a checkout waits at the bank's page (redirect or
+ * periodic), the payer's page may ask for a link to open that page on a phone (shown as a QR
+ * code). The link carries the checkout id and a single-use token of 192 random bits, of which the
+ * store keeps only the SHA-256; the BFF answers it once, before it expires, with a redirect to
+ * the bank's signed page of that checkout. It never opens the checkout API: the client secret
+ * (or the frame's key) stays on the desktop, which goes on reading the checkout and shows the
+ * result. A new link replaces the one before.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { ApiError, errors } from '../errors.js';
+import type { CheckoutRecord } from '../store/types.js';
+import type { Core } from './core.js';
+import { sha256Hex } from './secrets.js';
+
+/** How long a hand-off link holds (and never past the checkout's expiry). */
+export const HANDOFF_TTL_MS = 10 * 60_000;
+
+const gone = () => new ApiError(410, 'handoff_expired', 'This link was already used or has expired. Show a new code on the checkout.');
+const unknown = () => new ApiError(404, 'handoff_invalid', 'This link is not valid.');
+
+/** `<checkout id>.<token>`: both halves in the base64url alphabet. */
+const TOKEN = /^(chk_[A-Za-z0-9_-]{10,64})\.([A-Za-z0-9_-]{32})$/;
+
+export function handoffActions(core: Core) {
+  const { store, now, config } = core;
+
+  return {
+    /** A new single-use link to this checkout's bank page (replacing any earlier one). */
+    async create(rec: CheckoutRecord): Promise<{ url: string; expiresAt: string }> {
+      const open = (r: CheckoutRecord) => r.state === 'redirect' && Boolean(r.internal.url);
+      if (!open(rec)) throw errors.conflict('invalid_state', "A link for the phone exists only while the checkout waits at the bank's page.");
+      const token = randomBytes(24).toString('base64url');
+      const expiresAt = Math.min(now() + HANDOFF_TTL_MS, rec.expiresAt);
+      const hash = await sha256Hex(token);
+      const { changed } = await core.advance(rec, (r) => (open(r) ? { internal: { ...r.internal, handoff: { hash, expiresAt, used: false } } } : null), 'native');
+      if (!changed) throw errors.conflict('invalid_state', "A link for the phone exists only while the checkout waits at the bank's page.");
+      return { url: `${config.publicUrl}/v1/handoff/${rec.id}.${token}`, expiresAt: new Date(expiresAt).toISOString() };
+    },
+
+    /** Redeems a link once: the bank's page to go to, or 404 (not a link) / 410 (used, expired, or the checkout moved on). */
+    async redeem(raw: string): Promise<string> {
+      const m = TOKEN.exec(raw);
+      if (!m) throw unknown();
+      const rec = await store.getCheckout(m[1]!);
+      const h = rec?.internal.handoff;
+      if (!rec || !h) throw unknown();
+      const given = Buffer.from(await sha256Hex(m[2]!), 'hex');
+      if (!timingSafeEqual(given, Buffer.from(h.hash, 'hex'))) throw unknown();
+      const settled = await core.settle(rec);
+      const usable = (r: CheckoutRecord) => {
+        const x = r.internal.handoff;
+        return r.state === 'redirect' && Boolean(r.internal.url) && x?.hash === h.hash && !x.used && now() < x.expiresAt;
+      };
+      // Marked used with compare-and-set: two phones scanning at once get the page once.
+      const { record, changed } = await core.advance(settled, (r) => (usable(r) ? { internal: { ...r.internal, handoff: { ...r.internal.handoff!, used: true } } } : null), 'native');
+      if (!changed || !record.internal.url) throw gone();
+      return record.internal.url;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The merchant's funnel: each checkout's furthest step and its bank, kept in the store as the
+ * checkout moves, counted per bank by `GET /v1/funnel`; the payer's view never carries it.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { NATIVE_MAGIC } from '@bank-checkout/sandbox/testing';
+import type { FunnelAnswer } from '@bank-checkout/contract';
+import { createHarness, view, type Harness } from './harness.js';
+import { bankOf, testFields, walk } from './flow.js';
+import { funnelAfter } from '../src/checkout/funnel.js';
+import type { CheckoutRecord } from '../src/store/types.js';
+
+describe('funnel', () => {
+  let h: Harness;
+  before(async () => {
+    h = await createHarness();
+  });
+  after(() => h.close());
+
+  const funnel = async (query = '') => {
+    const res = await h.merchant(`/v1/funnel${query}`);
+    assert.equal(res.status, 200, await res.clone().text());
+    return (await res.json()) as FunnelAnswer;
+  };
+
+  it('counts, per bank, how far each checkout got and where the unpaid ones left', async () => {
+    const from = h.clock.now;
+    // Paid at aurora.
+    const paid = await h.createCheckout();
+    const receipt = (await walk(h, paid.clientSecret, 'aurora')).step;
+    // The paid view carries what the payer's receipt shows: the provider's operation id and when.
+    assert.ok(receipt.state === 'succeeded' && receipt.operationId && receipt.paidAt === new Date(h.clock.now).toISOString(), JSON.stringify(receipt));
+    // Chose aurora, the bank refused the login (B104), then the payer cancelled.
+    const refused = await h.createCheckout();
+    const bank = await bankOf(h, refused.clientSecret, 'aurora');
+    const v = await view(
+      await h.checkout(refused.clientSecret, '/v1/checkout/login', { bankId: 'aurora', loginId: bank.defaultLogin, fields: { ...testFields(bank), userId: NATIVE_MAGIC.actionRequiredUserId } }),
+    );
+    assert.equal(v.error?.code, 'B104');
+    await view(await h.checkout(refused.clientSecret, '/v1/checkout/cancel', {}));
+    // Left at the bank list.
+    const idle = await h.createCheckout();
+    await view(await h.checkout(idle.clientSecret, '/v1/checkout/cancel', {}));
+    // Signed in, still choosing the account.
+    const open = await h.createCheckout();
+    const shown = await walk(h, open.clientSecret, 'aurora', { stopAt: 'select-account' });
+    assert.equal(shown.state, 'select-account');
+    // Nothing of the funnel reaches the payer's view.
+    assert.doesNotMatch(JSON.stringify(shown), /funnel/);
+
+    h.clock.advance(1000);
+    const f = await funnel(`?from=${from}&to=${h.clock.now}`);
+    assert.deepEqual(
+      { started: f.total.started, bankChosen: f.total.bankChosen, signedIn: f.total.signedIn, confirmed: f.total.confirmed, paid: f.total.paid, open: f.total.open },
+      { started: 4, bankChosen: 3, signedIn: 2, confirmed: 1, paid: 1, open: 1 },
+    );
+    assert.deepEqual(f.total.left, { started: 1, bankChosen: 1, signedIn: 0, confirmed: 0 });
+    const aurora = f.banks.find((b) => b.bankId === 'aurora')!;
+    assert.equal(aurora.bank, bank.label);
+    assert.equal(aurora.started, 3);
+    assert.equal(aurora.paid, 1);
+    assert.equal(aurora.left.bankChosen, 1);
+    const none = f.banks.find((b) => b.bankId === null)!;
+    assert.deepEqual([none.started, none.left.started], [1, 1]);
+    assert.equal(f.banks.at(-1)!.bankId, null, 'checkouts without a bank come last');
+    assert.equal(f.truncated, false);
+
+    // A period before these checkouts counts none.
+    const empty = await funnel(`?from=${from - 10_000}&to=${from}`);
+    assert.equal(empty.total.started, 0);
+    assert.deepEqual(empty.banks, []);
+  });
+
+  it('keeps the furthest step when the payer goes back, and records the bank of a periodic order', () => {
+    const rec = { state: 'select-account', internal: { funnel: { step: 'signed-in', bankId: 'aurora', bank: 'Aurora' } } } as unknown as CheckoutRecord;
+    assert.equal(funnelAfter(rec, { state: 'select-bank' }).step, 'signed-in');
+    assert.equal(funnelAfter(rec, { state: 'cancelled' }).step, 'signed-in');
+    assert.deepEqual(funnelAfter(rec, { state: 'succeeded' }), { step: 'paid', bankId: 'aurora', bank: 'Aurora' });
+    const periodic = { state: 'periodic', internal: {} } as unknown as CheckoutRecord;
+    assert.deepEqual(funnelAfter(periodic, { state: 'redirect', internal: { linkBank: { bankId: 'b1', label: 'One' } } }), { step: 'bank', bankId: 'b1', bank: 'One' });
+  });
+
+  it('refuses a bad period with a clear 422 and is in the OpenAPI document', async () => {
+    for (const q of ['?from=yesterday', '?to=2026-13-45x', '?from=2000&to=1000', '?limit=3']) {
+      const res = await h.merchant(`/v1/funnel${q}`);
+      assert.equal(res.status, 422, q);
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'validation_failed');
+    }
+    assert.equal((await h.bff.request('http://bff.test/v1/funnel')).status, 401);
+    const doc = (await (await h.bff.request('http://bff.test/v1/openapi.json')).json()) as { paths: Record<string, { get?: { security?: unknown[] } }> };
+    assert.deepEqual(doc.paths['/v1/funnel']?.get?.security, [{ merchantBearer: [] }]);
+  });
+});

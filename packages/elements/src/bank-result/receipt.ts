@@ -1,0 +1,125 @@
+/**
+ * `<bank-receipt>`: after a payment succeeded, what the payer may keep: amount, payee, concept,
+ * reference, date and the provider's operation id, in the payer's language, with a "Print
+ * receipt" button. While it shows, printing the page prints the receipt alone (a print-only
+ * sheet on the document hides the rest; nothing changes on screen). Loaded on demand.
+ */
+import { css, html, nothing } from 'lit';
+import { customElement } from 'lit/decorators.js';
+import { registerTexts } from '../i18n/index.js';
+import { enExtras } from '../i18n/en-extras.js';
+import { esExtras } from '../i18n/es-extras.js';
+import { formatCents, formatIban, numberLocale } from '../logic/format.js';
+import { BankElement } from '../shared/bank-element.js';
+import { elementStyles } from '../shared/styles.js';
+
+registerTexts({ en: enExtras, es: esExtras });
+
+/** The page's print sheet while a receipt shows: everything but the receipt is hidden on paper. */
+let pageSheet: CSSStyleSheet | null = null;
+
+function printOnlyReceipt(doc: Document, on: boolean): void {
+  pageSheet ??= new CSSStyleSheet();
+  pageSheet.replaceSync('@media print { html, body { height: auto !important; } body * { visibility: hidden !important; } }');
+  const sheets = doc.adoptedStyleSheets.filter((s) => s !== pageSheet);
+  doc.adoptedStyleSheets = on ? [...sheets, pageSheet] : sheets;
+}
+
+/** A date and time in the payer's language (`25 November 2026, 18:02`). */
+export function formatReceiptDate(iso: string, locale: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: 'long', timeStyle: 'short' }).format(d);
+}
+
+/**
+ * @summary A printable receipt of a successful payment.
+ * @csspart receipt - The receipt.
+ * @csspart print - The "Print receipt" button (not printed).
+ */
+@customElement('bank-receipt')
+export class BankReceipt extends BankElement {
+  static override styles = [
+    ...elementStyles,
+    css`
+      .receipt {
+        border: 1px solid var(--_border);
+        border-radius: var(--_radius);
+        padding: var(--_gap);
+      }
+      h2 {
+        margin: 0 0 8px;
+        font-size: 1.1em;
+      }
+      dl {
+        display: grid;
+        grid-template-columns: max-content 1fr;
+        gap: 4px 12px;
+        margin: 0 0 var(--_gap);
+      }
+      dt {
+        color: var(--_muted);
+      }
+      dd {
+        margin: 0;
+        overflow-wrap: anywhere;
+      }
+      @media print {
+        :host {
+          visibility: visible !important;
+          position: absolute;
+          top: 0;
+          left: 0;
+          width: 100%;
+          color: #000;
+        }
+        .receipt {
+          border-color: #000;
+        }
+        dt {
+          color: #000;
+        }
+        [part='print'] {
+          display: none;
+        }
+      }
+    `,
+  ];
+
+  /** A payment made: not a periodic order (a mandate, nothing paid now). */
+  private get paid() {
+    const v = this.currentView;
+    return v?.step.state === 'succeeded' && v.mode !== 'periodic' ? { v, step: v.step } : null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    printOnlyReceipt(this.ownerDocument, true);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    printOnlyReceipt(this.ownerDocument, false);
+  }
+
+  override render() {
+    const p = this.paid;
+    if (!p) return nothing;
+    const { v, step } = p;
+    const row = (key: Parameters<typeof this.t>[0], value: string | undefined | null) => (value ? html`<dt>${this.t(key)}</dt><dd>${value}</dd>` : nothing);
+    return html`<section class="receipt" part="receipt" aria-labelledby="receipt-title">
+      <h2 id="receipt-title">${this.t('receipt.title')}</h2>
+      <dl>
+        ${row('receipt.amount', formatCents(v.amount, v.currency, this.resolvedLocale))} ${row('receipt.payee', v.payee.name)}
+        ${row('receipt.iban', v.payee.iban ? formatIban(v.payee.iban) : null)} ${row('receipt.subject', v.subject)} ${row('receipt.reference', v.reference)}
+        ${row('receipt.date', step.paidAt ? formatReceiptDate(step.paidAt, this.resolvedLocale) : null)} ${row('receipt.operation', step.operationId)}
+      </dl>
+      <button type="button" part="print" @click=${() => window.print()}>${this.t('receipt.print')}</button>
+    </section>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'bank-receipt': BankReceipt;
+  }
+}
