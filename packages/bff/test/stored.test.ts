@@ -42,7 +42,7 @@ describe('what a checkout stores', () => {
     const v = await walk(h, c.clientSecret, 'cantabrico-empresas');
     assert.equal(v.state, 'succeeded');
     const { internal } = await stored(c.id);
-    assert.deepEqual(Object.keys(internal).sort(), ['bank', 'outcomeAt', 'transactionId']);
+    assert.deepEqual(Object.keys(internal).sort(), ['bank', 'funnel', 'outcomeAt', 'transactionId']);
     assert.equal(internal.bank?.bankId, 'cantabrico-empresas');
   });
 
@@ -53,7 +53,7 @@ describe('what a checkout stores', () => {
     const v = await view(await h.checkout(c.clientSecret, '/v1/checkout/cancel', {}));
     assert.equal(v.state, 'cancelled');
     const { internal } = await stored(c.id);
-    assert.deepEqual(Object.keys(internal).sort(), ['bank']);
+    assert.deepEqual(Object.keys(internal).sort(), ['bank', 'funnel']);
   });
 
   it('after a restart (no bank list in memory) the login form is read from the provider again', async () => {

@@ -69,7 +69,7 @@ export interface FunnelMark {
 
 /** What a checkout keeps when the payer starts over with a bank: only the merchant's choices. */
 export function merchantData(i: Internal): Internal {
-  return i.explicitDestiny ? { explicitDestiny: true } : {};
+  return { ...(i.explicitDestiny ? { explicitDestiny: true } : {}), ...(i.funnel ? { funnel: i.funnel } : {}) };
 }
 
 /** Drops what a finished native session no longer needs. */
@@ -84,9 +84,9 @@ export function scrubSession(i: Internal): Internal {
  * The session, the payer's contracts and accounts, the challenge and the signed URL go.
  */
 export function finished(i: Internal): Internal {
-  const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank } = i;
+  const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank, handoff } = i;
   return Object.fromEntries(
-    Object.entries({ explicitDestiny, bank: bank && { bankId: bank.bankId, label: bank.label }, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank }).filter(([, v]) => v !== undefined),
+    Object.entries({ explicitDestiny, bank: bank && { bankId: bank.bankId, label: bank.label }, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank, handoff }).filter(([, v]) => v !== undefined),
   ) as Internal;
 }
 

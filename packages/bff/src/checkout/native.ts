@@ -11,6 +11,7 @@ import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import type { Core, Outcome } from './core.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
+import { bankTried } from './funnel.js';
 import { checkField, checkFields, loginCredentials } from './machine.js';
 import { deadlineFrom, faultCode as faultCodeOf, viewError, type ErrorStep } from './transitions.js';
 
@@ -115,7 +116,8 @@ export function nativeActions(core: Core) {
           }
           return afterSession(rec, fresh, res.sessionId, res.listContracts);
         } catch (err) {
-          return failure('login', err, fresh);
+          // The bank counts as chosen for the merchant's funnel, even when it refused the payer at once.
+          return failure('login', err, { ...fresh, funnel: bankTried(rec, fresh) });
         }
       });
     },
