@@ -6,7 +6,7 @@
  */
 import { ProviderError, UpstreamError, type BankType, type FieldBank } from '@bank-checkout/provider';
 import type { LoginBody } from '@bank-checkout/contract';
-import { ApiError, errors } from '../errors.js';
+import { ApiError, StaleStep, errors } from '../errors.js';
 import type { CheckoutPatch, CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import type { Core, Outcome } from './core.js';
@@ -179,7 +179,12 @@ export function nativeActions(core: Core) {
           if (!res.validations?.length) throw new UpstreamError('schema', 'transfer/init');
           return { patch: { state: 'validate', error: null, internal: { ...next, validations: res.validations, round: 1, deadline: started + VALIDATION_WINDOW_MS } } };
         } catch (err) {
-          if (err instanceof ProviderError) return { patch: providerErrorPatch(rec, i, 'transfer', err) };
+          if (err instanceof ProviderError) {
+            const patch = providerErrorPatch(rec, i, 'transfer', err);
+            // The account stays in the list, marked: the payer sees which one the bank refused.
+            if (patch.state === 'select-account') patch.internal = { ...patch.internal, refused: [...new Set([...(i.refused ?? []), accountId])] };
+            return { patch };
+          }
           return faultOutcome(i, 'transfer', err, 'select-account');
         }
       });
@@ -188,6 +193,9 @@ export function nativeActions(core: Core) {
     async validate(rec: CheckoutRecord, values: Record<string, string>) {
       return core.act(rec, 'validate', async (_locked, i) => {
         const validations = i.validations ?? [];
+        // Answers to another round's codes (another window answered that one): a stale step.
+        const keys = Object.keys(values);
+        if (keys.length && !keys.some((k) => validations.some((v) => v.fieldId === k))) throw new StaleStep('These codes answer a round of validations the checkout has left.');
         const filled = { ...values };
         // Type 6: the payer signs in the bank's app; the answer is the "signed" confirmation.
         for (const v of validations) if (v.type === 6 && filled[v.fieldId] === undefined) filled[v.fieldId] = config.provider.indirectSignedValue;

@@ -14,7 +14,7 @@ import { nativeActions } from './native.js';
 import { merchantData, scrubSession } from './internal.js';
 import { toView, viewError } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
-import { RESOLVE, initialState } from './transitions.js';
+import { RESOLVE, backTarget, initialState } from './transitions.js';
 
 export type { CheckoutEvent, ServiceDeps } from './core.js';
 
@@ -132,16 +132,18 @@ export function createCheckoutService(deps: ServiceDeps) {
     cancel: (rec: CheckoutRecord) => core.act(rec, 'cancel', async (_locked, i) => ({ patch: { state: 'cancelled', error: viewError('cancelled'), internal: scrubSession(i) } })),
 
     /**
-     * One step back before a transfer is initiated: from the account list to the contracts when
-     * there were several (the bank session goes on), otherwise to the bank list (the session is
-     * dropped; another bank or person type can be chosen).
+     * One step back before a transfer is initiated (backTarget): from the account list to the
+     * contracts when there were several (the bank session goes on); otherwise to the same bank's
+     * sign-in (the session is dropped, the bank stays), and from the sign-in to the bank list.
      */
     back: (rec: CheckoutRecord) =>
       core.act(rec, 'back', async (_locked, i) => {
-        if (rec.state === 'select-account' && (i.contracts?.length ?? 0) > 1) {
-          const { accounts, accountId, contractId, ...rest } = i;
-          return { patch: { state: 'select-contract', error: null, internal: rest } };
+        const to = backTarget(rec.state, i.contracts?.length ?? 0);
+        if (to === 'select-contract') {
+          const { accounts, accountId, contractId, refused, ...rest } = i;
+          return { patch: { state: to, error: null, internal: rest } };
         }
+        if (to === 'login' && i.bank) return { patch: { state: to, error: null, internal: { ...merchantData(i), bank: i.bank } } };
         return { patch: { state: 'select-bank', error: null, internal: merchantData(i) } };
       }),
 

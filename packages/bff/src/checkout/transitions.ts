@@ -34,12 +34,22 @@ export const ACTIONS: Readonly<Record<CheckoutAction, ActionRule>> = {
   mode: { from: START, to: ['select-bank', 'periodic', 'redirect'], needsChoice: true },
   redirect: { from: START, to: ['redirect'], needsMode: 'redirect' },
   periodic: { from: ['periodic', 'select-bank'], to: ['redirect'], needsMode: 'periodic' },
-  // One step back before any transfer is initiated: another contract, or another bank.
-  back: { from: ['login', 'second-login', 'select-contract', 'select-account'], to: ['select-bank', 'select-contract'] },
+  // One step back before any transfer is initiated (backTarget says where).
+  back: { from: ['login', 'second-login', 'select-contract', 'select-account'], to: ['select-bank', 'login', 'select-contract'] },
   // A fresh start after a failure or a cancellation (not once paid, expired or unknown); the
   // attempts left are kept, so starting over never gives a guesser more tries.
   restart: { from: ['failed', 'cancelled'], to: ['select-bank', 'periodic'] },
 };
+
+/**
+ * Where the back action leads: from the accounts to the contracts when there were several (the
+ * bank session goes on); from the accounts, contracts or second login to the same bank's
+ * sign-in (the bank session ends, the bank stays chosen); from the sign-in to the bank list.
+ */
+export function backTarget(state: CheckoutState, contracts: number): CheckoutState {
+  if (state === 'select-account' && contracts > 1) return 'select-contract';
+  return state === 'login' ? 'select-bank' : 'login';
+}
 
 /** Actions that start from an ending (a checkout that failed or was cancelled may start over). */
 export const FROM_ENDING: readonly CheckoutAction[] = ['restart'];
