@@ -81,6 +81,8 @@ export class CheckoutApiError extends Error {
     message: string,
     readonly requestId: string | null = null,
     readonly issues: readonly ApiIssue[] = [],
+    /** With `stale_step` (409): the checkout as it is now (another window moved it on). */
+    readonly view: CheckoutView | null = null,
   ) {
     super(message);
   }
@@ -101,7 +103,8 @@ const invalidBody = () => new CheckoutApiError(200, 'invalid_response', 'The che
 function errorOf(status: number, body: unknown): CheckoutApiError {
   const e = isObject(body) && isObject((body as Partial<ErrorBody>).error) ? (body as ErrorBody).error : null;
   if (e && typeof e.code === 'string') {
-    return new CheckoutApiError(status, e.code, String(e.message ?? ''), typeof e.requestId === 'string' ? e.requestId : null, Array.isArray(e.issues) ? e.issues : []);
+    const view = (body as { view?: unknown }).view;
+    return new CheckoutApiError(status, e.code, String(e.message ?? ''), typeof e.requestId === 'string' ? e.requestId : null, Array.isArray(e.issues) ? e.issues : [], isCheckoutView(view) ? view : null);
   }
   const code = status === 504 ? 'upstream-timeout' : status >= 500 ? 'upstream' : 'http_error';
   return new CheckoutApiError(status, code, `HTTP ${status}`);

@@ -30,6 +30,27 @@ export const checkoutStyles = css`
     font-weight: 700;
     font-variant-numeric: tabular-nums;
   }
+  .summary details {
+    margin-top: 4px;
+    font-size: 0.9em;
+  }
+  .summary summary {
+    cursor: pointer;
+    color: var(--_primary);
+    width: max-content;
+    max-width: 100%;
+  }
+  .summary details dl {
+    margin-top: 4px;
+  }
+  /* The way to pay, once chosen: one line with "Change". */
+  .modes.chosen {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0 12px;
+  }
   .status:empty {
     display: none;
   }
