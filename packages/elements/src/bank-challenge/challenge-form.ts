@@ -148,8 +148,20 @@ export class ChallengeForm implements ReactiveController {
       this.el.requestUpdate();
       this.fields.clear();
       emit(this.el, 'bank-challenge-expire', { deadline });
+      void this.focusExpired();
       void this.host.checkout()?.refresh();
     }
+  }
+
+  /**
+   * Time is up: the field the payer was in closes, so focus goes to the alert that says why
+   * (unless the payer is elsewhere on the page).
+   */
+  private async focusExpired(): Promise<void> {
+    const active = document.activeElement;
+    const here = !!this.el.shadowRoot?.activeElement || active === null || active === document.body;
+    await this.el.updateComplete;
+    if (here) this.el.shadowRoot?.querySelector<HTMLElement>('[part=error]')?.focus();
   }
 
   /**
@@ -303,7 +315,7 @@ export class ChallengeForm implements ReactiveController {
       </div>
       <p class="sr-only" role="status" aria-atomic="true">${this.announcement}</p>
       ${this.expired
-        ? html`<div class="alert" role="alert" part="error"><p>${this.t('challenge.expired')}</p></div>`
+        ? html`<div class="alert" role="alert" part="error" tabindex="-1"><p>${this.t('challenge.expired')}</p></div>`
         : html`${this.host.renderError(
               // A wrong code with attempts left: a fresh challenge, and how many tries remain.
               this.host.errorCode()?.code === 'B103' && view ? html`<p>${this.t('challenge.newCode')} ${this.t('field.attemptsLeft', { count: view.attemptsLeft })}</p>` : nothing,

@@ -46,10 +46,17 @@ export const checkoutStyles = css`
   /* The way to pay, once chosen: one line with "Change". */
   .modes.chosen {
     display: flex;
-    flex-wrap: wrap;
     align-items: center;
-    justify-content: space-between;
     gap: 0 12px;
+  }
+  .modes.chosen span {
+    flex: 1 1 0;
+    min-width: 0;
+  }
+  /* The test-mode banner: one short line, so the step starts high on a phone. */
+  [part='sandbox-banner'] {
+    padding: 4px var(--_gap);
+    font-size: 0.875em;
   }
   .status:empty {
     display: none;

@@ -240,6 +240,8 @@ export class BankCheckout extends BankBase {
     }
     // Found at a bank's sign-in (a reload, a back from the accounts): the way to pay was chosen.
     if (view.state === 'login' && (!before || before.state !== 'login')) this.modesCollapsed = true;
+    // The shop asked for a way to pay (its own page offered the choice): it shows on one line.
+    if (!before && this.mode && view.modes.includes(this.mode)) this.modesCollapsed = true;
     if (!before) this.prefer(view);
     if (showsBankList(view, this.wantedMode)) void this.checkout.loadGroups();
     this.schedulePoll(view);
@@ -259,7 +261,6 @@ export class BankCheckout extends BankBase {
     const mode = preferredMode(this.mode, view);
     if (mode) {
       this.wantedMode = mode;
-      this.modesCollapsed = true;
       void this.syncMode();
     }
   }

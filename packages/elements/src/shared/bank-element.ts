@@ -68,11 +68,14 @@ export abstract class BankBase extends LitElement {
     return false;
   }
 
-  /** Moves focus to the start of what the element shows: its heading, else its first control. */
+  /** Moves focus to the start of what the element shows: its error, else its heading, else its first control. */
   async focusStart(): Promise<void> {
     await this.updateComplete;
     const root = this.renderRoot as ShadowRoot;
-    const target = root.querySelector<HTMLElement>('h2[tabindex]') ?? root.querySelector<HTMLElement>('input:checked, input:not([disabled]), button:not([disabled])');
+    const target =
+      root.querySelector<HTMLElement>('[role=alert][tabindex]') ??
+      root.querySelector<HTMLElement>('h2[tabindex]') ??
+      root.querySelector<HTMLElement>('input:checked, input:not([disabled]), button:not([disabled])');
     target?.focus();
   }
 }
