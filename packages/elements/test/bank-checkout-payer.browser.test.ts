@@ -5,6 +5,7 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
+import type { LitElement } from 'lit';
 import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
 import type { BankChallenge, Clock } from '../src/bank-challenge/bank-challenge.js';
@@ -45,7 +46,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
       'POST /v1/checkout/transfer': () => ({ status: 409, body: { error: { code: 'stale_step', message: 'moved on', requestId: 'r1' }, view: challenge() } }),
     });
     const el = await mount(bff.fetch);
-    const picker = await need<BankChallenge>(el, 'bank-account-picker');
+    const picker = await need<LitElement>(el, 'bank-account-picker');
     const first = await until(() => picker.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]'), 'an account');
     first.click();
     await picker.updateComplete;
@@ -78,7 +79,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
       'POST /v1/checkout/back': () => (current = view({ state: 'login', bank: AURORA })),
     });
     const el = await mount(bff.fetch);
-    const form = await need<BankChallenge>(el, 'bank-login-form');
+    const form = await need<LitElement>(el, 'bank-login-form');
     const [user, secret] = await until(() => {
       const inputs = form.shadowRoot!.querySelectorAll<HTMLInputElement>('input:not([type=radio])');
       return inputs.length >= 2 && [...inputs];
@@ -98,7 +99,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     const yes = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=back] button')].find((b) => b.textContent?.trim() === 'Yes, go back')!;
     yes.click();
     await until(() => current.state === 'login' && !el.shadowRoot!.querySelector('bank-account-picker'), 'back at the sign-in');
-    const again = await need<BankChallenge>(el, 'bank-login-form');
+    const again = await need<LitElement>(el, 'bank-login-form');
     expect(again).to.equal(form, 'the same form, still holding the identity');
     await until(() => !again.hidden, 'the form shows');
     await again.updateComplete;
@@ -122,7 +123,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     const v = accounts({ error: { code: 'B106', message: 'error.B106' } });
     if (v.step.state === 'select-account') v.step.accounts[1]!.refused = true;
     const el = await mount(fakeBff({ 'GET /v1/checkout': () => v }).fetch);
-    const picker = await need<BankChallenge>(el, 'bank-account-picker');
+    const picker = await need<LitElement>(el, 'bank-account-picker');
     await until(() => picker.shadowRoot!.querySelectorAll('[part=option]').length === 2, 'the accounts');
     const options = [...picker.shadowRoot!.querySelectorAll('[part=option]')].map(text);
     expect(options[0]).not.to.contain('Refused');
