@@ -165,7 +165,7 @@ describe('native flow under upstream faults', { concurrency: true }, () => {
       await arm(h, 'POST', '/test/login', null);
       const again = await run();
       assert.equal(again.status, 409);
-      assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'invalid_state');
+      assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'stale_step');
       assert.deepEqual(await sandboxCalls(h), {});
       const v = await viewOf(h, secret);
       assert.equal(v.state, 'unknown');
@@ -191,7 +191,7 @@ describe('native flow under upstream faults', { concurrency: true }, () => {
         // The payer sends it again (a double click, a reload): refused without an upstream call.
         for (const res of [await send(), await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })]) {
           assert.equal(res.status, 409);
-          assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_state');
+          assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'stale_step');
         }
         assert.deepEqual(await sandboxCalls(h), {});
         v = await viewOf(h, c.clientSecret);

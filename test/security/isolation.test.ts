@@ -172,7 +172,7 @@ describe('isolation', () => {
       for (const path of ['/v1/checkout/second-login', '/v1/checkout/contract', '/v1/checkout/transfer', '/v1/checkout/validate']) {
         const body = ACTIONS.find(([p]) => p === path)![1];
         const err = await json(await rig.checkout(c.clientSecret, path, body), 409);
-        assert.equal(err.error.code, 'invalid_state', `${path} in select-bank`);
+        assert.equal(err.error.code, 'stale_step', `${path} in select-bank`);
       }
       assert.equal(upstreamCount(), calls);
 
@@ -190,7 +190,7 @@ describe('isolation', () => {
       const t = await json<CheckoutView>(await rig.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' }));
       assert.equal(t.state, 'validate');
       const again = await json(await rig.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' }), 409);
-      assert.equal(again.error.code, 'invalid_state', 'a second transfer while validating');
+      assert.equal(again.error.code, 'stale_step', 'a second transfer while validating');
     });
 
     it('concurrent actions on one checkout start one upstream call; the others get 409', async () => {

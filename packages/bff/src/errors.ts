@@ -26,6 +26,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A payer action for a step the checkout has left (another window moved it on, or time did):
+ * 409 `stale_step`, answered with the checkout's current view beside the error.
+ */
+export class StaleStep extends ApiError {
+  constructor(message: string) {
+    super(409, 'stale_step', message);
+  }
+}
+
 export const errors = {
   badJson: () => new ApiError(400, 'invalid_json', 'The request body is not valid JSON.'),
   validation: (issues: Issue[]) => new ApiError(422, 'validation_failed', 'The request is not valid.', issues),
@@ -42,11 +52,11 @@ export const errors = {
   upstreamTimeout: (message = 'The payment provider did not answer in time.') => new ApiError(504, 'upstream_timeout', message),
 };
 
-export function errorResponse(c: Context, err: ApiError) {
+export function errorResponse(c: Context, err: ApiError, extra?: Record<string, unknown>) {
   const requestId = (c.get('requestId' as never) as string | undefined) ?? 'unknown';
   for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
   return c.json(
-    { error: { code: err.code, message: err.message, requestId, ...(err.issues ? { issues: err.issues } : {}) } },
+    { error: { code: err.code, message: err.message, requestId, ...(err.issues ? { issues: err.issues } : {}) }, ...extra },
     err.status,
   );
 }

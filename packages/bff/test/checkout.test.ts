@@ -258,7 +258,7 @@ describe('checkout API: the native flow against the simulator', () => {
     ] as const) {
       const res = await h.checkout(c.clientSecret, path, body);
       assert.equal(res.status, 409, path);
-      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_state');
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'stale_step');
     }
     assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'select-bank');
   });

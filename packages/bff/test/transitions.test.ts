@@ -131,7 +131,7 @@ describe('the service obeys the table', () => {
     ] as const) {
       const res = await h.checkout(c.clientSecret, path, body);
       assert.equal(res.status, 409, path);
-      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_state');
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'stale_step');
     }
     assert.deepEqual(await h.bff.parts.store.getCheckout(c.id), before);
     const resolve = await h.merchant(`/v1/checkouts/${c.id}/resolve`, { body: { outcome: 'succeeded' } });

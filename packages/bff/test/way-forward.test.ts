@@ -58,28 +58,76 @@ describe('a way forward', () => {
     assert.equal((await post(c.clientSecret, '/v1/checkout/restart')).status, 409);
   });
 
-  it('steps back from each step before the transfer: to the contracts, or to the banks', async () => {
-    // A bank with a second login (SMS): back to the bank list.
+  it('steps back from each step before the transfer: to the contracts, or to the same bank’s sign-in', async () => {
+    // A bank with a second login (SMS): back to that bank's sign-in (the bank session ends).
     const a = await h.createCheckout();
     const second = await walk(h, a.clientSecret, 'levante', { stopAt: 'second-login' });
     assert.ok(second.actions.includes('back'));
+    const signIn = await view(await post(a.clientSecret, '/v1/checkout/back'));
+    assert.equal(signIn.state, 'login');
+    assert.ok(signIn.step.state === 'login' && signIn.step.bank.bankId === 'levante');
+    // From the sign-in, to the bank list.
     assert.equal((await view(await post(a.clientSecret, '/v1/checkout/back'))).state, 'select-bank');
 
-    // Several contracts: from the accounts back to the contracts, then to the banks.
+    // Several contracts: from the accounts back to the contracts (the session goes on), then to the sign-in.
     const b = await h.createCheckout();
     const contracts = await walk(h, b.clientSecret, 'aurora-empresas', { stopAt: 'select-contract' });
     assert.ok(contracts.step.state === 'select-contract');
     const accounts = await view(await h.checkout(b.clientSecret, '/v1/checkout/contract', { contractId: contracts.step.contracts[0]!.contractId }));
-    assert.equal(accounts.state, 'select-account');
+    assert.ok(accounts.step.state === 'select-account' && accounts.step.back === 'select-contract');
     const backToContracts = await view(await post(b.clientSecret, '/v1/checkout/back'));
     assert.equal(backToContracts.state, 'select-contract');
-    assert.equal((await view(await post(b.clientSecret, '/v1/checkout/back'))).state, 'select-bank');
+    const again = await view(await h.checkout(b.clientSecret, '/v1/checkout/contract', { contractId: contracts.step.contracts[1]!.contractId }));
+    assert.equal(again.state, 'select-account', 'the same bank session lists the other contract’s accounts');
+    await post(b.clientSecret, '/v1/checkout/back');
+    const bSignIn = await view(await post(b.clientSecret, '/v1/checkout/back'));
+    assert.ok(bSignIn.step.state === 'login' && bSignIn.step.bank.bankId === 'aurora-empresas');
+
+    // One contract: from the accounts to the same bank's sign-in.
+    const d = await h.createCheckout();
+    const list = await walk(h, d.clientSecret, 'aurora', { stopAt: 'select-account' });
+    assert.ok(list.step.state === 'select-account' && list.step.back === 'login');
+    const dSignIn = await view(await post(d.clientSecret, '/v1/checkout/back'));
+    assert.ok(dSignIn.step.state === 'login' && dSignIn.step.bank.bankId === 'aurora');
+    assert.equal(dSignIn.error, undefined);
 
     // Not once the transfer started.
     const c = await h.createCheckout();
     const challenge = await walk(h, c.clientSecret, 'aurora', { stopAt: 'validate' });
     assert.ok(!challenge.actions.includes('back'));
     assert.equal((await post(c.clientSecret, '/v1/checkout/back')).status, 409);
+  });
+
+  it('marks the accounts the bank refused, and keeps the others as they were', async () => {
+    const c = await h.createCheckout();
+    await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+    const refused = await view(await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0003' }));
+    assert.ok(refused.step.state === 'select-account');
+    assert.equal(refused.error?.code, 'B106');
+    assert.deepEqual(refused.step.accounts.filter((a) => a.refused).map((a) => a.accountId), ['AUR-0003']);
+  });
+
+  it('answers an action for a step the checkout has left with 409 stale_step and the current view', async () => {
+    const c = await h.createCheckout();
+    const accounts = await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+    assert.ok(accounts.step.state === 'select-account');
+    // Another window chose the account: the checkout is at the validation.
+    const challenge = await view(await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: accounts.step.accounts[0]!.accountId }));
+    assert.equal(challenge.state, 'validate');
+    // This window, still on the accounts, chooses one too.
+    const res = await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: accounts.step.accounts[0]!.accountId });
+    assert.equal(res.status, 409);
+    const body = (await res.json()) as { error: { code: string }; view: { state: string; step: { state: string } } };
+    assert.equal(body.error.code, 'stale_step');
+    assert.equal(body.view.state, 'validate');
+    assert.equal(body.view.step.state, 'validate');
+
+    // Codes for a round the checkout has left are stale too, and change nothing.
+    const stale = await h.checkout(c.clientSecret, '/v1/checkout/validate', { values: { 'an-earlier-round': '1234' } });
+    assert.equal(stale.status, 409);
+    assert.equal(((await stale.json()) as { error: { code: string } }).error.code, 'stale_step');
+    const still = await view(await h.checkout(c.clientSecret, '/v1/checkout'));
+    assert.deepEqual([still.state, still.attemptsLeft], ['validate', challenge.attemptsLeft]);
   });
 
   it('tells a wrong second-login code from wrong credentials, and a session that timed out from bad data', async () => {

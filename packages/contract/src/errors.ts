@@ -6,6 +6,8 @@
  * catalogues under `error.<code>`.
  */
 
+import type { CheckoutView } from './schemas/checkout.js';
+
 export const PROVIDER_ERROR_CODES = ['B100', 'B101', 'B102', 'B103', 'B104', 'B105', 'B106', 'B107', 'B108', 'E300', 'E301', 'E302'] as const;
 export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 
@@ -88,6 +90,8 @@ export class ApiClientError extends Error {
     readonly requestId: string | null = null,
     readonly issues: readonly { path: string; message: string }[] = [],
     name = 'ApiClientError',
+    /** With `stale_step` (409): the checkout as it is now (another window moved it on). */
+    readonly view: CheckoutView | null = null,
   ) {
     super(message);
     this.name = name;

@@ -168,6 +168,9 @@ describe('<bank-checkout> modes', () => {
     await until(() => stepTag(a) === 'bank-periodic-form');
     expect(paths(periodic.bff.calls)).to.deep.equal(['GET /v1/checkout/start', 'POST /v1/checkout/mode'], 'no separate bank list call');
     expect(periodic.bff.calls[1]!.body).to.deep.equal({ mode: 'periodic' });
+    // The shop's choice shows on one line; "Change" opens the choice on it.
+    a.shadowRoot!.querySelector<HTMLButtonElement>('[part=modes-change]')!.click();
+    await a.updateComplete;
     expect(checkedMode(a)).to.equal(2);
 
     const native = modesBff(view({ state: 'periodic', banks: PERIODIC_BANKS }, { mode: 'periodic', modes: ALL }));
@@ -178,6 +181,8 @@ describe('<bank-checkout> modes', () => {
     const redirect = modesBff(view({ state: 'select-bank' }, { modes: ALL }));
     const c = await mount(redirect.bff.fetch, { mode: 'redirect' });
     await need(c, '[part=redirect-start]');
+    c.shadowRoot!.querySelector<HTMLButtonElement>('[part=modes-change]')!.click();
+    await c.updateComplete;
     expect(checkedMode(c)).to.equal(1);
     expect(redirect.bff.calls.filter((x) => x.method === 'POST'), 'the signed URL waits for the payer').to.deep.equal([]);
 

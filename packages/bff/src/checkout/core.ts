@@ -8,7 +8,7 @@
  */
 import type { CheckoutAction, CheckoutMode } from '@bank-checkout/contract';
 import type { BffConfig } from '../config.js';
-import { ApiError, errors } from '../errors.js';
+import { ApiError, StaleStep, errors } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { CheckoutPatch, CheckoutRecord, OutboxEvent, Store } from '../store/types.js';
 import type { Upstream } from '../upstream.js';
@@ -177,7 +177,7 @@ export function createCore(deps: ServiceDeps) {
     const rule = ACTIONS[action];
     if (isFinal(rec.state) && !rule.from.includes(rec.state)) throw errors.conflict('checkout_finished', `The checkout is already ${rec.state}.`);
     if (rec.internal.busy || inMemory.has(rec.id)) throw busyConflict();
-    if (!rule.from.includes(rec.state)) throw errors.conflict('invalid_state', `This action is not possible while the checkout is in state ${rec.state}.`);
+    if (!rule.from.includes(rec.state)) throw new StaleStep(`This action is not possible while the checkout is in state ${rec.state}.`);
     const inMemoryOnly = memoryLock(action);
     // Taken with nothing awaited since the check above: no other request can slip in between.
     if (inMemoryOnly) inMemory.add(rec.id);

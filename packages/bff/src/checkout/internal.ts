@@ -34,6 +34,8 @@ export interface Internal {
   contractId?: string;
   accounts?: { accountId: string; accountInfo: string; amount: number | null }[];
   accountId?: string;
+  /** Accounts the bank refused a transfer from in this session (marked in the list). */
+  refused?: string[];
   transactionId?: string;
   validations?: ValidationBank[];
   round?: number;

@@ -14,7 +14,7 @@ import {
   type StepView,
 } from '@bank-checkout/contract';
 import type { Issue } from '../errors.js';
-import { actionsFor, isFinal, viewError } from './transitions.js';
+import { actionsFor, backTarget, isFinal, viewError } from './transitions.js';
 
 export { isFinal, viewError };
 
@@ -85,7 +85,8 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
       return {
         state: 'select-account',
         bank,
-        accounts: (i.accounts ?? []).map((a) => ({ accountId: a.accountId, info: a.accountInfo, balance: a.amount ?? null })),
+        accounts: (i.accounts ?? []).map((a) => ({ accountId: a.accountId, info: a.accountInfo, balance: a.amount ?? null, ...(i.refused?.includes(a.accountId) ? { refused: true } : {}) })),
+        back: backTarget('select-account', i.contracts?.length ?? 0) === 'select-contract' ? 'select-contract' : 'login',
       };
     case 'validate':
       return {

@@ -6,7 +6,7 @@
  */
 import { ProviderError, UpstreamError, type BankType, type FieldBank } from '@bank-checkout/provider';
 import type { LoginBody } from '@bank-checkout/contract';
-import { ApiError, errors } from '../errors.js';
+import { ApiError, StaleStep, errors } from '../errors.js';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import type { Core, Outcome } from './core.js';
@@ -161,7 +161,8 @@ export function nativeActions(core: Core) {
           if (!res.validations?.length) throw new UpstreamError('schema', 'transfer/init');
           return { outcome: 'validation-required', data: { ...next, validations: res.validations, round: 1, deadline: deadlineFrom('validate', started) } };
         } catch (err) {
-          return failure('transfer', err, i);
+          // The account stays in the list, marked: the payer sees which one the bank refused.
+          return failure('transfer', err, err instanceof ProviderError ? { ...i, refused: [...new Set([...(i.refused ?? []), accountId])] } : i);
         }
       });
     },
@@ -169,6 +170,9 @@ export function nativeActions(core: Core) {
     async validate(rec: CheckoutRecord, values: Record<string, string>) {
       return core.act(rec, 'validate', async (_locked, i) => {
         const validations = i.validations ?? [];
+        // Answers to another round's codes (another window answered that one): a stale step.
+        const keys = Object.keys(values);
+        if (keys.length && !keys.some((k) => validations.some((v) => v.fieldId === k))) throw new StaleStep('These codes answer a round of validations the checkout has left.');
         const filled = { ...values };
         // Type 6: the payer signs in the bank's app; the answer is the "signed" confirmation.
         for (const v of validations) if (v.type === 6 && filled[v.fieldId] === undefined) filled[v.fieldId] = config.provider.indirectSignedValue;

@@ -17,7 +17,7 @@ import { toView } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
 import { launchActions, newLaunch } from './launch.js';
 import { randomBytes } from 'node:crypto';
-import { RESOLVE, initialState, isFinal, startOutcome, viewError } from './transitions.js';
+import { RESOLVE, backTarget, initialState, isFinal, startOutcome, viewError } from './transitions.js';
 
 export type { CheckoutEvent, ServiceDeps } from './core.js';
 
@@ -198,16 +198,18 @@ export function createCheckoutService(deps: ServiceDeps) {
     cancel: (rec: CheckoutRecord) => core.act(rec, 'cancel', async (_locked, i) => ({ outcome: 'cancelled', patch: { error: viewError('cancelled') }, data: scrubSession(i) })),
 
     /**
-     * One step back before a transfer is initiated: from the account list to the contracts when
-     * there were several (the bank session goes on), otherwise to the bank list (the session is
-     * dropped; another bank or person type can be chosen).
+     * One step back before a transfer is initiated (backTarget): from the account list to the
+     * contracts when there were several (the bank session goes on); otherwise to the same bank's
+     * sign-in (the session is dropped, the bank stays), and from the sign-in to the bank list.
      */
     back: (rec: CheckoutRecord) =>
       core.act(rec, 'back', async (_locked, i) => {
-        if (rec.state === 'select-account' && (i.contracts?.length ?? 0) > 1) {
-          const { accounts, accountId, contractId, ...rest } = i;
+        const to = backTarget(rec.state, i.contracts?.length ?? 0);
+        if (to === 'select-contract') {
+          const { accounts, accountId, contractId, refused, ...rest } = i;
           return { outcome: 'contracts', data: rest };
         }
+        if (to === 'login' && i.bank) return { outcome: 'signed-out', data: { ...merchantData(i), bank: i.bank } };
         return { outcome: 'bank-list', data: merchantData(i) };
       }),
 

@@ -38,6 +38,8 @@ export const SUCCESS_OUTCOMES = [
   'periodic-form',
   /** Back at the contracts, the bank session kept. */
   'contracts',
+  /** Back at the same bank's sign-in: the bank session ended, the bank stays chosen. */
+  'signed-out',
   /** A signed payment-link URL was made; the payer goes to the bank's page. */
   'link-signed',
   /** The payer cancelled. */
@@ -155,8 +157,11 @@ const cancel: ActionDecl = { on: { cancelled: 'cancelled' } };
 const mode: ActionDecl = { on: { 'bank-list': 'select-bank', 'periodic-form': 'periodic' }, needsChoice: true };
 const redirect: ActionDecl = { on: { 'link-signed': 'redirect' }, needsMode: 'redirect' };
 const periodic: ActionDecl = { on: { 'link-signed': 'redirect' }, needsMode: 'periodic' };
-// One step back before any transfer is initiated: another contract, or another bank.
+// One step back before any transfer is initiated: from the sign-in, another bank; from a bank
+// session (second login, contracts, accounts), the same bank's sign-in (the session ends) or,
+// from the accounts, the contracts (the session goes on). `backTarget` says which.
 const back: ActionDecl = { on: { 'bank-list': 'select-bank' } };
+const signOut: ActionDecl = { on: { 'signed-out': 'login' } };
 // A fresh start after a failure or a cancellation (not once paid, expired or unknown), until
 // the checkout expires (FROM_ENDING); the attempts left are kept, so starting over never gives
 // a guesser more tries.
@@ -172,13 +177,13 @@ export const STATES: Readonly<Record<CheckoutState, StateDecl>> = {
     on: {
       'second-login': { on: { 'contracts-listed': 'select-contract', 'accounts-listed': 'select-account' }, steps: ['second-login', 'accounts'] },
       cancel,
-      back,
+      back: signOut,
     },
     time: expires,
     holds: ['sessionId', 'secondLogin'],
   },
   'select-contract': {
-    on: { contract: { on: { 'accounts-listed': 'select-account' }, steps: ['accounts'] }, cancel, back },
+    on: { contract: { on: { 'accounts-listed': 'select-account' }, steps: ['accounts'] }, cancel, back: signOut },
     time: expires,
     holds: ['sessionId', 'contracts'],
   },
@@ -186,7 +191,7 @@ export const STATES: Readonly<Record<CheckoutState, StateDecl>> = {
     on: {
       transfer: { on: { 'validation-required': 'validate', paid: 'succeeded' }, steps: ['transfer'] },
       cancel,
-      back: { on: { ...back.on, contracts: 'select-contract' } },
+      back: { on: { ...signOut.on, contracts: 'select-contract' } },
     },
     time: expires,
     holds: ['sessionId', 'accounts'],
@@ -211,6 +216,17 @@ export const STATES: Readonly<Record<CheckoutState, StateDecl>> = {
   // Only the merchant's decision moves it (RESOLVE).
   unknown: { on: {}, time: {}, holds: [] },
 };
+
+/**
+ * Where the back action leads from `state` (the view tells the payer before they go): from the
+ * accounts to the contracts when the bank offered several (the bank session goes on); from the
+ * accounts, contracts or second login to the same bank's sign-in (the session ends); from the
+ * sign-in to the bank list.
+ */
+export function backTarget(state: CheckoutState, contracts: number): CheckoutState {
+  if (state === 'select-account' && contracts > 1) return 'select-contract';
+  return state === 'login' ? 'select-bank' : 'login';
+}
 
 /** Actions that start from an ending (a checkout that failed or was cancelled may start over, until it expires). */
 export const FROM_ENDING: readonly CheckoutAction[] = ['restart'];

@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { CheckoutRecord } from '../store/types.js';
 import * as contract from '@bank-checkout/contract/schemas';
-import { ApiError, errors } from '../errors.js';
+import { ApiError, StaleStep, errorResponse, errors } from '../errors.js';
 import { bankView } from '../checkout/machine.js';
 import { corsAllowlist, countRequest, fromOwnOrigin, jsonBody, RATE_LIMIT_HEADERS, type BffEnv } from '../http.js';
 import { json, jsonRequest, router, SECURITY, withErrors } from '../openapi.js';
@@ -117,7 +117,15 @@ export function checkoutRoutes(p: AppParts) {
   const action = <S extends z.ZodType>(path: string, summary: string, schema: S, run: (rec: CheckoutRecord, body: z.output<S>) => Promise<CheckoutRecord>) =>
     app.openapi(checkoutRoute({ method: 'post', path, summary, body: schema }), async (c) => {
       const body = (c.req as unknown as { valid(target: 'json'): z.output<S> }).valid('json');
-      return c.json(await p.service.view(await run(c.get('checkout'), body)), 200);
+      const rec = c.get('checkout');
+      try {
+        return c.json(await p.service.view(await run(rec, body)), 200);
+      } catch (err) {
+        if (!(err instanceof StaleStep)) throw err;
+        // Another window (or time) moved the checkout on: the answer shows where it is now.
+        const now = await p.service.settle((await p.store.getCheckout(rec.id)) ?? rec);
+        return errorResponse(c, err, { view: await p.service.view(now) }) as never;
+      }
     });
 
   /**

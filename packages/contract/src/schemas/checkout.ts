@@ -138,7 +138,13 @@ export const stepView = z.discriminatedUnion('state', [
   z.object({
     state: z.literal('select-account'),
     bank: bankRef,
-    accounts: z.array(z.object({ accountId: z.string(), info: z.string(), balance: z.number().nullable() })),
+    /** `refused`: the bank refused a transfer from this account in this checkout. */
+    accounts: z.array(z.object({ accountId: z.string(), info: z.string(), balance: z.number().nullable(), refused: z.boolean().optional() })),
+    /**
+     * Where the back action leads: the contracts (the bank session goes on), or this bank's
+     * sign-in (the bank session ends).
+     */
+    back: z.enum(['select-contract', 'login']).optional(),
   }),
   z.object({
     state: z.literal('validate'),
@@ -224,5 +230,10 @@ export const errorBody = z.object({
     requestId: z.string(),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   }),
+  /**
+   * With `stale_step` (409): the checkout as it is now. The action was for a step the checkout
+   * has left (another window moved it on); the page shows this view instead.
+   */
+  view: checkoutView.optional(),
 });
 export type ErrorBody = z.infer<typeof errorBody>;

@@ -11,6 +11,8 @@ export interface AccountItem {
   info: string;
   /** Balance in cents when the bank gives it. */
   balance: number | null;
+  /** The bank refused a transfer from this account in this checkout. */
+  refused?: boolean;
 }
 
 /**
@@ -93,11 +95,11 @@ export class BankAccountPicker extends BankElement {
         ? renderChoices({
             name: 'account',
             legend: this.t('account.title'),
-            choices: items.map((a) => ({
-              id: a.accountId,
-              title: groupIbans(a.info),
-              ...(a.balance != null ? { detail: this.t('account.balance', { amount: money(a.balance) }) } : {}),
-            })),
+            choices: items.map((a) => {
+              // An account the bank refused in this checkout says so, in words, beside its balance.
+              const detail = [a.balance != null ? this.t('account.balance', { amount: money(a.balance) }) : '', a.refused ? this.t('account.refused') : ''].filter(Boolean).join(' · ');
+              return { id: a.accountId, title: groupIbans(a.info), ...(detail ? { detail } : {}) };
+            }),
             selected: this.selected,
             disabled: this.busy,
             onSelect: (id) => (this.selected = id),

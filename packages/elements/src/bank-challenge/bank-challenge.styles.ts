@@ -50,6 +50,37 @@ export const challengeStyles = css`
     border-radius: var(--_radius);
     background: #fff;
   }
+  /* The coordinates card as a table: it reflows with the text when zoomed. */
+  .card {
+    justify-self: start;
+    max-width: 100%;
+    border-collapse: collapse;
+    font-variant-numeric: tabular-nums;
+    background: var(--_surface);
+    border-radius: var(--_radius);
+  }
+  .card caption {
+    text-align: start;
+    padding-bottom: 4px;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  .card th,
+  .card td {
+    padding: 0.15em 0.3em;
+    font-size: 0.9em;
+    border: 1px solid var(--_border);
+    text-align: center;
+  }
+  .card th {
+    font-weight: 700;
+  }
+  /* The cell asked for: a thick outline and bold figures, not colour alone. */
+  .card td.asked {
+    outline: 3px solid var(--_primary);
+    outline-offset: -3px;
+    font-weight: 700;
+  }
   .waiting {
     display: flex;
     gap: 10px;

@@ -14,6 +14,7 @@ import { enChallenge } from '../i18n/en-challenge.js';
 import { esChallenge } from '../i18n/es-challenge.js';
 import { announcementDue, deadlineMs, secondsLeft } from '../logic/countdown.js';
 import { formatClock } from '../logic/format.js';
+import { askedCell, cardGrid, svgSource, svgTexts, type CardGrid } from '../logic/card.js';
 import { FieldsController } from '../shared/fields.js';
 import type { StepFormHost } from '../shared/step-form.js';
 import { challengeForm, isCardImage, type BankChallenge } from './bank-challenge.js';
@@ -27,6 +28,16 @@ const LOW_SECONDS = 20;
 const EXPIRED_REFRESH_TICKS = 5;
 /** What the simulated app answers before the payer approved (test mode only). */
 const INDIRECT_PENDING_TEST_VALUE = 'PENDING';
+
+let lastCard: { image: string; grid: CardGrid | null } | null = null;
+/** The grid of an SVG card's texts (read as data, nothing of it run or shown), remembered for the last card. */
+function readCard(image: string): CardGrid | null {
+  if (lastCard?.image === image) return lastCard.grid;
+  const source = svgSource(image);
+  const grid = source ? cardGrid(svgTexts(source)) : null;
+  lastCard = { image, grid };
+  return grid;
+}
 
 /** What the form reads and calls on its element. */
 export type ChallengeFormHost = StepFormHost<BankChallenge>;
@@ -137,8 +148,20 @@ export class ChallengeForm implements ReactiveController {
       this.el.requestUpdate();
       this.fields.clear();
       emit(this.el, 'bank-challenge-expire', { deadline });
+      void this.focusExpired();
       void this.host.checkout()?.refresh();
     }
+  }
+
+  /**
+   * Time is up: the field the payer was in closes, so focus goes to the alert that says why
+   * (unless the payer is elsewhere on the page).
+   */
+  private async focusExpired(): Promise<void> {
+    const active = document.activeElement;
+    const here = !!this.el.shadowRoot?.activeElement || active === null || active === document.body;
+    await this.el.updateComplete;
+    if (here) this.el.shadowRoot?.querySelector<HTMLElement>('[part=error]')?.focus();
   }
 
   /**
@@ -184,14 +207,55 @@ export class ChallengeForm implements ReactiveController {
     if (ChallengeForm.stillWaiting(next, sent)) this.setNotYet(true);
   }
 
-  private renderField(v: ValidationView, hint: MessageKey, params?: MessageParams, autocomplete = 'off'): TemplateResult {
+  private renderField(v: ValidationView, hint: MessageKey, params?: MessageParams, autocomplete = 'off', describedBy?: string): TemplateResult {
     return this.fields.render(v, {
       autocomplete,
       label: v.label || this.t('challenge.code'),
       hint: this.t(hint, params),
       disabled: this.host.busy() || this.expired,
       showTestValue: this.host.inSandbox(),
+      rejectedBy: this.host.rejectedBy(),
+      ...(describedBy ? { describedBy } : {}),
     });
+  }
+
+  /**
+   * The coordinates card as a table (its rows and columns read as data, zoomable), the cell asked
+   * for marked in words and by its outline; an image the kit cannot read stays an image with a
+   * text alternative.
+   */
+  private renderCard(v: ValidationView): TemplateResult {
+    const image = v.value;
+    if (!isCardImage(image)) return this.renderField(v, 'challenge.type5');
+    const grid = readCard(image);
+    if (!grid) {
+      return html`<img part="card" src=${image} alt=${v.label ? this.t('challenge.cardAltAt', { position: v.label }) : this.t('challenge.cardAlt')} />
+        ${this.renderField(v, 'challenge.type5')}`;
+    }
+    const asked = askedCell(grid, v.label);
+    const askedId = `card-asked-${v.fieldId.replace(/[^\w-]/g, '_')}`;
+    return html`<table class="card" part="card">
+        <caption>${this.t('challenge.cardCaption')}</caption>
+        <thead>
+          <tr>
+            <td></td>
+            ${grid.columns.map((c) => html`<th scope="col">${c}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${grid.rows.map(
+            (r, row) => html`<tr>
+              <th scope="row">${r.label}</th>
+              ${r.cells.map((value, column) =>
+                asked && asked.row === row && asked.column === column
+                  ? html`<td class="asked" part="card-asked" id=${askedId}>${value}<span class="sr-only"> ${this.t('challenge.cardAsked', { position: `${grid.columns[column]}${r.label}` })}</span></td>`
+                  : html`<td>${value}</td>`,
+              )}
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${this.renderField(v, 'challenge.type5', undefined, 'off', asked ? askedId : undefined)}`;
   }
 
   private renderPosition(position: string | null): TemplateResult | typeof nothing {
@@ -216,9 +280,7 @@ export class ChallengeForm implements ReactiveController {
           : this.renderField(v, 'challenge.type3');
         break;
       case 5:
-        // The position asked for is in the bank's label: the image's alternative says it too.
-        body = html`${isCardImage(v.value) ? html`<img part="card" src=${v.value} alt=${v.label ? this.t('challenge.cardAltAt', { position: v.label }) : this.t('challenge.cardAlt')} />` : nothing}
-        ${this.renderField(v, 'challenge.type5')}`;
+        body = this.renderCard(v);
         break;
       case 6:
         // The bank's own words first (what to approve, and where), then how to go on here.
@@ -253,7 +315,7 @@ export class ChallengeForm implements ReactiveController {
       </div>
       <p class="sr-only" role="status" aria-atomic="true">${this.announcement}</p>
       ${this.expired
-        ? html`<div class="alert" role="alert" part="error"><p>${this.t('challenge.expired')}</p></div>`
+        ? html`<div class="alert" role="alert" part="error" tabindex="-1"><p>${this.t('challenge.expired')}</p></div>`
         : html`${this.host.renderError(
               // A wrong code with attempts left: a fresh challenge, and how many tries remain.
               this.host.errorCode()?.code === 'B103' && view ? html`<p>${this.t('challenge.newCode')} ${this.t('field.attemptsLeft', { count: view.attemptsLeft })}</p>` : nothing,

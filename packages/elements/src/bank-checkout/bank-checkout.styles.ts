@@ -30,6 +30,34 @@ export const checkoutStyles = css`
     font-weight: 700;
     font-variant-numeric: tabular-nums;
   }
+  .summary details {
+    margin-top: 4px;
+    font-size: 0.9em;
+  }
+  .summary summary {
+    cursor: pointer;
+    color: var(--_primary);
+    width: max-content;
+    max-width: 100%;
+  }
+  .summary details dl {
+    margin-top: 4px;
+  }
+  /* The way to pay, once chosen: one line with "Change". */
+  .modes.chosen {
+    display: flex;
+    align-items: center;
+    gap: 0 12px;
+  }
+  .modes.chosen span {
+    flex: 1 1 0;
+    min-width: 0;
+  }
+  /* The test-mode banner: one short line, so the step starts high on a phone. */
+  [part='sandbox-banner'] {
+    padding: 4px var(--_gap);
+    font-size: 0.875em;
+  }
   .status:empty {
     display: none;
   }

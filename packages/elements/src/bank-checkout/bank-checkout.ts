@@ -17,6 +17,7 @@ import { CheckoutController } from './checkout-controller.js';
 import { PollController } from './poll-controller.js';
 import { ModeController } from './mode-controller.js';
 import { LATER_STATES, LATER_STEPS, loadExtras, loadFrameHost, loadLaterSteps, loadPeriodicForm, stepFilesSettled } from './loaders.js';
+import { renderChoices } from '../shared/choices.js';
 import { backTemplate, cancelTemplate, modesTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
 
@@ -36,13 +37,15 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * @fires bank-checkout-error - A call failed or the BFF answered with an error; detail `{checkoutId, code, status, requestId}`.
  * @csspart base - The checkout's frame.
  * @csspart sandbox-banner - The test-mode banner.
- * @csspart summary - Amount, payee and concept.
+ * @csspart summary - Amount and payee, with the details (account, concept, reference) on demand.
+ * @csspart summary-details - The disclosure of the payment's details.
  * @csspart amount - The amount.
  * @csspart notice - A message about a failed call.
  * @csspart status - "Loading…" before the checkout shows; then "Contacting your bank…" while a call is in flight, for screen readers only (the step dims meanwhile, so nothing moves).
- * @csspart modes - The choice of how to pay (when the merchant allowed several modes).
+ * @csspart modes - The choice of how to pay (when the merchant allowed several modes); once chosen, one line.
+ * @csspart modes-change - "Change" on the one line of the chosen way to pay.
  * @csspart step - The current step.
- * @csspart back - The button that goes one step back: another bank at the login, the previous choice after it (before the transfer).
+ * @csspart back - The button that goes one step back: another bank at the login, the previous choice after it (before the transfer), and its confirmation when going back ends the bank session.
  * @csspart redirect-start - The button that takes the payer to the bank's page (redirect mode).
  * @csspart redirect-link - The link to the bank's page in the redirect state.
  * @csspart redirect-check - "Check again" while waiting for the bank's result.
@@ -107,6 +110,10 @@ export class BankCheckout extends BankBase {
   /** In the `login` state: the payer went back to the list. */
   @state() private picking = false;
   @state() private confirmingCancel = false;
+  /** The payer asked before a back that ends the bank session. */
+  @state() private confirmingBack = false;
+  /** The choice of how to pay shows as one line with "Change" (once the payer moved on from it). */
+  @state() private modesCollapsed = false;
 
   /** The client, api, secret and fetch the checkout was started with. */
   private source: unknown[] = [];
@@ -202,6 +209,8 @@ export class BankCheckout extends BankBase {
     this.picking = false;
     this.confirmingCancel = false;
     this.modes.reset();
+    this.confirmingBack = false;
+    this.modesCollapsed = false;
     const fetch = this.fetch;
     const client = this.client ?? (this.api && this.checkoutSecret ? createCheckoutClient({ api: this.api, secret: this.checkoutSecret, ...(fetch ? { fetch } : {}) }) : null);
     this.checkout.start(client);
@@ -216,7 +225,12 @@ export class BankCheckout extends BankBase {
       this.chosenBank = null;
       this.picking = false;
       this.confirmingCancel = false;
+      this.confirmingBack = false;
     }
+    // Found at a bank's sign-in (a reload, a back from the accounts): the way to pay was chosen.
+    if (view.state === 'login' && (!before || before.state !== 'login')) this.modesCollapsed = true;
+    // The shop asked for a way to pay (its own page offered the choice): it shows on one line.
+    if (!before && this.mode && view.modes.includes(this.mode)) this.modesCollapsed = true;
     if (!before) this.modes.prefer(this.mode, view);
     if (showsBankList(view, this.modes.wanted)) void this.checkout.loadGroups();
     this.schedulePoll(view);
@@ -266,6 +280,7 @@ export class BankCheckout extends BankBase {
     const bank = findBank(this.checkout.groups ?? [], bankId);
     if (!bank) return;
     this.chosenBank = this.triedBank = bank;
+    this.modesCollapsed = true;
     this.checkout.clearNotice();
     void this.focusStep();
   }
@@ -283,6 +298,26 @@ export class BankCheckout extends BankBase {
     await this.checkout.run((client) => client.cancel());
   }
 
+  /** Back, after asking when it ends the bank session (the payer signs in again at the same bank, the identity kept). */
+  private async confirmBack(asking: boolean): Promise<void> {
+    this.confirmingBack = asking;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLButtonElement>(asking ? '[part=back] .primary' : '[part=back] button')?.focus();
+  }
+
+  /** Opens the choice of how to pay again, focus on the chosen one. */
+  private async changeMode(): Promise<void> {
+    this.modesCollapsed = false;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('[part=modes] input:checked')?.focus();
+  }
+
+  /** The payer left the choice of how to pay after choosing: it folds to one line. */
+  private readonly leaveModes = (e: FocusEvent): void => {
+    const modes = e.currentTarget as HTMLElement;
+    if (this.modes.wanted && !modes.contains(e.relatedTarget as Node | null)) this.modesCollapsed = true;
+  };
+
   /** Asks before cancelling (focus on the safe answer), or goes back to the cancel button. */
   private async confirmCancel(asking: boolean): Promise<void> {
     this.confirmingCancel = asking;
@@ -291,23 +326,45 @@ export class BankCheckout extends BankBase {
   }
 
   /**
-   * The login, and the second login after it: one template, so that the login form stays (hidden)
-   * while the second login shows. A wrong second-login code brings the payer back to a form
-   * that still holds the identity typed (the password and codes were cleared at submit).
+   * The login and every step of the bank session after it (second login, contracts, accounts):
+   * one template, so that the login form stays (hidden) while they show. Back at the same bank's
+   * sign-in (a wrong second-login code, or the payer going back), the form still holds the
+   * identity typed (the password and codes were cleared at submit).
    */
-  private renderLogin(bank: BankView | null, second = false): TemplateResult {
-    return html`${second ? nothing : html`<button type="button" class="link" part="back" ?disabled=${this.checkout.busy} @click=${this.backToBanks}>${this.t('action.back')}</button>`}
-      ${this.loaded('bank-login-form', html`<bank-login-form .bank=${bank} ?hidden=${second}></bank-login-form>`)}
-      ${second ? this.loaded('bank-second-login', html`<bank-second-login></bank-second-login>`) : nothing}`;
+  private renderLogin(bank: BankView | null, after: TemplateResult | null = null): TemplateResult {
+    return html`${after ? nothing : html`<button type="button" class="link" part="back" ?disabled=${this.checkout.busy} @click=${this.backToBanks}>${this.t('action.back')}</button>`}
+      ${this.loaded('bank-login-form', html`<bank-login-form .bank=${bank} ?hidden=${!!after}></bank-login-form>`)}
+      ${after ?? nothing}`;
   }
 
   private renderSelector(): TemplateResult {
     return this.chosenBank ? this.renderLogin(this.chosenBank) : html`<bank-selector @bank-select=${(e: CustomEvent<BankSelectDetail>) => this.chooseBank(e.detail.bankId)}></bank-selector>`;
   }
 
-  /** The choice of how to pay, while the checkout is at its start and allows several modes. */
+  /**
+   * The choice of how to pay, while the checkout is at its start and allows several modes; once
+   * the payer moved on from it, one line with "Change".
+   */
   private renderModes(v: CheckoutView): TemplateResult | typeof nothing {
-    return allows(v, 'mode') ? modesTemplate(v, this.tr, shownMode(v, this.modes.wanted), (m) => this.chooseMode(m)) : nothing;
+    if (!allows(v, 'mode')) return nothing;
+    if (this.modesCollapsed) {
+      return html`<div class="modes chosen" part="modes">
+        <span>${this.t(`mode.${shownMode(v, this.modes.wanted)}`)}</span>
+        <button type="button" class="link" part="modes-change" aria-label=${this.t('mode.changeLabel')} ?disabled=${this.checkout.busy} @click=${() => void this.changeMode()}>
+          ${this.t('mode.change')}
+        </button>
+      </div>`;
+    }
+    return html`<div class="modes" part="modes" @focusout=${this.leaveModes}>
+      ${renderChoices({
+        name: 'mode',
+        legend: this.t('mode.title'),
+        choices: v.modes.map((m) => ({ id: m, title: this.t(`mode.${m}`), detail: this.t(`mode.${m}Detail`) })),
+        selected: shownMode(v, this.modes.wanted),
+        disabled: false,
+        onSelect: (m) => this.chooseMode(m as CheckoutMode),
+      })}
+    </div>`;
   }
 
   private renderStep(v: CheckoutView): TemplateResult | typeof nothing {
@@ -319,11 +376,11 @@ export class BankCheckout extends BankBase {
       case 'login':
         return this.picking ? this.renderSelector() : this.renderLogin(null);
       case 'second-login':
-        return this.renderLogin(null, true);
+        return this.renderLogin(null, this.loaded('bank-second-login', html`<bank-second-login></bank-second-login>`));
       case 'select-contract':
-        return this.loaded('bank-contract-picker', html`<bank-contract-picker></bank-contract-picker>`);
+        return this.renderLogin(null, this.loaded('bank-contract-picker', html`<bank-contract-picker></bank-contract-picker>`));
       case 'select-account':
-        return this.loaded('bank-account-picker', html`<bank-account-picker></bank-account-picker>`);
+        return this.renderLogin(null, this.loaded('bank-account-picker', html`<bank-account-picker></bank-account-picker>`));
       case 'validate':
         return this.loaded('bank-challenge', html`<bank-challenge .clock=${this.clock}></bank-challenge>`);
       case 'redirect':
@@ -358,8 +415,24 @@ export class BankCheckout extends BankBase {
     return v.state === 'succeeded' ? this.extra(html`<bank-receipt></bank-receipt>`) : nothing;
   }
 
-  private renderBack(): TemplateResult {
-    return backTemplate(this.tr, this.checkout.busy, () => void this.checkout.run((c) => c.back()));
+  /**
+   * One step back (another contract, or the bank's sign-in), before the transfer starts. When it
+   * ends the bank session, the payer is asked first.
+   */
+  private renderBack(v: CheckoutView): TemplateResult {
+    const back = () => {
+      this.confirmingBack = false;
+      void this.checkout.run((c) => c.back());
+    };
+    const signsOut = v.step.state !== 'select-account' || v.step.back !== 'select-contract';
+    const bank = 'bank' in v.step ? v.step.bank.label : '';
+    return html`<div class="back actions" part="back">
+      ${this.confirmingBack
+        ? html`<p id="back-question">${this.t('action.backConfirm', { bank })}</p>
+            <button type="button" aria-describedby="back-question" ?disabled=${this.checkout.busy} @click=${back}>${this.t('action.backYes')}</button>
+            <button type="button" class="primary" aria-describedby="back-question" @click=${() => void this.confirmBack(false)}>${this.t('action.backNo')}</button>`
+        : html`<button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => (signsOut ? void this.confirmBack(true) : back())}>${this.t('action.stepBack')}</button>`}
+    </div>`;
   }
 
   private renderCancel(): TemplateResult {
@@ -376,7 +449,7 @@ export class BankCheckout extends BankBase {
           ${'bank' in v.step && v.step.bank.label && v.state !== 'login' ? html`<p class="bank-name" part="bank">${this.t('step.bank', { bank: v.step.bank.label })}</p>` : nothing}
           <div class="step" part="step">${this.renderStep(v)}</div>
           ${this.renderAfterStep(v)}
-          ${allows(v, 'back') && v.state !== 'login' ? this.renderBack() : nothing}
+          ${allows(v, 'back') && v.state !== 'login' ? this.renderBack(v) : nothing}
           ${allows(v, 'cancel') ? this.renderCancel() : nothing}`
       : loadError
         ? html`<div class="step" part="step"><bank-result status="error" .code=${loadError.code}></bank-result></div>`

@@ -29,13 +29,15 @@ export interface CheckoutHooks {
   settled(): void;
   /** A background check failed, or the checkout was lost: decide about the next check. */
   idle(): void;
-  /** An action of the payer ended: move focus to the step. */
+  /** An action of the payer ended, or the step changed by itself: move focus to the step. */
   focus(): void;
   /** Takes the page to the bank's page. */
   navigate(url: string): void;
 }
 
 const notice = (e: CheckoutApiError, retry = canRetry('error', e.code)): Notice => ({ key: errorKey(e.code), retry });
+/** The checkout moved on in another window (or tab) of the payer. */
+const movedOn: Notice = { key: errorKey('stale_step'), retry: false };
 
 /**
  * A busy line, not a failure: the BFF's store cannot answer for a moment (503), or another
@@ -112,6 +114,8 @@ export class CheckoutController implements ReactiveController {
   /** Back on the page after leaving it mid-call: what was dropped is read again. */
   hostConnected(): void {
     window.addEventListener('pageshow', this.onPageShow);
+    window.addEventListener('focus', this.onReturn);
+    document.addEventListener('visibilitychange', this.onReturn);
     if (!this.signal.aborted) return;
     this.renew();
     if (this.client) void this.refresh();
@@ -119,6 +123,8 @@ export class CheckoutController implements ReactiveController {
 
   hostDisconnected(): void {
     window.removeEventListener('pageshow', this.onPageShow);
+    window.removeEventListener('focus', this.onReturn);
+    document.removeEventListener('visibilitychange', this.onReturn);
     if (this.pending) this.abort?.abort();
   }
 
@@ -127,6 +133,15 @@ export class CheckoutController implements ReactiveController {
     if (!e.persisted || !this.leaving) return;
     this.leaving = false;
     void this.refresh();
+  };
+
+  /**
+   * The payer comes back to this window or tab: the checkout is read again (one read, only
+   * then), as another window may have moved it on meanwhile.
+   */
+  private readonly onReturn = (): void => {
+    const v = this.view;
+    if (document.visibilityState === 'visible' && v && !isOutcome(v.state)) void this.check();
   };
 
   private renew(): void {
@@ -176,7 +191,14 @@ export class CheckoutController implements ReactiveController {
       if (signal.aborted || (quiet && this.busy)) return;
       this.loadError = null;
       if (banks && !this.groups) this.groups = banks.groups;
+      const before = this.view;
       this.apply(view, false);
+      if (before && stepKey(before) !== stepKey(view)) {
+        // The step changed by itself (time, the bank's result, another window): say so when
+        // nothing else does, and bring focus to where the checkout is now.
+        if (quiet && !view.error && !isOutcome(view.state) && view.state !== 'unknown') this.set({ notice: movedOn });
+        this.hooks.focus();
+      }
     } catch (err) {
       if (signal.aborted) return;
       let e = asApiError(err);
@@ -222,6 +244,13 @@ export class CheckoutController implements ReactiveController {
       this.set({ busy: false });
       if (e.status === 401 || e.status === 404) {
         this.lose(e);
+        return null;
+      }
+      if (e.code === 'stale_step' && e.view) {
+        // Another window moved the checkout on: show where it is, and say so.
+        this.apply(e.view, false);
+        this.set({ notice: movedOn });
+        if (focus) this.hooks.focus();
         return null;
       }
       if (isBusyLine(e)) {

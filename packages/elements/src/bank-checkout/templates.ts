@@ -13,7 +13,10 @@ import type { Notice } from './checkout-controller.js';
 
 export type Translate = (key: MessageKey, params?: MessageParams) => string;
 
-/** Amount, payee and concept, always visible. */
+/**
+ * Amount and payee, always visible; the payee's account, the concept and the reference on
+ * demand (a disclosure), so that the step starts high on a phone.
+ */
 export function summaryTemplate(v: CheckoutView, t: Translate, locale: string): TemplateResult {
   const row = (key: MessageKey, value: string) => (value ? html`<dt>${t(key)}</dt><dd>${value}</dd>` : nothing);
   return html`<section class="summary" part="summary" aria-label=${t('summary.label')}>
@@ -22,8 +25,11 @@ export function summaryTemplate(v: CheckoutView, t: Translate, locale: string): 
       <dd class="amount" part="amount">${formatCents(v.amount, v.currency, locale)}</dd>
       <dt>${t('summary.payee')}</dt>
       <dd>${v.payee.name}</dd>
-      ${row('summary.iban', v.payee.iban ? formatIban(v.payee.iban) : '')} ${row('summary.subject', v.subject)} ${row('summary.reference', v.reference)}
     </dl>
+    <details part="summary-details">
+      <summary>${t('summary.details')}</summary>
+      <dl>${row('summary.iban', v.payee.iban ? formatIban(v.payee.iban) : '')} ${row('summary.subject', v.subject)} ${row('summary.reference', v.reference)}</dl>
+    </details>
   </section>`;
 }
 

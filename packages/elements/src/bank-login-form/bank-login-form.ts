@@ -132,7 +132,7 @@ export class BankLoginForm extends BankElement {
       ${last ? html`<p class="notice" part="last-attempt">${this.t('login.lastAttempt')}</p>` : nothing}
       ${bank.logins.length > 1 ? this.renderLoginTypes(bank) : nothing}
       ${login
-        ? login.fields.map((f) => this.fields.render(f, { autocomplete: 'off', disabled: this.busy, showTestValue: sandbox }))
+        ? login.fields.map((f) => this.fields.render(f, { autocomplete: 'off', disabled: this.busy, showTestValue: sandbox, rejectedBy: this.rejectedBy }))
         : html`<p class="alert" role="alert">${this.t('login.noActiveType')}</p>`}
       <div class="actions">
         <button type="submit" class="primary" part="submit" ?disabled=${!login || this.busy}>${this.t('login.submit')}</button>

@@ -91,6 +91,7 @@ export class BankSecondLogin extends BankElement {
         hint: this.t(...hint),
         disabled: this.busy,
         showTestValue: this.inSandbox,
+        rejectedBy: this.rejectedBy,
       })}
       <div class="actions">
         <button type="submit" class="primary" part="submit" ?disabled=${this.busy}>${this.t('second.submit')}</button>

@@ -9,6 +9,7 @@ export const ca: Catalogue = {
   'summary.iban': 'Compte',
   'summary.subject': 'Concepte',
   'summary.reference': 'Referència',
+  'summary.details': 'Detalls del pagament',
   'sandbox.banner': 'Mode de prova: no es mouen diners reals.',
   'status.loading': 'Carregant…',
   'status.busy': 'Connectant amb el teu banc…',
@@ -24,6 +25,9 @@ export const ca: Catalogue = {
   'action.retry': 'Torna-ho a provar',
   'action.refresh': 'Torna a comprovar',
   'action.continue': 'Continua',
+  'action.backConfirm': 'Si tornes enrere, es tanca la sessió a {bank}. Hi tornaràs a entrar; l’usuari que has escrit es manté.',
+  'action.backYes': 'Sí, torna enrere',
+  'action.backNo': 'No, continua aquí',
 
   'selector.title': 'Tria el teu banc',
   'selector.search': 'Cerca el teu banc',
@@ -71,6 +75,7 @@ export const ca: Catalogue = {
   'account.balance': 'Saldo: {amount}',
   'account.empty': 'No hi ha comptes des dels quals pagar.',
   'account.submit': 'Paga {amount}',
+  'account.refused': 'Rebutjat pel teu banc',
 
   'challenge.title': 'Confirma el pagament',
   'challenge.round': 'Confirmació {round}',
@@ -87,6 +92,8 @@ export const ca: Catalogue = {
   'challenge.type5': 'Cerca la posició demanada a la targeta de coordenades que es mostra i escriu-ne el valor.',
   'challenge.cardAlt': 'Targeta de coordenades mostrada pel teu banc: una graella de valors per lletra de columna i número de fila.',
   'challenge.cardAltAt': 'La teva targeta de coordenades. Escriu el valor de: {position}',
+  'challenge.cardCaption': 'La teva targeta de coordenades, tal com la mostra el teu banc',
+  'challenge.cardAsked': '(la demanada: {position})',
   'challenge.testNotYet': 'Prova: prémer abans d’aprovar',
   'challenge.type6': 'Obre l’app del teu banc a l’altre dispositiu i aprova el pagament. Després prem «{done}».',
   'challenge.waiting': 'Esperant la teva aprovació a l’app…',
@@ -155,6 +162,8 @@ export const ca: Catalogue = {
   'mode.redirectDetail': 'Et portem al web del teu banc per pagar.',
   'mode.periodic': 'Configura un pagament periòdic',
   'mode.periodicDetail': 'Autoritza que aquest import es pagui des del teu compte de manera periòdica.',
+  'mode.change': 'Canvia',
+  'mode.changeLabel': 'Canvia com pagar',
 
   'error.B100': 'El teu banc no ha acceptat aquestes claus. Revisa-les i torna-ho a provar.',
   'error.B101': 'Aquest compte no es pot fer servir per al pagament. Tria un altre compte.',
@@ -190,4 +199,5 @@ export const ca: Catalogue = {
   'error.validation_failed': 'Algunes dades no són vàlides. Revisa-les i torna-ho a provar.',
   'error.mode_not_allowed': 'Aquesta forma de pagament no està disponible per a aquest pagament.',
   'error.generic': 'Alguna cosa ha fallat. Torna-ho a provar d’aquí a un moment.',
+  'error.stale_step': 'Aquest pagament ha avançat en una altra finestra: aquesta pàgina mostra ara on és.',
 };

@@ -15,6 +15,8 @@ export const enChallenge = {
   'challenge.type5': 'Find the position asked for on the coordinates card shown, and enter its value.',
   'challenge.cardAlt': 'Coordinates card shown by your bank: a grid of values by column letter and row number.',
   'challenge.cardAltAt': 'Your coordinates card. Enter the value at: {position}',
+  'challenge.cardCaption': 'Your coordinates card, as your bank shows it',
+  'challenge.cardAsked': '(asked for: {position})',
   'challenge.testNotYet': 'Test: press before approving',
   'challenge.type6': 'Open your bank’s app on your other device and approve the payment. Then press “{done}”.',
   'challenge.waiting': 'Waiting for your approval in the app…',

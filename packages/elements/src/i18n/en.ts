@@ -16,6 +16,7 @@ export const en = {
   'summary.iban': 'Account',
   'summary.subject': 'Concept',
   'summary.reference': 'Reference',
+  'summary.details': 'Payment details',
   'sandbox.banner': 'Test mode: no real money moves.',
   'status.loading': 'Loading…',
   'status.busy': 'Contacting your bank…',
@@ -31,6 +32,9 @@ export const en = {
   'action.retry': 'Try again',
   'action.refresh': 'Check again',
   'action.continue': 'Continue',
+  'action.backConfirm': 'Going back signs you out of {bank}. You sign in there again; the user you typed is kept.',
+  'action.backYes': 'Yes, go back',
+  'action.backNo': 'No, stay here',
 
   'selector.title': 'Choose your bank',
   'selector.search': 'Search your bank',
@@ -78,6 +82,7 @@ export const en = {
   'account.balance': 'Balance: {amount}',
   'account.empty': 'There are no accounts to pay from.',
   'account.submit': 'Pay {amount}',
+  'account.refused': 'Refused by your bank',
 
   'result.succeeded': 'Payment completed',
   'result.succeededBody': 'Your bank has accepted the payment.',
@@ -105,6 +110,8 @@ export const en = {
   'mode.redirectDetail': 'We take you to your bank’s website to pay.',
   'mode.periodic': 'Set up a periodic payment',
   'mode.periodicDetail': 'Authorise this amount to be paid from your account on a schedule.',
+  'mode.change': 'Change',
+  'mode.changeLabel': 'Change how to pay',
 
   'error.B100': 'Your bank did not accept these credentials. Check them and try again.',
   'error.B101': 'This account cannot be used for the payment. Choose another account.',
@@ -140,6 +147,7 @@ export const en = {
   'error.validation_failed': 'Some of the data is not valid. Check it and try again.',
   'error.mode_not_allowed': 'This way of paying is not available for this payment.',
   'error.generic': 'Something went wrong. Try again in a moment.',
+  'error.stale_step': 'This payment moved on in another window: this page now shows where it is.',
 } as const;
 
 export type MessageKey = keyof typeof en | keyof typeof enChallenge | keyof typeof enPeriodic | ExtrasKey;

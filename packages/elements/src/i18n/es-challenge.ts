@@ -17,6 +17,8 @@ export const esChallenge: Record<keyof typeof enChallenge, string> = {
   'challenge.type5': 'Busca la posición pedida en la tarjeta de coordenadas que se muestra y escribe su valor.',
   'challenge.cardAlt': 'Tarjeta de coordenadas mostrada por tu banco: una cuadrícula de valores por letra de columna y número de fila.',
   'challenge.cardAltAt': 'Tu tarjeta de coordenadas. Escribe el valor de: {position}',
+  'challenge.cardCaption': 'Tu tarjeta de coordenadas, tal como la muestra tu banco',
+  'challenge.cardAsked': '(la pedida: {position})',
   'challenge.testNotYet': 'Prueba: pulsar antes de aprobar',
   'challenge.type6': 'Abre la app de tu banco en tu otro dispositivo y aprueba el pago. Después pulsa «{done}».',
   'challenge.waiting': 'Esperando tu aprobación en la app…',

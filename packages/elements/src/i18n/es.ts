@@ -9,6 +9,7 @@ export const es: UpFrontTexts = {
   'summary.iban': 'Cuenta',
   'summary.subject': 'Concepto',
   'summary.reference': 'Referencia',
+  'summary.details': 'Detalles del pago',
   'sandbox.banner': 'Modo de prueba: no se mueve dinero real.',
   'status.loading': 'Cargando…',
   'status.busy': 'Conectando con tu banco…',
@@ -24,6 +25,9 @@ export const es: UpFrontTexts = {
   'action.retry': 'Reintentar',
   'action.refresh': 'Volver a comprobar',
   'action.continue': 'Continuar',
+  'action.backConfirm': 'Si vuelves atrás, se cierra tu sesión en {bank}. Volverás a entrar allí; el usuario que escribiste se mantiene.',
+  'action.backYes': 'Sí, volver atrás',
+  'action.backNo': 'No, seguir aquí',
 
   'selector.title': 'Elige tu banco',
   'selector.search': 'Busca tu banco',
@@ -71,6 +75,7 @@ export const es: UpFrontTexts = {
   'account.balance': 'Saldo: {amount}',
   'account.empty': 'No hay cuentas desde las que pagar.',
   'account.submit': 'Pagar {amount}',
+  'account.refused': 'Rechazada por tu banco',
 
   'result.succeeded': 'Pago completado',
   'result.succeededBody': 'Tu banco ha aceptado el pago.',
@@ -98,6 +103,8 @@ export const es: UpFrontTexts = {
   'mode.redirectDetail': 'Te llevamos a la web de tu banco para pagar.',
   'mode.periodic': 'Configurar un pago periódico',
   'mode.periodicDetail': 'Autoriza que este importe se pague desde tu cuenta de forma periódica.',
+  'mode.change': 'Cambiar',
+  'mode.changeLabel': 'Cambiar cómo pagar',
 
   'error.B100': 'Tu banco no ha aceptado estas claves. Revísalas e inténtalo de nuevo.',
   'error.B101': 'Esta cuenta no se puede usar para el pago. Elige otra cuenta.',
@@ -133,4 +140,5 @@ export const es: UpFrontTexts = {
   'error.validation_failed': 'Algunos datos no son válidos. Revísalos e inténtalo de nuevo.',
   'error.mode_not_allowed': 'Esta forma de pago no está disponible para este pago.',
   'error.generic': 'Algo ha fallado. Inténtalo de nuevo en un momento.',
+  'error.stale_step': 'Este pago ha avanzado en otra ventana: esta página muestra ahora en qué punto está.',
 };

@@ -9,6 +9,7 @@ export const eu: Catalogue = {
   'summary.iban': 'Kontua',
   'summary.subject': 'Kontzeptua',
   'summary.reference': 'Erreferentzia',
+  'summary.details': 'Ordainketaren xehetasunak',
   'sandbox.banner': 'Proba modua: ez da benetako dirurik mugitzen.',
   'status.loading': 'Kargatzen…',
   'status.busy': 'Zure bankuarekin konektatzen…',
@@ -24,6 +25,9 @@ export const eu: Catalogue = {
   'action.retry': 'Saiatu berriro',
   'action.refresh': 'Egiaztatu berriro',
   'action.continue': 'Jarraitu',
+  'action.backConfirm': 'Atzera egiten baduzu, {bank} bankuko saioa itxiko da. Berriro sartuko zara; idatzi duzun erabiltzailea gordeko da.',
+  'action.backYes': 'Bai, itzuli atzera',
+  'action.backNo': 'Ez, jarraitu hemen',
 
   'selector.title': 'Aukeratu zure bankua',
   'selector.search': 'Bilatu zure bankua',
@@ -71,6 +75,7 @@ export const eu: Catalogue = {
   'account.balance': 'Saldoa: {amount}',
   'account.empty': 'Ez dago ordaintzeko konturik.',
   'account.submit': 'Ordaindu {amount}',
+  'account.refused': 'Zure bankuak ukatua',
 
   'challenge.title': 'Berretsi ordainketa',
   'challenge.round': '{round}. berrespena',
@@ -87,6 +92,8 @@ export const eu: Catalogue = {
   'challenge.type5': 'Bilatu eskatutako posizioa erakutsitako koordenatu-txartelean eta idatzi haren balioa.',
   'challenge.cardAlt': 'Zure bankuak erakutsitako koordenatu-txartela: balioen sareta, zutabe-letraren eta errenkada-zenbakiaren arabera.',
   'challenge.cardAltAt': 'Zure koordenatu-txartela. Idatzi honako honen balioa: {position}',
+  'challenge.cardCaption': 'Zure koordenatu-txartela, zure bankuak erakusten duen bezala',
+  'challenge.cardAsked': '(eskatutakoa: {position})',
   'challenge.testNotYet': 'Proba: sakatu onartu aurretik',
   'challenge.type6': 'Ireki zure bankuaren aplikazioa beste gailuan eta onartu ordainketa. Ondoren, sakatu «{done}».',
   'challenge.waiting': 'Aplikazioan zure onespenaren zain…',
@@ -155,6 +162,8 @@ export const eu: Catalogue = {
   'mode.redirectDetail': 'Zure bankuaren webgunera eramango zaitugu ordaintzeko.',
   'mode.periodic': 'Ezarri aldizkako ordainketa bat',
   'mode.periodicDetail': 'Baimendu zenbateko hau zure kontutik aldizka ordaintzea.',
+  'mode.change': 'Aldatu',
+  'mode.changeLabel': 'Aldatu nola ordaindu',
 
   'error.B100': 'Zure bankuak ez ditu gako horiek onartu. Berrikusi eta saiatu berriro.',
   'error.B101': 'Kontu hau ezin da ordainketarako erabili. Aukeratu beste kontu bat.',
@@ -190,4 +199,5 @@ export const eu: Catalogue = {
   'error.validation_failed': 'Datu batzuk ez dira baliozkoak. Berrikusi eta saiatu berriro.',
   'error.mode_not_allowed': 'Ordaintzeko modu hau ez dago erabilgarri ordainketa honetan.',
   'error.generic': 'Zerbait gaizki joan da. Saiatu berriro geroxeago.',
+  'error.stale_step': 'Ordainketa hau beste leiho batean aurrera joan da: orri honek orain non dagoen erakusten du.',
 };

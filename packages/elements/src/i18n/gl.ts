@@ -9,6 +9,7 @@ export const gl: Catalogue = {
   'summary.iban': 'Conta',
   'summary.subject': 'Concepto',
   'summary.reference': 'Referencia',
+  'summary.details': 'Detalles do pagamento',
   'sandbox.banner': 'Modo de proba: non se move diñeiro real.',
   'status.loading': 'Cargando…',
   'status.busy': 'Conectando co teu banco…',
@@ -24,6 +25,9 @@ export const gl: Catalogue = {
   'action.retry': 'Tentar de novo',
   'action.refresh': 'Comprobar de novo',
   'action.continue': 'Continuar',
+  'action.backConfirm': 'Se volves atrás, péchase a sesión en {bank}. Volverás entrar alí; o usuario que escribiches mantense.',
+  'action.backYes': 'Si, volver atrás',
+  'action.backNo': 'Non, seguir aquí',
 
   'selector.title': 'Escolle o teu banco',
   'selector.search': 'Busca o teu banco',
@@ -71,6 +75,7 @@ export const gl: Catalogue = {
   'account.balance': 'Saldo: {amount}',
   'account.empty': 'Non hai contas desde as que pagar.',
   'account.submit': 'Pagar {amount}',
+  'account.refused': 'Rexeitada polo teu banco',
 
   'challenge.title': 'Confirma o pagamento',
   'challenge.round': 'Confirmación {round}',
@@ -87,6 +92,8 @@ export const gl: Catalogue = {
   'challenge.type5': 'Busca a posición pedida na tarxeta de coordenadas que se mostra e escribe o seu valor.',
   'challenge.cardAlt': 'Tarxeta de coordenadas amosada polo teu banco: unha cuadrícula de valores por letra de columna e número de fila.',
   'challenge.cardAltAt': 'A túa tarxeta de coordenadas. Escribe o valor de: {position}',
+  'challenge.cardCaption': 'A túa tarxeta de coordenadas, tal como a amosa o teu banco',
+  'challenge.cardAsked': '(a pedida: {position})',
   'challenge.testNotYet': 'Proba: premer antes de aprobar',
   'challenge.type6': 'Abre a app do teu banco no teu outro dispositivo e aproba o pagamento. Despois preme «{done}».',
   'challenge.waiting': 'Agardando a túa aprobación na app…',
@@ -155,6 +162,8 @@ export const gl: Catalogue = {
   'mode.redirectDetail': 'Levámoste á web do teu banco para pagar.',
   'mode.periodic': 'Configurar un pagamento periódico',
   'mode.periodicDetail': 'Autoriza que este importe se pague desde a túa conta de forma periódica.',
+  'mode.change': 'Cambiar',
+  'mode.changeLabel': 'Cambiar como pagar',
 
   'error.B100': 'O teu banco non aceptou estas claves. Revísaas e téntao de novo.',
   'error.B101': 'Esta conta non se pode usar para o pagamento. Escolle outra conta.',
@@ -190,4 +199,5 @@ export const gl: Catalogue = {
   'error.validation_failed': 'Algúns datos non son válidos. Revísaos e téntao de novo.',
   'error.mode_not_allowed': 'Esta forma de pagamento non está dispoñible para este pagamento.',
   'error.generic': 'Algo fallou. Téntao de novo nun momento.',
+  'error.stale_step': 'Este pagamento avanzou noutra ventá: esta páxina amosa agora en que punto está.',
 };

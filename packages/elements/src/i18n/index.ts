@@ -141,7 +141,6 @@ type GenericMessage =
   | 'origin_refused'
   | 'handoff_invalid'
   | 'handoff_expired'
-  | 'stale_step'
   | 'internal';
 /** A code of the contract that has neither a message of its own nor the generic one: none (checked when the kit compiles). */
 type Unspoken = Exclude<PayerErrorCode, GenericMessage | CodeOf<MessageKey>>;

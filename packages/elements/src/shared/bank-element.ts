@@ -5,13 +5,16 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ContextConsumer } from '@lit/context';
-import type { CheckoutState, CheckoutView } from '@bank-checkout/contract';
+import { errorCategory, type CheckoutState, type CheckoutView } from '@bank-checkout/contract';
 import { CheckoutApiError, type CheckoutClient } from '../client.js';
 import { checkoutContext, type StepAction, type CheckoutContextValue } from '../context.js';
 import { emit, stepDetail } from '../events.js';
 import { browserLanguages, errorKey, isLocaleReady, loadLocale, resolveLocale, translate, type MessageKey, type MessageParams } from '../i18n/index.js';
 import { elementStyles } from './styles.js';
 import type { StepFormHost } from './step-form.js';
+
+/** The id of a step's error message (the fields the bank refused point at it). */
+export const STEP_ERROR_ID = 'step-error';
 
 /** Any failure as a `CheckoutApiError` (a thrown non-API error counts as generic). */
 export function asApiError(err: unknown): CheckoutApiError {
@@ -65,11 +68,14 @@ export abstract class BankBase extends LitElement {
     return false;
   }
 
-  /** Moves focus to the start of what the element shows: its heading, else its first control. */
+  /** Moves focus to the start of what the element shows: its error, else its heading, else its first control. */
   async focusStart(): Promise<void> {
     await this.updateComplete;
     const root = this.renderRoot as ShadowRoot;
-    const target = root.querySelector<HTMLElement>('h2[tabindex]') ?? root.querySelector<HTMLElement>('input:checked, input:not([disabled]), button:not([disabled])');
+    const target =
+      root.querySelector<HTMLElement>('[role=alert][tabindex]') ??
+      root.querySelector<HTMLElement>('h2[tabindex]') ??
+      root.querySelector<HTMLElement>('input:checked, input:not([disabled]), button:not([disabled])');
     target?.focus();
   }
 }
@@ -163,15 +169,25 @@ export abstract class BankElement extends BankBase {
       checkout: () => this.checkout,
       run: (action) => this.run(action),
       errorCode: () => this.errorCode,
+      rejectedBy: () => this.rejectedBy,
       renderError: (extra) => this.renderError(extra),
     };
+  }
+
+  /**
+   * The id of the step's error when the bank refused what the payer typed (wrong credentials or
+   * code): the fields it is about point at it. Null otherwise.
+   */
+  protected get rejectedBy(): string | null {
+    const e = this.errorCode;
+    return e && errorCategory(e.code) === 'credentials' ? STEP_ERROR_ID : null;
   }
 
   /** The current error as an alert, with optional extra lines. */
   protected renderError(extra?: TemplateResult | typeof nothing): TemplateResult | typeof nothing {
     const e = this.errorCode;
     if (!e) return nothing;
-    return html`<div class="alert" role="alert" part="error">
+    return html`<div class="alert" role="alert" part="error" id=${STEP_ERROR_ID} tabindex="-1">
       <p>${this.t(errorKey(e.code, e.message))}</p>
       ${extra ?? nothing}
     </div>`;

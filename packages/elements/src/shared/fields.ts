@@ -23,6 +23,13 @@ export interface FieldRenderOptions {
   disabled?: boolean;
   /** In test mode: the field's test value is shown as text (the form's fill button types it). */
   showTestValue?: boolean;
+  /** Ids of more texts about the field (such as the card cell asked for). */
+  describedBy?: string;
+  /**
+   * The id of the step's error when the bank refused what was typed here: the field is then
+   * marked invalid and tied to that message.
+   */
+  rejectedBy?: string | null;
 }
 
 interface Host extends ReactiveControllerHost, HTMLElement {
@@ -112,7 +119,10 @@ export class FieldsController implements ReactiveController {
     const revealed = this.revealed.has(field.fieldId);
     const label = opts.label ?? field.label;
     const testValue = opts.showTestValue ? field.testValue : undefined;
-    const describedBy = [opts.hint ? `${id}-hint` : '', testValue ? `${id}-test` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+    const rejected = !error && !!opts.rejectedBy;
+    const describedBy = [opts.hint ? `${id}-hint` : '', opts.describedBy ?? '', testValue ? `${id}-test` : '', error ? `${id}-error` : '', rejected ? opts.rejectedBy : '']
+      .filter(Boolean)
+      .join(' ');
     const numeric = field.valueType === 'numeric';
     return html`<div class="field" part="field">
       <label for=${id} part="label">${label}</label>
@@ -130,7 +140,7 @@ export class FieldsController implements ReactiveController {
           minlength=${field.min ?? nothing}
           maxlength=${field.max ?? nothing}
           required
-          aria-invalid=${error ? 'true' : 'false'}
+          aria-invalid=${error || rejected ? 'true' : 'false'}
           aria-describedby=${describedBy || nothing}
           ?disabled=${opts.disabled ?? false}
           .value=${live(this.value(field.fieldId))}

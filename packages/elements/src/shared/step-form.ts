@@ -25,6 +25,8 @@ export interface StepFormHost<E extends HTMLElement> {
   run(action: StepAction): Promise<CheckoutView | null>;
   /** The error that applies to the step now, if any. */
   errorCode(): { code: string; message?: string } | null;
+  /** The id of the step's error when the bank refused what was typed (the fields point at it). */
+  rejectedBy(): string | null;
   /** That error as an alert, with optional extra lines. */
   renderError(extra?: TemplateResult | typeof nothing): TemplateResult | typeof nothing;
 }
