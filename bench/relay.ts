@@ -9,7 +9,7 @@
  * open it in Chrome's DevTools) is written when the BFF's process exits at the end.
  */
 import { resolve } from 'node:path';
-import { measureRelay, type Leg } from './lib/relay.js';
+import { RELAY_BUDGET, measureRelay, relayHeadline, type Leg } from './lib/relay.js';
 import { bytesPerPayment } from './lib/storage.js';
 
 const seconds = Number(process.env.BENCH_RELAY_SECONDS ?? 10);
@@ -20,7 +20,14 @@ const r = await measureRelay({ seconds, payers, bffNodeArgs: profile ? ['--cpu-p
 const rate = (l: Leg) => l.payments / l.seconds;
 const ms = (v: number | null) => (v === null || Number.isNaN(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`);
 const share = (x: number | null) => `${((x ?? 0) * 100).toFixed(0)}%`;
+const head = relayHeadline(r);
 console.log(`relay, ${payers} payers, ${seconds} s per leg`);
+console.log(
+  `  through the BFF / through a bare relay: ${(head.ratio * 100).toFixed(1)}% (floor ${RELAY_BUDGET.ratioFloor * 100}%, goal ${RELAY_BUDGET.ratioGoal * 100}%)`,
+);
+console.log(
+  `  CPU per payment, BFF / bare relay:      ${head.cpu.toFixed(1)}× (${ms(r.bff.cpuPerPayment.relay)} / ${ms(r.bare.cpuPerPayment.relay)}; ceiling ${RELAY_BUDGET.cpuCeiling}×, goal ${RELAY_BUDGET.cpuGoal}×)`,
+);
 console.log(`  straight to the simulator: ${rate(r.direct).toFixed(0)} payments/s (${r.direct.payments} paid, ${r.direct.errors} errors); simulator CPU ${ms(r.direct.cpuPerPayment.sandbox)}/payment, ${share(r.direct.cpuShare.sandbox)} of a core`);
 console.log(
   `  through a bare relay:      ${rate(r.bare).toFixed(0)} payments/s (${r.bare.payments} paid, ${r.bare.errors} errors); relay CPU ${ms(r.bare.cpuPerPayment.relay)}/payment, ${share(r.bare.cpuShare.relay)} of a core; simulator ${ms(r.bare.cpuPerPayment.sandbox)}/payment, ${share(r.bare.cpuShare.sandbox)}`,
@@ -28,7 +35,7 @@ console.log(
 console.log(
   `  through the BFF:           ${rate(r.bff).toFixed(0)} payments/s (${r.bff.payments} paid, ${r.bff.errors} errors); BFF CPU ${ms(r.bff.cpuPerPayment.relay)}/payment, ${share(r.bff.cpuShare.relay)} of a core; simulator ${ms(r.bff.cpuPerPayment.sandbox)}/payment, ${share(r.bff.cpuShare.sandbox)}`,
 );
-console.log(`  ratio: ${((rate(r.bff) / rate(r.direct)) * 100).toFixed(1)}% (a bare relay: ${((rate(r.bare) / rate(r.direct)) * 100).toFixed(1)}%)`);
+console.log(`  through the BFF / straight: ${((rate(r.bff) / rate(r.direct)) * 100).toFixed(1)}% (a bare relay / straight: ${((rate(r.bare) / rate(r.direct)) * 100).toFixed(1)}%)`);
 for (const st of [...new Set([...Object.keys(r.direct.steps), ...Object.keys(r.bff.steps)])]) {
   const f = (x?: { count: number; p50: number; p99: number }) => (x?.count ? `${ms(x.p50)} / ${ms(x.p99)}` : '-');
   console.log(`  ${st.padEnd(13)} p50 / p99  straight ${f(r.direct.steps[st]).padEnd(20)} via BFF ${f(r.bff.steps[st])}`);

@@ -46,6 +46,24 @@ export interface RelayFigures {
   storage: StorageFigures | null;
 }
 
+/**
+ * The relay's headline figures, both measured in the same run against a bare relay (a process
+ * that passes each call on and keeps nothing): payments/s through the BFF ÷ through the bare
+ * relay, and the BFF's CPU per payment ÷ the bare relay's. The goals are 60% and 3×; the floors
+ * `bench:ci` enforces sit below them so that a busy machine does not fail them, while a real
+ * regression of the BFF (half its speed lost, or its CPU per payment doubled) does.
+ */
+export const RELAY_BUDGET = { ratioFloor: 0.15, ratioGoal: 0.6, cpuCeiling: 12, cpuGoal: 3 };
+
+/** The headline figures of a run (see RELAY_BUDGET); `clean` when no leg had an error. */
+export function relayHeadline(r: RelayFigures): { ratio: number; cpu: number; clean: boolean } {
+  return {
+    ratio: r.bff.payments / r.bff.seconds / (r.bare.payments / r.bare.seconds),
+    cpu: (r.bff.cpuPerPayment.relay ?? NaN) / (r.bare.cpuPerPayment.relay ?? NaN),
+    clean: r.direct.errors === 0 && r.bare.errors === 0 && r.bff.errors === 0,
+  };
+}
+
 const cpuMs = (u: { user: number; system: number }) => (u.user + u.system) / 1000;
 
 /** Complete native payments straight against the simulator, as the BFF would make them. */

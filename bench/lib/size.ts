@@ -49,8 +49,14 @@ export async function measureSizes(): Promise<{ checkout: BundleSize; kit: Bundl
   return { checkout, kit, host };
 }
 
-/** The budget of the whole kit as a merchant's bundler builds it from the published package, gzip -9. */
-export const KIT_BUDGET_GZIP = 30 * 1024;
+/**
+ * The budget of the whole kit as a merchant's bundler builds it from the published package: the
+ * entry and its static imports, each file compressed alone with gzip -9 (as the network sends
+ * them), summed.
+ */
+export const KIT_BUDGET_GZIP = 33 * 1024;
+/** Where the kit should get to (the budget above catches a regression until it does). */
+export const KIT_GOAL_GZIP = 28 * 1024;
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -60,11 +66,14 @@ const root = new URL('../../', import.meta.url).pathname;
  * built as `npm run build` builds it unless `build` is false; the package's exports without the
  * `bank-checkout-source` condition) bundled by esbuild at its defaults with `bundle`, `minify`,
  * `format: 'esm'` and `splitting` (so the languages and the parts loaded on demand become chunks
- * of their own). The figure is the entry and the chunks it imports statically, joined in the
- * order esbuild writes them, compressed with gzip -9; chunks only reached by `import()` are left
- * out. `chunks` counts the files of that static closure.
+ * of their own). The figure (`gzip`) is what travels: the entry and each chunk it imports
+ * statically, every file compressed alone with gzip -9, summed; chunks only reached by `import()`
+ * are left out. `joinedGzip` is the same files joined before compression (what one file would
+ * weigh), `chunks` counts the files and `files` gives each one's name and gzip -9 bytes.
  */
-export async function measureMerchantKit(opts: { build?: boolean } = {}): Promise<BundleSize & { chunks: number }> {
+export async function measureMerchantKit(
+  opts: { build?: boolean } = {},
+): Promise<BundleSize & { chunks: number; joinedGzip: number; files: { name: string; gzip: number }[] }> {
   if (opts.build ?? true) {
     execFileSync(process.execPath, [`${root}scripts/build-package.mjs`, 'elements'], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'ignore', 'inherit'] });
   }
@@ -93,11 +102,18 @@ export async function measureMerchantKit(opts: { build?: boolean } = {}): Promis
   };
   visit(entry);
   const name = (abs: string) => abs.replace(/^.*\/kit\//, '');
-  const code = result
-    .outputFiles!.filter((f) => [...loaded].some((p) => name(p) === name(f.path)))
-    .map((f) => f.text)
-    .join('\n');
-  return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length, zod: /\bZodError\b|zod/.test(code), chunks: loaded.size };
+  const wanted = new Set([...loaded].map(name));
+  const texts = result.outputFiles!.filter((f) => wanted.has(name(f.path)));
+  const files = texts.map((f) => ({ name: name(f.path), gzip: gzipSync(f.text, { level: 9 }).length }));
+  const code = texts.map((f) => f.text).join('\n');
+  return {
+    min: Buffer.byteLength(code),
+    gzip: files.reduce((sum, f) => sum + f.gzip, 0),
+    joinedGzip: gzipSync(code, { level: 9 }).length,
+    zod: /\bZodError\b|zod/.test(code),
+    chunks: loaded.size,
+    files,
+  };
 }
 
 export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;

@@ -6,8 +6,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { requestId } from 'hono/request-id';
-import { secureHeaders } from 'hono/secure-headers';
 import { timingSafeEqual } from '@bank-checkout/provider';
 import { ApiError, errors } from './errors.js';
 import { inRequest, type Logger } from './log.js';
@@ -20,65 +18,69 @@ export const MAX_JSON_BYTES = 64 * 1024;
 
 /** An incoming X-Request-Id is kept only when it looks like an id; otherwise one is made. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Also kept: word characters, `-` and `=`, up to 128 (what Hono's request-id middleware keeps). */
+const WORDY_REQUEST_ID = /^[\w\-=]{1,128}$/;
 
 /** The path as the access log writes it: a phone's hand-off link is a single-use token, never logged. */
 export const loggedPath = (path: string) => path.replace(/\/handoff\/[^/]+/, '/handoff/{token}');
 
 /**
- * Request id (the caller's when sane, else `req_<uuid>`), echoed in X-Request-Id, bound to
- * every log line written while the request runs, and the access log line.
+ * The headers every answer carries, set before the handler runs (a handler's own header of
+ * the same name wins, as the isolated checkout's page does with its Content-Security-Policy).
+ */
+const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
+  ['Cross-Origin-Resource-Policy', 'same-site'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['Cache-Control', 'no-store'],
+];
+
+/**
+ * Request id (the caller's when sane, else `req_<uuid>`), echoed in X-Request-Id, and the
+ * access log line. While lines of `info` are written, the id is bound to every line written
+ * while the request runs (its upstream calls and transitions too) with AsyncLocalStorage,
+ * whose promise hooks cost every request on Node 20; at `warn` and above no per-request line
+ * is written but a failed request's (status 5xx, at `error`), which carries its id itself.
  */
 export function requestContext(logger: Logger): MiddlewareHandler<BffEnv>[] {
-  const ids = requestId({
-    limitLength: 128,
-    generator: (c) => {
-      const incoming = c.req.header('X-Request-Id');
-      return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
-    },
-  });
-  const access: MiddlewareHandler<BffEnv> = async (c, next) => {
+  const scoped = logger.writes?.('info') ?? true;
+  const context: MiddlewareHandler<BffEnv> = async (c, next) => {
     const started = performance.now();
-    const id = c.get('requestId');
-    await inRequest(id, next);
+    const incoming = c.req.header('X-Request-Id');
+    const id = incoming && (SANE_REQUEST_ID.test(incoming) || WORDY_REQUEST_ID.test(incoming)) ? incoming : `req_${randomUUID()}`;
+    c.set('requestId', id);
+    c.header('X-Request-Id', id);
+    if (scoped) await inRequest(id, next);
+    else await next();
     if (!c.res.headers.has('X-Request-Id')) c.header('X-Request-Id', id);
-    inRequest(id, () =>
-      logger.log(c.res.status >= 500 ? 'error' : 'info', 'http.request', {
-        method: c.req.method,
-        path: loggedPath(c.req.path),
-        status: c.res.status,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-      }),
-    );
+    const failed = c.res.status >= 500;
+    if (!scoped && !failed) return;
+    const fields = { method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, durationMs: Math.round((performance.now() - started) * 100) / 100 };
+    if (scoped) inRequest(id, () => logger.log(failed ? 'error' : 'info', 'http.request', fields));
+    else logger.log('error', 'http.request', { requestId: id, ...fields });
   };
-  return [ids, access];
+  return [context];
 }
 
-const secure = secureHeaders({
-  contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-  crossOriginResourcePolicy: 'same-site',
-  crossOriginOpenerPolicy: false,
-  originAgentCluster: false,
-  xDnsPrefetchControl: false,
-  xDownloadOptions: false,
-  xPermittedCrossDomainPolicies: false,
-  xXssProtection: false,
-  referrerPolicy: 'no-referrer',
-  strictTransportSecurity: 'max-age=31536000; includeSubDomains',
-  xFrameOptions: 'DENY',
-  // A handler's own Content-Security-Policy wins over the default.
-  overwrite: false,
-});
-
-/** Security headers on every response, errors included; `Cache-Control: no-store` unless a handler set its own. */
+/**
+ * Security headers on every response, errors included; `Cache-Control: no-store` unless a
+ * handler set its own. They are set before the handler (so the answer is built with them
+ * once); an answer built without them (a handler's own Response) gets them afterwards.
+ */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
-  await secure(c, async () => {
-    c.header('Cache-Control', 'no-store');
-    await next();
-    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
-  });
+  for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
+  await next();
+  const headers = c.res.headers;
+  if (!headers.has('X-Content-Type-Options')) {
+    for (const [name, value] of SECURITY_HEADERS) if (!headers.has(name)) headers.set(name, value);
+  }
+  headers.delete('X-Powered-By');
   // A page whose own policy names who may frame it (the isolated checkout) is not denied framing.
-  const csp = c.res.headers.get('Content-Security-Policy') ?? '';
-  if (/frame-ancestors (?!'none')/.test(csp)) c.res.headers.delete('X-Frame-Options');
+  const csp = headers.get('Content-Security-Policy') ?? '';
+  if (/frame-ancestors (?!'none')/.test(csp)) headers.delete('X-Frame-Options');
 };
 
 export interface CorsOptions {

@@ -24,6 +24,8 @@ export function redact(value: unknown, depth = 0): unknown {
 
 export interface Logger {
   log(level: Level, event: string, fields?: Record<string, unknown>): void;
+  /** Whether a line at `level` is written (absent: every level may be). */
+  writes?(level: Level): boolean;
 }
 
 /** The request being served: every line logged while it runs carries its id. */
@@ -37,6 +39,7 @@ export function inRequest<T>(requestId: string, fn: () => T): T {
 export function createLogger(level: Level | 'silent', write: (line: string) => void = (l) => process.stdout.write(l + '\n')): Logger {
   const min = ORDER[level];
   return {
+    writes: (lvl) => ORDER[lvl] >= min,
     log(lvl, event, fields = {}) {
       if (ORDER[lvl] < min) return;
       const requestId = scope.getStore()?.requestId;

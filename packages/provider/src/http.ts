@@ -64,8 +64,11 @@ export interface Transport {
 
 export function createTransport(service: CallEvent['service'], opts: ClientOptions): Transport {
   let sender: Promise<Send> | null = null;
+  // `node:http` ends a request, its answer's body included, as soon as the signal aborts; a
+  // `fetch` (or its body) may not, so its calls are also raced against the signal.
+  const ownsAbort = !opts.fetch && onNode;
   const send: Send = async (url, init, maxBody) => {
-    sender ??= opts.fetch || !onNode ? Promise.resolve(fetchSend(opts.fetch ?? fetch)) : nodeSend();
+    sender ??= ownsAbort ? nodeSend() : Promise.resolve(fetchSend(opts.fetch ?? fetch));
     return (await sender)(url, init, maxBody);
   };
   const timeoutMs = opts.timeoutMs ?? 15_000;
@@ -98,14 +101,10 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
       let text: string | null;
       try {
         if (stop.aborted) throw stop.reason;
-        text = await untilAborted(
-          (async () => {
-            const res = await send(url, { method, headers, ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}), signal: stop }, maxBody);
-            httpStatus = res.status;
-            return res.text;
-          })(),
-          stop,
-        );
+        const answer = send(url, { method, headers, ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}), signal: stop }, maxBody);
+        const res = await (ownsAbort ? answer : untilAborted(answer, stop));
+        httpStatus = res.status;
+        text = res.text;
       } catch {
         const kind: UpstreamFault = timeout.signal.aborted ? 'timeout' : signal?.aborted ? 'aborted' : 'network';
         report(kind);

@@ -1,0 +1,69 @@
+/**
+ * The clients' own `node:http` transport (no `fetch` given) keeps its deadlines and the
+ * caller's abort by itself: against a real server that stalls before answering or in the
+ * middle of its body, a call fails as `timeout` or `aborted`, never hangs.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UpstreamError, createNativeClient } from '@bank-checkout/provider';
+
+describe('the node:http transport: deadlines and aborts', () => {
+  let server: Server;
+  let baseUrl = '';
+  let mode: 'silent' | 'half-body' = 'silent';
+  const open = new Set<ServerResponse>();
+  let received: () => void = () => {};
+  before(async () => {
+    server = createServer((req, res) => {
+      open.add(res);
+      req.resume();
+      received();
+      if (mode === 'half-body') {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
+        res.write('{"status":"0","listBanks":[');
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    for (const res of open) res.destroy();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  const client = (timeoutMs: number) => createNativeClient({ baseUrl, env: 'test', apiKey: 'k', apiToken: 't', timeoutMs });
+  const rejection = async (p: Promise<unknown>) => {
+    try {
+      await p;
+    } catch (err) {
+      return err;
+    }
+    return assert.fail('expected a rejection');
+  };
+
+  test('a server that never answers: timeout', async () => {
+    mode = 'silent';
+    const err = await rejection(client(50).banksList());
+    assert.ok(err instanceof UpstreamError && err.kind === 'timeout', String(err));
+  });
+
+  test('a body that stops arriving: timeout', async () => {
+    mode = 'half-body';
+    const err = await rejection(client(50).banksList());
+    assert.ok(err instanceof UpstreamError && err.kind === 'timeout', String(err));
+  });
+
+  test("the caller's abort while the body is arriving: aborted", async () => {
+    mode = 'half-body';
+    const ctl = new AbortController();
+    received = () => setImmediate(() => ctl.abort());
+    try {
+      const err = await rejection(client(60_000).banksList({ signal: ctl.signal }));
+      assert.ok(err instanceof UpstreamError && err.kind === 'aborted', String(err));
+    } finally {
+      received = () => {};
+    }
+  });
+});
