@@ -6,7 +6,6 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CHROME_PATH, CHROMIUM_ARGS } from './scripts/chromium.mjs';
 
-
 /** Prints `wtr: N passed, N failed, N skipped` alone on a line; a file that fails to load counts as failed. */
 function countingReporter() {
   return {
@@ -67,7 +66,12 @@ function journeyServers() {
       const res = await fetch(`${servers.bffUrl}/v1/checkouts`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${servers.merchantSecret}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ amount: Number(params.get('amount') ?? 4250), subject: 'Journey order', reference: `JRN-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, isolation: 'inline' }),
+        body: JSON.stringify({
+          amount: Number(params.get('amount') ?? 4250),
+          subject: 'Journey order',
+          reference: `JRN-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+          isolation: 'inline',
+        }),
       });
       const created = await res.json();
       if (res.status !== 201) throw new Error(`checkout not created: ${res.status} ${JSON.stringify(created)}`);

@@ -80,7 +80,9 @@ if (isMain) {
     for (const f of rows) {
       const ratio = f === o.direct ? '' : `${((f.rps / o.direct.rps) * 100).toFixed(0)}%`;
       const added = f === o.direct ? '' : `${(f.p50 - o.direct.p50).toFixed(2)} ms`;
-      console.log(`${f.name.padEnd(30)} ${f.rps.toFixed(0).padStart(7)} ${f.p50.toFixed(2).padStart(8)} ${f.p99.toFixed(2).padStart(7)} ${String(f.errors).padStart(7)}  ${ratio.padStart(20)}  ${added.padStart(9)}`);
+      console.log(
+        `${f.name.padEnd(30)} ${f.rps.toFixed(0).padStart(7)} ${f.p50.toFixed(2).padStart(8)} ${f.p99.toFixed(2).padStart(7)} ${String(f.errors).padStart(7)}  ${ratio.padStart(20)}  ${added.padStart(9)}`,
+      );
     }
     const ok = overheadMet(o);
     console.log(

@@ -69,11 +69,26 @@ const mb = (v: number) => `${(v / 1024 / 1024).toFixed(1)} MB`;
 
 const sizes = await part('bundle size', measureSizes);
 if (sizes) {
-  row('bundle <bank-checkout>, gzip -9', `${kb(sizes.checkout.gzip)} (${sizes.checkout.gzip} B)`, `≤ ${kb(BUNDLE_BUDGET_GZIP)}`, sizes.checkout.gzip <= BUNDLE_BUDGET_GZIP);
+  row(
+    'bundle <bank-checkout>, gzip -9',
+    `${kb(sizes.checkout.gzip)} (${sizes.checkout.gzip} B)`,
+    `≤ ${kb(BUNDLE_BUDGET_GZIP)}`,
+    sizes.checkout.gzip <= BUNDLE_BUDGET_GZIP,
+  );
   row('bundle <bank-checkout>, minified', kb(sizes.checkout.min));
   row('bundle whole kit (es, en; ca, eu, gl on demand), gzip -9', kb(sizes.kit.gzip));
-  row('bundle isolated host (@bank-checkout/elements/frame), gzip -9', `${kb(sizes.host.gzip)} (${sizes.host.gzip} B)`, `≤ ${kb(HOST_BUDGET_GZIP)}`, sizes.host.gzip <= HOST_BUDGET_GZIP);
-  row('zod in the bundles', sizes.checkout.zod || sizes.kit.zod || sizes.host.zod ? 'yes' : 'no', 'no', !sizes.checkout.zod && !sizes.kit.zod && !sizes.host.zod);
+  row(
+    'bundle isolated host (@bank-checkout/elements/frame), gzip -9',
+    `${kb(sizes.host.gzip)} (${sizes.host.gzip} B)`,
+    `≤ ${kb(HOST_BUDGET_GZIP)}`,
+    sizes.host.gzip <= HOST_BUDGET_GZIP,
+  );
+  row(
+    'zod in the bundles',
+    sizes.checkout.zod || sizes.kit.zod || sizes.host.zod ? 'yes' : 'no',
+    'no',
+    !sizes.checkout.zod && !sizes.kit.zod && !sizes.host.zod,
+  );
 }
 
 /* ---------- what a merchant downloads ---------- */
@@ -110,7 +125,6 @@ try {
 
   const overhead = await part('BFF overhead', () => measureOverhead(servers, { seconds: settings.overheadSeconds, connections: settings.connections }));
   if (overhead) overheadRows(overhead);
-
 } finally {
   servers.stop();
 }
@@ -154,17 +168,32 @@ function relayRows(r: RelayFigures): void {
     `≤ ${RELAY_BUDGET.cpuCeiling}× (goal ${RELAY_BUDGET.cpuGoal}×)`,
     cpu <= RELAY_BUDGET.cpuCeiling,
   );
-  row(`relay: payments/s straight to the simulator (${r.payers} payers)`, `${rate(r.direct).toFixed(0)} (${r.direct.payments} paid, ${r.direct.errors} errors)`);
+  row(
+    `relay: payments/s straight to the simulator (${r.payers} payers)`,
+    `${rate(r.direct).toFixed(0)} (${r.direct.payments} paid, ${r.direct.errors} errors)`,
+  );
   row(`relay: payments/s through a bare relay (${r.payers} payers)`, `${rate(r.bare).toFixed(0)} (${r.bare.payments} paid, ${r.bare.errors} errors)`);
   row(`relay: payments/s through the BFF (${r.payers} payers)`, `${rate(r.bff).toFixed(0)} (${r.bff.payments} paid, ${r.bff.errors} errors)`);
   row('relay: through a bare relay / straight (the ceiling)', `${((rate(r.bare) / rate(r.direct)) * 100).toFixed(1)}%`);
   row('relay: through the BFF / straight', `${((rate(r.bff) / rate(r.direct)) * 100).toFixed(1)}%`);
-  row('relay: CPU per payment, simulator (straight / bare relay / via BFF)', `${ms(r.direct.cpuPerPayment.sandbox)} / ${ms(r.bare.cpuPerPayment.sandbox)} / ${ms(r.bff.cpuPerPayment.sandbox)}`);
-  row('relay: CPU per payment, bare relay; its share of a core', `${ms(r.bare.cpuPerPayment.relay ?? NaN)}; ${((r.bare.cpuShare.relay ?? 0) * 100).toFixed(0)}%`);
-  row('relay: CPU per payment, BFF; its share of a core', `${ms(r.bff.cpuPerPayment.relay ?? NaN)}; ${((r.bff.cpuShare.relay ?? 0) * 100).toFixed(0)}% (simulator ${(r.bff.cpuShare.sandbox * 100).toFixed(0)}%)`);
+  row(
+    'relay: CPU per payment, simulator (straight / bare relay / via BFF)',
+    `${ms(r.direct.cpuPerPayment.sandbox)} / ${ms(r.bare.cpuPerPayment.sandbox)} / ${ms(r.bff.cpuPerPayment.sandbox)}`,
+  );
+  row(
+    'relay: CPU per payment, bare relay; its share of a core',
+    `${ms(r.bare.cpuPerPayment.relay ?? NaN)}; ${((r.bare.cpuShare.relay ?? 0) * 100).toFixed(0)}%`,
+  );
+  row(
+    'relay: CPU per payment, BFF; its share of a core',
+    `${ms(r.bff.cpuPerPayment.relay ?? NaN)}; ${((r.bff.cpuShare.relay ?? 0) * 100).toFixed(0)}% (simulator ${(r.bff.cpuShare.sandbox * 100).toFixed(0)}%)`,
+  );
   if (r.storage) {
     const per = bytesPerPayment(r.storage);
-    row(`store: bytes per paid payment, SQLite file + WAL (${r.storage.paid} paid)`, `${per.asLeft.toFixed(0)} B; ${per.checkpointed.toFixed(0)} B after a checkpoint; a paid checkout's row ${r.storage.paidRowBytes} B`);
+    row(
+      `store: bytes per paid payment, SQLite file + WAL (${r.storage.paid} paid)`,
+      `${per.asLeft.toFixed(0)} B; ${per.checkpointed.toFixed(0)} B after a checkpoint; a paid checkout's row ${r.storage.paidRowBytes} B`,
+    );
   }
   const steps = [...new Set([...Object.keys(r.direct.steps), ...Object.keys(r.bff.steps)])];
   for (const st of steps) {
@@ -194,13 +223,16 @@ function overheadRows(o: Overhead): void {
   row('direct simulator POST /test/banks/list', `${o.direct.rps.toFixed(0)} req/s, p50 ${ms(o.direct.p50)}`);
   for (const f of [o.banks, o.checkout]) {
     const name = f.name.replace(/^bff\s+/, '');
-    row(`BFF ${name}: throughput vs direct`, `${pct(f)} (${f.rps.toFixed(0)} req/s)`, `≥ ${OVERHEAD_BUDGET.ratio * 100}%`, f.rps / o.direct.rps >= OVERHEAD_BUDGET.ratio);
+    row(
+      `BFF ${name}: throughput vs direct`,
+      `${pct(f)} (${f.rps.toFixed(0)} req/s)`,
+      `≥ ${OVERHEAD_BUDGET.ratio * 100}%`,
+      f.rps / o.direct.rps >= OVERHEAD_BUDGET.ratio,
+    );
     row(`BFF ${name}: p50 added`, ms(f.p50 - o.direct.p50), `≤ ${OVERHEAD_BUDGET.addedP50Ms} ms`, f.p50 - o.direct.p50 <= OVERHEAD_BUDGET.addedP50Ms);
   }
   row('BFF overhead runs: errors', String(o.errors), '0', o.errors === 0);
-  notes.push(
-    `BFF overhead: autocannon, ${o.connections} connections, ${o.seconds} s per target; client and servers share the machine's cores.`,
-  );
+  notes.push(`BFF overhead: autocannon, ${o.connections} connections, ${o.seconds} s per target; client and servers share the machine's cores.`);
 }
 
 function loadRows(f: LoadFigures, start: MemorySample, peak: MemorySample, end: MemorySample): void {

@@ -28,14 +28,18 @@ console.log(
 console.log(
   `  CPU per payment, BFF / bare relay:      ${head.cpu.toFixed(1)}× (${ms(r.bff.cpuPerPayment.relay)} / ${ms(r.bare.cpuPerPayment.relay)}; ceiling ${RELAY_BUDGET.cpuCeiling}×, goal ${RELAY_BUDGET.cpuGoal}×)`,
 );
-console.log(`  straight to the simulator: ${rate(r.direct).toFixed(0)} payments/s (${r.direct.payments} paid, ${r.direct.errors} errors); simulator CPU ${ms(r.direct.cpuPerPayment.sandbox)}/payment, ${share(r.direct.cpuShare.sandbox)} of a core`);
+console.log(
+  `  straight to the simulator: ${rate(r.direct).toFixed(0)} payments/s (${r.direct.payments} paid, ${r.direct.errors} errors); simulator CPU ${ms(r.direct.cpuPerPayment.sandbox)}/payment, ${share(r.direct.cpuShare.sandbox)} of a core`,
+);
 console.log(
   `  through a bare relay:      ${rate(r.bare).toFixed(0)} payments/s (${r.bare.payments} paid, ${r.bare.errors} errors); relay CPU ${ms(r.bare.cpuPerPayment.relay)}/payment, ${share(r.bare.cpuShare.relay)} of a core; simulator ${ms(r.bare.cpuPerPayment.sandbox)}/payment, ${share(r.bare.cpuShare.sandbox)}`,
 );
 console.log(
   `  through the BFF:           ${rate(r.bff).toFixed(0)} payments/s (${r.bff.payments} paid, ${r.bff.errors} errors); BFF CPU ${ms(r.bff.cpuPerPayment.relay)}/payment, ${share(r.bff.cpuShare.relay)} of a core; simulator ${ms(r.bff.cpuPerPayment.sandbox)}/payment, ${share(r.bff.cpuShare.sandbox)}`,
 );
-console.log(`  through the BFF / straight: ${((rate(r.bff) / rate(r.direct)) * 100).toFixed(1)}% (a bare relay / straight: ${((rate(r.bare) / rate(r.direct)) * 100).toFixed(1)}%)`);
+console.log(
+  `  through the BFF / straight: ${((rate(r.bff) / rate(r.direct)) * 100).toFixed(1)}% (a bare relay / straight: ${((rate(r.bare) / rate(r.direct)) * 100).toFixed(1)}%)`,
+);
 for (const st of [...new Set([...Object.keys(r.direct.steps), ...Object.keys(r.bff.steps)])]) {
   const f = (x?: { count: number; p50: number; p99: number }) => (x?.count ? `${ms(x.p50)} / ${ms(x.p99)}` : '-');
   console.log(`  ${st.padEnd(13)} p50 / p99  straight ${f(r.direct.steps[st]).padEnd(20)} via BFF ${f(r.bff.steps[st])}`);

@@ -43,7 +43,10 @@ console.log(
 console.log(`  matches per key: ${r.matchesPerKey.join(' ')}`);
 // Where the inline first render went: medians of each instant, from navigation start.
 const t = r.checkoutTimeline;
-const at = (k: keyof (typeof t)[number]) => median(t.map((x) => x[k])).toFixed(0).padStart(4);
+const at = (k: keyof (typeof t)[number]) =>
+  median(t.map((x) => x[k]))
+    .toFixed(0)
+    .padStart(4);
 console.log('  <bank-checkout> first render, medians from navigation start (ms):');
 console.log(`    HTML received ${at('html')}`);
 console.log(`    modules requested ${at('modulesStart')} … last received ${at('modulesEnd')} (${at('modules').trim()} files)`);

@@ -39,7 +39,17 @@ export function importsOf(file: string, types = false, text = readFileSync(file,
   for (const m of code.matchAll(/(?:^|[;\n])\s*(?:import|export)\s([^'"`;]*?)from\s*['"](\.[^'"]+)['"]|(?:^|[;\n])\s*import\s*['"](\.[^'"]+)['"]/g)) {
     // `import type {…}`, or every name marked `type`: gone from the JavaScript.
     const names = m[1] ?? '';
-    if (!types && (/^type\s/.test(names) || (/^\{[^}]*\}\s*$/.test(names.trim()) && names.replace(/[{}\s]/g, '').split(',').filter(Boolean).every((n) => n.startsWith('type'))))) continue;
+    if (
+      !types &&
+      (/^type\s/.test(names) ||
+        (/^\{[^}]*\}\s*$/.test(names.trim()) &&
+          names
+            .replace(/[{}\s]/g, '')
+            .split(',')
+            .filter(Boolean)
+            .every((n) => n.startsWith('type'))))
+    )
+      continue;
     const spec = (m[2] ?? m[3])!;
     const base = resolve(dirname(file), spec.replace(/\.js$/, ''));
     const hit = [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((p) => existsSync(p));

@@ -94,7 +94,9 @@ function serveShop(newCheckout, api) {
       if (extname(file) === '.html') {
         const text = body.toString();
         // An isolated page gets a launch token (its frame redeems it); an inline one the client secret.
-        body = text.replaceAll('{{API}}', api()).replaceAll('{{SECRET}}', text.includes('launch-token="{{SECRET}}"') ? await newCheckout('isolated') : await newCheckout('inline'));
+        body = text
+          .replaceAll('{{API}}', api())
+          .replaceAll('{{SECRET}}', text.includes('launch-token="{{SECRET}}"') ? await newCheckout('isolated') : await newCheckout('inline'));
       }
       res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
     });
@@ -129,7 +131,24 @@ try {
   // 2. An empty project that installs the tarballs and the merchant's usual tools.
   mkdirSync(join(project, 'src'), { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }, null, 2));
-  sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...packed, 'esbuild@^0.27', 'vite@^8', 'typescript@~5.9', 'react@^19', 'react-dom@^19', '@types/react@^19', '@types/react-dom@^19'], project);
+  sh(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...packed,
+      'esbuild@^0.27',
+      'vite@^8',
+      'typescript@~5.9',
+      'react@^19',
+      'react-dom@^19',
+      '@types/react@^19',
+      '@types/react-dom@^19',
+    ],
+    project,
+  );
 
   // 3. The servers from their bins, with plain node.
   const [, sandboxUrl] = await start('node_modules/.bin/bank-checkout-sandbox', { PORT: '0', HOST: '127.0.0.1' }, /(http:\/\/127\.0\.0\.1:\d+)/);
@@ -192,7 +211,10 @@ console.log(c.state, c.amount);
     const sri = readFileSync(join(dist, `${file}.sri`), 'utf8').trim();
     mkdirSync(join(project, dir));
     writeFileSync(join(project, dir, file), readFileSync(join(dist, file)));
-    writeFileSync(join(project, dir, 'index.html'), page(title, `<script type="module" src="/${dir}/${file}" integrity="${sri}" crossorigin="anonymous"></script>`, attrs));
+    writeFileSync(
+      join(project, dir, 'index.html'),
+      page(title, `<script type="module" src="/${dir}/${file}" integrity="${sri}" crossorigin="anonymous"></script>`, attrs),
+    );
   };
   oneFile('plain-isolated', 'bank-checkout-frame.min.js', 'Plain HTML, isolated', ' isolate');
   const hostBytes = gzipSync(readFileSync(join(project, 'isolated/main.js')), { level: 9 }).length;
@@ -210,7 +232,11 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
   mkdirSync(join(project, 'vite-app'));
   writeFileSync(join(project, 'vite-app/index.html'), page('Vite', '<script type="module" src="../src/main.js"></script>'));
   sh('node_modules/.bin/vite', ['build', 'vite-app', '--outDir', '../vite', '--emptyOutDir', '--logLevel', 'error', '--base', '/vite/'], project);
-  sh('node_modules/.bin/esbuild', ['src/react-page.jsx', '--bundle', '--format=esm', '--jsx=automatic', '--outfile=react/main.js', '--define:process.env.NODE_ENV="production"'], project);
+  sh(
+    'node_modules/.bin/esbuild',
+    ['src/react-page.jsx', '--bundle', '--format=esm', '--jsx=automatic', '--outfile=react/main.js', '--define:process.env.NODE_ENV="production"'],
+    project,
+  );
   writeFileSync(
     join(project, 'react/index.html'),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>React</title><script type="module" src="/react/main.js"></script></head><body data-api="{{API}}" data-secret="{{SECRET}}"><main id="react-root"></main></body></html>\n`,
@@ -234,7 +260,10 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
       await tab.goto(`http://127.0.0.1:${shopPort}${path}`);
       const root = path.includes('isolated') ? tab.frameLocator('bank-checkout iframe') : tab;
       const options = root.locator('bank-selector [role=option]');
-      await options.first().waitFor({ timeout: 15_000 }).catch(() => {});
+      await options
+        .first()
+        .waitFor({ timeout: 15_000 })
+        .catch(() => {});
       const count = await options.count();
       await tab.close();
       if (errors.length) throw new Error(errors.join('; '));
@@ -287,7 +316,24 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
   // 5. Types as a strict merchant project sees them.
   writeFileSync(
     join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, skipLibCheck: false, noEmit: true, jsx: 'react-jsx', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'] }, include: ['ts'] }, null, 2),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          jsx: 'react-jsx',
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          types: ['node'],
+        },
+        include: ['ts'],
+      },
+      null,
+      2,
+    ),
   );
   mkdirSync(join(project, 'ts'));
   writeFileSync(

@@ -109,7 +109,8 @@ function apiErrorCodes(): { code: string; status: string; message: string }[] {
   for (const f of files.sort()) {
     const text = readFileSync(f, 'utf8');
     // `(message = '…') => new ApiError(401, 'code', message)`: the default message.
-    for (const m of text.matchAll(/\w+\s*=\s*'([^']*)'\)\s*=>\s*new ApiError\(\s*(\d{3}),\s*'([a-z0-9_-]+)'/g)) if (!found.has(m[3]!)) found.set(m[3]!, { status: m[2]!, message: m[1]! });
+    for (const m of text.matchAll(/\w+\s*=\s*'([^']*)'\)\s*=>\s*new ApiError\(\s*(\d{3}),\s*'([a-z0-9_-]+)'/g))
+      if (!found.has(m[3]!)) found.set(m[3]!, { status: m[2]!, message: m[1]! });
     for (const m of text.matchAll(/new ApiError\(\s*(\d{3}),\s*'([a-z0-9_-]+)',\s*(?:'([^']*)'|`([^`]*)`)?/g)) {
       if (!found.has(m[2]!)) found.set(m[2]!, { status: m[1]!, message: m[3] ?? (m[4] ?? '').replace(/\$\{[^}]*\}/g, '…') });
     }
@@ -120,7 +121,8 @@ function apiErrorCodes(): { code: string; status: string; message: string }[] {
       if (!found.has(m[3]!)) found.set(m[3]!, { status: m[1]!, message: message(a) });
       if (!found.has(m[4]!)) found.set(m[4]!, { status: m[2]!, message: message(b) });
     }
-    for (const m of text.matchAll(/errors\.conflict\(\s*'([a-z0-9_-]+)',\s*'([^']*)'/g)) if (!found.has(m[1]!)) found.set(m[1]!, { status: '409', message: m[2]! });
+    for (const m of text.matchAll(/errors\.conflict\(\s*'([a-z0-9_-]+)',\s*'([^']*)'/g))
+      if (!found.has(m[1]!)) found.set(m[1]!, { status: '409', message: m[2]! });
   }
   return [...found].map(([c, v]) => ({ code: c, ...v })).sort((a, b) => a.status.localeCompare(b.status) || a.code.localeCompare(b.code));
 }
@@ -188,7 +190,7 @@ export async function merchantApiReference(): Promise<string> {
     '- A retry while the first request is still running gets 409 `idempotency_in_progress` with',
     '  `Retry-After`; send it again then.',
     '- Without a key, each request creates something new: a retry after a lost answer makes a',
-    "  second checkout or link. `createMerchantClient` retries a creation only when it has a key.",
+    '  second checkout or link. `createMerchantClient` retries a creation only when it has a key.',
     '',
     '## Rate limits',
     '',
@@ -212,7 +214,7 @@ export async function merchantApiReference(): Promise<string> {
     '- `checkout.updated`: a checkout reached an outcome (or `unknown`); `data: {checkoutId, reference,',
     "  amount, state, previousState, source, mode, schedule?}`. `mode: 'periodic'` with `state:",
     "  'succeeded'` is a mandate the payer signed, not money received now.",
-    "- `notification.received`: a new result of the payment-link service.",
+    '- `notification.received`: a new result of the payment-link service.',
     '',
     'Headers of each delivery:',
     '',
@@ -235,7 +237,13 @@ export async function merchantApiReference(): Promise<string> {
     '',
     '## Operations',
     '',
-    ...ops.map((o) => `- [\`${o.method} ${o.path}\`](#${`${o.method} ${o.path}`.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')}): ${o.op.summary ?? ''}`),
+    ...ops.map(
+      (o) =>
+        `- [\`${o.method} ${o.path}\`](#${`${o.method} ${o.path}`
+          .toLowerCase()
+          .replace(/[^a-z0-9 -]/g, '')
+          .replace(/ /g, '-')}): ${o.op.summary ?? ''}`,
+    ),
   );
   for (const { path, method, op } of ops) {
     line('', `### ${method} ${path}`, '', `${op.summary ?? ''}${op.summary?.endsWith('.') ? '' : '.'}`);
@@ -243,7 +251,10 @@ export async function merchantApiReference(): Promise<string> {
     const params = (op.parameters ?? []).filter((p) => p.in !== 'cookie');
     if (params.length) {
       line('', '| Parameter | In | Type | Required | Notes |', '|---|---|---|---|---|');
-      for (const p of params) line(`| \`${p.name}\` | ${p.in} | ${cell(describe(doc, p.schema, 1))} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? p.schema?.description ?? '')} |`);
+      for (const p of params)
+        line(
+          `| \`${p.name}\` | ${p.in} | ${cell(describe(doc, p.schema, 1))} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? p.schema?.description ?? '')} |`,
+        );
     }
     const body = op.requestBody?.content?.['application/json']?.schema;
     if (body) {

@@ -46,14 +46,26 @@ async function populate(s: Started): Promise<void> {
   await merchant(`/v1/orders/${String(links[4]!.idDebt)}/disable`, {});
 
   // A shop checkout paid at the bank's page: the BFF tells the shop through its webhook.
-  const checkout = await merchant('/v1/checkouts', { amount: 3685, subject: 'Demo shop order', reference: 'ORD-7F3A2C91', modes: ['redirect'], isolation: 'inline' });
+  const checkout = await merchant('/v1/checkouts', {
+    amount: 3685,
+    subject: 'Demo shop order',
+    reference: 'ORD-7F3A2C91',
+    modes: ['redirect'],
+    isolation: 'inline',
+  });
   const started = await fetch(`${s.urls.bff}/v1/checkout/redirect`, {
     method: 'POST',
     headers: { 'X-Checkout-Secret': String(checkout.clientSecret) },
   }).then((r) => r.json() as Promise<{ step: { url: string } }>);
   const paid = await walkGateway(fetch, started.step.url, { code: 'OK1234' });
   const back = paid.forms.find((f) => f.fields.dataReturn);
-  if (back) await fetch(back.action, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(back.fields), redirect: 'manual' });
+  if (back)
+    await fetch(back.action, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(back.fields),
+      redirect: 'manual',
+    });
 }
 
 export async function takeScreenshots(outDir: string): Promise<string[]> {

@@ -33,7 +33,17 @@ const wanted = (name) => !only || only === name;
  * Files known to take long (a server stack and a browser, a database failover, thousands of
  * fuzz cases, many provider timeouts), longest first: they start before the rest.
  */
-const SLOW_FIRST = ['test/faults/failover', 'test/e2e/isolation', 'test/e2e/way-forward', 'test/e2e/', 'test/faults/', 'test/security/fuzz', 'test/security/kit', 'test/security/', 'packages/bff/test/'];
+const SLOW_FIRST = [
+  'test/faults/failover',
+  'test/e2e/isolation',
+  'test/e2e/way-forward',
+  'test/e2e/',
+  'test/faults/',
+  'test/security/fuzz',
+  'test/security/kit',
+  'test/security/',
+  'packages/bff/test/',
+];
 const rank = (f) => {
   const i = SLOW_FIRST.findIndex((p) => f.startsWith(p));
   return i < 0 ? SLOW_FIRST.length : i;

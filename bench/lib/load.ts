@@ -37,7 +37,10 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 class StepError extends Error {}
@@ -46,7 +49,10 @@ class StepError extends Error {}
  * `payers` loops, each making payment after payment (`pay(n)`, n counting across all of them)
  * until `seconds` have passed; a failed payment is counted and the first few quoted.
  */
-export async function drive({ seconds, payers }: { seconds: number; payers: number }, pay: (n: number) => Promise<void>): Promise<{ seconds: number; errors: number; samples: string[] }> {
+export async function drive(
+  { seconds, payers }: { seconds: number; payers: number },
+  pay: (n: number) => Promise<void>,
+): Promise<{ seconds: number; errors: number; samples: string[] }> {
   const started = performance.now();
   const end = started + seconds * 1000;
   let next = 0;
@@ -87,12 +93,16 @@ const agent = new Agent({ keepAlive: true, scheduling: 'lifo' });
 function send(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
-    const req = request(url, { method: init.method, headers: body ? { ...init.headers, 'Content-Length': String(body.byteLength) } : init.headers, agent, timeout: 15_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: init.method, headers: body ? { ...init.headers, 'Content-Length': String(body.byteLength) } : init.headers, agent, timeout: 15_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer in 15 s')));
     req.on('error', reject);
     req.end(body);

@@ -68,7 +68,13 @@ const cpuMs = (u: { user: number; system: number }) => (u.user + u.system) / 100
 
 /** Complete native payments straight against the simulator, as the BFF would make them. */
 async function runDirect(sandboxUrl: string, { seconds, payers }: { seconds: number; payers: number }) {
-  const native: NativeClient = createNativeClient({ baseUrl: sandboxUrl, env: 'test', apiKey: SANDBOX_DEFAULTS.apiKey, apiToken: SANDBOX_DEFAULTS.apiToken, timeoutMs: 15_000 });
+  const native: NativeClient = createNativeClient({
+    baseUrl: sandboxUrl,
+    env: 'test',
+    apiKey: SANDBOX_DEFAULTS.apiKey,
+    apiToken: SANDBOX_DEFAULTS.apiToken,
+    timeoutMs: 15_000,
+  });
   const banks = new Map<string, BankType>(((await native.banksList()).listBanks ?? []).flatMap((g) => g.types).map((b) => [b.bankId, b]));
   const times: Record<string, number[]> = {};
   const timed = async <T>(step: string, call: Promise<T>): Promise<T> => {
@@ -84,11 +90,17 @@ async function runDirect(sandboxUrl: string, { seconds, payers }: { seconds: num
     const bank = banks.get(bankId)!;
     const login = bank.logins.find((l) => l.loginId === bank.defaultLogin)!;
     const f = Object.fromEntries(login.fields.map((x) => [x.fieldId, x.testValue ?? '']));
-    const res = await timed('login', native.login({ bankId, userId: f.userId!, userSecret: f.userSecret!, ...(f.userExtraField ? { userExtraField: f.userExtraField } : {}) }));
+    const res = await timed(
+      'login',
+      native.login({ bankId, userId: f.userId!, userSecret: f.userSecret!, ...(f.userExtraField ? { userExtraField: f.userExtraField } : {}) }),
+    );
     let sessionId = res.sessionId!;
     let contracts = res.listContracts;
     if (res.status === '229') {
-      const second = await timed('second-login', native.secondLogin({ sessionId, secondLoginType: String(res.secondLoginType), valueFromUser: res.secondLoginField!.testValue ?? '' }));
+      const second = await timed(
+        'second-login',
+        native.secondLogin({ sessionId, secondLoginType: String(res.secondLoginType), valueFromUser: res.secondLoginField!.testValue ?? '' }),
+      );
       sessionId = second.sessionId ?? sessionId;
       contracts = second.listContracts;
     }
@@ -97,11 +109,23 @@ async function runDirect(sandboxUrl: string, { seconds, payers }: { seconds: num
     const accountId = payingAccount(bankId, accounts.listAccounts ?? []);
     const init = await timed(
       'transfer',
-      native.transferInit({ sessionId, accountIdOrigin: accountId, amount: 1000 + (n % 5000), subject: 'Relay test order', holderDestiny: 'Demo Shop S.L.', accountDestiny: SANDBOX_DEFAULTS.merchantIban }),
+      native.transferInit({
+        sessionId,
+        accountIdOrigin: accountId,
+        amount: 1000 + (n % 5000),
+        subject: 'Relay test order',
+        holderDestiny: 'Demo Shop S.L.',
+        accountDestiny: SANDBOX_DEFAULTS.merchantIban,
+      }),
     );
     let validations = init.validations ?? [];
     for (let round = 0; round < 5; round++) {
-      const answer = validations.map((v) => ({ ...Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined)), fieldId: v.fieldId, type: v.type, valueFromUser: v.type === 6 ? 'SIGNED' : (v.testValue ?? '') }));
+      const answer = validations.map((v) => ({
+        ...Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined)),
+        fieldId: v.fieldId,
+        type: v.type,
+        valueFromUser: v.type === 6 ? 'SIGNED' : (v.testValue ?? ''),
+      }));
       const done = await timed('validate', native.transferValidate({ sessionId, validations: answer }));
       if (done.status === '200') {
         payments++;
@@ -154,7 +178,10 @@ export async function measureRelay({ seconds, payers, bffNodeArgs = [] }: RelayO
   const dbFile = process.env.DATABASE_URL ? null : join(mkdtempSync(join(tmpdir(), 'bench-relay-')), 'bff.db');
   let figures: Omit<RelayFigures, 'storage'>;
   try {
-    bff = await startServers({ BENCH_ROLE: 'bff', SANDBOX_URL: sandbox.sandboxUrl, LOG_LEVEL: 'warn', ...(dbFile ? { DATABASE_URL: `file:${dbFile}` } : {}) }, { nodeArgs: bffNodeArgs });
+    bff = await startServers(
+      { BENCH_ROLE: 'bff', SANDBOX_URL: sandbox.sandboxUrl, LOG_LEVEL: 'warn', ...(dbFile ? { DATABASE_URL: `file:${dbFile}` } : {}) },
+      { nodeArgs: bffNodeArgs },
+    );
     bare = await startServers({ BENCH_ROLE: 'relay', SANDBOX_URL: sandbox.sandboxUrl });
     const relayUrl = bare.relayUrl!;
     // A short warm-up of each path (JIT, connection pools, the bank list cache), not counted.

@@ -61,13 +61,69 @@ export interface RenderFigures {
 }
 
 const PROVINCES = [
-  'Álava', 'Albacete', 'Alicante', 'Almería', 'Ávila', 'Badajoz', 'Baleares', 'Barcelona', 'Burgos', 'Cáceres',
-  'Cádiz', 'Castellón', 'Ciudad Real', 'Córdoba', 'A Coruña', 'Cuenca', 'Girona', 'Granada', 'Guadalajara', 'Gipuzkoa',
-  'Huelva', 'Huesca', 'Jaén', 'León', 'Lleida', 'La Rioja', 'Lugo', 'Madrid', 'Málaga', 'Murcia',
-  'Navarra', 'Ourense', 'Asturias', 'Palencia', 'Las Palmas', 'Pontevedra', 'Salamanca', 'Tenerife', 'Cantabria', 'Segovia',
-  'Sevilla', 'Soria', 'Tarragona', 'Teruel', 'Toledo', 'Valencia', 'Valladolid', 'Bizkaia', 'Zamora', 'Zaragoza',
+  'Álava',
+  'Albacete',
+  'Alicante',
+  'Almería',
+  'Ávila',
+  'Badajoz',
+  'Baleares',
+  'Barcelona',
+  'Burgos',
+  'Cáceres',
+  'Cádiz',
+  'Castellón',
+  'Ciudad Real',
+  'Córdoba',
+  'A Coruña',
+  'Cuenca',
+  'Girona',
+  'Granada',
+  'Guadalajara',
+  'Gipuzkoa',
+  'Huelva',
+  'Huesca',
+  'Jaén',
+  'León',
+  'Lleida',
+  'La Rioja',
+  'Lugo',
+  'Madrid',
+  'Málaga',
+  'Murcia',
+  'Navarra',
+  'Ourense',
+  'Asturias',
+  'Palencia',
+  'Las Palmas',
+  'Pontevedra',
+  'Salamanca',
+  'Tenerife',
+  'Cantabria',
+  'Segovia',
+  'Sevilla',
+  'Soria',
+  'Tarragona',
+  'Teruel',
+  'Toledo',
+  'Valencia',
+  'Valladolid',
+  'Bizkaia',
+  'Zamora',
+  'Zaragoza',
 ];
-const KINDS = ['Banco', 'Caja Rural de', 'Caixa', 'Cooperativa de Crédito de', 'Banca March', 'Caja de Ahorros de', 'Banco Popular de', 'Crédit Agricole', 'Bankinter', 'Unicaja'];
+const KINDS = [
+  'Banco',
+  'Caja Rural de',
+  'Caixa',
+  'Cooperativa de Crédito de',
+  'Banca March',
+  'Caja de Ahorros de',
+  'Banco Popular de',
+  'Crédit Agricole',
+  'Bankinter',
+  'Unicaja',
+];
 
 /** `count` banks in groups of 50, each a copy of a real bank view under a new id and name. */
 export function manyBanks(model: BankView, count: number): BankGroupView[] {
@@ -168,12 +224,17 @@ if (location.pathname === '/v1/frame') {
 async function serveFrameOrigin(pageOrigin: string, opts: RenderOptions): Promise<{ origin: string; close: () => void }> {
   const bundle = await buildFramePage();
   const app = new Hono();
-  app.route('/v1', frameRoutes(loadConfig({ ALLOWED_ORIGINS: pageOrigin, DATABASE_URL: ':memory:' }), () => Promise.resolve(bundle)));
+  app.route(
+    '/v1',
+    frameRoutes(loadConfig({ ALLOWED_ORIGINS: pageOrigin, DATABASE_URL: ':memory:' }), () => Promise.resolve(bundle)),
+  );
   app.get('/v1/checkout', (c) => c.json(opts.checkout));
   app.get('/v1/checkout/start', (c) => c.json({ view: opts.checkout, banks: opts.banks }));
   app.get('/v1/banks', (c) => c.json(opts.banks));
   return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve({ origin: `http://127.0.0.1:${info.port}`, close: () => server.close() }));
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+      resolve({ origin: `http://127.0.0.1:${info.port}`, close: () => server.close() }),
+    );
   });
 }
 
@@ -207,7 +268,12 @@ window.renderSelector = async (groups) => {
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html', '.map': 'application/json' };
 
 /** Serves the built files and the pages; GET /v1/checkout and /v1/banks answer like the BFF. */
-function serveBench(dir: string, opts: RenderOptions, host: Uint8Array, preload: string[]): Promise<{ origin: string; server: Server; files: Map<string, { type: string; body: Buffer | string | Uint8Array }> }> {
+function serveBench(
+  dir: string,
+  opts: RenderOptions,
+  host: Uint8Array,
+  preload: string[],
+): Promise<{ origin: string; server: Server; files: Map<string, { type: string; body: Buffer | string | Uint8Array }> }> {
   const files = new Map<string, { type: string; body: Buffer | string | Uint8Array }>();
   files.set('/bank-checkout-frame.min.js', { type: TYPES['.js']!, body: host });
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
@@ -242,7 +308,6 @@ function serveBench(dir: string, opts: RenderOptions, host: Uint8Array, preload:
   });
 }
 
-
 /** The page's uncaught exceptions and console errors, as they come. */
 function pageErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -260,7 +325,7 @@ function staticImports(output: Awaited<ReturnType<typeof build>>, entry: string)
   }
   const seen = new Set<string>();
   const visit = (name: string) => {
-    for (const i of chunks.get(name) ?? []) if (!seen.has(i)) seen.add(i), visit(i);
+    for (const i of chunks.get(name) ?? []) if (!seen.has(i)) (seen.add(i), visit(i));
   };
   visit(entry);
   if (!chunks.has(entry)) throw new Error(`the build has no ${entry}`);
@@ -343,11 +408,23 @@ export async function measureRender(opts: RenderOptions): Promise<RenderFigures>
     closeFrame = frameOrigin.close;
     served.files.set('/isolated.html', {
       type: TYPES['.html']!,
-      body: PAGE('<script type="module" src="/bank-checkout-frame.min.js"></script>', `<bank-checkout isolate api="${frameOrigin.origin}" checkout-secret="cs_bench" locale="en"></bank-checkout>`),
+      body: PAGE(
+        '<script type="module" src="/bank-checkout-frame.min.js"></script>',
+        `<bank-checkout isolate api="${frameOrigin.origin}" checkout-secret="cs_bench" locale="en"></bank-checkout>`,
+      ),
     });
     browser = await launchChromium();
 
-    const figures: RenderFigures = { checkoutFirstRender: [], checkoutTimeline: [], preloadedFirstRender: [], isolatedFirstRender: [], selectorFirstRender: [], keystrokes: [], banksListed: 0, matchesPerKey: [] };
+    const figures: RenderFigures = {
+      checkoutFirstRender: [],
+      checkoutTimeline: [],
+      preloadedFirstRender: [],
+      isolatedFirstRender: [],
+      selectorFirstRender: [],
+      keystrokes: [],
+      banksListed: 0,
+      matchesPerKey: [],
+    };
     for (let run = 0; run < opts.runs; run++) {
       figures.isolatedFirstRender.push(await isolatedFirstRender(browser, `${served.origin}/isolated.html`));
       const timeline = await checkoutFirstRender(browser, `${served.origin}/checkout.html`);
@@ -356,7 +433,10 @@ export async function measureRender(opts: RenderOptions): Promise<RenderFigures>
       figures.preloadedFirstRender.push((await checkoutFirstRender(browser, `${served.origin}/checkout-preload.html`)).shown);
       await inFreshPage(browser, `${served.origin}/selector.html`, async (page) => {
         await page.waitForFunction(() => 'renderSelector' in window);
-        const first = await page.evaluate((g) => (window as unknown as { renderSelector(g: unknown): Promise<{ ms: number; count: number }> }).renderSelector(g), groups);
+        const first = await page.evaluate(
+          (g) => (window as unknown as { renderSelector(g: unknown): Promise<{ ms: number; count: number }> }).renderSelector(g),
+          groups,
+        );
         figures.selectorFirstRender.push(first.ms);
         figures.banksListed = first.count;
         await page.locator('bank-selector input[role=combobox]').focus();

@@ -19,7 +19,8 @@ export interface BundleSize {
 }
 
 export async function measureBundle(name: string, entry: string): Promise<BundleSize> {
-  const out = (await build({ ...elementsLibrary({ entries: { [name]: entry }, write: false }), configFile: false })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  const out = (await build({ ...elementsLibrary({ entries: { [name]: entry }, write: false }), configFile: false })) as
+    Rollup.RollupOutput | Rollup.RollupOutput[];
   const chunks = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
   // What a page loads up front: the entry and its static imports. Chunks loaded on demand
   // (the languages other than English and Spanish) are not part of it.
@@ -75,7 +76,11 @@ export async function measureMerchantKit(
   opts: { build?: boolean } = {},
 ): Promise<BundleSize & { chunks: number; joinedGzip: number; files: { name: string; gzip: number }[] }> {
   if (opts.build ?? true) {
-    execFileSync(process.execPath, [`${root}scripts/build-package.mjs`, 'elements'], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, [`${root}scripts/build-package.mjs`, 'elements'], {
+      cwd: root,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
   const result = await esbuild({
     entryPoints: ['@bank-checkout/elements'],
@@ -93,7 +98,7 @@ export async function measureMerchantKit(
   // Dynamic imports are entry points too in esbuild's metafile: the kit's is the one nothing imports.
   const imported = new Set(Object.values(outputs).flatMap((o) => o.imports.map((i) => i.path)));
   const entry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint && !imported.has(path));
-  if (!entry) throw new Error('the kit entry was not found in esbuild\'s output');
+  if (!entry) throw new Error("the kit entry was not found in esbuild's output");
   const loaded = new Set<string>();
   const visit = (path: string) => {
     if (loaded.has(path)) return;

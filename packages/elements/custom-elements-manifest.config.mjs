@@ -14,7 +14,12 @@ const published = (path) => path.replace(/^src\//, 'dist/').replace(/\.ts$/, '.j
 
 /** Each kit event's detail type, read from `BankEventMap` in src/events.ts. */
 const eventDetails = Object.fromEntries(
-  [...readFileSync(new URL('./src/events.ts', import.meta.url), 'utf8').split('export interface BankEventMap')[1].split('\n}')[0].matchAll(/'([a-z-]+)': ([^;]+);/g)].map((m) => [m[1], m[2]]),
+  [
+    ...readFileSync(new URL('./src/events.ts', import.meta.url), 'utf8')
+      .split('export interface BankEventMap')[1]
+      .split('\n}')[0]
+      .matchAll(/'([a-z-]+)': ([^;]+);/g),
+  ].map((m) => [m[1], m[2]]),
 );
 
 function publishedPaths() {

@@ -150,7 +150,8 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
       const el = await fixture<BankCheckout>(html`<bank-checkout api=${j.bffUrl} checkout-secret=${j.clientSecret} locale="en"></bank-checkout>`);
       const selector = await waitFor(() => stepEl(el, 'bank-selector'), 'bank selector');
       // A legal-person bank sits under its person type.
-      if (bankId.endsWith('-empresas')) (await waitFor(() => selector.shadowRoot!.querySelectorAll<HTMLInputElement>('[part=person-type] input')[1], 'legal person')).click();
+      if (bankId.endsWith('-empresas'))
+        (await waitFor(() => selector.shadowRoot!.querySelectorAll<HTMLInputElement>('[part=person-type] input')[1], 'legal person')).click();
       (await waitFor(() => selector.shadowRoot!.querySelector<HTMLElement>(`#bank-${bankId}`), bankId)).click();
       for (let steps = 0; steps < 12; steps++) {
         const tag = await waitFor(() => stepTag(el) !== 'bank-selector' && !el.shadowRoot!.querySelector('[aria-busy=true]') && stepTag(el), 'a step');

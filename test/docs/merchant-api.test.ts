@@ -6,16 +6,18 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createBff, loadConfig } from '@bank-checkout/bff';
+import { BFF_VERSION, createBff, loadConfig } from '@bank-checkout/bff';
 import { merchantApiReference, REFERENCE_PATH } from '../../scripts/merchant-api-reference.js';
-import { BFF_VERSION } from '../../packages/bff/src/version.js';
 
 const root = new URL('../../', import.meta.url);
 
 async function openApi() {
   const bff = createBff(loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent' }));
   try {
-    return (await (await bff.request('http://127.0.0.1/v1/openapi.json')).json()) as { info: { version: string }; paths: Record<string, Record<string, { tags?: string[] }>> };
+    return (await (await bff.request('http://127.0.0.1/v1/openapi.json')).json()) as {
+      info: { version: string };
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    };
   } finally {
     await bff.close();
   }
@@ -25,7 +27,8 @@ describe('merchant API reference', () => {
   it('docs/merchant-api.md is up to date (run `npm run docs:api` after changing a merchant route)', async () => {
     const fresh = await merchantApiReference();
     assert.ok(fresh === readFileSync(REFERENCE_PATH, 'utf8'), 'docs/merchant-api.md differs from what the OpenAPI document gives: run `npm run docs:api`');
-    for (const needle of ['### POST /v1/checkouts', '### GET /v1/webhooks/events', '`idempotency_mismatch`', 'RateLimit-Remaining', 'webhook-signature']) assert.ok(fresh.includes(needle), needle);
+    for (const needle of ['### POST /v1/checkouts', '### GET /v1/webhooks/events', '`idempotency_mismatch`', 'RateLimit-Remaining', 'webhook-signature'])
+      assert.ok(fresh.includes(needle), needle);
   });
 
   it('createMerchantClient has a call for every merchant operation of the document', async () => {

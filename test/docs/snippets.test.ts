@@ -35,13 +35,26 @@ function blocks(file: string): Block[] {
     while (k >= 0 && !lines[k]!.trim()) k--;
     const before = k >= 0 ? lines[k]!.trim() : '';
     const indent = open[1]!.length;
-    out.push({ file, line: i + 1, lang: open[2]!, code: lines.slice(i + 1, j).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length))).join('\n'), mark: /^<!--\s*(excerpt|checked:.*?)\s*-->$/.exec(before)?.[1] ?? '' });
+    out.push({
+      file,
+      line: i + 1,
+      lang: open[2]!,
+      code: lines
+        .slice(i + 1, j)
+        .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))
+        .join('\n'),
+      mark: /^<!--\s*(excerpt|checked:.*?)\s*-->$/.exec(before)?.[1] ?? '',
+    });
     i = j;
   }
   return out;
 }
 
-const DOCS = ['README.md', ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}/README.md`), ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)]
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}/README.md`),
+  ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`),
+]
   .filter((f) => f.endsWith('.md') && existsSync(join(root, f)))
   .sort();
 
@@ -53,7 +66,9 @@ declare const db: { query(sql: string, params: unknown[]): Promise<{ rowCount: n
 declare const orders: { settle(reference: string, state: string, mode: string): Promise<void> };
 `;
 
-type Manifest = { modules: { declarations?: { tagName?: string; attributes?: { name: string }[]; cssProperties?: { name: string }[]; cssParts?: { name: string }[] }[] }[] };
+type Manifest = {
+  modules: { declarations?: { tagName?: string; attributes?: { name: string }[]; cssProperties?: { name: string }[]; cssParts?: { name: string }[] }[] }[];
+};
 
 function htmlProblems(code: string, manifest: Manifest): string[] {
   const decls = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName);
@@ -66,7 +81,8 @@ function htmlProblems(code: string, manifest: Manifest): string[] {
       continue;
     }
     for (const a of m[2]!.matchAll(/([a-z][a-z-]*)(?==|\s|$)/g)) {
-      if (!global.has(a[1]!) && !a[1]!.startsWith('data-') && !a[1]!.startsWith('aria-') && !decl.attributes?.some((x) => x.name === a[1])) problems.push(`<${m[1]}> has no attribute ${a[1]}`);
+      if (!global.has(a[1]!) && !a[1]!.startsWith('data-') && !a[1]!.startsWith('aria-') && !decl.attributes?.some((x) => x.name === a[1]))
+        problems.push(`<${m[1]}> has no attribute ${a[1]}`);
     }
   }
   for (const m of code.matchAll(/@bank-checkout\/elements(?:@[^/"]+)?\/dist\/([^"'\s]+)/g)) {
@@ -91,7 +107,11 @@ function cssProblems(code: string, manifest: Manifest): string[] {
 function ensureBuilt() {
   const missing = ['contract', 'provider', 'sandbox', 'bff', 'elements'].filter((p) => !existsSync(join(root, 'packages', p, 'dist/index.d.ts')));
   if (!missing.length) return;
-  const r = spawnSync(process.execPath, [join(root, 'scripts/build-package.mjs'), ...missing], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  const r = spawnSync(process.execPath, [join(root, 'scripts/build-package.mjs'), ...missing], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   assert.equal(r.status, 0, `building ${missing.join(', ')} failed:\n${r.stderr}`);
 }
 
@@ -133,18 +153,36 @@ describe('documentation snippets', () => {
       } else problems.push(`${where(b)}: a \`${b.lang || 'plain'}\` block neither checked nor marked <!-- excerpt -->`);
     }
     // The checker itself: a snippet with a type error must be reported.
-    writeFileSync(join(work, 'canary.ts'), "import '@bank-checkout/elements/frame';\nconst n: number = document.createElement('bank-checkout').checkoutSecret;\nexport {};\n");
+    writeFileSync(
+      join(work, 'canary.ts'),
+      "import '@bank-checkout/elements/frame';\nconst n: number = document.createElement('bank-checkout').checkoutSecret;\nexport {};\n",
+    );
     writeFileSync(join(work, 'ambient.d.ts'), AMBIENT);
     writeFileSync(
       join(work, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true, allowJs: true, checkJs: true, jsx: 'react-jsx', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'] },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          allowJs: true,
+          checkJs: true,
+          jsx: 'react-jsx',
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          types: ['node'],
+        },
         include: ['*.ts', '*.tsx', '*.js', '*.jsx'],
       }),
     );
     const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', work, '--pretty', 'false'], { cwd: work, encoding: 'utf8' });
     const errors = tsc.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
-    assert.ok(errors.some((e) => e.startsWith('canary.ts')), `the type-check did not catch the canary's error:\n${tsc.stdout}${tsc.stderr}`);
+    assert.ok(
+      errors.some((e) => e.startsWith('canary.ts')),
+      `the type-check did not catch the canary's error:\n${tsc.stdout}${tsc.stderr}`,
+    );
     for (const e of errors.filter((l) => !l.startsWith('canary.ts'))) {
       const file = e.split('(')[0]!;
       const b = sources.get(file);
@@ -152,7 +190,9 @@ describe('documentation snippets', () => {
       problems.push(b ? `${b.file}:${b.line + Number(at ?? 0)}: ${e.slice(e.indexOf('error'))}` : e);
     }
     const total = all.length;
-    console.log(`snippets: ${total} code blocks in ${DOCS.length} files: ${counts.typed} type-checked, ${counts.html} HTML and ${counts.css} CSS checked, ${counts.checked} run by other tests, ${counts.excerpt} excerpts`);
+    console.log(
+      `snippets: ${total} code blocks in ${DOCS.length} files: ${counts.typed} type-checked, ${counts.html} HTML and ${counts.css} CSS checked, ${counts.checked} run by other tests, ${counts.excerpt} excerpts`,
+    );
     assert.deepEqual(problems, []);
     assert.equal(counts.typed + counts.html + counts.css + counts.checked + counts.excerpt, total);
     assert.ok(counts.typed >= 10, `only ${counts.typed} blocks were type-checked (${relative(root, work)})`);

@@ -90,7 +90,10 @@ function hostile(): void {
   window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
     keep('fetch', [String(input instanceof Request ? input.url : input), typeof init?.body === 'string' ? init.body : null, init?.headers ?? null]);
     return realFetch.call(this, input, init).then((res) => {
-      void res.clone().text().then((t) => keep('fetch answer', t));
+      void res
+        .clone()
+        .text()
+        .then((t) => keep('fetch answer', t));
       return res;
     });
   };
@@ -150,27 +153,37 @@ async function payByTyping(page: Page, root: Locator, j: (typeof JOURNEYS)[numbe
 
 describe('a hostile script in the shop page', () => {
   for (const inline of [false, true]) {
-    it(inline ? 'captures every credential and code typed into the inline checkout (why the isolated mode exists)' : 'captures none of the credentials and codes typed into the isolated checkout', async () => {
-      const { page, assertClean, close } = await openPage(stack);
-      // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).
-      await page.addInitScript({ content: `var __name = (f) => f; (${hostile.toString()})();` });
-      for (const j of JOURNEYS) {
-        const id = await checkoutFromCart(page, stack, 'native');
-        if (inline) await page.goto(`${page.url()}&embed=inline`);
-        const root = inline ? page.locator(':root') : kit(page).locator(':root');
-        assert.equal(await payByTyping(page, root, j), 'succeeded');
-        // Inline, the shop shows the order as an inline checkout of its own (the weaker mode).
-        if (!inline) assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
-        const stolen = await page.evaluate(() => (window as unknown as { __stolen: string[] }).__stolen.join('\n'));
-        assert.ok(stolen.length > 1000, 'the script ran and saw the page');
-        const seen = CANARIES.filter((c) => stolen.includes(c));
-        const typedHere = ([...j.login, j.secondLogin, j.code] as (string | null)[]).filter((c): c is string => !!c);
-        if (inline) assert.deepEqual(typedHere.filter((c) => !seen.includes(c)), [], 'inline, the script sees every value typed');
-        else assert.deepEqual(seen, [], 'isolated, the script sees none');
-      }
-      assertClean();
-      await close();
-    });
+    it(
+      inline
+        ? 'captures every credential and code typed into the inline checkout (why the isolated mode exists)'
+        : 'captures none of the credentials and codes typed into the isolated checkout',
+      async () => {
+        const { page, assertClean, close } = await openPage(stack);
+        // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).
+        await page.addInitScript({ content: `var __name = (f) => f; (${hostile.toString()})();` });
+        for (const j of JOURNEYS) {
+          const id = await checkoutFromCart(page, stack, 'native');
+          if (inline) await page.goto(`${page.url()}&embed=inline`);
+          const root = inline ? page.locator(':root') : kit(page).locator(':root');
+          assert.equal(await payByTyping(page, root, j), 'succeeded');
+          // Inline, the shop shows the order as an inline checkout of its own (the weaker mode).
+          if (!inline) assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+          const stolen = await page.evaluate(() => (window as unknown as { __stolen: string[] }).__stolen.join('\n'));
+          assert.ok(stolen.length > 1000, 'the script ran and saw the page');
+          const seen = CANARIES.filter((c) => stolen.includes(c));
+          const typedHere = ([...j.login, j.secondLogin, j.code] as (string | null)[]).filter((c): c is string => !!c);
+          if (inline)
+            assert.deepEqual(
+              typedHere.filter((c) => !seen.includes(c)),
+              [],
+              'inline, the script sees every value typed',
+            );
+          else assert.deepEqual(seen, [], 'isolated, the script sees none');
+        }
+        assertClean();
+        await close();
+      },
+    );
   }
 });
 
@@ -209,8 +222,13 @@ async function attack(bff: string): Promise<{ what: string; status: number; body
     }
   };
   for (const c of candidates) {
-    for (const path of ['/v1/checkout', '/v1/banks']) await attempt(`GET ${path} with ${c.slice(0, 8)}…`, `${bff}${path}`, { headers: { 'X-Checkout-Secret': c } });
-    await attempt(`redeem ${c.slice(0, 8)}…`, `${bff}/v1/frame/launch`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: c }) });
+    for (const path of ['/v1/checkout', '/v1/banks'])
+      await attempt(`GET ${path} with ${c.slice(0, 8)}…`, `${bff}${path}`, { headers: { 'X-Checkout-Secret': c } });
+    await attempt(`redeem ${c.slice(0, 8)}…`, `${bff}/v1/frame/launch`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: c }),
+    });
   }
   const host = document.querySelector('bank-checkout')!;
   const frame = host.shadowRoot!.querySelector('iframe')!;
@@ -314,15 +332,23 @@ describe('a hostile script that waits for the payer to sign in', () => {
     assert.ok(accounts.length > 0);
 
     // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).
-    const results = (await page.evaluate(`var __name = (f) => f; (${attack.toString()})(${JSON.stringify(stack.urls.bff)})`)) as Awaited<ReturnType<typeof attack>>;
+    const results = (await page.evaluate(`var __name = (f) => f; (${attack.toString()})(${JSON.stringify(stack.urls.bff)})`)) as Awaited<
+      ReturnType<typeof attack>
+    >;
     assert.ok(results.length >= 6, `the script tried what it found: ${results.map((r) => r.what).join(', ')}`);
-    assert.ok(results.some((r) => r.what.startsWith('redeem lt_')), 'the launch token was among what it found');
+    assert.ok(
+      results.some((r) => r.what.startsWith('redeem lt_')),
+      'the launch token was among what it found',
+    );
     for (const r of results) {
       assert.notEqual(r.status, 200, `${r.what} answered ${r.body.slice(0, 200)}`);
       for (const a of accounts) assert.ok(!r.body.includes(a), `${r.what} showed an account`);
     }
     // No redemption from the page's origin: the browser does not even send it (no CORS for it), or the BFF says 403.
-    assert.ok(results.filter((r) => r.what.startsWith('redeem')).every((r) => r.status === 0 || r.status === 403), JSON.stringify(results.filter((r) => r.what.startsWith('redeem'))));
+    assert.ok(
+      results.filter((r) => r.what.startsWith('redeem')).every((r) => r.status === 0 || r.status === 403),
+      JSON.stringify(results.filter((r) => r.what.startsWith('redeem'))),
+    );
 
     // The payer goes on in the frame, undisturbed.
     await ui.locator('bank-account-picker input[type=radio]').first().check();
@@ -332,12 +358,24 @@ describe('a hostile script that waits for the payer to sign in', () => {
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
 
     const stolen = await page.evaluate(() => (window as unknown as { __stolen: string[] }).__stolen.join('\n'));
-    assert.deepEqual(CANARIES.filter((c) => stolen.includes(c)), [], 'no password or code');
-    assert.deepEqual(accounts.filter((a) => stolen.includes(a)), [], 'no account');
+    assert.deepEqual(
+      CANARIES.filter((c) => stolen.includes(c)),
+      [],
+      'no password or code',
+    );
+    assert.deepEqual(
+      accounts.filter((a) => stolen.includes(a)),
+      [],
+      'no account',
+    );
     const refused = (await merchantCheckout(stack, id)) as { launch?: { refusals: number } };
     assert.equal(refused.launch?.refusals, 0, 'the launch token was never presented again at the BFF');
     // What the browser logs of the script's refused calls.
-    assertClean([/Failed to load resource: the server responded with a status of (401|403)/, /blocked by CORS policy/, /Failed to load resource: net::ERR_FAILED/]);
+    assertClean([
+      /Failed to load resource: the server responded with a status of (401|403)/,
+      /blocked by CORS policy/,
+      /Failed to load resource: net::ERR_FAILED/,
+    ]);
     await close();
   });
 });

@@ -140,7 +140,12 @@ export async function confirmWithTestValues(page: Page, stack: Stack): Promise<C
  * `validationValue` typed in each validation), the first contract and account. Answers the
  * last view (the BFF's answer to the last action).
  */
-export async function payNative(page: Page, stack: Stack, bankId: string, opts: { legal?: boolean; loginType?: string; validationValue?: string } = {}): Promise<CheckoutView> {
+export async function payNative(
+  page: Page,
+  stack: Stack,
+  bankId: string,
+  opts: { legal?: boolean; loginType?: string; validationValue?: string } = {},
+): Promise<CheckoutView> {
   const option = kit(page).locator(`bank-selector [role=option]#bank-${bankId}`);
   if (opts.legal) await kit(page).locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
   await option.click();

@@ -42,7 +42,10 @@ describe('periodic orders', () => {
     await page.waitForURL(`${stack.urls.demo}/result?**`);
     // A mandate is never told as a payment: the shop says what was set up, and when it pays.
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Your periodic payment is set up');
-    assert.match((await page.locator('.result-page').textContent()) ?? '', new RegExp(`Nothing was charged today[\\s\\S]*Monthly from ${start} until you cancel it`));
+    assert.match(
+      (await page.locator('.result-page').textContent()) ?? '',
+      new RegExp(`Nothing was charged today[\\s\\S]*Monthly from ${start} until you cancel it`),
+    );
     await kit(page).locator('bank-result [part=title]').getByText('Periodic payment set up').waitFor();
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
     payer.assertClean();

@@ -13,8 +13,7 @@ import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBff, loadConfig } from '@bank-checkout/bff';
-import { serveBff } from '../../packages/bff/src/server.js';
+import { createBff, loadConfig, serveBff } from '@bank-checkout/bff';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => spawnSync(p, ['-v']).status === 0);
 const SECRET = 'proxy-test-merchant-secret-0123456789';
@@ -38,7 +37,12 @@ const freePort = () =>
   });
 
 /** A request from the loopback address `from` (each client of the proxy its own address). */
-function call(port: number, from: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+function call(
+  port: number,
+  from: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, localAddress: from, headers }, (res) => {
       res.resume();
@@ -50,7 +54,13 @@ function call(port: number, from: string, path: string, headers: Record<string, 
 }
 
 async function startBff(trustProxy: string, logs: string[]) {
-  const config = loadConfig({ DATABASE_URL: ':memory:', BFF_MERCHANT_SECRET: SECRET, TRUST_PROXY: trustProxy, AUTH_FAILURES_PER_MINUTE: '5', LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    DATABASE_URL: ':memory:',
+    BFF_MERCHANT_SECRET: SECRET,
+    TRUST_PROXY: trustProxy,
+    AUTH_FAILURES_PER_MINUTE: '5',
+    LOG_LEVEL: 'warn',
+  });
   const app = createBff(config, { log: (line) => logs.push(line) });
   await app.ready;
   const served = serveBff(app.fetch, { port: 0, hostname: '127.0.0.1', maxConnectionsPerAddress: config.maxConnectionsPerAddress });
@@ -82,7 +92,10 @@ describe('the BFF behind nginx (docs/deploy-proxy.md)', { skip }, () => {
     nginx = spawn(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: 'ignore' });
     // Ready when it answers.
     for (let i = 0; ; i++) {
-      const up = await call(toTrusted, '127.0.0.1', '/health').then((r) => r.status === 200, () => false);
+      const up = await call(toTrusted, '127.0.0.1', '/health').then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (up) break;
       if (i >= 200 || nginx.exitCode !== null) assert.fail(`nginx did not start: ${readFileSync(join(dir, 'error.log'), { encoding: 'utf8', flag: 'a+' })}`);
       await new Promise((r) => setTimeout(r, 50));
@@ -111,7 +124,11 @@ describe('the BFF behind nginx (docs/deploy-proxy.md)', { skip }, () => {
     const locked = await call(toTrusted, '127.0.0.2', '/v1/checkouts', { Authorization: `Bearer ${SECRET}`, 'X-Forwarded-For': '198.51.100.99' });
     assert.equal(locked.status, 429);
     assert.ok(Number(locked.headers['retry-after']) > 0);
-    assert.equal((await call(toTrusted, '127.0.0.3', '/v1/checkouts', { Authorization: `Bearer ${SECRET}` })).status, 200, 'the shop, another address, is not locked out');
+    assert.equal(
+      (await call(toTrusted, '127.0.0.3', '/v1/checkouts', { Authorization: `Bearer ${SECRET}` })).status,
+      200,
+      'the shop, another address, is not locked out',
+    );
     assert.equal(trustedLogs.filter((l) => l.includes('proxy.not_trusted')).length, 0);
   });
 

@@ -26,7 +26,20 @@ describe('the shop under its content security policy', () => {
   it('serves every page with the strict policy and no inline script or style', async () => {
     const { page, assertClean, close } = await openPage(stack);
     const checkoutId = await checkoutFromCart(page, stack, 'native');
-    const paths = ['/', '/products/mug', '/cart', `/checkout?order=${checkoutId}`, '/console', '/console/links/new', '/console/periodic/new', '/console/periodic/cancel', '/examples', '/examples/plain', '/examples/react', `/result?checkout=${checkoutId}`];
+    const paths = [
+      '/',
+      '/products/mug',
+      '/cart',
+      `/checkout?order=${checkoutId}`,
+      '/console',
+      '/console/links/new',
+      '/console/periodic/new',
+      '/console/periodic/cancel',
+      '/examples',
+      '/examples/plain',
+      '/examples/react',
+      `/result?checkout=${checkoutId}`,
+    ];
     for (const path of paths) {
       const res = await page.goto(`${stack.urls.demo}${path}`);
       assert.equal(res?.status(), 200, path);
@@ -58,7 +71,10 @@ describe('the shop under its content security policy', () => {
     });
     assert.equal(outcome, 'TypeError');
     await reported;
-    assert.ok(watched.problems.some((p) => /require-trusted-types-for/.test(p)), 'the page watcher records the violation');
+    assert.ok(
+      watched.problems.some((p) => /require-trusted-types-for/.test(p)),
+      'the page watcher records the violation',
+    );
     watched.problems.length = 0;
     await watched.close();
   });
@@ -92,14 +108,30 @@ describe('accessibility', () => {
   it('every kind of page passes axe (WCAG 2.1 A and AA, best practices), the checkout included', async () => {
     const { page, assertClean, close } = await openPage(stack);
     const checkoutId = await checkoutFromCart(page, stack, 'native');
-    const paths = ['/', '/products/mug', '/cart', `/checkout?order=${checkoutId}`, '/console', '/console?pageSize=0', '/console/links/new', '/console/periodic/new', '/console/periodic/cancel', '/examples', '/examples/plain', '/examples/react', `/result?checkout=${checkoutId}`];
+    const paths = [
+      '/',
+      '/products/mug',
+      '/cart',
+      `/checkout?order=${checkoutId}`,
+      '/console',
+      '/console?pageSize=0',
+      '/console/links/new',
+      '/console/periodic/new',
+      '/console/periodic/cancel',
+      '/examples',
+      '/examples/plain',
+      '/examples/react',
+      `/result?checkout=${checkoutId}`,
+    ];
     const found: string[] = [];
     for (const path of paths) {
       await page.goto(`${stack.urls.demo}${path}`);
       if (path.startsWith('/checkout')) await kit(page).locator('bank-selector [role=option]').first().waitFor();
       await page.evaluate(AXE);
       const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+        const axe = (
+          window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
+        ).axe;
         const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
         return result.violations.map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       });

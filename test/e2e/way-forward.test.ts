@@ -7,7 +7,20 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { act, checkoutFromCart, confirmWithTestValues, kit, merchantCheckout, openPage, payNative, resultTitle, signIn, startStack, transferFromFirstAccount, type Stack } from './lib.js';
+import {
+  act,
+  checkoutFromCart,
+  confirmWithTestValues,
+  kit,
+  merchantCheckout,
+  openPage,
+  payNative,
+  resultTitle,
+  signIn,
+  startStack,
+  transferFromFirstAccount,
+  type Stack,
+} from './lib.js';
 
 let stack: Stack;
 /** How far the simulator's and the BFF's clock run ahead of the real one. */

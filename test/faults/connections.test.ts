@@ -47,7 +47,16 @@ describe('connections from one address', () => {
     // Another client, a browser's share of connections at a time (six), is served throughout.
     const answers: number[] = [];
     for (let round = 0; round < 8; round++) {
-      answers.push(...(await Promise.all(Array.from({ length: 6 }, () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status, () => 0)))));
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 6 }, () =>
+            fetch(`http://127.0.0.1:${port}/health`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          ),
+        )),
+      );
     }
     for (const s of sockets) s.destroy();
     assert.deepEqual([...new Set(answers)], [200]);

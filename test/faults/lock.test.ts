@@ -85,7 +85,11 @@ describe('checkout lock during a long action', () => {
     const leaseMs = h.bff.parts.service.leaseMs;
     const bank = await bankOf(h, c.clientSecret, 'aurora');
     const rec = (await store.getCheckout(c.id))!;
-    assert.ok(await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: { op: 'login', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } } }));
+    assert.ok(
+      await store.updateCheckout(rec.id, rec.version, {
+        internal: { ...rec.internal, busy: { op: 'login', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
+      }),
+    );
     const body = { bankId: 'aurora', loginId: bank.defaultLogin, fields: testFields(bank) };
     assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/login', body)).status, 409, 'the lease still holds');
     h.clock.advance(leaseMs + 1);

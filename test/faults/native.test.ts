@@ -42,7 +42,8 @@ async function loginRequest(h: Harness, bankId: string): Promise<Required<Prepar
 }
 
 /** After a failed login or second login: `unknown` on a timeout, else back to the login form. */
-const afterAttempt = (f: Fault) => (f.code === 'upstream_timeout' ? { state: 'unknown' as const, error: 'unknown' } : { state: 'login' as const, error: f.code });
+const afterAttempt = (f: Fault) =>
+  f.code === 'upstream_timeout' ? { state: 'unknown' as const, error: 'unknown' } : { state: 'login' as const, error: f.code };
 
 const STEPS: FaultStep[] = [
   {
@@ -170,7 +171,10 @@ describe('native flow under upstream faults', { concurrency: true }, () => {
       const v = await viewOf(h, secret);
       assert.equal(v.state, 'unknown');
       const id = v.id;
-      assert.ok(h.events.find((e) => e.checkoutId === id && e.state === 'unknown'), 'the merchant is told the checkout is unknown');
+      assert.ok(
+        h.events.find((e) => e.checkoutId === id && e.state === 'unknown'),
+        'the merchant is told the checkout is unknown',
+      );
       const resolved = await h.merchant(`/v1/checkouts/${id}/resolve`, { body: { outcome: 'failed' } });
       assert.equal(resolved.status, 200);
       assert.equal((await viewOf(h, secret)).state, 'failed');
@@ -185,7 +189,9 @@ describe('native flow under upstream faults', { concurrency: true }, () => {
         const [m, p] = target.split(' ') as [string, string];
         await arm(h, m, p, { kind: 'hang' });
         const send = () =>
-          target === P.transfer ? h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId }) : h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
+          target === P.transfer
+            ? h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId })
+            : h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
         await assertUpstreamError(await send(), { status: 504, code: 'upstream_timeout' });
         await arm(h, m, p, null);
         // The payer sends it again (a double click, a reload): refused without an upstream call.

@@ -42,7 +42,13 @@ describe('durable webhooks', () => {
   const clock = { now: Date.parse('2026-11-20T10:00:00Z') };
   function boot(databaseUrl: string, fetchFn: typeof fetch) {
     const app = createBff(
-      loadConfig({ DATABASE_URL: databaseUrl, BFF_MERCHANT_SECRET: SECRET, MERCHANT_WEBHOOK_URL: 'http://merchant.test/hooks', MERCHANT_WEBHOOK_SECRET: HOOK_SECRET, LOG_LEVEL: 'silent' }),
+      loadConfig({
+        DATABASE_URL: databaseUrl,
+        BFF_MERCHANT_SECRET: SECRET,
+        MERCHANT_WEBHOOK_URL: 'http://merchant.test/hooks',
+        MERCHANT_WEBHOOK_SECRET: HOOK_SECRET,
+        LOG_LEVEL: 'silent',
+      }),
       { fetch: fetchFn, now: () => clock.now, webhookPollMs: 60_000 },
     );
     apps.push(app);
@@ -55,7 +61,11 @@ describe('durable webhooks', () => {
       body: JSON.stringify({ amount: 1234, subject: 'Order', reference: `WH-${Math.random().toString(36).slice(2, 8)}`, isolation: 'inline' }),
     });
     const { id, clientSecret } = (await created.json()) as { id: string; clientSecret: string };
-    const cancel = await app.request('/v1/checkout/cancel', { method: 'POST', headers: { 'X-Checkout-Secret': clientSecret, 'Content-Type': 'application/json' }, body: '{}' });
+    const cancel = await app.request('/v1/checkout/cancel', {
+      method: 'POST',
+      headers: { 'X-Checkout-Secret': clientSecret, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(cancel.status, 200);
     return id;
   }
@@ -114,7 +124,10 @@ describe('durable webhooks', () => {
       if (next) clock.now = Math.max(clock.now, next.nextAttemptAt - 60_000);
     }
     assert.equal(merchant.received.length, 14, 'one try and 13 retries');
-    assert.ok(gaps.every((g, i) => i === 0 || g >= gaps[i - 1]!), `growing delays: ${gaps}`);
+    assert.ok(
+      gaps.every((g, i) => i === 0 || g >= gaps[i - 1]!),
+      `growing delays: ${gaps}`,
+    );
     assert.ok(last - started >= 24 * 3600_000, `retried for ${((last - started) / 3600_000).toFixed(1)} h`);
     const listed = await app.request('/v1/webhooks/events?status=failed', { headers: { Authorization: `Bearer ${SECRET}` } });
     const { events } = (await listed.json()) as { events: { id: string; status: string; attempts: number; lastError: string }[] };
@@ -126,8 +139,13 @@ describe('durable webhooks', () => {
     assert.equal(again.status, 200);
     await app.parts.webhook.drain();
     assert.equal(merchant.received.length, 15);
-    const after = (await (await app.request(`/v1/webhooks/events?status=delivered`, { headers: { Authorization: `Bearer ${SECRET}` } })).json()) as { events: { id: string }[] };
-    assert.deepEqual(after.events.map((e) => e.id), [events[0]!.id]);
+    const after = (await (await app.request(`/v1/webhooks/events?status=delivered`, { headers: { Authorization: `Bearer ${SECRET}` } })).json()) as {
+      events: { id: string }[];
+    };
+    assert.deepEqual(
+      after.events.map((e) => e.id),
+      [events[0]!.id],
+    );
     const unknown = await app.request('/v1/webhooks/events/evt_nope/redeliver', { method: 'POST', headers: { Authorization: `Bearer ${SECRET}` } });
     assert.equal(unknown.status, 404);
   });
@@ -178,11 +196,19 @@ describe('checkouts that end by time alone', () => {
       await app.ready;
       const auth = { Authorization: `Bearer ${SECRET}`, 'Content-Type': 'application/json' };
       const made = async (modes: string[]) => {
-        const res = await app.request('/v1/checkouts', { method: 'POST', headers: auth, body: JSON.stringify({ amount: 500, subject: 'Order', reference: `END-${modes[0]}`, modes, isolation: 'inline' }) });
+        const res = await app.request('/v1/checkouts', {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ amount: 500, subject: 'Order', reference: `END-${modes[0]}`, modes, isolation: 'inline' }),
+        });
         return (await res.json()) as { id: string; clientSecret: string };
       };
       const redirect = await made(['redirect']);
-      const started = await app.request('/v1/checkout/redirect', { method: 'POST', headers: { 'X-Checkout-Secret': redirect.clientSecret, 'Content-Type': 'application/json' }, body: '{}' });
+      const started = await app.request('/v1/checkout/redirect', {
+        method: 'POST',
+        headers: { 'X-Checkout-Secret': redirect.clientSecret, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       assert.equal(((await started.json()) as { state: string }).state, 'redirect');
       const native = await made(['native']);
 

@@ -170,11 +170,13 @@ describe('canaries on the embedded SQLite store', () => {
     assertNoLeaks([...rig.samples(), ...samples], secretCanaries, 'a configured secret');
   });
 
-  it("checkout client secrets, launch tokens and frame keys appear only in the answer that gives them: never in a log, a URL, a webhook or the database", () => {
+  it('checkout client secrets, launch tokens and frame keys appear only in the answer that gives them: never in a log, a URL, a webhook or the database', () => {
     const created = rig.responses.filter((r) => r.where === 'BFF POST /v1/checkouts' && r.status === 201);
     const secrets = created.map((r) => JSON.parse(r.body) as { clientSecret?: string; launchToken?: string }).map((c) => c.clientSecret ?? c.launchToken!);
     assert.ok(secrets.length >= 10 && secrets.every((s) => /^cs_[\w-]{43}$|^lt_chk_[\w-]+\.[\w-]{43}$/.test(s)));
-    const keys = rig.responses.filter((r) => r.where === 'BFF POST /v1/frame/launch' && r.status === 200).map((r) => (JSON.parse(r.body) as { key: string }).key);
+    const keys = rig.responses
+      .filter((r) => r.where === 'BFF POST /v1/frame/launch' && r.status === 200)
+      .map((r) => (JSON.parse(r.body) as { key: string }).key);
     assert.ok(keys.length >= 1 && keys.every((k) => /^fk_chk_[\w-]+\.[\w-]{43}$/.test(k)));
     secrets.push(...keys);
     const elsewhere = rig.samples().filter((s) => !s.where.startsWith('BFF POST /v1/checkouts (') && !s.where.startsWith('BFF POST /v1/frame/launch ('));

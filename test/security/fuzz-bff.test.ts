@@ -19,7 +19,15 @@ import { assertNoInternals, checkBffError } from './lib/shapes.js';
 const RUNS = FUZZ_RUNS;
 const QUERY_RUNS = Math.ceil(FUZZ_RUNS / 2);
 const IBANS = ['ES9121000418450200051332', 'ES7620770024003102575766', 'ES0000000000000000000000', 'DE89370400440532013000', 'XX'];
-const URLS = ['https://shop.example/ok', 'https://shop.example/ok', 'javascript:alert(1)', 'ftp://shop.example', 'http://127.0.0.1:1/x', '//evil.example', 'https://'];
+const URLS = [
+  'https://shop.example/ok',
+  'https://shop.example/ok',
+  'javascript:alert(1)',
+  'ftp://shop.example',
+  'http://127.0.0.1:1/x',
+  '//evil.example',
+  'https://',
+];
 const GOOD_DEBTOR = 'ES7620770024003102575766';
 const DATES = ['2026-12-01', '2026-12-01', '2026-11-20', '2026-02-30', '9999-99-99', '2027-01-01T00:00:00Z', '20261201'];
 
@@ -39,15 +47,44 @@ const CHECKOUT_ENDPOINTS: CheckoutEndpoint[] = [
       bankId: plausible('aurora', 'norte', 'meridiano', 'aurora-empresas', 'nope', ''),
       loginId: plausible('dni', 'user', 'card', 'cif', ''),
       fields: fc.oneof(
-        plausible({ userId: 'aurora.demo', userSecret: 'Aurora2024' }, { userId: '12345678Z', userSecret: '135790' }, { userId: '00000104N', userSecret: '1234' }, {}),
-        templated({ userId: plausible('aurora.demo', '12345678Z', '00000108Q'), userSecret: plausible('Aurora2024', '0000', 'x'), userExtraField: plausible('7788', '') }),
+        plausible(
+          { userId: 'aurora.demo', userSecret: 'Aurora2024' },
+          { userId: '12345678Z', userSecret: '135790' },
+          { userId: '00000104N', userSecret: '1234' },
+          {},
+        ),
+        templated({
+          userId: plausible('aurora.demo', '12345678Z', '00000108Q'),
+          userSecret: plausible('Aurora2024', '0000', 'x'),
+          userExtraField: plausible('7788', ''),
+        }),
       ),
     },
   },
   { path: '/v1/checkout/second-login', state: 'second-login', bankId: 'levante', fields: { value: plausible('731904', '000000', '12', 'abcdef', 731904) } },
-  { path: '/v1/checkout/contract', state: 'select-contract', bankId: 'aurora-empresas', fields: { contractId: plausible('AUE-C01', 'AUE-C02', 'LVE-C01', '') } },
-  { path: '/v1/checkout/transfer', state: 'select-account', bankId: 'aurora', fields: { accountId: plausible('AUR-0001', 'AUR-0002', 'AUR-0004', 'AUR-0005', 'NO-SUCH-ACCOUNT') } },
-  { path: '/v1/checkout/validate', state: 'validate', bankId: 'aurora', fields: { values: fc.oneof(plausible({ smsCode: '482913' }, { smsCode: '0000' }, { smsCode: '4829' }, {}), templated({ smsCode: plausible('482913', '0000', '12', 'abcdefgh', '4829130') })) } },
+  {
+    path: '/v1/checkout/contract',
+    state: 'select-contract',
+    bankId: 'aurora-empresas',
+    fields: { contractId: plausible('AUE-C01', 'AUE-C02', 'LVE-C01', '') },
+  },
+  {
+    path: '/v1/checkout/transfer',
+    state: 'select-account',
+    bankId: 'aurora',
+    fields: { accountId: plausible('AUR-0001', 'AUR-0002', 'AUR-0004', 'AUR-0005', 'NO-SUCH-ACCOUNT') },
+  },
+  {
+    path: '/v1/checkout/validate',
+    state: 'validate',
+    bankId: 'aurora',
+    fields: {
+      values: fc.oneof(
+        plausible({ smsCode: '482913' }, { smsCode: '0000' }, { smsCode: '4829' }, {}),
+        templated({ smsCode: plausible('482913', '0000', '12', 'abcdefgh', '4829130') }),
+      ),
+    },
+  },
   { path: '/v1/checkout/cancel', state: 'select-bank', fields: {} },
   { path: '/v1/checkout/redirect', state: 'select-bank', fields: {} },
   {
@@ -108,7 +145,16 @@ const MERCHANT_ENDPOINTS: { path: string; fields: Record<string, fc.Arbitrary<st
       bankIdSelected: plausible('es-aurora', 'es-norte', 'nope'),
     },
   },
-  { path: '/v1/links/periodic/cancel', fields: { transactionId: plausible('TX-1', ''), reference: plausible('CAN-1'), urlOk: plausible(...URLS), urlNotif: plausible(...URLS), expireMinutes: plausible(5, 0) } },
+  {
+    path: '/v1/links/periodic/cancel',
+    fields: {
+      transactionId: plausible('TX-1', ''),
+      reference: plausible('CAN-1'),
+      urlOk: plausible(...URLS),
+      urlNotif: plausible(...URLS),
+      expireMinutes: plausible(5, 0),
+    },
+  },
   { path: '/v1/legacy/links', fields: linkFields },
 ];
 
@@ -122,7 +168,10 @@ const ORDERS_QUERY = {
 const QUERIES: { path: string; params: Record<string, fc.Arbitrary<string>> }[] = [
   { path: '/v1/orders', params: ORDERS_QUERY },
   { path: '/v1/legacy/debts', params: ORDERS_QUERY },
-  { path: '/v1/link-banks', params: { country: fc.constantFrom('ES', 'es', 'PT', 'ESP', '1'), enabled: fc.constantFrom('0', '1', '2'), periodic: fc.constantFrom('0', '1', 'true') } },
+  {
+    path: '/v1/link-banks',
+    params: { country: fc.constantFrom('ES', 'es', 'PT', 'ESP', '1'), enabled: fc.constantFrom('0', '1', '2'), periodic: fc.constantFrom('0', '1', 'true') },
+  },
   { path: '/v1/notifications', params: { limit: fc.constantFrom('1', '50', '200', '201', '0', 'x'), before: fc.constantFrom('1', '0', '-5', '1e20', 'x') } },
 ];
 
@@ -139,11 +188,20 @@ function resultBody(): fc.Arbitrary<{ body: FuzzBody; sign: 'none' | 'form' | 'j
     customData: plausible('x'.repeat(600)),
   };
   return fc.oneof(
-    { arbitrary: malformedBody({ dataReturn: plausible('eyJ9', '{}', ''), signatureDataReturn: plausible('QUFB', '') }).map((body) => ({ body, sign: 'none' as const })), weight: 4 },
+    {
+      arbitrary: malformedBody({ dataReturn: plausible('eyJ9', '{}', ''), signatureDataReturn: plausible('QUFB', '') }).map((body) => ({
+        body,
+        sign: 'none' as const,
+      })),
+      weight: 4,
+    },
     {
       arbitrary: fc
         .tuple(fc.array(fc.tuple(fc.constantFrom('dataReturn', 'signatureDataReturn', 'other', '__proto__'), fc.string({ maxLength: 30 })), { maxLength: 4 }))
-        .map(([pairs]) => ({ body: { contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(pairs).toString(), kind: 'form' }, sign: 'none' as const })),
+        .map(([pairs]) => ({
+          body: { contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(pairs).toString(), kind: 'form' },
+          sign: 'none' as const,
+        })),
       weight: 2,
     },
     {
@@ -162,7 +220,11 @@ async function resultInit(r: { body: FuzzBody; sign: 'none' | 'form' | 'json' })
   const signatureDataReturn = await signNotification(dataReturn, SECRETS.apiKey);
   const init: RequestInit =
     r.sign === 'form'
-      ? { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ dataReturn, signatureDataReturn }).toString() }
+      ? {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ dataReturn, signatureDataReturn }).toString(),
+        }
       : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ dataReturn, signatureDataReturn }) };
   return { init, shown: `${r.body.kind}: ${dataReturn.slice(0, 300)}` };
 }
@@ -193,7 +255,8 @@ describe('fuzzing the BFF', () => {
     assertNoInternals(text, what);
     assertNoInternals(JSON.stringify(Object.fromEntries(res.headers)), what);
     if (res.status >= 400) checkBffError(res.status, res.headers.get('Content-Type'), text, what);
-    else if (expect.redirect && res.status === 303) assert.match(res.headers.get('Location') ?? '', /^https:\/\/shop\.example\/(ok|ko)\?checkout=chk_[\w-]+&result=[\w-]+$/, what);
+    else if (expect.redirect && res.status === 303)
+      assert.match(res.headers.get('Location') ?? '', /^https:\/\/shop\.example\/(ok|ko)\?checkout=chk_[\w-]+&result=[\w-]+$/, what);
     else assert.doesNotThrow(() => JSON.parse(text), `${what}: a JSON answer`);
     return res.status;
   }
@@ -242,7 +305,10 @@ describe('fuzzing the BFF', () => {
     it(`POST ${ep.path}: ${RUNS} malformed bodies`, async () => {
       const target = await rig.createCheckout();
       const path = ep.path.replace('{id}', target.id);
-      const auth = fc.oneof({ arbitrary: fc.constant(`Bearer ${SECRETS.merchantSecret}`), weight: 19 }, { arbitrary: fc.constantFrom('', 'Bearer ', SECRETS.merchantSecret, `Bearer ${SECRETS.merchantSecret} `), weight: 1 });
+      const auth = fc.oneof(
+        { arbitrary: fc.constant(`Bearer ${SECRETS.merchantSecret}`), weight: 19 },
+        { arbitrary: fc.constantFrom('', 'Bearer ', SECRETS.merchantSecret, `Bearer ${SECRETS.merchantSecret} `), weight: 1 },
+      );
       await fc.assert(
         fc.asyncProperty(malformedBody(ep.fields), auth, fc.option(fc.string({ maxLength: 20 }), { nil: undefined }), async (body, authorization, idem) => {
           const headers: Record<string, string> = { Authorization: authorization };
@@ -295,7 +361,12 @@ describe('fuzzing the BFF', () => {
   }
 
   it('answered with every kind of status, no 5xx but the request to resend an unreadable signed result', () => {
-    if (process.env.FUZZ_DEBUG) console.log(statuses, rig.upstream.length, rig.upstream.map((u) => new URL(u.url).pathname).reduce((m, p) => m.set(p, (m.get(p) ?? 0) + 1), new Map()));
+    if (process.env.FUZZ_DEBUG)
+      console.log(
+        statuses,
+        rig.upstream.length,
+        rig.upstream.map((u) => new URL(u.url).pathname).reduce((m, p) => m.set(p, (m.get(p) ?? 0) + 1), new Map()),
+      );
     const seen = [...statuses.keys()].sort();
     for (const s of [200, 303, 400, 401, 409, 413, 415, 422]) assert.ok(seen.includes(s), `some request got ${s} (seen ${seen.join(', ')})`);
     assert.equal(statuses.get(503) ?? 0, unreadable, 'every 503 asked the provider to resend a signed result it could not read');

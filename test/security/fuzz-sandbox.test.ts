@@ -28,7 +28,11 @@ describe('fuzzing the simulator', () => {
   const statuses = new Map<number, number>();
 
   const post = async (path: string, body: unknown, headers: Record<string, string> = CURRENT) => {
-    const res = await sandbox.app.request(`${HOST}${path}`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await sandbox.app.request(`${HOST}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return (await res.json()) as Record<string, any>;
   };
 
@@ -44,7 +48,14 @@ describe('fuzzing the simulator', () => {
     const open = await post('/test/login', { bankId: 'aurora', userId: 'aurora.demo', userSecret: 'Aurora2024' });
     const second = await post('/test/login', { bankId: 'levante', userId: 'X1234567L', userSecret: '246810' });
     const transferring = await post('/test/login', { bankId: 'aurora', userId: 'aurora.demo', userSecret: 'Aurora2024' });
-    await post('/test/transfer/init', { sessionId: transferring.sessionId, accountIdOrigin: 'AUR-0001', amount: 100, subject: 's', holderDestiny: 'h', accountDestiny: IBANS[0] });
+    await post('/test/transfer/init', {
+      sessionId: transferring.sessionId,
+      accountIdOrigin: 'AUR-0001',
+      amount: 100,
+      subject: 's',
+      holderDestiny: 'h',
+      accountDestiny: IBANS[0],
+    });
     const contracts = await post('/test/login', { bankId: 'aurora-empresas', userId: 'B12345674', userSecret: 'Empresa2024', userExtraField: '7788' });
     live.sessions.push(open.sessionId, second.sessionId, transferring.sessionId, contracts.sessionId);
     const order = await post('/san/url/signer', { amount: 100, subject: 's', reference: 'r' });
@@ -52,8 +63,16 @@ describe('fuzzing the simulator', () => {
     assert.ok(live.sessions.every((s) => typeof s === 'string') && typeof order.idDebt === 'string');
   });
 
-  const sessionId = () => fc.oneof(fc.constantFrom(...live.sessions).map((s) => JSON.stringify(s)), plausible('', 'nope', 1));
-  const idDebt = () => fc.oneof(fc.constantFrom(...live.orders).map((s) => JSON.stringify(s)), plausible('', 'nope'));
+  const sessionId = () =>
+    fc.oneof(
+      fc.constantFrom(...live.sessions).map((s) => JSON.stringify(s)),
+      plausible('', 'nope', 1),
+    );
+  const idDebt = () =>
+    fc.oneof(
+      fc.constantFrom(...live.orders).map((s) => JSON.stringify(s)),
+      plausible('', 'nope'),
+    );
 
   const ENDPOINTS: { path: string; descriptionField?: string; fields: () => Record<string, fc.Arbitrary<string>> }[] = [
     { path: '/test/banks/list', fields: () => ({}) },
@@ -91,7 +110,16 @@ describe('fuzzing the simulator', () => {
         sessionId: sessionId(),
         validations: fc.oneof(
           plausible([{ fieldId: 'smsCode', type: 1, valueFromUser: '482913' }], [{ fieldId: 'smsCode', type: '1', valueFromUser: '0000' }], [], [{}]),
-          fc.array(templated({ fieldId: plausible('smsCode', 'token', ''), type: plausible(1, '1', 7, -1, 'x'), valueFromUser: plausible('482913', 'PENDING', 'SIGNED', '') }), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+          fc
+            .array(
+              templated({
+                fieldId: plausible('smsCode', 'token', ''),
+                type: plausible(1, '1', 7, -1, 'x'),
+                valueFromUser: plausible('482913', 'PENDING', 'SIGNED', ''),
+              }),
+              { maxLength: 3 },
+            )
+            .map((items) => `[${items.join(',')}]`),
         ),
       }),
     },
@@ -130,11 +158,23 @@ describe('fuzzing the simulator', () => {
     },
     {
       path: '/san/info/payment-orders',
-      fields: () => ({ dateFrom: plausible(0, '0', -1, 'x'), dateTo: plausible(1_900_000_000_000, 0), pageRequest: plausible(1, 0, '2'), pageSize: plausible(1, 300, 301), orderAsc: plausible(true, 'true') }),
+      fields: () => ({
+        dateFrom: plausible(0, '0', -1, 'x'),
+        dateTo: plausible(1_900_000_000_000, 0),
+        pageRequest: plausible(1, 0, '2'),
+        pageSize: plausible(1, 300, 301),
+        orderAsc: plausible(true, 'true'),
+      }),
     },
     {
       path: '/san/info/debts',
-      fields: () => ({ dateFrom: plausible(0, '0', -1), dateTo: plausible(1_900_000_000_000), pageRequest: plausible(1, 0), pageSize: plausible(1000, 1001), orderAsc: plausible(false, 0) }),
+      fields: () => ({
+        dateFrom: plausible(0, '0', -1),
+        dateTo: plausible(1_900_000_000_000),
+        pageRequest: plausible(1, 0),
+        pageSize: plausible(1000, 1001),
+        orderAsc: plausible(false, 0),
+      }),
     },
     { path: '/san/update/enable-disable-payment-order', fields: () => ({ idDebt: idDebt(), enable: plausible(true, false, 'true', 1) }) },
     { path: '/san/update/enable-disable-url', fields: () => ({ idProvider: idDebt(), enable: plausible(true, false, 0) }) },
@@ -153,7 +193,11 @@ describe('fuzzing the simulator', () => {
   }
 
   async function stillHealthy() {
-    const res = await sandbox.app.request(`${HOST}/test/banks/list`, { method: 'POST', headers: { ...CURRENT, 'Content-Type': 'application/json' }, body: '{}' });
+    const res = await sandbox.app.request(`${HOST}/test/banks/list`, {
+      method: 'POST',
+      headers: { ...CURRENT, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(res.status, 200);
   }
 
@@ -162,7 +206,10 @@ describe('fuzzing the simulator', () => {
       const who = fc.oneof(
         { arbitrary: fc.constant(CURRENT), weight: 16 },
         { arbitrary: fc.constant(BUSINESS), weight: 2 },
-        { arbitrary: fc.constantFrom<Record<string, string>>({}, { 'X-Api-Key': SECRETS.apiKey }, { 'X-Api-Key': SECRETS.apiKey, Authorization: 'nope' }), weight: 1 },
+        {
+          arbitrary: fc.constantFrom<Record<string, string>>({}, { 'X-Api-Key': SECRETS.apiKey }, { 'X-Api-Key': SECRETS.apiKey, Authorization: 'nope' }),
+          weight: 1,
+        },
       );
       await fc.assert(
         fc.asyncProperty(malformedBody(ep.fields()), who, async (body, headers) => {
@@ -176,9 +223,16 @@ describe('fuzzing the simulator', () => {
 
   it(`GET /san/banks: ${RUNS} malformed query strings`, async () => {
     await fc.assert(
-      fc.asyncProperty(malformedQuery({ enabled: fc.constantFrom('0', '1', '2'), enabledPeriodicPayment: fc.constantFrom('0', '1', 'x'), country: fc.constantFrom('ES', 'es', 'ESP', '') }), async (query) => {
-        await probe(`/san/banks?${query}`, { headers: CURRENT }, query);
-      }),
+      fc.asyncProperty(
+        malformedQuery({
+          enabled: fc.constantFrom('0', '1', '2'),
+          enabledPeriodicPayment: fc.constantFrom('0', '1', 'x'),
+          country: fc.constantFrom('ES', 'es', 'ESP', ''),
+        }),
+        async (query) => {
+          await probe(`/san/banks?${query}`, { headers: CURRENT }, query);
+        },
+      ),
       { numRuns: RUNS },
     );
     await stillHealthy();

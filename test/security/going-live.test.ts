@@ -134,7 +134,8 @@ describe('going live', () => {
     assert.deepEqual(refused({ MERCHANT_WEBHOOK_URL: 'http://127.0.0.1:9999/hook', MERCHANT_WEBHOOK_SECRET: 'a-test-secret-16' }), []);
     assert.deepEqual(refused({}), []);
     // But no origin that could widen the frame's policy, in any mode.
-    for (const ALLOWED_ORIGINS of ['https://*', 'http://127.0.0.1:5173;script-src *', 'http://shop.test/path']) assert.deepEqual(refused({ ALLOWED_ORIGINS }), ['ALLOWED_ORIGINS'], ALLOWED_ORIGINS);
+    for (const ALLOWED_ORIGINS of ['https://*', 'http://127.0.0.1:5173;script-src *', 'http://shop.test/path'])
+      assert.deepEqual(refused({ ALLOWED_ORIGINS }), ['ALLOWED_ORIGINS'], ALLOWED_ORIGINS);
   });
 
   it('a refused live setting stops boot with one line per variable, naming what it must be', () => {
@@ -172,7 +173,10 @@ describe('going live', () => {
       const body = await json(res, 502);
       assert.equal(body.error.code, 'provider_credentials');
       assert.match(body.error.message, /PROVIDER_API_KEY and PROVIDER_API_TOKEN/);
-      assert.ok(rig.logs.some((l) => l.includes('"upstream.credentials"') && l.includes('PROVIDER_API_KEY')), 'a log line for the operator');
+      assert.ok(
+        rig.logs.some((l) => l.includes('"upstream.credentials"') && l.includes('PROVIDER_API_KEY')),
+        'a log line for the operator',
+      );
     } finally {
       await rig.close();
     }

@@ -25,8 +25,23 @@ describe('Idempotency-Key on merchant creations', () => {
   const routes = () =>
     [
       ['/v1/links', '/url/signer', { amount: 1999, subject: 'Link order', reference: 'IDEM-1' }],
-      ['/v1/links/periodic', '/url/periodic-payment-signer', { amount: 990, subject: 'Cuota mensual', reference: 'IDEM-2', frequency: 'Monthly', debtorAccount: DEBTOR, startDate: tomorrow() }],
-      ['/v1/legacy/links', '/url/signer', { amount: 1500, subject: 'Legacy order', reference: 'IDEM-3', customRecipient: 'Shop', holderDestiny: 'Shop S.L.', accountDestiny: SANDBOX_DEFAULTS.merchantIban }],
+      [
+        '/v1/links/periodic',
+        '/url/periodic-payment-signer',
+        { amount: 990, subject: 'Cuota mensual', reference: 'IDEM-2', frequency: 'Monthly', debtorAccount: DEBTOR, startDate: tomorrow() },
+      ],
+      [
+        '/v1/legacy/links',
+        '/url/signer',
+        {
+          amount: 1500,
+          subject: 'Legacy order',
+          reference: 'IDEM-3',
+          customRecipient: 'Shop',
+          holderDestiny: 'Shop S.L.',
+          accountDestiny: SANDBOX_DEFAULTS.merchantIban,
+        },
+      ],
     ] as const;
 
   it('answers a retry with the first link (200), calling the provider once', async () => {

@@ -179,7 +179,14 @@ describe('isolation', () => {
       const v = await payNative(rig, c.clientSecret, 'aurora', { loginId: 'user', stopAt: 'select-account' });
       assert.equal(v.state, 'select-account');
       const mark = upstreamCount();
-      for (const path of ['/v1/checkout/login', '/v1/checkout/second-login', '/v1/checkout/contract', '/v1/checkout/validate', '/v1/checkout/redirect', '/v1/checkout/periodic']) {
+      for (const path of [
+        '/v1/checkout/login',
+        '/v1/checkout/second-login',
+        '/v1/checkout/contract',
+        '/v1/checkout/validate',
+        '/v1/checkout/redirect',
+        '/v1/checkout/periodic',
+      ]) {
         const body = ACTIONS.find(([p]) => p === path)![1];
         const res = await rig.checkout(c.clientSecret, path, body);
         assert.equal(res.status, 409, `${path} in select-account`);
@@ -237,7 +244,15 @@ describe('isolation', () => {
   });
 
   describe('amount, subject, reference and destination', () => {
-    const TAMPER = { amount: 1, subject: 'Free', reference: 'EVIL-1', accountDestiny: EVIL_IBAN, holderDestiny: 'Mallory', currency: 'XXX', payee: { iban: EVIL_IBAN } };
+    const TAMPER = {
+      amount: 1,
+      subject: 'Free',
+      reference: 'EVIL-1',
+      accountDestiny: EVIL_IBAN,
+      holderDestiny: 'Mallory',
+      currency: 'XXX',
+      payee: { iban: EVIL_IBAN },
+    };
 
     it('every action refuses extra fields with 422 and sends nothing upstream', async () => {
       const c = await rig.createCheckout();
@@ -254,7 +269,14 @@ describe('isolation', () => {
 
     it('login and validation values cannot smuggle them either', async () => {
       const creds = testCredentials('aurora', 'user');
-      for (const [key, value] of [['amount', '1'], ['accountDestiny', EVIL_IBAN], ['subject', 'x'], ['constructor', 'x'], ['__proto__', 'x'], ['__proto__', { amount: 1 }]] as const) {
+      for (const [key, value] of [
+        ['amount', '1'],
+        ['accountDestiny', EVIL_IBAN],
+        ['subject', 'x'],
+        ['constructor', 'x'],
+        ['__proto__', 'x'],
+        ['__proto__', { amount: 1 }],
+      ] as const) {
         const c = await rig.createCheckout();
         const calls = upstreamCount();
         const body = `{"bankId":"aurora","loginId":"user","fields":{"userId":"${creds.userId}","userSecret":"${creds.userSecret}",${JSON.stringify(key)}:${JSON.stringify(value)}}}`;

@@ -210,7 +210,10 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
       assert.deepEqual(consoleErrors, [], 'no error on the console');
       const origins = new Set(requests.map((u) => new URL(u).origin));
       assert.deepEqual([...origins].sort(), [bffUrl, shopUrl].sort(), `requests went only to the page and the BFF: ${[...origins].join(', ')}`);
-      assert.ok(requests.some((u) => u === `${bffUrl}/v1/checkout/validate`), 'the kit called the BFF');
+      assert.ok(
+        requests.some((u) => u === `${bffUrl}/v1/checkout/validate`),
+        'the kit called the BFF',
+      );
       const storage = await tab.evaluate(() => ({ local: { ...localStorage }, session: Object.keys(sessionStorage), cookie: document.cookie }));
       assert.deepEqual(storage, { local: { 'bank-checkout:last-bank': 'aurora' }, session: [], cookie: '' }, 'only the last bank chosen is stored');
     } finally {
@@ -257,9 +260,18 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
       })()`)) as { html: string; connect: string; violations: string[] };
       assert.equal(refused.html, 'refused', 'Trusted Types refuse a string as HTML');
       assert.equal(refused.connect, 'refused');
-      assert.ok(refused.violations.some((v) => v.startsWith('style-src')), `an inline style is reported (${refused.violations.join(', ')})`);
-      assert.ok(refused.violations.some((v) => v.startsWith('require-trusted-types-for')), 'the Trusted Types refusal is reported');
-      assert.ok(refused.violations.some((v) => v.startsWith('connect-src')), 'the unlisted origin is reported');
+      assert.ok(
+        refused.violations.some((v) => v.startsWith('style-src')),
+        `an inline style is reported (${refused.violations.join(', ')})`,
+      );
+      assert.ok(
+        refused.violations.some((v) => v.startsWith('require-trusted-types-for')),
+        'the Trusted Types refusal is reported',
+      );
+      assert.ok(
+        refused.violations.some((v) => v.startsWith('connect-src')),
+        'the unlisted origin is reported',
+      );
     } finally {
       await context.close();
     }

@@ -33,7 +33,8 @@ describe('the isolated checkout', () => {
   const redeem = (token: unknown, headers: Record<string, string> = {}) =>
     rig.call('/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ token }) });
   const keyOf = async (token: string) => (await json<{ key: string }>(await redeem(token, { Origin: BFF_HOST, 'Sec-Fetch-Site': 'same-origin' }))).key;
-  const login = (key: string) => rig.checkout(key, '/v1/checkout/login', { bankId: 'aurora', loginId: 'user', fields: { userId: 'aurora.demo', userSecret: 'Aurora2024' } });
+  const login = (key: string) =>
+    rig.checkout(key, '/v1/checkout/login', { bankId: 'aurora', loginId: 'user', fields: { userId: 'aurora.demo', userSecret: 'Aurora2024' } });
 
   it('is the default: the merchant gets a launch token, never a client secret', async () => {
     const c = await create();
@@ -50,7 +51,12 @@ describe('the isolated checkout', () => {
   it('redeems once, from its own origin only; a second redemption is refused and told to the merchant', async () => {
     const c = await create();
     // The host's origin (the shop, in ALLOWED_ORIGINS) cannot redeem it, nor a page of another site.
-    for (const headers of [{ Origin: SHOP }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'same-site' }, { 'Sec-Fetch-Site': 'cross-site', Origin: BFF_HOST }] as Record<string, string>[]) {
+    for (const headers of [
+      { Origin: SHOP },
+      { Origin: 'null' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'cross-site', Origin: BFF_HOST },
+    ] as Record<string, string>[]) {
       const refused = await redeem(c.launchToken, headers);
       assert.equal(refused.status, 403, JSON.stringify(headers));
       assert.equal((await refused.json()).error.code, 'origin_refused');
@@ -64,14 +70,23 @@ describe('the isolated checkout', () => {
     const again = await redeem(c.launchToken, { Origin: BFF_HOST });
     assert.equal(again.status, 409);
     assert.equal((await again.json()).error.code, 'launch_used');
-    const seen = await json<{ reference: string; launch: { refusals: number; lastRefusedAt: string; redeemedAt: string } }>(await rig.merchant(`/v1/checkouts/${c.id}`));
+    const seen = await json<{ reference: string; launch: { refusals: number; lastRefusedAt: string; redeemedAt: string } }>(
+      await rig.merchant(`/v1/checkouts/${c.id}`),
+    );
     assert.equal(seen.launch.refusals, 1);
     assert.equal(seen.launch.lastRefusedAt, new Date(rig.clock.now).toISOString());
     assert.ok(seen.launch.redeemedAt);
-    for (let i = 0; i < 200 && !rig.webhooks.slice(hooks).some((w) => w.body.includes('checkout.launch_refused')); i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 200 && !rig.webhooks.slice(hooks).some((w) => w.body.includes('checkout.launch_refused')); i++)
+      await new Promise((r) => setTimeout(r, 5));
     const hook = rig.webhooks.slice(hooks).find((w) => w.body.includes('checkout.launch_refused'));
     assert.ok(hook, 'the merchant gets a webhook event');
-    assert.deepEqual(JSON.parse(hook.body).data, { checkoutId: c.id, reference: seen.reference, reason: 'launch_used', refusals: 1, at: seen.launch.lastRefusedAt });
+    assert.deepEqual(JSON.parse(hook.body).data, {
+      checkoutId: c.id,
+      reference: seen.reference,
+      reason: 'launch_used',
+      refusals: 1,
+      at: seen.launch.lastRefusedAt,
+    });
     // The frame that redeemed first goes on.
     assert.equal((await rig.checkout(key, '/v1/checkout')).status, 200);
   });
@@ -80,8 +95,18 @@ describe('the isolated checkout', () => {
     const c = await create();
     const key = await keyOf(c.launchToken!);
     const before = rig.upstream.length;
-    for (const headers of [{ Origin: SHOP }, { Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'same-site' }, { 'Sec-Fetch-Site': 'cross-site' }] as Record<string, string>[]) {
-      for (const [path, body] of [['/v1/checkout', undefined], ['/v1/banks', undefined], ['/v1/checkout/cancel', {}], ['/v1/checkout/login', { bankId: 'aurora', loginId: 'user', fields: {} }]] as const) {
+    for (const headers of [
+      { Origin: SHOP },
+      { Origin: 'https://evil.example' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+    ] as Record<string, string>[]) {
+      for (const [path, body] of [
+        ['/v1/checkout', undefined],
+        ['/v1/banks', undefined],
+        ['/v1/checkout/cancel', {}],
+        ['/v1/checkout/login', { bankId: 'aurora', loginId: 'user', fields: {} }],
+      ] as const) {
         const res = await rig.checkout(key, path, body, headers);
         assert.equal(res.status, 403, `${path} ${JSON.stringify(headers)}`);
         assert.equal((await res.json()).error.code, 'origin_refused');
@@ -103,7 +128,11 @@ describe('the isolated checkout', () => {
     assert.equal(expired.status, 401);
     assert.equal((await expired.json()).error.code, 'launch_expired');
     for (const token of ['lt_nope', `lt_${c.id}.${'A'.repeat(43)}`, 42, '']) assert.ok([401, 422].includes((await redeem(token)).status), String(token));
-    const extra = await rig.call('/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: 'x', more: 1 }) });
+    const extra = await rig.call('/v1/frame/launch', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: 'x', more: 1 }),
+    });
     assert.equal(extra.status, 422);
   });
 
@@ -126,7 +155,10 @@ describe('the isolated checkout', () => {
     assert.ok(!JSON.stringify(view).includes('AUR-'), 'no account of it is shown');
     assert.equal((await rig.checkout(first, '/v1/checkout')).status, 401, "the earlier frame's key is gone");
 
-    const replay = await json<{ id: string; launchToken: string }>(await rig.merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order', reference: 'LAUNCH-RELOAD' }, headers: { 'Idempotency-Key': key } }), 200);
+    const replay = await json<{ id: string; launchToken: string }>(
+      await rig.merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order', reference: 'LAUNCH-RELOAD' }, headers: { 'Idempotency-Key': key } }),
+      200,
+    );
     assert.equal(replay.id, c.id);
     assert.equal((await json<CheckoutView>(await rig.checkout(await keyOf(replay.launchToken), '/v1/checkout'))).id, c.id);
 

@@ -108,28 +108,45 @@ describe('notifications', () => {
       ['broken JSON', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"dataReturn":' }],
       ['the form sent as JSON', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: new URLSearchParams(good).toString() }],
       ['text/plain', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: new URLSearchParams(good).toString() }],
-      ['multipart/form-data', (() => {
-        const fd = new FormData();
-        fd.set('dataReturn', good.dataReturn);
-        fd.set('signatureDataReturn', good.signatureDataReturn);
-        return { method: 'POST', body: fd };
-      })()],
-      ['invalid UTF-8 in the form', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: Buffer.concat([Buffer.from('dataReturn='), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from(`&signatureDataReturn=${encodeURIComponent(good.signatureDataReturn)}`)]) }],
+      [
+        'multipart/form-data',
+        (() => {
+          const fd = new FormData();
+          fd.set('dataReturn', good.dataReturn);
+          fd.set('signatureDataReturn', good.signatureDataReturn);
+          return { method: 'POST', body: fd };
+        })(),
+      ],
+      [
+        'invalid UTF-8 in the form',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: Buffer.concat([
+            Buffer.from('dataReturn='),
+            Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
+            Buffer.from(`&signatureDataReturn=${encodeURIComponent(good.signatureDataReturn)}`),
+          ]),
+        },
+      ],
       ['percent-encoded invalid UTF-8', form({ dataReturn: '%FF%FE', signatureDataReturn: good.signatureDataReturn })],
       ['a huge dataReturn, signed', form(await signed({ ...result(c), description: 'x'.repeat(20_000) }))],
       ['a huge signature', form({ ...good, signatureDataReturn: 'A'.repeat(10_000) })],
       ['a 50 KB form', form({ ...good, padding: 'p'.repeat(50_000) })],
-      ['a 5 MB body without Content-Length', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new ReadableStream({
-          start(ctl) {
-            for (let i = 0; i < 80; i++) ctl.enqueue(new TextEncoder().encode('a'.repeat(64 * 1024)));
-            ctl.close();
-          },
-        }),
-        duplex: 'half',
-      } as RequestInit],
+      [
+        'a 5 MB body without Content-Length',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new ReadableStream({
+            start(ctl) {
+              for (let i = 0; i < 80; i++) ctl.enqueue(new TextEncoder().encode('a'.repeat(64 * 1024)));
+              ctl.close();
+            },
+          }),
+          duplex: 'half',
+        } as RequestInit,
+      ],
     ];
     void trickyB64url;
     void padded;
@@ -141,7 +158,10 @@ describe('notifications', () => {
   async function unreadableInputs(c: { reference: string; amount: number }): Promise<[string, RequestInit][]> {
     const good = await signed(result(c));
     return [
-      ['Latin-1 JSON in Base64, signed', form(await signed(Buffer.from(JSON.stringify({ ...result(c), description: 'Operación' }), 'latin1').toString('base64')))],
+      [
+        'Latin-1 JSON in Base64, signed',
+        form(await signed(Buffer.from(JSON.stringify({ ...result(c), description: 'Operación' }), 'latin1').toString('base64'))),
+      ],
       ['Base64 of Base64, signed', form(await signed(b64(good.dataReturn)))],
       ['a JSON array, signed', form(await signed(b64('[1,2,3]')))],
       ['JSON with the wrong types, signed', form(await signed({ ...result(c), amount: String(c.amount) }))],
@@ -159,7 +179,8 @@ describe('notifications', () => {
       const c = await linkCheckout();
       // customData chosen so that the Base64 text holds '+' and '/' and is long enough to wrap.
       let data = encodeDataReturn({ ...result(c), customData: '>>>???~~~'.repeat(12) });
-      for (let extra = ''; !data.endsWith('='); extra += ' ') data = encodeDataReturn({ ...result(c), customData: '>>>???~~~'.repeat(12), description: `OK${extra}` });
+      for (let extra = ''; !data.endsWith('='); extra += ' ')
+        data = encodeDataReturn({ ...result(c), customData: '>>>???~~~'.repeat(12), description: `OK${extra}` });
       const sent = respell(data);
       assert.notEqual(sent, data, what);
       const res = await rig.call('/v1/notifications/provider', form(await signed(sent)));
@@ -176,7 +197,10 @@ describe('notifications', () => {
 
   it('keeps a signed result it cannot read, flags it for the merchant, changes no checkout, and asks the provider to retry', async () => {
     const c = await linkCheckout();
-    const flagged = async () => (await json<{ notifications: Json[] }>(await rig.merchant('/v1/notifications?limit=100'))).notifications.filter((n) => n.outcome === 'unreadable' && n.verified === true).length;
+    const flagged = async () =>
+      (await json<{ notifications: Json[] }>(await rig.merchant('/v1/notifications?limit=100'))).notifications.filter(
+        (n) => n.outcome === 'unreadable' && n.verified === true,
+      ).length;
     for (const [what, init] of await unreadableInputs(c)) {
       const before = await sideEffects(c.id);
       const flaggedBefore = await flagged();
@@ -256,11 +280,21 @@ describe('notifications', () => {
     const c = await linkCheckout();
     const n = await signed(result(c));
     const raw = Buffer.from(n.dataReturn, 'base64').toString();
-    const inits = Array.from({ length: 10 }, (_, i) =>
-      [form(n), asJson(n), form({ ...n, dataReturn: raw }), asJson({ ...n, dataReturn: raw }), form({ ...n, signatureDataReturn: ` ${n.signatureDataReturn} ` })][i % 5]!,
+    const inits = Array.from(
+      { length: 10 },
+      (_, i) =>
+        [
+          form(n),
+          asJson(n),
+          form({ ...n, dataReturn: raw }),
+          asJson({ ...n, dataReturn: raw }),
+          form({ ...n, signatureDataReturn: ` ${n.signatureDataReturn} ` }),
+        ][i % 5]!,
     );
     const before = await sideEffects(c.id);
-    const answers = await Promise.all(inits.map((init, i) => rig.call(`/v1/notifications/provider${i % 2 ? `?c=${c.id}` : ''}`, init).then((r) => json<Json>(r))));
+    const answers = await Promise.all(
+      inits.map((init, i) => rig.call(`/v1/notifications/provider${i % 2 ? `?c=${c.id}` : ''}`, init).then((r) => json<Json>(r))),
+    );
     assert.equal(answers.filter((a) => a.duplicate === false).length, 1, 'exactly one is new');
     assert.equal(new Set(answers.map((a) => a.id)).size, 1, 'all name the same stored notification');
     const afterAll = await sideEffects(c.id);
@@ -317,7 +351,10 @@ describe('notifications', () => {
     assert.equal(new URL(returned.headers.get('Location')!).searchParams.get('result'), 'succeeded');
     const rows = await rig.bff.parts.store.listNotifications({ limit: 500 });
     assert.deepEqual(
-      rows.filter((r) => r.checkoutId === c.id).map((r) => r.outcome).sort(),
+      rows
+        .filter((r) => r.checkoutId === c.id)
+        .map((r) => r.outcome)
+        .sort(),
       ['applied', 'ignored', 'ignored', 'ignored', 'ignored'],
     );
   });
@@ -355,7 +392,11 @@ describe('a BFF killed with SIGKILL', () => {
 
   /** Starts `npm run bff`'s entry point and resolves with its address once it listens. */
   function startBff(): Promise<{ url: string; child: ChildProcess }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/bff/src/cli.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/bff/src/cli.ts'], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
@@ -373,7 +414,11 @@ describe('a BFF killed with SIGKILL', () => {
     const merchant = { Authorization: `Bearer ${SECRETS.merchantSecret}`, 'Content-Type': 'application/json' };
     const checkouts: { id: string; reference: string; amount: number }[] = [];
     for (let i = 0; i < 30; i++) {
-      const res = await fetch(`${first.url}/v1/checkouts`, { method: 'POST', headers: merchant, body: JSON.stringify({ amount: 1000 + i, subject: 'Kill test', reference: `KILL-${i}`, modes: ['redirect'] }) });
+      const res = await fetch(`${first.url}/v1/checkouts`, {
+        method: 'POST',
+        headers: merchant,
+        body: JSON.stringify({ amount: 1000 + i, subject: 'Kill test', reference: `KILL-${i}`, modes: ['redirect'] }),
+      });
       const body = (await res.json()) as { id: string };
       assert.equal(res.status, 201);
       checkouts.push({ id: body.id, reference: `KILL-${i}`, amount: 1000 + i });
@@ -381,7 +426,14 @@ describe('a BFF killed with SIGKILL', () => {
     const acknowledged = new Map<string, string>();
     let killed = false;
     const post = async (c: (typeof checkouts)[number], i: number) => {
-      const n = await signed({ status: '200', description: 'OK', transactionId: `TX-KILL-${i}`, amount: c.amount, reference: c.reference, dateInitPayment: Date.now() });
+      const n = await signed({
+        status: '200',
+        description: 'OK',
+        transactionId: `TX-KILL-${i}`,
+        amount: c.amount,
+        reference: c.reference,
+        dateInitPayment: Date.now(),
+      });
       try {
         const res = await fetch(`${first.url}/v1/notifications/provider?c=${c.id}`, form(n));
         if (res.status !== 200) return;
@@ -397,9 +449,11 @@ describe('a BFF killed with SIGKILL', () => {
     };
     // Eight at a time, so that some are in flight whatever moment the kill lands.
     const queue = checkouts.map((c, i) => () => post(c, i));
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let job = queue.shift(); job; job = queue.shift()) await job();
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let job = queue.shift(); job; job = queue.shift()) await job();
+      }),
+    );
     assert.ok(killed, 'the BFF was killed mid-flow');
     if (first.child.exitCode === null && first.child.signalCode === null) await new Promise((r) => first.child.once('exit', r));
     assert.equal(first.child.signalCode, 'SIGKILL');

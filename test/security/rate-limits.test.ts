@@ -37,7 +37,8 @@ describe('rate limits', () => {
       assert.deepEqual([...new Set(statuses)], [201], 'every creation accepted');
       if (process.env.FIGURES) console.log(`1000 creations in ${ms.toFixed(0)} ms`);
       // The default budget of a class is 3,000 a minute: the 3,001st creation waits.
-      for (let i = 0; i < 2000; i++) statuses.push((await rig.merchant('/v1/checkouts', { body: { amount: 100, subject: 'Burst', reference: `MORE-${i}` } })).status);
+      for (let i = 0; i < 2000; i++)
+        statuses.push((await rig.merchant('/v1/checkouts', { body: { amount: 100, subject: 'Burst', reference: `MORE-${i}` } })).status);
       const limited = await rig.merchant('/v1/checkouts', { body: { amount: 100, subject: 'Burst', reference: 'LAST' } });
       assert.equal(limited.status, 429);
       // Reads have their own budget.
@@ -53,13 +54,24 @@ describe('rate limits', () => {
       const c = await rig.createCheckout();
       const peer = '198.51.100.7';
       for (let i = 0; i < 100; i++) {
-        const pre = await from(rig, peer, '/v1/checkout', { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'POST' } });
+        const pre = await from(rig, peer, '/v1/checkout', {
+          method: 'OPTIONS',
+          headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'POST' },
+        });
         assert.ok(pre.status < 300);
       }
       for (let i = 0; i < 30; i++) assert.equal((await from(rig, peer, '/v1/checkout', { headers: { 'X-Checkout-Secret': `cs_wrong_${i}` } })).status, 401);
-      assert.equal((await from(rig, peer, '/v1/checkout', { headers: { 'X-Checkout-Secret': c.clientSecret } })).status, 429, 'the checkout API is locked for this address');
+      assert.equal(
+        (await from(rig, peer, '/v1/checkout', { headers: { 'X-Checkout-Secret': c.clientSecret } })).status,
+        429,
+        'the checkout API is locked for this address',
+      );
       assert.equal((await from(rig, peer, `/v1/checkouts/${c.id}`, merchantGet(SECRETS.merchantSecret))).status, 200, 'the merchant API is not');
-      assert.equal((await from(rig, '198.51.100.8', '/v1/checkout', { headers: { 'X-Checkout-Secret': c.clientSecret } })).status, 200, 'nor is another address');
+      assert.equal(
+        (await from(rig, '198.51.100.8', '/v1/checkout', { headers: { 'X-Checkout-Secret': c.clientSecret } })).status,
+        200,
+        'nor is another address',
+      );
     } finally {
       await rig.close();
     }
@@ -87,7 +99,10 @@ describe('rate limits', () => {
     try {
       const c = await rig.createCheckout();
       for (let i = 0; i < 30; i++) await from(rig, '10.0.0.1', `/v1/checkouts/${c.id}`, merchantGet(`wrong-${i}`, { 'X-Forwarded-For': `203.0.113.${i}` }));
-      assert.equal((await from(rig, '10.0.0.1', `/v1/checkouts/${c.id}`, merchantGet(SECRETS.merchantSecret, { 'X-Forwarded-For': '203.0.113.99' }))).status, 429);
+      assert.equal(
+        (await from(rig, '10.0.0.1', `/v1/checkouts/${c.id}`, merchantGet(SECRETS.merchantSecret, { 'X-Forwarded-For': '203.0.113.99' }))).status,
+        429,
+      );
     } finally {
       await rig.close();
     }
@@ -96,7 +111,11 @@ describe('rate limits', () => {
   it('limits forged notifications per address, and stops logging each one', async () => {
     const rig = await createRig({ env: DEFAULTS });
     try {
-      const forged = { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ dataReturn: 'eyJhIjoxfQ==', signatureDataReturn: 'QUFB' }).toString() };
+      const forged = {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ dataReturn: 'eyJhIjoxfQ==', signatureDataReturn: 'QUFB' }).toString(),
+      };
       const statuses: number[] = [];
       for (let i = 0; i < 200; i++) statuses.push((await from(rig, '198.51.100.20', '/v1/notifications/provider', forged)).status);
       assert.equal(statuses.filter((s) => s === 401).length, 30);

@@ -22,7 +22,10 @@ describe('strict input', () => {
     const res = await rig.merchant(path, { body });
     const text = await res.text();
     assert.equal(res.status, 422, `${path} ${JSON.stringify(body).slice(0, 80)}: ${text}`);
-    assert.ok((JSON.parse(text).error.issues as { path: string }[]).some((i) => i.path === field || i.path.startsWith(`${field}`)), `${field} named in ${text}`);
+    assert.ok(
+      (JSON.parse(text).error.issues as { path: string }[]).some((i) => i.path === field || i.path.startsWith(`${field}`)),
+      `${field} named in ${text}`,
+    );
     assert.equal(rig.upstream.length, calls, 'nothing sent upstream');
   }
 
@@ -63,7 +66,11 @@ describe('strict input', () => {
     }
     // Raw bytes that are not UTF-8 in the body.
     const raw = Buffer.concat([Buffer.from(`{"bankId":"aurora","loginId":"${loginId}","fields":{"${first}":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
-    const bytes = await rig.call('/v1/checkout/login', { method: 'POST', headers: { 'X-Checkout-Secret': c.clientSecret, 'Content-Type': 'application/json' }, body: raw });
+    const bytes = await rig.call('/v1/checkout/login', {
+      method: 'POST',
+      headers: { 'X-Checkout-Secret': c.clientSecret, 'Content-Type': 'application/json' },
+      body: raw,
+    });
     assert.equal(bytes.status, 422);
     assert.equal(rig.upstream.filter((u) => u.url.includes('/login')).length, calls, 'the bank saw none of them');
     const after = await json<CheckoutView>(await rig.checkout(c.clientSecret, '/v1/checkout'));

@@ -27,7 +27,17 @@ const REFUSED = [
   '*',
 ];
 const CHECKOUT_ROUTES = ['/v1/checkout', '/v1/banks', '/v1/checkout/login', '/v1/checkout/validate', '/v1/checkout/cancel'];
-const SERVER_ROUTES = ['/v1/checkouts', '/v1/checkouts/chk_x', '/v1/links', '/v1/orders', '/v1/notifications', '/v1/notifications/provider', '/v1/return/ok', '/health', '/v1/openapi.json'];
+const SERVER_ROUTES = [
+  '/v1/checkouts',
+  '/v1/checkouts/chk_x',
+  '/v1/links',
+  '/v1/orders',
+  '/v1/notifications',
+  '/v1/notifications/provider',
+  '/v1/return/ok',
+  '/health',
+  '/v1/openapi.json',
+];
 
 /** What every response carries. */
 function assertSecurityHeaders(res: Response, what: string) {
@@ -54,7 +64,10 @@ describe('web', () => {
 
   describe('CORS', () => {
     const preflight = (path: string, origin: string) =>
-      rig.call(path, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-checkout-secret' } });
+      rig.call(path, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-checkout-secret' },
+      });
 
     it('answers preflights of the checkout API for the allowed origins only', async () => {
       for (const path of CHECKOUT_ROUTES) {
@@ -146,7 +159,11 @@ describe('web', () => {
       for (const [path, body] of bodies) {
         for (const [type, make] of FORMS) {
           const init = make(JSON.stringify(body));
-          const res = await rig.call(path, { method: 'POST', ...init, headers: { ...(init.headers as Record<string, string>), 'X-Checkout-Secret': c.clientSecret } });
+          const res = await rig.call(path, {
+            method: 'POST',
+            ...init,
+            headers: { ...(init.headers as Record<string, string>), 'X-Checkout-Secret': c.clientSecret },
+          });
           assert.equal(res.status, 415, `${path} as ${type}`);
           await assertBffError(res, `${path} as ${type}`);
           assertSecurityHeaders(res, `${path} as ${type}`);
@@ -166,7 +183,11 @@ describe('web', () => {
       ] as const) {
         for (const [type, make] of FORMS) {
           const init = make(JSON.stringify(body));
-          const res = await rig.call(path, { method: 'POST', ...init, headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${SECRETS.merchantSecret}` } });
+          const res = await rig.call(path, {
+            method: 'POST',
+            ...init,
+            headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${SECRETS.merchantSecret}` },
+          });
           assert.equal(res.status, 415, `${path} as ${type}`);
           await assertBffError(res, `${path} as ${type}`);
         }
@@ -180,7 +201,14 @@ describe('web', () => {
     it('are on every response: successes, redirects, every error, unknown routes, provider and return routes', async () => {
       const c = await rig.createCheckout({ modes: ['redirect'], urlOk: 'https://shop.example/ok' });
       const v = await json<CheckoutView>(await rig.checkout(c.clientSecret, '/v1/checkout/redirect', {}));
-      const dataReturn = encodeDataReturn({ status: '200', description: 'OK', transactionId: 'TX-H', amount: v.amount, reference: v.reference, dateInitPayment: 1 });
+      const dataReturn = encodeDataReturn({
+        status: '200',
+        description: 'OK',
+        transactionId: 'TX-H',
+        amount: v.amount,
+        reference: v.reference,
+        dateInitPayment: 1,
+      });
       const signed = new URLSearchParams({ dataReturn, signatureDataReturn: await signNotification(dataReturn, SECRETS.apiKey) }).toString();
       const formInit = (body: string): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });
       const merchant = { Authorization: `Bearer ${SECRETS.merchantSecret}`, 'Content-Type': 'application/json' };

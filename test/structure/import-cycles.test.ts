@@ -22,12 +22,18 @@ const TYPE_ONLY = [
 
 describe('import circles', () => {
   it('none at run time', () => {
-    assert.deepEqual(findCycles().map((c) => c.join(' → ')), []);
+    assert.deepEqual(
+      findCycles().map((c) => c.join(' → ')),
+      [],
+    );
   });
 
   it('no type-only circle beyond the known ones (the routes and app.ts no longer import each other)', () => {
     const found = findCycles(true).map((c) => c.join(' → '));
-    assert.deepEqual(found.filter((c) => !TYPE_ONLY.includes(c)), []);
+    assert.deepEqual(
+      found.filter((c) => !TYPE_ONLY.includes(c)),
+      [],
+    );
     assert.ok(!found.some((c) => c.includes('packages/bff/src/app.ts')));
   });
 });

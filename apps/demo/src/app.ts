@@ -64,7 +64,10 @@ export function createDemo(options: DemoOptions): DemoApp {
     setSecurityHeaders(ctx, c);
     await next();
   });
-  app.use('*', bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: { code: 'payload_too_large', message: 'The request body is too large.' } }, 413) }));
+  app.use(
+    '*',
+    bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: { code: 'payload_too_large', message: 'The request body is too large.' } }, 413) }),
+  );
 
   // Forms and fetches that change something must come from the shop's own pages.
   app.use('*', async (c, next) => {
@@ -102,7 +105,13 @@ export function createDemo(options: DemoOptions): DemoApp {
   app.route('/', exampleRoutes(ctx));
 
   app.notFound((c) =>
-    page(ctx, c, { title: 'Not found', section: 'shop' }, html`<h1>Not found</h1><p>There is nothing at this address.</p><p><a href="/">Back to the shop</a></p>`, 404),
+    page(
+      ctx,
+      c,
+      { title: 'Not found', section: 'shop' },
+      html`<h1>Not found</h1><p>There is nothing at this address.</p><p><a href="/">Back to the shop</a></p>`,
+      404,
+    ),
   );
   app.onError((err, c) => {
     console.error(`demo: ${c.req.method} ${c.req.path}: ${err instanceof Error ? err.name : 'error'}`);

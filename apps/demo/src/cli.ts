@@ -21,20 +21,17 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 
 // Built once the port is known: the shop's address goes into return URLs and the origin check.
 let demo: DemoApp | null = null;
-const server = serve(
-  { fetch: (req) => (demo ? demo.fetch(req) : new Response('starting', { status: 503 })), port, hostname: host },
-  (info: AddressInfo) => {
-    const publicUrl = process.env.DEMO_PUBLIC_URL ?? `http://${host}:${info.port}`;
-    demo = createDemo({
-      bffUrl: process.env.BFF_URL ?? 'http://127.0.0.1:4020',
-      merchantSecret: process.env.BFF_MERCHANT_SECRET ?? DEV_MERCHANT_SECRET,
-      publicUrl,
-      aliasOrigins: host === '127.0.0.1' ? [`http://localhost:${info.port}`] : [],
-      ...(process.env.MERCHANT_WEBHOOK_SECRET ? { webhookSecret: process.env.MERCHANT_WEBHOOK_SECRET } : {}),
-    });
-    void demo.ready.then(() => console.log(`demo: ${publicUrl}   shop, console at /console, examples at /examples`));
-  },
-) as Server;
+const server = serve({ fetch: (req) => (demo ? demo.fetch(req) : new Response('starting', { status: 503 })), port, hostname: host }, (info: AddressInfo) => {
+  const publicUrl = process.env.DEMO_PUBLIC_URL ?? `http://${host}:${info.port}`;
+  demo = createDemo({
+    bffUrl: process.env.BFF_URL ?? 'http://127.0.0.1:4020',
+    merchantSecret: process.env.BFF_MERCHANT_SECRET ?? DEV_MERCHANT_SECRET,
+    publicUrl,
+    aliasOrigins: host === '127.0.0.1' ? [`http://localhost:${info.port}`] : [],
+    ...(process.env.MERCHANT_WEBHOOK_SECRET ? { webhookSecret: process.env.MERCHANT_WEBHOOK_SECRET } : {}),
+  });
+  void demo.ready.then(() => console.log(`demo: ${publicUrl}   shop, console at /console, examples at /examples`));
+}) as Server;
 server.on('error', (err: NodeJS.ErrnoException) => {
   console.error(err.code === 'EADDRINUSE' ? `demo: port ${port} is in use (set PORT)` : `demo: ${err.message}`);
   process.exit(1);

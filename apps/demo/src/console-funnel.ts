@@ -46,7 +46,8 @@ function row(r: Row, total = false): Html {
 /** The funnel's table (per bank, then all banks), or why it could not be read. */
 export function funnelView(days: number, answer: { ok: true; data: FunnelAnswer } | { ok: false; error: { message: string } }): Html {
   const periods = html`<nav aria-label="Period"><ul class="inline-list">${FUNNEL_DAYS.map(
-    (d) => html`<li><a href="/console/funnel?days=${String(d)}"${d === days ? html` aria-current="page"` : ''}>${d === 1 ? 'Last day' : `Last ${d} days`}</a></li>`,
+    (d) =>
+      html`<li><a href="/console/funnel?days=${String(d)}"${d === days ? html` aria-current="page"` : ''}>${d === 1 ? 'Last day' : `Last ${d} days`}</a></li>`,
   )}</ul></nav>`;
   if (!answer.ok) return html`${periods}<p class="flash error" role="alert">${answer.error.message}</p>`;
   const f = answer.data;

@@ -68,7 +68,8 @@ export function backTo(back: string | undefined): string {
 export const tomorrowIn = (timeZone: string, now: number) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(now + 24 * 3600_000));
 
 /** A reference for a new link: `LINK-20260110-3FA2C1`. */
-export const newReference = (prefix: string, now: number, random: string) => `${prefix}-${new Date(now).toISOString().slice(0, 10).replaceAll('-', '')}-${random.toUpperCase()}`;
+export const newReference = (prefix: string, now: number, random: string) =>
+  `${prefix}-${new Date(now).toISOString().slice(0, 10).replaceAll('-', '')}-${random.toUpperCase()}`;
 
 /** ACTIVE or CANCELLED: the provider's own field when it sends one, else what the notifications tell. */
 export function periodicState(o: PaymentOrder, cancelled: Set<string>): string | null {

@@ -59,9 +59,11 @@ function orderRow(o: PaymentOrder, authorisations: Map<string, string>, cancelle
                   <input type="hidden" name="back" value="${back}">
                   <button type="submit" aria-label="${o.enabled ? 'Disable' : 'Enable'} ${o.idDebt}">${o.enabled ? 'Disable' : 'Enable'}</button>
                 </form>
-                ${cancellable
-                  ? html`<a href="/console/periodic/cancel?${new URLSearchParams({ order: o.idDebt, ...(transactionId ? { transactionId } : {}) }).toString()}" aria-label="Cancel periodic order ${o.idDebt}">Cancel periodic</a>`
-                  : ''}
+                ${
+                  cancellable
+                    ? html`<a href="/console/periodic/cancel?${new URLSearchParams({ order: o.idDebt, ...(transactionId ? { transactionId } : {}) }).toString()}" aria-label="Cancel periodic order ${o.idDebt}">Cancel periodic</a>`
+                    : ''
+                }
               </div></td>
             </tr>`;
 }
@@ -79,7 +81,9 @@ export function ordersTable(orders: PaymentOrder[], authorisations: Map<string, 
 export function pager(values: FormValues, current: number, totalPages: number, totalItems: number): Html | '' {
   if (totalPages <= 0) return '';
   const link = (n: number, label: string, rel: string) =>
-    n >= 1 && n <= totalPages ? html`<a href="/console?${consoleQuery(values, n)}" rel="${rel}">${label}</a>` : html`<span aria-disabled="true">${label}</span>`;
+    n >= 1 && n <= totalPages
+      ? html`<a href="/console?${consoleQuery(values, n)}" rel="${rel}">${label}</a>`
+      : html`<span aria-disabled="true">${label}</span>`;
   return html`<nav class="pager" aria-label="Pages of orders">
       ${link(current - 1, '← Previous', 'prev')}
       <span aria-current="page">Page ${current} of ${totalPages} · ${totalItems} orders</span>

@@ -56,13 +56,23 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
       const current = data.currentPage ?? query.page;
       listing = html`${ordersTable(data.paymentOrders ?? [], authorisations, cancelled, consoleQuery(values, current))}${pager(values, current, data.totalPages ?? 0, data.totalItems ?? 0)}`;
     } else {
-      const { fields, form } = issuesByField({ id: 'orders', title: '', submit: '', fields: [...FILTER_FIELDS, { name: 'page', label: 'Page', kind: 'integer' }] }, orders.error);
+      const { fields, form } = issuesByField(
+        { id: 'orders', title: '', submit: '', fields: [...FILTER_FIELDS, { name: 'page', label: 'Page', kind: 'integer' }] },
+        orders.error,
+      );
       Object.assign(filterErrors, fields);
       listing = ordersError(form);
     }
     const live = livePanel(notifications.map(notificationRow), feed.updates().map(checkoutRow));
     const decisions = decisionsPanel(undecided.ok ? undecided.data.checkouts : []);
-    return consolePage(c, session, 'Merchant console', '/console', ordersView(flash, values, filterErrors, listing, live, decisions), orders.ok ? 200 : orders.status === 422 ? 422 : 502);
+    return consolePage(
+      c,
+      session,
+      'Merchant console',
+      '/console',
+      ordersView(flash, values, filterErrors, listing, live, decisions),
+      orders.ok ? 200 : orders.status === 422 ? 422 : 502,
+    );
   });
 
   /* ---------- the payers' funnel ---------- */
@@ -165,7 +175,14 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
   };
 
   app.get('/console/periodic/new', async (c) =>
-    formPage(c, await periodicDef(), '/console/periodic', { reference: reference('SUB'), frequency: 'Monthly', startDate: tomorrow() }, undefined, PERIODIC_INTRO),
+    formPage(
+      c,
+      await periodicDef(),
+      '/console/periodic',
+      { reference: reference('SUB'), frequency: 'Monthly', startDate: tomorrow() },
+      undefined,
+      PERIODIC_INTRO,
+    ),
   );
   app.post('/console/periodic', async (c) => submitForm(c, await periodicDef(), '/console/periodic', merchant.createPeriodicLink, 'Periodic payment link'));
 

@@ -68,7 +68,12 @@ export function exampleRoutes(ctx: DemoContext) {
 
   const examplePage = (title: string, script: string, body: Html) =>
     app.get(`/examples/${script}`, (c) =>
-      page(ctx, c, { title, section: 'examples', bare: true, scripts: [`${script}-example`] }, html`<p class="back"><a href="/examples">← Examples</a></p>${body}`),
+      page(
+        ctx,
+        c,
+        { title, section: 'examples', bare: true, scripts: [`${script}-example`] },
+        html`<p class="back"><a href="/examples">← Examples</a></p>${body}`,
+      ),
     );
 
   examplePage(
@@ -84,7 +89,11 @@ export function exampleRoutes(ctx: DemoContext) {
       <ol id="events" class="events" aria-live="polite"></ol>`,
   );
 
-  examplePage('React example', 'react', html`<h1>React example</h1><div id="root" data-amount="${EXAMPLE_AMOUNT}"></div><noscript>This example needs JavaScript.</noscript>`);
+  examplePage(
+    'React example',
+    'react',
+    html`<h1>React example</h1><div id="root" data-amount="${EXAMPLE_AMOUNT}"></div><noscript>This example needs JavaScript.</noscript>`,
+  );
 
   /** Creates a checkout for an example page; answers `{checkoutId, launchToken, api}`. */
   app.post('/examples/api/checkout', async (c) => {
@@ -97,7 +106,17 @@ export function exampleRoutes(ctx: DemoContext) {
     }
     const mode = body?.mode ?? 'native';
     const chosen = MODES.find((m) => m.mode === mode);
-    if (!chosen) return c.json({ error: { code: 'validation_failed', message: 'mode must be native, redirect or periodic.', issues: [{ path: 'mode', message: 'must be native, redirect or periodic' }] } }, 422);
+    if (!chosen)
+      return c.json(
+        {
+          error: {
+            code: 'validation_failed',
+            message: 'mode must be native, redirect or periodic.',
+            issues: [{ path: 'mode', message: 'must be native, redirect or periodic' }],
+          },
+        },
+        422,
+      );
     const key = c.req.header('Idempotency-Key');
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
       return c.json({ error: { code: 'validation_failed', message: 'Idempotency-Key must be 8 to 100 visible characters.' } }, 422);
@@ -125,7 +144,10 @@ export function exampleRoutes(ctx: DemoContext) {
       lines: [{ name: 'Embedding example', quantity: 1, amount: EXAMPLE_AMOUNT }],
     });
     c.header('Cache-Control', 'no-store');
-    return c.json({ checkoutId: created.data.id, launchToken: created.data.launchToken, api: ctx.opts.browserBffUrl, mode: chosen.mode, amount: EXAMPLE_AMOUNT }, 201);
+    return c.json(
+      { checkoutId: created.data.id, launchToken: created.data.launchToken, api: ctx.opts.browserBffUrl, mode: chosen.mode, amount: EXAMPLE_AMOUNT },
+      201,
+    );
   });
 
   return app;

@@ -137,7 +137,10 @@ export function createFeed(opts: { merchant: MerchantClient; webhookSecret?: str
       if (!opts.webhookSecret) return { status: 401, code: 'invalid_signature' };
       let event: { id?: unknown; type?: unknown; data?: Record<string, unknown> } | null;
       try {
-        event = (await verifyWebhook(body, { 'X-Bank-Checkout-Signature': header }, opts.webhookSecret, { now: opts.now(), toleranceMs: WEBHOOK_TOLERANCE_MS })) as typeof event;
+        event = (await verifyWebhook(body, { 'X-Bank-Checkout-Signature': header }, opts.webhookSecret, {
+          now: opts.now(),
+          toleranceMs: WEBHOOK_TOLERANCE_MS,
+        })) as typeof event;
       } catch (err) {
         if (!(err instanceof WebhookSignatureError)) throw err;
         return err.message === 'body is not JSON' ? { status: 400, code: 'invalid_json' } : { status: 401, code: 'invalid_signature' };

@@ -76,14 +76,29 @@ const reference = (label = 'Reference'): FieldDef => ({
   hint: `Your own id for this payment; at most ${LIMITS.reference} characters.`,
   group: 'main',
 });
-const amount: FieldDef = { name: 'amount', label: 'Amount (€)', kind: 'money', required: true, hint: 'In euros, such as 12.50 (sent in cents).', group: 'main' };
+const amount: FieldDef = {
+  name: 'amount',
+  label: 'Amount (€)',
+  kind: 'money',
+  required: true,
+  hint: 'In euros, such as 12.50 (sent in cents).',
+  group: 'main',
+};
 
 export const LINK_FORM: FormDef = {
   id: 'link',
   title: 'New payment link',
   submit: 'Create payment link',
   fields: [
-    { name: 'subject', label: 'Subject', kind: 'text', required: true, maxLength: LIMITS.subject, hint: `Shown in the payment and the bank statement; at most ${LIMITS.subject} characters.`, group: 'main' },
+    {
+      name: 'subject',
+      label: 'Subject',
+      kind: 'text',
+      required: true,
+      maxLength: LIMITS.subject,
+      hint: `Shown in the payment and the bank statement; at most ${LIMITS.subject} characters.`,
+      group: 'main',
+    },
     amount,
     reference(),
     {
@@ -143,8 +158,23 @@ export function periodicForm(opts: { banks: { bankId: string; name: string; freq
         options: FREQUENCIES.map((f) => ({ value: f, label: f })),
         group: 'main',
       },
-      { name: 'debtorAccount', label: "Payer's IBAN (debtor)", kind: 'iban', required: true, hint: 'The account the payer authorises the order from.', group: 'main' },
-      { name: 'startDate', label: 'First payment', kind: 'date', required: true, min: opts.tomorrow, hint: 'After today; monthly payments fall on this day of the month.', group: 'main' },
+      {
+        name: 'debtorAccount',
+        label: "Payer's IBAN (debtor)",
+        kind: 'iban',
+        required: true,
+        hint: 'The account the payer authorises the order from.',
+        group: 'main',
+      },
+      {
+        name: 'startDate',
+        label: 'First payment',
+        kind: 'date',
+        required: true,
+        min: opts.tomorrow,
+        hint: 'After today; monthly payments fall on this day of the month.',
+        group: 'main',
+      },
       { name: 'endDate', label: 'Last payment', kind: 'date', min: opts.tomorrow, hint: 'Empty: until cancelled.', group: 'main' },
       urlOk,
       urlError,

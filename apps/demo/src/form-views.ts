@@ -45,10 +45,7 @@ export function renderField(form: string, f: FieldDef, value: string, errors: st
 }
 
 /** The whole form; `notifUrl` is shown, not sent: the BFF sets `urlNotif` to itself. */
-export function renderForm(
-  def: FormDef,
-  opts: { action: string; values: FormValues; errors?: FieldErrors; formErrors?: string[]; notifUrl: string },
-): Html {
+export function renderForm(def: FormDef, opts: { action: string; values: FormValues; errors?: FieldErrors; formErrors?: string[]; notifUrl: string }): Html {
   const inGroup = (g: FieldDef['group']) => def.fields.filter((f) => (f.group ?? 'main') === g);
   const group = (g: FieldDef['group']) => inGroup(g).map((f) => renderField(def.id, f, opts.values[f.name] ?? '', opts.errors?.[f.name]));
   const moreOpen = inGroup('more').some((f) => Boolean(opts.values[f.name]?.trim()) || Boolean(opts.errors?.[f.name]));
@@ -56,12 +53,14 @@ export function renderForm(
   const count = Object.keys(opts.errors ?? {}).length + formErrors.length;
   return html`<form method="post" action="${opts.action}" class="console-form" id="${def.id}-form">
     ${(def.hidden ?? []).map((name) => html`<input type="hidden" name="${name}" value="${opts.values[name] ?? ''}">`)}
-    ${count
-      ? html`<div class="flash error" role="alert" tabindex="-1" id="${def.id}-errors" autofocus>
+    ${
+      count
+        ? html`<div class="flash error" role="alert" tabindex="-1" id="${def.id}-errors" autofocus>
           <p>${count === 1 ? 'One thing needs fixing' : 'Some things need fixing'} before the link can be created.</p>
           ${formErrors.length ? html`<ul>${formErrors.map((e) => html`<li>${e}</li>`)}</ul>` : ''}
         </div>`
-      : ''}
+        : ''
+    }
     <p class="hint"><span aria-hidden="true">*</span> Required.</p>
     <fieldset><legend>Payment</legend>${group('main')}</fieldset>
     <fieldset><legend>Return addresses</legend>${group('return')}

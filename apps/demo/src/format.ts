@@ -8,5 +8,10 @@ export function euros(cents: number): string {
 /** `2024-05-17 09:41:07` (UTC; seconds only when asked). */
 export function dateTime(ms: number | string, seconds = false): string {
   const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('T', ' ').slice(0, seconds ? 19 : 16);
+  return Number.isNaN(d.getTime())
+    ? ''
+    : d
+        .toISOString()
+        .replace('T', ' ')
+        .slice(0, seconds ? 19 : 16);
 }

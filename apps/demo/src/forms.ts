@@ -40,7 +40,8 @@ export function issuesByField(def: FormDef, error: ApiErrorBody): { fields: Fiel
   for (const issue of issues) {
     const name = issue.path.split('.')[0] ?? '';
     if (def.fields.some((f) => f.name === name)) (fields[name] ??= []).push(issue.message);
-    else if (issue.path === 'providerCode') form.push(`${error.message} Check the destination (it must be validated in the provider's dashboard) and the dates.`);
+    else if (issue.path === 'providerCode')
+      form.push(`${error.message} Check the destination (it must be validated in the provider's dashboard) and the dates.`);
     else form.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
   }
   if (!issues.length) form.push(error.message);

@@ -65,18 +65,26 @@ export function layout(opts: LayoutOptions, body: Child): string {
 <title>${opts.title} · ${opts.shopName}</title>
 <link rel="stylesheet" href="/assets/demo.css">
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-${opts.preconnect ? html`<link rel="preconnect" href="${opts.preconnect.origin}"${opts.preconnect.cors ? raw(' crossorigin') : ''}>
-` : ''}${(opts.preload ?? []).map((p) => html`<link rel="modulepreload" href="/assets/${p}">
-`)}${(opts.scripts ?? []).map((s) => html`<script type="module" src="/assets/${s}.js"></script>`)}
+${
+  opts.preconnect
+    ? html`<link rel="preconnect" href="${opts.preconnect.origin}"${opts.preconnect.cors ? raw(' crossorigin') : ''}>
+`
+    : ''
+}${(opts.preload ?? []).map(
+    (p) => html`<link rel="modulepreload" href="/assets/${p}">
+`,
+  )}${(opts.scripts ?? []).map((s) => html`<script type="module" src="/assets/${s}.js"></script>`)}
 </head>
 <body class="${opts.section}">
 <a class="skip" href="#main">Skip to content</a>
-${opts.bare
-  ? ''
-  : html`<header class="site">
+${
+  opts.bare
+    ? ''
+    : html`<header class="site">
   <a class="brand" href="/"><span class="logo" aria-hidden="true"></span>${opts.shopName}</a>
   <nav aria-label="Main"><ul>${nav}</ul></nav>
-</header>`}
+</header>`
+}
 <main id="main" tabindex="-1">
 ${body}
 </main>
@@ -90,8 +98,10 @@ export function flashBox(flash: Flash | null): Html | '' {
   if (!flash) return '';
   return html`<div class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}" tabindex="-1" id="flash" autofocus>
     <p>${flash.text}</p>
-    ${flash.details?.length
-      ? html`<dl>${flash.details.map((d) => html`<dt>${d.label}</dt><dd>${isWebUrl(d.href) ? html`<a href="${d.href}">${d.value}</a>` : d.value}</dd>`)}</dl>`
-      : ''}
+    ${
+      flash.details?.length
+        ? html`<dl>${flash.details.map((d) => html`<dt>${d.label}</dt><dd>${isWebUrl(d.href) ? html`<a href="${d.href}">${d.value}</a>` : d.value}</dd>`)}</dl>`
+        : ''
+    }
   </div>`;
 }

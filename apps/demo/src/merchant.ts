@@ -65,13 +65,23 @@ async function result<T>(call: Promise<T>): Promise<Result<T>> {
   } catch (err) {
     if (!(err instanceof MerchantApiError)) throw err;
     if (err.status === 0) return { ok: false, status: 502, error: { code: 'bff_unreachable', message: 'The payment service (BFF) could not be reached.' } };
-    const error: ApiErrorBody = { code: err.code, message: err.message, ...(err.requestId ? { requestId: err.requestId } : {}), ...(err.issues.length ? { issues: [...err.issues] } : {}) };
+    const error: ApiErrorBody = {
+      code: err.code,
+      message: err.message,
+      ...(err.requestId ? { requestId: err.requestId } : {}),
+      ...(err.issues.length ? { issues: [...err.issues] } : {}),
+    };
     return { ok: false, status: err.code === 'invalid_response' ? 502 : err.status, error };
   }
 }
 
 export function createMerchantClient(opts: MerchantClientOptions) {
-  const bff = createBffClient({ url: opts.bffUrl, secret: opts.merchantSecret, timeoutMs: opts.timeoutMs ?? 20_000, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+  const bff = createBffClient({
+    url: opts.bffUrl,
+    secret: opts.merchantSecret,
+    timeoutMs: opts.timeoutMs ?? 20_000,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
   // Console forms pass what the merchant typed; the BFF validates it and names what is wrong.
   return {
     createCheckout: (input: CreateCheckoutInput, idempotencyKey: string) => result(bff.createCheckout(input, { idempotencyKey })),
@@ -82,7 +92,8 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     undecided: () => result(bff.listCheckouts({ state: 'unknown', limit: 50 })),
     /** The payers' funnel per bank, for checkouts created since `from` (ms). */
     funnel: (from: number) => result(bff.funnel({ from: String(from) })),
-    resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed', note?: string) => result<MerchantCheckout>(bff.resolveCheckout(checkoutId, outcome, note)),
+    resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed', note?: string) =>
+      result<MerchantCheckout>(bff.resolveCheckout(checkoutId, outcome, note)),
     createLink: (body: Record<string, unknown>) => result(bff.createLink(body as LinkInput)),
     createPeriodicLink: (body: Record<string, unknown>) => result(bff.createPeriodicLink(body as PeriodicLinkInput)),
     cancelPeriodic: (body: Record<string, unknown>) => result(bff.cancelPeriodicLink(body as CancelPeriodicInput)),

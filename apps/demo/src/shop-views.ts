@@ -21,10 +21,12 @@ export function productCard(p: Product, headingLevel: 'h2' | 'h1'): Html {
 export function addForm(p: Product, withQuantity: boolean): Html {
   return html`<form method="post" action="/cart/add" class="add">
       <input type="hidden" name="productId" value="${p.id}">
-      ${withQuantity
-        ? html`<label for="qty-${p.id}">Quantity</label>
+      ${
+        withQuantity
+          ? html`<label for="qty-${p.id}">Quantity</label>
           <input id="qty-${p.id}" name="quantity" type="number" inputmode="numeric" min="1" max="${MAX_QUANTITY}" value="1" required>`
-        : html`<input type="hidden" name="quantity" value="1">`}
+          : html`<input type="hidden" name="quantity" value="1">`
+      }
       <button type="submit" class="primary" aria-label="Add to cart: ${p.name}">Add to cart</button>
     </form>`;
 }
@@ -165,9 +167,13 @@ export function resultView(checkout: MerchantCheckout, element: Html | null, loc
         <h1 id="result-title">${text.title}</h1>
         <p id="result-body">${text.body}</p>
         <p>Order <strong>${checkout.reference}</strong> · ${euros(checkout.amount)}${schedule ? html` · ${schedule.frequency} from ${schedule.startDate}${schedule.endDate ? html` until ${schedule.endDate}` : ' until you cancel it'}` : ''}</p>
-        ${element ? html`${languageSwitch(locale)}${element}` : ['succeeded', 'failed', 'cancelled', 'expired', 'unknown'].includes(checkout.state)
-            ? html`<bank-result locale="${locale}" status="${checkout.state}"${checkout.error ? html` code="${checkout.error.code}"` : ''}></bank-result>`
-            : ''}
+        ${
+          element
+            ? html`${languageSwitch(locale)}${element}`
+            : ['succeeded', 'failed', 'cancelled', 'expired', 'unknown'].includes(checkout.state)
+              ? html`<bank-result locale="${locale}" status="${checkout.state}"${checkout.error ? html` code="${checkout.error.code}"` : ''}></bank-result>`
+              : ''
+        }
         <p>${retry}</p>
       </div>`;
 }

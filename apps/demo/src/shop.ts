@@ -49,14 +49,27 @@ export function shopRoutes(ctx: DemoContext) {
     if (order.inline) return order.inline;
     const origin = originOf(ctx, c);
     const created = await merchant.createCheckout(
-      { amount: order.amount, subject: `Demo shop order ${order.reference}`, reference: `${order.reference}-INLINE`, urlOk: `${origin}/result`, urlError: `${origin}/result`, isolation: 'inline' },
+      {
+        amount: order.amount,
+        subject: `Demo shop order ${order.reference}`,
+        reference: `${order.reference}-INLINE`,
+        urlOk: `${origin}/result`,
+        urlError: `${origin}/result`,
+        isolation: 'inline',
+      },
       ctx.keyFor('inline', order.checkoutId),
     );
     if (!created.ok || !created.data.clientSecret) return null;
     return (order.inline = { checkoutId: created.data.id, clientSecret: created.data.clientSecret });
   };
   const unavailable = (c: Context, session: Session) =>
-    page(ctx, c, { title: 'Checkout', section: 'cart', session }, views.resultUnavailableView('The payment service (BFF) could not open the checkout; try again.', safeHref(c.req.url, '/cart')), 502);
+    page(
+      ctx,
+      c,
+      { title: 'Checkout', section: 'cart', session },
+      views.resultUnavailableView('The payment service (BFF) could not open the checkout; try again.', safeHref(c.req.url, '/cart')),
+      502,
+    );
   /** `?embed=inline` shows the checkout in the shop's own page (a demonstration; isolated is the default). */
   const embedding = (c: Context, forceInline = false) => {
     const inline = forceInline || c.req.query('embed') === 'inline';
@@ -64,7 +77,8 @@ export function shopRoutes(ctx: DemoContext) {
     return { inline, scripts: [inline ? 'checkout-inline' : 'checkout'], preconnect: { origin: new URL(ctx.opts.browserBffUrl).origin, cors: inline } };
   };
 
-  const notFound = (c: Context, session: Session, text: string) => page(ctx, c, { title: 'Not found', section: 'shop', session }, views.notFoundView(text), 404);
+  const notFound = (c: Context, session: Session, text: string) =>
+    page(ctx, c, { title: 'Not found', section: 'shop', session }, views.notFoundView(text), 404);
   const badRequest = (c: Context, session: Session, text: string) =>
     page(ctx, c, { title: 'Not understood', section: 'cart', session }, views.badRequestView(text), 400);
 
@@ -203,7 +217,12 @@ export function shopRoutes(ctx: DemoContext) {
     }
     // The checkout the payer came back from: the inline twin's result shows inline.
     const { inline, scripts, preconnect } = embedding(c, order?.inline?.checkoutId === checkout.id);
-    return page(ctx, c, { title: 'Your payment', section: 'cart', session, scripts, preconnect }, views.resultView(checkout, order ? await element(c, order, inline) : null, language(c)));
+    return page(
+      ctx,
+      c,
+      { title: 'Your payment', section: 'cart', session, scripts, preconnect },
+      views.resultView(checkout, order ? await element(c, order, inline) : null, language(c)),
+    );
   });
 
   return app;

@@ -40,7 +40,13 @@ function fakeBff() {
       const existing = checkouts.get(key);
       if (existing) return json(200, { ...existing, state: 'select-bank' });
       const n = checkouts.size + 1;
-      const created = { id: `chk_${n}`, ...(body.isolation === 'inline' ? { clientSecret: `cs_secret_${n}` } : { launchToken: `lt_chk_${n}.first` }), reference: body.reference, amount: body.amount, state: 'select-bank' };
+      const created = {
+        id: `chk_${n}`,
+        ...(body.isolation === 'inline' ? { clientSecret: `cs_secret_${n}` } : { launchToken: `lt_chk_${n}.first` }),
+        reference: body.reference,
+        amount: body.amount,
+        state: 'select-bank',
+      };
       checkouts.set(key, created);
       return json(201, created);
     }
@@ -49,10 +55,15 @@ function fakeBff() {
     const m = /^\/v1\/checkouts\/([^/]+)$/.exec(url.pathname);
     if (m) {
       const found = [...checkouts.values()].find((c) => c.id === m[1]);
-      return found ? json(200, { ...found, clientSecret: undefined, state: 'succeeded' }) : json(404, { error: { code: 'not_found', message: 'Checkout not found.' } });
+      return found
+        ? json(200, { ...found, clientSecret: undefined, state: 'succeeded' })
+        : json(404, { error: { code: 'not_found', message: 'Checkout not found.' } });
     }
     if (url.pathname === '/v1/links') {
-      if (body.subject === 'bad') return json(422, { error: { code: 'validation_failed', message: 'The request is not valid.', issues: [{ path: 'subject', message: 'subject is wrong' }] } });
+      if (body.subject === 'bad')
+        return json(422, {
+          error: { code: 'validation_failed', message: 'The request is not valid.', issues: [{ path: 'subject', message: 'subject is wrong' }] },
+        });
       return json(201, { status: '200', url: 'http://gateway.test/pay/1', idDebt: 'd1' });
     }
     if (url.pathname === '/v1/notifications') return json(200, { notifications: [], next: null });
@@ -111,7 +122,9 @@ describe('shop server', () => {
 
     const page = await (await demo.request(`${SHOP}${a.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
     // Isolated: a fresh single-use launch token on each load of the page, never a client secret.
-    const token = /<bank-checkout id="bank-checkout" isolate launch-token="(lt_chk_1\.load\d+)" locale="en" api="http:\/\/bff\.test" mode="redirect">/.exec(page)?.[1];
+    const token = /<bank-checkout id="bank-checkout" isolate launch-token="(lt_chk_1\.load\d+)" locale="en" api="http:\/\/bff\.test" mode="redirect">/.exec(
+      page,
+    )?.[1];
     assert.ok(token, page);
     assert.ok(!page.includes('checkout-secret'));
     assert.ok(!page.includes(MERCHANT_SECRET), 'the merchant secret never reaches a page');
@@ -159,9 +172,17 @@ describe('shop server', () => {
     assert.equal((await demo.request(`${SHOP}/cart/add`, form({ productId: 'nope', quantity: '1' }))).status, 400);
     assert.equal((await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: '1000' }))).status, 400);
     assert.equal((await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: 'x'.repeat(70_000) }))).status, 413);
-    const api = await demo.request(`${SHOP}/examples/api/checkout`, { method: 'POST', headers: { Origin: SHOP, 'Content-Type': 'application/json' }, body: '{' });
+    const api = await demo.request(`${SHOP}/examples/api/checkout`, {
+      method: 'POST',
+      headers: { Origin: SHOP, 'Content-Type': 'application/json' },
+      body: '{',
+    });
     assert.equal(api.status, 400);
-    const mode = await demo.request(`${SHOP}/examples/api/checkout`, { method: 'POST', headers: { Origin: SHOP, 'Content-Type': 'application/json' }, body: '{"mode":"cash"}' });
+    const mode = await demo.request(`${SHOP}/examples/api/checkout`, {
+      method: 'POST',
+      headers: { Origin: SHOP, 'Content-Type': 'application/json' },
+      body: '{"mode":"cash"}',
+    });
     assert.equal(mode.status, 422);
   });
 
@@ -169,7 +190,10 @@ describe('shop server', () => {
     const res = await demo.request(`${SHOP}/console/links`, form({ subject: 'bad', amount: '12.50', reference: 'R-1' }));
     assert.equal(res.status, 422);
     const page = await res.text();
-    assert.match(page, /id="link-subject" name="subject" required aria-describedby="link-subject-hint link-subject-error" aria-invalid="true" type="text" value="bad"/);
+    assert.match(
+      page,
+      /id="link-subject" name="subject" required aria-describedby="link-subject-hint link-subject-error" aria-invalid="true" type="text" value="bad"/,
+    );
     assert.match(page, /<p class="error" id="link-subject-error">subject is wrong<\/p>/);
     const ok = await demo.request(`${SHOP}/console/links`, form({ subject: 'Good', amount: '12,05', reference: 'R-2' }));
     assert.equal(ok.status, 303);
@@ -179,9 +203,16 @@ describe('shop server', () => {
 
 describe('webhook', () => {
   const sign = (body: string, t = Date.now(), secret = WEBHOOK_SECRET) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
-  const body = JSON.stringify({ type: 'checkout.updated', data: { checkoutId: 'chk_9', reference: 'ORD-9', amount: 500, state: 'succeeded', previousState: 'redirect', source: 'notification' } });
+  const body = JSON.stringify({
+    type: 'checkout.updated',
+    data: { checkoutId: 'chk_9', reference: 'ORD-9', amount: 500, state: 'succeeded', previousState: 'redirect', source: 'notification' },
+  });
   const post = (signature: string, payload = body) =>
-    demo.request(`${SHOP}/webhooks/bank-checkout`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Bank-Checkout-Signature': signature }, body: payload });
+    demo.request(`${SHOP}/webhooks/bank-checkout`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Bank-Checkout-Signature': signature },
+      body: payload,
+    });
 
   it('refuses a delivery whose signature is off (another body, another secret, too old, malformed, missing), and handles an event id once', async () => {
     const now = Date.now();
@@ -214,7 +245,17 @@ describe('webhook', () => {
   });
 
   it('streams a payment link’s notification as it arrives, once, and ignores a malformed one', async () => {
-    const notification = { id: 'ntf_link_1', receivedAt: '2026-11-20T10:00:00.000Z', status: '200', transactionId: 'TX-77', reference: 'LNK-77', amount: 1999, verified: true, checkoutId: null, outcome: 'unmatched' };
+    const notification = {
+      id: 'ntf_link_1',
+      receivedAt: '2026-11-20T10:00:00.000Z',
+      status: '200',
+      transactionId: 'TX-77',
+      reference: 'LNK-77',
+      amount: 1999,
+      verified: true,
+      checkoutId: null,
+      outcome: 'unmatched',
+    };
     const delivery = JSON.stringify({ type: 'notification.received', data: notification });
     const events = await demo.request(`${SHOP}/console/events`);
     const reader = events.body!.getReader();
@@ -229,7 +270,10 @@ describe('webhook', () => {
     assert.equal((await post(sign(delivery), delivery)).status, 200);
     const malformed = JSON.stringify({ type: 'notification.received', data: { ...notification, id: 'ntf_link_2', amount: 'lots' } });
     assert.equal((await post(sign(malformed), malformed)).status, 200);
-    const marker = JSON.stringify({ type: 'checkout.updated', data: { checkoutId: 'chk_marker', reference: 'MARK', amount: 1, state: 'failed', previousState: 'redirect', source: 'notification' } });
+    const marker = JSON.stringify({
+      type: 'checkout.updated',
+      data: { checkoutId: 'chk_marker', reference: 'MARK', amount: 1, state: 'failed', previousState: 'redirect', source: 'notification' },
+    });
     assert.equal((await post(sign(marker), marker)).status, 200);
     let rest = '';
     while (!rest.includes('chk_marker')) rest += new TextDecoder().decode((await reader.read()).value);
@@ -240,14 +284,25 @@ describe('webhook', () => {
 
 describe('forms and escaping', () => {
   it('turns a posted form into the BFF body: euros to cents, numbers, IBAN, empty fields left out', () => {
-    const { body, errors } = toBody(LINK_FORM, { subject: ' Seat ', amount: '45.9', reference: 'R', expireMinutes: '60', accountDestiny: 'es91 2100 0418', customData: '' });
+    const { body, errors } = toBody(LINK_FORM, {
+      subject: ' Seat ',
+      amount: '45.9',
+      reference: 'R',
+      expireMinutes: '60',
+      accountDestiny: 'es91 2100 0418',
+      customData: '',
+    });
     assert.deepEqual(errors, {});
     assert.deepEqual(body, { subject: 'Seat', amount: 4590, reference: 'R', expireMinutes: 60, accountDestiny: 'ES9121000418' });
     assert.deepEqual(toBody(LINK_FORM, { amount: '12.345', expireMinutes: '1e3' }).errors, {
       amount: ['Write an amount in euros, such as 12.50.'],
       expireMinutes: ['Write a whole number.'],
     });
-    assert.deepEqual(toBody(CANCEL_FORM, { transactionId: 't', reference: 'r', order: 'o' }).body, { transactionId: 't', reference: 'r' }, 'hidden values stay in the console');
+    assert.deepEqual(
+      toBody(CANCEL_FORM, { transactionId: 't', reference: 'r', order: 'o' }).body,
+      { transactionId: 't', reference: 'r' },
+      'hidden values stay in the console',
+    );
   });
 
   it('puts issues on their fields and the rest on the form', () => {
@@ -271,7 +326,7 @@ describe('forms and escaping', () => {
 });
 
 describe('checkouts waiting for a decision', () => {
-  it('lists the unknown ones on the console and records the bank\'s answer', async () => {
+  it("lists the unknown ones on the console and records the bank's answer", async () => {
     const before = await (await demo.request(`${SHOP}/console`)).text();
     assert.match(before, /Waiting for your decision \(1\)/);
     assert.match(before, /ORD-U1/);

@@ -7,15 +7,15 @@ import { healthAnswer, openApiAnswer } from '@bank-checkout/contract/schemas';
 import { HTTPException } from 'hono/http-exception';
 import type { BffConfig } from './config.js';
 import { ApiError, errorResponse, errors, fromHttpException } from './errors.js';
-import { createLogger, type Logger } from './log.js';
-import { authGuard, createRateLimiter, requestContext, securityHeaders, untrustedProxyWarning, type AuthGuard, type BffEnv, type RateLimiter } from './http.js';
+import { createLogger } from './log.js';
+import { authGuard, createRateLimiter, requestContext, securityHeaders, untrustedProxyWarning, type BffEnv } from './http.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { STORE_RETRY_AFTER_S, isUnavailable } from './store/failure.js';
-import { createUpstream, type Upstream } from './upstream.js';
-import { createCheckoutService, type CheckoutEvent, type CheckoutService } from './checkout/service.js';
-import { createNotificationReceiver, type NotificationEvent, type NotificationReceiver } from './notifications.js';
-import { createWebhook, eventSubject, type Webhook, type WebhookEvent } from './webhook.js';
+import { createUpstream } from './upstream.js';
+import { createCheckoutService, type CheckoutEvent } from './checkout/service.js';
+import { createNotificationReceiver, type NotificationEvent } from './notifications.js';
+import { createWebhook, eventSubject, type WebhookEvent } from './webhook.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { merchantRoutes } from './routes/merchant.js';
 import { merchantCheckoutRoutes } from './routes/merchant-checkouts.js';
@@ -64,7 +64,12 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const now = deps.now ?? Date.now;
   const logger = createLogger(config.logLevel, deps.log);
   const store = deps.store ?? createStore(config.databaseUrl);
-  const upstream = createUpstream(config, { logger, now, ...(deps.fetch ? { fetch: deps.fetch } : {}), ...(deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {}) });
+  const upstream = createUpstream(config, {
+    logger,
+    now,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {}),
+  });
   const webhook = createWebhook({
     store,
     ...(config.merchant.webhookUrl ? { url: config.merchant.webhookUrl } : {}),
@@ -138,7 +143,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     await next();
   });
 
-  app.openapi(createRoute({ method: 'get', path: '/health', summary: 'Liveness', tags: ['service'], responses: { 200: json(healthAnswer) } }), (c) => c.json({ ok: true }, 200));
+  app.openapi(createRoute({ method: 'get', path: '/health', summary: 'Liveness', tags: ['service'], responses: { 200: json(healthAnswer) } }), (c) =>
+    c.json({ ok: true }, 200),
+  );
   app.openapi(
     createRoute({
       method: 'get',

@@ -29,7 +29,8 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 /** What went wrong, in the driver's words when it gave any (never a URL: drivers do not repeat it). */
-const reason = (err: unknown): string => (err instanceof Error ? (err.cause instanceof Error ? `${err.message} ${err.cause.message}` : err.message) : String(err));
+const reason = (err: unknown): string =>
+  err instanceof Error ? (err.cause instanceof Error ? `${err.message} ${err.cause.message}` : err.message) : String(err);
 /** How long the store may take to open at boot before the BFF gives up. */
 const BOOT_STORE_MS = 8_000;
 /** How long requests under way may take to finish once a stop is asked for. */

@@ -53,7 +53,10 @@ const envSchema = z.object({
   PROVIDER_LINKS_URL: url.default(SANDBOX.linksUrl),
   PROVIDER_NATIVE_URL: url.default(SANDBOX.nativeUrl),
   PROVIDER_ENV: z.enum(['san', 'pro']).default('san'),
-  PROVIDER_NATIVE_ENV: z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be a path segment such as test').default('test'),
+  PROVIDER_NATIVE_ENV: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/, 'must be a path segment such as test')
+    .default('test'),
   PROVIDER_API_KEY: z.string().min(1).default(SANDBOX.apiKey),
   PROVIDER_API_TOKEN: z.string().min(1).default(SANDBOX.apiToken),
   /** Earlier signer variant: its own API client (key, token) and kind. */
@@ -70,10 +73,24 @@ const envSchema = z.object({
   ALLOWED_ORIGINS: z
     .string()
     .default(DEV_ORIGINS)
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     // Exact origins only: each goes as it is into the frame's `frame-ancestors` and into CORS, so
     // no wildcard, path, query or separator (`;`, `,`, spaces) can widen either.
-    .pipe(z.array(z.string().regex(/^https?:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/, 'each origin must be exactly scheme://host[:port] (no wildcard, path or separator)'))),
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^https?:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/,
+            'each origin must be exactly scheme://host[:port] (no wildcard, path or separator)',
+          ),
+      ),
+    ),
   DATABASE_URL: z
     .string()
     .regex(/^(file:|postgres(ql)?:\/\/|:memory:$)/, 'must be a file: path or a postgres:// URL')
@@ -85,7 +102,10 @@ const envSchema = z.object({
   MERCHANT_WEBHOOK_SECRET: z
     .string()
     .min(16)
-    .refine((v) => !v.startsWith('whsec_') || /^whsec_[A-Za-z0-9+/]{22,}={0,2}$/.test(v), 'a whsec_ secret must carry its key in base64 (npx bank-checkout-bff secret)')
+    .refine(
+      (v) => !v.startsWith('whsec_') || /^whsec_[A-Za-z0-9+/]{22,}={0,2}$/.test(v),
+      'a whsec_ secret must carry its key in base64 (npx bank-checkout-bff secret)',
+    )
     .optional(),
   CHECKOUT_TTL_MINUTES: int(1, 24 * 60).default(30),
   /** How long after a payment link's lifetime its result is still awaited before the checkout expires (default 15). */
@@ -118,7 +138,10 @@ const envSchema = z.object({
       if (['', '0', 'false', 'no'].includes(lower)) return { hops: 0, addresses: [] };
       if (['true', 'yes'].includes(lower)) return { hops: 1, addresses: [] };
       if (/^\d{1,2}$/.test(v)) return { hops: Number(v), addresses: [] };
-      const addresses = v.split(',').map((a) => a.trim()).filter(Boolean);
+      const addresses = v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
       if (!addresses.every((a) => /^[0-9a-fA-F:.]{2,45}$/.test(a))) {
         ctx.addIssue({ code: 'custom', message: 'must be 0, a number of proxy hops, or a comma list of proxy IP addresses' });
         return z.NEVER;
@@ -240,12 +263,24 @@ export function weakSecret(secret: string): boolean {
  * name (an intranet host).
  */
 export function isPublicHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const h = host
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (!h || isLoopback(h) || h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal')) return false;
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h.replace(/^::ffff:/, ''));
   if (v4) {
     const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return !(a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224);
+    return !(
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      a >= 224
+    );
   }
   if (h.includes(':')) return !(h === '::' || h === '::1' || /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || h.startsWith('::ffff:'));
   return h.includes('.');
@@ -262,7 +297,8 @@ function publicHttpsProblem(value: string | undefined): string | null {
 
 /** Why `origin` is not an exact `https://` origin of a public shop, or null when it is one. */
 function liveOriginProblem(origin: string): string | null {
-  if (!/^https:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin)) return `"${origin}" is not an exact https://host[:port] origin (no wildcard, path, query or separator)`;
+  if (!/^https:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin))
+    return `"${origin}" is not an exact https://host[:port] origin (no wildcard, path, query or separator)`;
   const host = new URL(origin).hostname;
   return isPublicHost(host) ? null : `"${origin}" is not a public host`;
 }
@@ -279,9 +315,12 @@ function goingLiveProblems(e: z.output<typeof envSchema>, env: Record<string, st
   if (secret === SANDBOX.merchantSecret && (live || exposed)) {
     problems.push(`BFF_MERCHANT_SECRET: must be set (not the development default) ${live ? 'when PROVIDER_ENV=pro' : `to listen on ${e.HOST}`}`);
   } else if ((live || exposed) && weakSecret(secret)) {
-    problems.push(`BFF_MERCHANT_SECRET: too weak to ${live ? 'go live' : `listen on ${e.HOST}`}: use ${STRONG_SECRET.minLength}+ random characters (npx bank-checkout-bff secret)`);
+    problems.push(
+      `BFF_MERCHANT_SECRET: too weak to ${live ? 'go live' : `listen on ${e.HOST}`}: use ${STRONG_SECRET.minLength}+ random characters (npx bank-checkout-bff secret)`,
+    );
   }
-  if (env.MERCHANT_WEBHOOK_URL && !env.MERCHANT_WEBHOOK_SECRET) problems.push('MERCHANT_WEBHOOK_SECRET: must be set when MERCHANT_WEBHOOK_URL is (webhooks are always signed)');
+  if (env.MERCHANT_WEBHOOK_URL && !env.MERCHANT_WEBHOOK_SECRET)
+    problems.push('MERCHANT_WEBHOOK_SECRET: must be set when MERCHANT_WEBHOOK_URL is (webhooks are always signed)');
   if (!live) return problems;
   const same = (name: keyof typeof e, value: string, what: string) => {
     if (e[name] === value) problems.push(`${name}: is the ${what}; set the real one for PROVIDER_ENV=pro`);
@@ -293,7 +332,8 @@ function goingLiveProblems(e: z.output<typeof envSchema>, env: Record<string, st
   same('MERCHANT_NAME', SANDBOX.payeeName, 'demo payee');
   same('MERCHANT_IBAN', SANDBOX.payeeIban, "demo payee's IBAN");
   for (const name of ['PROVIDER_LINKS_URL', 'PROVIDER_NATIVE_URL'] as const) {
-    if (isLoopback(new URL(e[name]).hostname)) problems.push(`${name}: points at this machine (${e[name]}); set the provider's https:// address for PROVIDER_ENV=pro`);
+    if (isLoopback(new URL(e[name]).hostname))
+      problems.push(`${name}: points at this machine (${e[name]}); set the provider's https:// address for PROVIDER_ENV=pro`);
     else {
       // The API key, token and the payer's bank credentials travel on it: TLS, to the provider's public host.
       const why = publicHttpsProblem(e[name]);
@@ -304,20 +344,24 @@ function goingLiveProblems(e: z.output<typeof envSchema>, env: Record<string, st
   if (publicUrl) problems.push(`BFF_PUBLIC_URL: ${publicUrl}: the https:// address the provider and payers reach when PROVIDER_ENV=pro`);
   // The shops that may embed the checkout: `frame-ancestors` and CORS take them as they are.
   if (!env.ALLOWED_ORIGINS || env.ALLOWED_ORIGINS.trim() === DEV_ORIGINS) {
-    problems.push('ALLOWED_ORIGINS: must be set to the shop\'s https:// origins (not the development default) when PROVIDER_ENV=pro');
+    problems.push("ALLOWED_ORIGINS: must be set to the shop's https:// origins (not the development default) when PROVIDER_ENV=pro");
   } else {
     const bad = e.ALLOWED_ORIGINS.map(liveOriginProblem).filter((p): p is string => p !== null);
     if (bad.length) problems.push(`ALLOWED_ORIGINS: ${bad.join('; ')}; list exact https:// origins separated by commas when PROVIDER_ENV=pro`);
   }
   if (/test|sandbox|^san$|dev|stag|demo/.test(e.PROVIDER_NATIVE_ENV)) {
-    problems.push(`PROVIDER_NATIVE_ENV: "${e.PROVIDER_NATIVE_ENV}" is a test environment of the native service; set its production segment (such as production) for PROVIDER_ENV=pro`);
+    problems.push(
+      `PROVIDER_NATIVE_ENV: "${e.PROVIDER_NATIVE_ENV}" is a test environment of the native service; set its production segment (such as production) for PROVIDER_ENV=pro`,
+    );
   }
   if (e.MERCHANT_WEBHOOK_URL) {
     const why = publicHttpsProblem(e.MERCHANT_WEBHOOK_URL);
     if (why) problems.push(`MERCHANT_WEBHOOK_URL: ${why} when PROVIDER_ENV=pro`);
   }
   if (e.MERCHANT_WEBHOOK_SECRET && weakSecret(e.MERCHANT_WEBHOOK_SECRET)) {
-    problems.push(`MERCHANT_WEBHOOK_SECRET: too weak for PROVIDER_ENV=pro: use ${STRONG_SECRET.minLength}+ random characters (openssl rand -base64 33), not a repeated or patterned value`);
+    problems.push(
+      `MERCHANT_WEBHOOK_SECRET: too weak for PROVIDER_ENV=pro: use ${STRONG_SECRET.minLength}+ random characters (openssl rand -base64 33), not a repeated or patterned value`,
+    );
   }
   return problems;
 }

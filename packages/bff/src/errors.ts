@@ -47,7 +47,9 @@ export const errors = {
   rateLimited: (retryAfterS: number, headers: Record<string, string> = {}) =>
     new ApiError(429, 'rate_limited', 'Too many requests; try again later.', undefined, { ...headers, 'Retry-After': String(retryAfterS) }),
   storeUnavailable: (retryAfterS: number) =>
-    new ApiError(503, 'store_unavailable', 'The store is not available right now; nothing was lost. Try again shortly.', undefined, { 'Retry-After': String(retryAfterS) }),
+    new ApiError(503, 'store_unavailable', 'The store is not available right now; nothing was lost. Try again shortly.', undefined, {
+      'Retry-After': String(retryAfterS),
+    }),
   upstream: (message = 'The payment provider answered with an error.') => new ApiError(502, 'upstream', message),
   upstreamTimeout: (message = 'The payment provider did not answer in time.') => new ApiError(504, 'upstream_timeout', message),
 };
@@ -55,10 +57,7 @@ export const errors = {
 export function errorResponse(c: Context, err: ApiError, extra?: Record<string, unknown>) {
   const requestId = (c.get('requestId' as never) as string | undefined) ?? 'unknown';
   for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
-  return c.json(
-    { error: { code: err.code, message: err.message, requestId, ...(err.issues ? { issues: err.issues } : {}) }, ...extra },
-    err.status,
-  );
+  return c.json({ error: { code: err.code, message: err.message, requestId, ...(err.issues ? { issues: err.issues } : {}) }, ...extra }, err.status);
 }
 
 export function zodIssues(issues: readonly { path: PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[]): Issue[] {

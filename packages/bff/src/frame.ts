@@ -39,7 +39,9 @@ const MANIFEST = 'manifest.json';
 /** Reads a bundle written by the elements' build (`manifest.json` beside the files). */
 export async function readFrameBundle(dir: string): Promise<FrameBundle> {
   const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as { entry: string; preload: string[]; files: string[] };
-  const files = await Promise.all(manifest.files.map(async (name) => ({ name, body: new Uint8Array(await readFile(join(dir, name))), type: 'text/javascript; charset=utf-8' })));
+  const files = await Promise.all(
+    manifest.files.map(async (name) => ({ name, body: new Uint8Array(await readFile(join(dir, name))), type: 'text/javascript; charset=utf-8' })),
+  );
   return { entry: manifest.entry, preload: manifest.preload, files };
 }
 
@@ -136,7 +138,11 @@ export function frameRoutes(config: BffConfig, bundle: () => Promise<FrameBundle
       return { page, etag: `"${sri(page.body).slice(7, 34)}"`, files: new Map(b.files.map((f) => [f.name, f])) };
     }));
   const unavailable = () =>
-    new ApiError(404, 'frame_unavailable', 'The isolated checkout is not installed here: install @bank-checkout/elements beside the BFF (or pass its frame bundle to createBff).');
+    new ApiError(
+      404,
+      'frame_unavailable',
+      'The isolated checkout is not installed here: install @bank-checkout/elements beside the BFF (or pass its frame bundle to createBff).',
+    );
 
   app.openapi(page, async (c) => {
     const f = await load();

@@ -58,7 +58,12 @@ export function requestContext(logger: Logger): MiddlewareHandler<BffEnv>[] {
     if (!c.res.headers.has('X-Request-Id')) c.header('X-Request-Id', id);
     const failed = c.res.status >= 500;
     if (!scoped && !failed) return;
-    const fields = { method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, durationMs: Math.round((performance.now() - started) * 100) / 100 };
+    const fields = {
+      method: c.req.method,
+      path: loggedPath(c.req.path),
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    };
     if (scoped) inRequest(id, () => logger.log(failed ? 'error' : 'info', 'http.request', fields));
     else logger.log('error', 'http.request', { requestId: id, ...fields });
   };

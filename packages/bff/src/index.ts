@@ -2,6 +2,7 @@ export { createBff, type BffApp, type BffDeps, type AppParts } from './app.js';
 export { loadConfig, ConfigError, type BffConfig } from './config.js';
 export { frameRoutes, readFrameBundle, installedFrameBundle, frameManifest, type FrameBundle, type FrameFile } from './frame.js';
 export { serveBff, type ServeOptions, type ServedBff } from './server.js';
+export { BFF_VERSION } from './version.js';
 export { createStore, createPostgresStore, type PostgresStoreOptions } from './store/index.js';
 export type { CheckoutEvent } from './checkout/service.js';
 export type { NotificationEvent } from './notifications.js';

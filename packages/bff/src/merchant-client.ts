@@ -77,9 +77,17 @@ export function createMerchantClient(opts: MerchantClientOptions) {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const retries = opts.retries ?? 2;
 
-  async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: unknown; query?: object; headers?: Record<string, string>; repeatable: boolean }): Promise<T> {
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    init: { body?: unknown; query?: object; headers?: Record<string, string>; repeatable: boolean },
+  ): Promise<T> {
     const qs = init.query
-      ? new URLSearchParams(Object.entries(init.query).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)])).toString()
+      ? new URLSearchParams(
+          Object.entries(init.query)
+            .filter(([, v]) => v !== undefined && v !== null)
+            .map(([k, v]) => [k, String(v)]),
+        ).toString()
       : '';
     const url = `${base}${path}${qs ? `?${qs}` : ''}`;
     for (let attempt = 0; ; attempt++) {
@@ -117,12 +125,19 @@ export function createMerchantClient(opts: MerchantClientOptions) {
       }
       if (res.ok && data !== null) return data as T;
       const e = (data as { error?: { code?: string; message?: string; requestId?: string; issues?: { path: string; message: string }[] } } | null)?.error;
-      throw fail(res.status, e?.code ?? 'invalid_response', e?.message ?? `HTTP ${res.status}`, e?.requestId ?? res.headers.get('X-Request-Id'), e?.issues ?? []);
+      throw fail(
+        res.status,
+        e?.code ?? 'invalid_response',
+        e?.message ?? `HTTP ${res.status}`,
+        e?.requestId ?? res.headers.get('X-Request-Id'),
+        e?.issues ?? [],
+      );
     }
   }
 
   const get = <T>(path: string, query?: object) => call<T>('GET', path, { ...(query ? { query } : {}), repeatable: true });
-  const post = <T>(path: string, body?: unknown, headers?: Record<string, string>, repeatable = false) => call<T>('POST', path, { body: body ?? {}, ...(headers ? { headers } : {}), repeatable });
+  const post = <T>(path: string, body?: unknown, headers?: Record<string, string>, repeatable = false) =>
+    call<T>('POST', path, { body: body ?? {}, ...(headers ? { headers } : {}), repeatable });
   const id = (value: string) => encodeURIComponent(value);
 
   return {
@@ -193,13 +208,19 @@ const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!, (b) => Numb
  * (before any JSON parsing). Throws WebhookSignatureError otherwise. An event may arrive more
  * than once (a retry after a lost answer): handle it once per `id`.
  */
-export async function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string, opts: VerifyWebhookOptions = {}): Promise<WebhookDelivery> {
+export async function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: HeaderBag,
+  secret: string,
+  opts: VerifyWebhookOptions = {},
+): Promise<WebhookDelivery> {
   const header = headerOf(headers, 'X-Bank-Checkout-Signature') ?? '';
   const parts = new Map(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
   const t = parts.get('t') ?? '';
   const v1 = parts.get('v1') ?? '';
   if (!/^\d{1,16}$/.test(t) || !/^[0-9a-f]{64}$/.test(v1)) throw new WebhookSignatureError('missing or malformed signature header');
-  if (Math.abs((opts.now ?? Date.now()) - Number(t)) > (opts.toleranceMs ?? 5 * 60_000)) throw new WebhookSignatureError('signature timestamp outside the tolerance');
+  if (Math.abs((opts.now ?? Date.now()) - Number(t)) > (opts.toleranceMs ?? 5 * 60_000))
+    throw new WebhookSignatureError('signature timestamp outside the tolerance');
   const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
   const ok = await crypto.subtle.verify('HMAC', key, hexBytes(v1), new TextEncoder().encode(`${t}.${body}`));

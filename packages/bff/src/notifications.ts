@@ -59,7 +59,9 @@ export function createNotificationReceiver(deps: {
     first && deps.webhook?.enabled ? [deps.webhook.event({ type: 'notification.received', data: notificationView(n) })] : [];
 
   async function match(data: links.DataReturn, hint: string | undefined): Promise<CheckoutRecord | null> {
-    const candidates = hint ? [await store.getCheckout(hint)].filter((r): r is CheckoutRecord => r !== null) : await store.findCheckoutsByReference(data.reference);
+    const candidates = hint
+      ? [await store.getCheckout(hint)].filter((r): r is CheckoutRecord => r !== null)
+      : await store.findCheckoutsByReference(data.reference);
     // A result only counts for a checkout of the same reference and amount, in a link mode.
     return candidates.find((r) => r.reference === data.reference && r.amount === data.amount && r.mode !== 'native') ?? null;
   }
@@ -104,7 +106,10 @@ export function createNotificationReceiver(deps: {
     },
 
     /** Verifies, stores, deduplicates and applies one notification. Throws ApiError on bad input. */
-    async receive(input: { dataReturn: unknown; signatureDataReturn: unknown; hint?: string | undefined }, source: 'notification' | 'return'): Promise<Received> {
+    async receive(
+      input: { dataReturn: unknown; signatureDataReturn: unknown; hint?: string | undefined },
+      source: 'notification' | 'return',
+    ): Promise<Received> {
       const { dataReturn, signatureDataReturn } = input;
       if (typeof dataReturn !== 'string' || typeof signatureDataReturn !== 'string' || !dataReturn || !signatureDataReturn) {
         throw errors.validation([{ path: 'dataReturn', message: 'dataReturn and signatureDataReturn are required strings' }]);
@@ -120,15 +125,32 @@ export function createNotificationReceiver(deps: {
       }
       const raw = looksLikeJson(dataReturn) ? encodeDataReturn(dataReturn) : normalizeBase64(dataReturn.replace(/ /g, '+'));
       const parsed = links.dataReturn.safeParse(decodeDataReturn(raw));
-      const base = { id: newId('ntf'), dedupeKey: await sha256Hex(raw), receivedAt: now(), dataReturn: raw, signature: signatureDataReturn.trim(), verified: true, checkoutId: null };
+      const base = {
+        id: newId('ntf'),
+        dedupeKey: await sha256Hex(raw),
+        receivedAt: now(),
+        dataReturn: raw,
+        signature: signatureDataReturn.trim(),
+        verified: true,
+        checkoutId: null,
+      };
       if (!parsed.success) {
         // Signed by the provider yet not understood: a payment result must not be dropped. It
         // is kept as received for the merchant to see, and the provider is asked to retry.
         const unreadable: NotificationRecord = { ...base, status: '', transactionId: '', reference: '', amount: 0, outcome: 'unreadable' };
         const { inserted, record } = await store.insertNotification(unreadable, eventsFor(unreadable, true));
-        logger.log('error', 'notification.unreadable', { notificationId: record.id, issues: zodIssues(parsed.error.issues).map((i) => `dataReturn.${i.path}`).join(', ') });
+        logger.log('error', 'notification.unreadable', {
+          notificationId: record.id,
+          issues: zodIssues(parsed.error.issues)
+            .map((i) => `dataReturn.${i.path}`)
+            .join(', '),
+        });
         if (inserted) deps.onReceived?.(notificationView(record));
-        throw new ApiError(503, 'notification_unreadable', 'The notification verifies but could not be read; it is kept for the merchant. Send it again later.');
+        throw new ApiError(
+          503,
+          'notification_unreadable',
+          'The notification verifies but could not be read; it is kept for the merchant. Send it again later.',
+        );
       }
       const data = parsed.data;
       const hint = input.hint && /^[A-Za-z0-9_-]{1,64}$/.test(input.hint) ? input.hint : undefined;

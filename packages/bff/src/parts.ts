@@ -35,4 +35,3 @@ export interface AppParts {
   logger: Logger;
   now: () => number;
 }
-

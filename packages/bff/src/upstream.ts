@@ -111,10 +111,7 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
   }
 
   const nativeBanks = cached<BankGroup[]>(config.banksCacheTtlMs, async () => (await native.banksList()).listBanks ?? []);
-  const periodicBanks = cached<LinkBank[]>(
-    config.banksCacheTtlMs,
-    async () => (await links.banks({ enabledPeriodicPayment: '1' })).data ?? [],
-  );
+  const periodicBanks = cached<LinkBank[]>(config.banksCacheTtlMs, async () => (await links.banks({ enabledPeriodicPayment: '1' })).data ?? []);
 
   /** Banks by id, for each bank list read (a new list, a new index). */
   const bankIndex = new WeakMap<BankGroup[], Map<string, BankType>>();
@@ -155,7 +152,11 @@ export function toApiError(err: unknown, opts: { forMerchant?: boolean } = {}): 
     // The BFF's own key or token is wrong: the merchant (the operator) is told what to fix; a
     // payer only learns that the provider could not be used.
     return opts.forMerchant
-      ? new ApiError(502, 'provider_credentials', `The payment provider refused the BFF's credentials (HTTP ${err.httpStatus}): ${CREDENTIALS_HINT.replace(/^the provider refused the API credentials: /, '')}.`)
+      ? new ApiError(
+          502,
+          'provider_credentials',
+          `The payment provider refused the BFF's credentials (HTTP ${err.httpStatus}): ${CREDENTIALS_HINT.replace(/^the provider refused the API credentials: /, '')}.`,
+        )
       : errors.upstream('The payment provider could not be used.');
   }
   if (err instanceof ProviderError) {

@@ -334,11 +334,25 @@ describe('checkout API: the native flow against the simulator', () => {
       [JSON.stringify({ bankId: 1, loginId: [], fields: 'x' }), { 'Content-Type': 'application/json' }, 422, 'validation_failed'],
       [JSON.stringify({ bankId: 'a'.repeat(70_000), loginId: 'x', fields: {} }), { 'Content-Type': 'application/json' }, 413, 'payload_too_large'],
       // `__proto__` anywhere, however it is written, is refused rather than silently dropped.
-      ['{"bankId":"aurora","loginId":"user","fields":{"userId":"u","userSecret":"s"},"__proto__":{"amount":1}}', { 'Content-Type': 'application/json' }, 422, 'validation_failed'],
-      ['{"bankId":"aurora","loginId":"user","fields":{"userId":"u","userSecret":"s","\\u005f_proto__":"x"}}', { 'Content-Type': 'application/json' }, 422, 'validation_failed'],
+      [
+        '{"bankId":"aurora","loginId":"user","fields":{"userId":"u","userSecret":"s"},"__proto__":{"amount":1}}',
+        { 'Content-Type': 'application/json' },
+        422,
+        'validation_failed',
+      ],
+      [
+        '{"bankId":"aurora","loginId":"user","fields":{"userId":"u","userSecret":"s","\\u005f_proto__":"x"}}',
+        { 'Content-Type': 'application/json' },
+        422,
+        'validation_failed',
+      ],
     ];
     for (const [body, headers, status, code] of cases) {
-      const res = await h.bff.request('http://bff.test/v1/checkout/login', { method: 'POST', body, headers: { 'X-Checkout-Secret': c.clientSecret, ...headers } });
+      const res = await h.bff.request('http://bff.test/v1/checkout/login', {
+        method: 'POST',
+        body,
+        headers: { 'X-Checkout-Secret': c.clientSecret, ...headers },
+      });
       assert.equal(res.status, status, code);
       const json = (await res.json()) as { error: { code: string; requestId: string; message: string } };
       assert.equal(json.error.code, code);

@@ -106,7 +106,9 @@ describe('a commit in doubt', () => {
     await store.init();
     await store.createCheckout(record('chk_b'));
     state.doubt = 'before-commit';
-    const written = await store.updateCheckout('chk_b', 1, { state: 'login', updatedAt: 2 }, [{ id: 'evt_1', type: 'checkout.updated', createdAt: 2, data: {} }]);
+    const written = await store.updateCheckout('chk_b', 1, { state: 'login', updatedAt: 2 }, [
+      { id: 'evt_1', type: 'checkout.updated', createdAt: 2, data: {} },
+    ]);
     assert.equal(written?.version, 2);
     assert.equal((await store.listEvents({ limit: 10 })).length, 1, 'its event once');
   });

@@ -29,7 +29,11 @@ describe('configuration from the environment', () => {
       PROVIDER_SESSION_QUIET_SECONDS: '0',
     };
     for (const [name, value] of Object.entries(bad)) {
-      assert.throws(() => loadConfig({ [name]: value }), (err: Error) => err instanceof ConfigError && err.message.includes(name), name);
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (err: Error) => err instanceof ConfigError && err.message.includes(name),
+        name,
+      );
     }
   });
 

@@ -55,9 +55,7 @@ export async function walk(h: Harness, secret: string, bankId: string, opts: Wal
         v = await view(await h.checkout(secret, '/v1/checkout/transfer', { accountId: payingAccount(bankId, s.accounts) }));
         break;
       case 'validate': {
-        const values = Object.fromEntries(
-          s.validations.map((x) => [x.fieldId, opts.answer?.(x, s.round) ?? (x.type === 6 ? 'SIGNED' : (x.testValue ?? ''))]),
-        );
+        const values = Object.fromEntries(s.validations.map((x) => [x.fieldId, opts.answer?.(x, s.round) ?? (x.type === 6 ? 'SIGNED' : (x.testValue ?? ''))]));
         v = await view(await h.checkout(secret, '/v1/checkout/validate', { values }));
         break;
       }

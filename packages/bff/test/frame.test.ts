@@ -69,7 +69,12 @@ describe('the isolated checkout frame', () => {
     for (const f of bundle.files) assert.equal(integrity[`./frame/assets/${f.name}`], sha384(f.body));
     const mapHash = `'sha256-${createHash('sha256').update(map).digest('base64')}'`;
     assert.equal(csp.get('script-src'), `'self' ${mapHash}`);
-    assert.match(body, new RegExp(`<script type="module" src="./frame/assets/frame-page-AAAA.js" integrity="${sha384(bundle.files[0]!.body).replace(/[+/]/g, '\\$&')}"></script>`));
+    assert.match(
+      body,
+      new RegExp(
+        `<script type="module" src="./frame/assets/frame-page-AAAA.js" integrity="${sha384(bundle.files[0]!.body).replace(/[+/]/g, '\\$&')}"></script>`,
+      ),
+    );
     assert.match(body, /<link rel="modulepreload" href=".\/frame\/assets\/chunk-BBBB.js" integrity="sha384-/);
   });
 
@@ -110,6 +115,9 @@ describe('the isolated checkout frame', () => {
     for (const f of bundle.files) writeFileSync(join(dir, f.name), f.body);
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(frameManifest(bundle)));
     const read = await readFrameBundle(dir);
-    assert.deepEqual({ ...read, files: read.files.map((f) => [f.name, Buffer.from(f.body).toString()]) }, { ...bundle, files: bundle.files.map((f) => [f.name, Buffer.from(f.body).toString()]) });
+    assert.deepEqual(
+      { ...read, files: read.files.map((f) => [f.name, Buffer.from(f.body).toString()]) },
+      { ...bundle, files: bundle.files.map((f) => [f.name, Buffer.from(f.body).toString()]) },
+    );
   });
 });

@@ -35,7 +35,11 @@ describe('funnel', () => {
     const refused = await h.createCheckout();
     const bank = await bankOf(h, refused.clientSecret, 'aurora');
     const v = await view(
-      await h.checkout(refused.clientSecret, '/v1/checkout/login', { bankId: 'aurora', loginId: bank.defaultLogin, fields: { ...testFields(bank), userId: NATIVE_MAGIC.actionRequiredUserId } }),
+      await h.checkout(refused.clientSecret, '/v1/checkout/login', {
+        bankId: 'aurora',
+        loginId: bank.defaultLogin,
+        fields: { ...testFields(bank), userId: NATIVE_MAGIC.actionRequiredUserId },
+      }),
     );
     assert.equal(v.error?.code, 'B104');
     await view(await h.checkout(refused.clientSecret, '/v1/checkout/cancel', {}));
@@ -52,7 +56,14 @@ describe('funnel', () => {
     h.clock.advance(1000);
     const f = await funnel(`?from=${from}&to=${h.clock.now}`);
     assert.deepEqual(
-      { started: f.total.started, bankChosen: f.total.bankChosen, signedIn: f.total.signedIn, confirmed: f.total.confirmed, paid: f.total.paid, open: f.total.open },
+      {
+        started: f.total.started,
+        bankChosen: f.total.bankChosen,
+        signedIn: f.total.signedIn,
+        confirmed: f.total.confirmed,
+        paid: f.total.paid,
+        open: f.total.open,
+      },
       { started: 4, bankChosen: 3, signedIn: 2, confirmed: 1, paid: 1, open: 1 },
     );
     assert.deepEqual(f.total.left, { started: 1, bankChosen: 1, signedIn: 0, confirmed: 0 });
@@ -78,7 +89,11 @@ describe('funnel', () => {
     assert.equal(funnelAfter(rec, { state: 'cancelled' }).step, 'signed-in');
     assert.deepEqual(funnelAfter(rec, { state: 'succeeded' }), { step: 'paid', bankId: 'aurora', bank: 'Aurora' });
     const periodic = { state: 'periodic', internal: {} } as unknown as CheckoutRecord;
-    assert.deepEqual(funnelAfter(periodic, { state: 'redirect', internal: { linkBank: { bankId: 'b1', label: 'One' } } }), { step: 'bank', bankId: 'b1', bank: 'One' });
+    assert.deepEqual(funnelAfter(periodic, { state: 'redirect', internal: { linkBank: { bankId: 'b1', label: 'One' } } }), {
+      step: 'bank',
+      bankId: 'b1',
+      bank: 'One',
+    });
   });
 
   it('refuses a bad period with a clear 422 and is in the OpenAPI document', async () => {

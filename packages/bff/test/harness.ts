@@ -137,9 +137,13 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
     merchant,
     checkout,
     async createCheckout(body = {}) {
-      const res = await merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order 1001', reference: `REF-${Math.random().toString(36).slice(2, 10)}`, ...body } });
+      const res = await merchant('/v1/checkouts', {
+        body: { amount: 4250, subject: 'Order 1001', reference: `REF-${Math.random().toString(36).slice(2, 10)}`, ...body },
+      });
       if (res.status !== 201) throw new Error(`createCheckout: ${res.status} ${await res.text()}`);
-      return asFrame((await res.json()) as Created, async (token) => bff.request(`${BFF_HOST}/v1/frame/launch`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) }));
+      return asFrame((await res.json()) as Created, async (token) =>
+        bff.request(`${BFF_HOST}/v1/frame/launch`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) }),
+      );
     },
     async restart() {
       await bff.close();

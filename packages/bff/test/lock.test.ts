@@ -100,7 +100,10 @@ describe('checkout lock (embedded store)', () => {
 
   it('a failed action writes nothing and leaves no lock', async () => {
     const rec = await checkout();
-    await assert.rejects(core.act(rec, 'login', async () => Promise.reject(new Error('boom'))), /boom/);
+    await assert.rejects(
+      core.act(rec, 'login', async () => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
     const after = (await store.getCheckout(rec.id))!;
     assert.equal(after.version, 1);
     const written = await core.act(after, 'login', async () => ({ outcome: 'accounts-listed' as const, data: { sessionId: 's', accounts: [] } }));

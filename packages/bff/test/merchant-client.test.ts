@@ -54,9 +54,16 @@ describe('createMerchantClient', () => {
     assert.ok(err instanceof MerchantApiError);
     assert.equal(err.status, 422);
     assert.equal(err.code, 'validation_failed');
-    assert.ok(err.issues.some((i) => i.path === 'amount'), JSON.stringify(err.issues));
+    assert.ok(
+      err.issues.some((i) => i.path === 'amount'),
+      JSON.stringify(err.issues),
+    );
     assert.ok(err.requestId);
-    const wrong = createMerchantClient({ url: 'http://bff.test', secret: 'not-the-secret-0123456789', fetch: ((i: RequestInfo | URL, init?: RequestInit) => h.bff.request(String(i), init)) as typeof fetch });
+    const wrong = createMerchantClient({
+      url: 'http://bff.test',
+      secret: 'not-the-secret-0123456789',
+      fetch: ((i: RequestInfo | URL, init?: RequestInit) => h.bff.request(String(i), init)) as typeof fetch,
+    });
     await assert.rejects(wrong.getCheckout('chk_x'), (e: unknown) => e instanceof MerchantApiError && e.status === 401);
     await assert.rejects(bff.getCheckout('chk_none'), (e: unknown) => e instanceof MerchantApiError && e.status === 404);
   });
@@ -76,7 +83,10 @@ describe('createMerchantClient', () => {
 
     seen.length = 0;
     faults.push(new TypeError('fetch failed'));
-    await assert.rejects(bff.createCheckout({ amount: 100, subject: 'No key', reference: 'ORD-RETRY-2' }), (e: unknown) => e instanceof MerchantApiError && e.code === 'network');
+    await assert.rejects(
+      bff.createCheckout({ amount: 100, subject: 'No key', reference: 'ORD-RETRY-2' }),
+      (e: unknown) => e instanceof MerchantApiError && e.code === 'network',
+    );
     assert.equal(seen.length, 1);
   });
 
@@ -89,7 +99,10 @@ describe('createMerchantClient', () => {
       made.push(c.id);
     }
     const page1 = await bff.listCheckouts({ state: 'cancelled', limit: 2 });
-    assert.deepEqual(page1.checkouts.map((c) => c.id), [made[2], made[1]]);
+    assert.deepEqual(
+      page1.checkouts.map((c) => c.id),
+      [made[2], made[1]],
+    );
     assert.ok(page1.next);
     const page2 = await bff.listCheckouts({ state: 'cancelled', limit: 2, before: page1.next! });
     assert.equal(page2.checkouts[0]!.id, made[0]);
@@ -105,10 +118,13 @@ describe('createMerchantClient', () => {
     const cancelled = await bff.createCheckout({ amount: 420, subject: 'Recent cancelled', reference: 'ORD-RECENT-2', isolation: 'inline' });
     assert.equal((await h.checkout(cancelled.clientSecret!, '/v1/checkout/cancel', {})).status, 200);
     const recent = await bff.listCheckouts({ limit: 2 });
-    assert.deepEqual(recent.checkouts.map((c) => [c.id, c.state]), [
-      [cancelled.id, 'cancelled'],
-      [open.id, 'select-bank'],
-    ]);
+    assert.deepEqual(
+      recent.checkouts.map((c) => [c.id, c.state]),
+      [
+        [cancelled.id, 'cancelled'],
+        [open.id, 'select-bank'],
+      ],
+    );
     assert.ok((await bff.listCheckouts()).checkouts.length > 2);
     const res = await h.merchant('/v1/checkouts');
     assert.equal(res.status, 200, 'GET /v1/checkouts without state');

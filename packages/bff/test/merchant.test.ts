@@ -84,7 +84,9 @@ describe('merchant API', () => {
   });
 
   it('creates a signed payment link with every limit checked first', async () => {
-    const ok = await h.merchant('/v1/links', { body: { amount: 2500, subject: 'Invoice 42', reference: 'INV-42', customRecipient: 'Shop;Street 1', expireMinutes: 60 } });
+    const ok = await h.merchant('/v1/links', {
+      body: { amount: 2500, subject: 'Invoice 42', reference: 'INV-42', customRecipient: 'Shop;Street 1', expireMinutes: 60 },
+    });
     assert.equal(ok.status, 201);
     const link = await json(ok);
     assert.match(link.url, /^http:\/\/sandbox\.test\//);
@@ -99,7 +101,9 @@ describe('merchant API', () => {
     ]) {
       assert.equal((await h.merchant('/v1/links', { body })).status, 422);
     }
-    const notValidated = await h.merchant('/v1/links', { body: { amount: 2500, subject: 's', reference: 'r', accountDestiny: 'ES7921000813610123456789', holderDestiny: 'X' } });
+    const notValidated = await h.merchant('/v1/links', {
+      body: { amount: 2500, subject: 's', reference: 'r', accountDestiny: 'ES7921000813610123456789', holderDestiny: 'X' },
+    });
     assert.equal(notValidated.status, 422);
     const rejected = (await json(notValidated)).error;
     assert.equal(rejected.code, 'provider_rejected');
@@ -178,7 +182,14 @@ describe('merchant API', () => {
 
   it('relays the earlier variant (business signer, debts, enable-disable-url)', async () => {
     const res = await h.merchant('/v1/legacy/links', {
-      body: { amount: 300, subject: 'Legacy', reference: 'LEG-1', customRecipient: 'Shop', holderDestiny: 'Demo Shop', accountDestiny: SANDBOX_DEFAULTS.merchantIban },
+      body: {
+        amount: 300,
+        subject: 'Legacy',
+        reference: 'LEG-1',
+        customRecipient: 'Shop',
+        holderDestiny: 'Demo Shop',
+        accountDestiny: SANDBOX_DEFAULTS.merchantIban,
+      },
     });
     assert.equal(res.status, 201, JSON.stringify(await res.clone().json()));
     const body = await json(res);
@@ -218,7 +229,11 @@ describe('merchant API', () => {
   });
 
   it('puts security headers and no-store on every response, errors included', async () => {
-    for (const res of [await h.bff.request('http://bff.test/nowhere'), await h.merchant('/v1/checkouts/none'), await h.bff.request('http://bff.test/v1/openapi.json')]) {
+    for (const res of [
+      await h.bff.request('http://bff.test/nowhere'),
+      await h.merchant('/v1/checkouts/none'),
+      await h.bff.request('http://bff.test/v1/openapi.json'),
+    ]) {
       assert.equal(res.headers.get('X-Content-Type-Options'), 'nosniff');
       assert.equal(res.headers.get('Cache-Control'), 'no-store');
       assert.ok(res.headers.get('Content-Security-Policy'));

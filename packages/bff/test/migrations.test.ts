@@ -108,9 +108,21 @@ const ROWS: [string, (string | number | null)[]][] = [
   ['INSERT INTO idempotency_keys (idem_key, fingerprint, checkout_id, created_at) VALUES (?, ?, ?, ?)', ['key-010', 'f'.repeat(64), 'chk_old', T]],
   [
     'INSERT INTO notifications (id, dedupe_key, received_at, reference, transaction_id, checkout_id, outcome, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ['ntf_old', 'd'.repeat(64), T + 2000, 'ORDER-010', 'tx-1', 'chk_old', 'applied', JSON.stringify({ dataReturn: 'e30=', signature: 'c2ln', verified: true, status: '200', amount: 4250 })],
+    [
+      'ntf_old',
+      'd'.repeat(64),
+      T + 2000,
+      'ORDER-010',
+      'tx-1',
+      'chk_old',
+      'applied',
+      JSON.stringify({ dataReturn: 'e30=', signature: 'c2ln', verified: true, status: '200', amount: 4250 }),
+    ],
   ],
-  ['INSERT INTO idempotent_replies (idem_key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?)', ['reply-010', 'e'.repeat(64), 201, JSON.stringify({ url: 'https://x' }), T]],
+  [
+    'INSERT INTO idempotent_replies (idem_key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?)',
+    ['reply-010', 'e'.repeat(64), 201, JSON.stringify({ url: 'https://x' }), T],
+  ],
   [
     'INSERT INTO webhook_outbox (id, type, created_at, data, attempts, next_attempt_at, lease_until, delivered_at, failed_at, last_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ['evt_old', 'checkout.updated', T + 3000, JSON.stringify({ checkoutId: 'chk_old' }), 1, T + 3000, null, T + 4000, null, null],
@@ -149,7 +161,10 @@ async function keepsData(engine: Engine) {
     // The adopted database is written as any other.
     assert.equal((await store.updateCheckout('chk_old', 3, { state: 'select-bank' }))?.version, 4);
     const [versions] = await engine.raw([['SELECT version FROM schema_migrations ORDER BY version', []]]);
-    assert.deepEqual(versions!.map((r) => Number(r.version)), MIGRATIONS.map((m) => m.version));
+    assert.deepEqual(
+      versions!.map((r) => Number(r.version)),
+      MIGRATIONS.map((m) => m.version),
+    );
   } finally {
     await store.close();
   }
@@ -205,7 +220,9 @@ suite('sqlite', () => {
     async raw(statements) {
       const db = new Database(path);
       try {
-        return statements.map(([sql, args]) => (/^\s*SELECT/i.test(sql) ? (db.prepare(sql).all(args) as Record<string, unknown>[]) : (db.prepare(sql).run(args), [])));
+        return statements.map(([sql, args]) =>
+          /^\s*SELECT/i.test(sql) ? (db.prepare(sql).all(args) as Record<string, unknown>[]) : (db.prepare(sql).run(args), []),
+        );
       } finally {
         db.close();
       }
@@ -241,7 +258,14 @@ if (pgUrl) {
           const out: Record<string, unknown>[][] = [];
           for (const [sql, args] of statements) {
             let n = 0;
-            out.push((await client.query(sql.replace(/\?/g, () => `$${++n}`), args)).rows);
+            out.push(
+              (
+                await client.query(
+                  sql.replace(/\?/g, () => `$${++n}`),
+                  args,
+                )
+              ).rows,
+            );
           }
           return out;
         } finally {

@@ -29,7 +29,11 @@ async function exercise(call: Fetch) {
   const { launchToken, amount } = (await created.json()) as { launchToken: string; amount: number };
   assert.equal(amount, 1999);
   // The frame's redemption, as the frame makes it: on the BFF's own origin, under the mount.
-  const launched = await call('/pay/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: launchToken }) });
+  const launched = await call('/pay/v1/frame/launch', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: launchToken }),
+  });
   assert.equal(launched.status, 200, await launched.clone().text());
   const { key } = (await launched.json()) as { key: string };
   const view = await call('/pay/v1/checkout', { headers: { 'X-Checkout-Secret': key } });
@@ -39,8 +43,12 @@ async function exercise(call: Fetch) {
   assert.equal(unauthenticated.status, 401);
 }
 
-const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-const over = (base: string): Fetch => (path, init) => fetch(base + path, init);
+const listen = (server: Server) =>
+  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+const over =
+  (base: string): Fetch =>
+  (path, init) =>
+    fetch(base + path, init);
 
 describe('the BFF mounted in an existing server', () => {
   let h: Harness;

@@ -118,7 +118,7 @@ describe('notifications and returns', () => {
     assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'succeeded');
   });
 
-  it('tells a payment not completed at the bank\'s page (E300) as such, and a refused code as the code', async () => {
+  it("tells a payment not completed at the bank's page (E300) as such, and a refused code as the code", async () => {
     const left = await redirectCheckout();
     await h.bff.request(`http://bff.test/v1/notifications/provider?c=${left.id}`, form(await signed(result(left, 'E300', 'TX-LEFT'))));
     const l = await view(await h.checkout(left.clientSecret, '/v1/checkout'));
@@ -180,7 +180,16 @@ describe('notifications and returns', () => {
     assert.equal(h.notifications.length, told + 1);
     const event = h.notifications.at(-1)!;
     assert.deepEqual(
-      { id: event.id, status: event.status, reference: event.reference, amount: event.amount, transactionId: event.transactionId, outcome: event.outcome, checkoutId: event.checkoutId, verified: event.verified },
+      {
+        id: event.id,
+        status: event.status,
+        reference: event.reference,
+        amount: event.amount,
+        transactionId: event.transactionId,
+        outcome: event.outcome,
+        checkoutId: event.checkoutId,
+        verified: event.verified,
+      },
       { id: first.id, status: '200', reference: 'LNK-HOOK-1', amount: 1999, transactionId: 'TX-LNK', outcome: 'unmatched', checkoutId: null, verified: true },
     );
     assert.ok(!('dataReturn' in event) && !('signature' in event) && !('dedupeKey' in event));

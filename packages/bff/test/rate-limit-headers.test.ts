@@ -22,7 +22,10 @@ describe('RateLimit headers', () => {
     h.clock.advance(20_000);
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await h.checkout(c.clientSecret, '/v1/checkout'));
-    assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 429]);
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200, 200, 429],
+    );
     assert.deepEqual(answers.map(limits), [
       ['3', '2', '40'],
       ['3', '1', '40'],
@@ -30,15 +33,28 @@ describe('RateLimit headers', () => {
       ['3', '0', '40'],
     ]);
     assert.equal(answers[3]!.headers.get('Retry-After'), '40');
-    const preflight = await h.bff.request('http://bff.test/v1/checkout', { method: 'OPTIONS', headers: { Origin: 'http://127.0.0.1:5173', 'Access-Control-Request-Method': 'GET' } });
+    const preflight = await h.bff.request('http://bff.test/v1/checkout', {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://127.0.0.1:5173', 'Access-Control-Request-Method': 'GET' },
+    });
     assert.match(preflight.headers.get('Access-Control-Expose-Headers') ?? '', /RateLimit-Remaining/i);
   });
 
   it('the merchant API does the same for each class of call', async () => {
     h.clock.advance(60_000);
     const reads = [await h.merchant('/v1/notifications'), await h.merchant('/v1/notifications'), await h.merchant('/v1/notifications')];
-    assert.deepEqual(reads.map((r) => r.status), [200, 200, 429]);
-    assert.deepEqual(reads.map((r) => limits(r).slice(0, 2)), [['2', '1'], ['2', '0'], ['2', '0']]);
+    assert.deepEqual(
+      reads.map((r) => r.status),
+      [200, 200, 429],
+    );
+    assert.deepEqual(
+      reads.map((r) => limits(r).slice(0, 2)),
+      [
+        ['2', '1'],
+        ['2', '0'],
+        ['2', '0'],
+      ],
+    );
     assert.ok(Number(reads[2]!.headers.get('Retry-After')) > 0);
   });
 });

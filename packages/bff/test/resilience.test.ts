@@ -49,7 +49,14 @@ describe('the store failing', () => {
     return { ...c, reference: m.reference as string, amount: m.amount as number };
   }
   async function signedResult(c: { reference: string; amount: number }, tx: string) {
-    const dataReturn = encodeDataReturn({ status: '200', description: 'OK', transactionId: tx, amount: c.amount, reference: c.reference, dateInitPayment: h.clock.now });
+    const dataReturn = encodeDataReturn({
+      status: '200',
+      description: 'OK',
+      transactionId: tx,
+      amount: c.amount,
+      reference: c.reference,
+      dateInitPayment: h.clock.now,
+    });
     return { dataReturn, signatureDataReturn: await signNotification(dataReturn, 'sandbox-api-key') };
   }
 
@@ -105,14 +112,19 @@ describe('the store failing', () => {
     assert.equal(stored.outcome, 'pending');
     // A request still applying its own notification is left alone; past the lease, the sweeper applies it.
     assert.equal(await h.bff.parts.sweep(), true);
-    assert.equal(((await (await h.merchant('/v1/notifications')).json()) as Json).notifications.find((x: Json) => x.transactionId === 'TX-PENDING').outcome, 'pending');
+    assert.equal(
+      ((await (await h.merchant('/v1/notifications')).json()) as Json).notifications.find((x: Json) => x.transactionId === 'TX-PENDING').outcome,
+      'pending',
+    );
     h.clock.advance(h.bff.parts.service.leaseMs + 1);
     assert.equal(await h.bff.parts.sweep(), true);
     const after = ((await (await h.merchant('/v1/notifications')).json()) as Json).notifications.find((x: Json) => x.transactionId === 'TX-PENDING');
     assert.equal(after.outcome, 'applied');
     assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'succeeded');
     assert.equal(h.events.filter((e) => e.checkoutId === c.id).length, 1);
-    const received = (await h.bff.parts.store.listEvents({ limit: 500 })).filter((e) => e.type === 'notification.received' && (e.data as Json).transactionId === 'TX-PENDING');
+    const received = (await h.bff.parts.store.listEvents({ limit: 500 })).filter(
+      (e) => e.type === 'notification.received' && (e.data as Json).transactionId === 'TX-PENDING',
+    );
     assert.equal(received.length, 1);
   });
 
@@ -121,13 +133,21 @@ describe('the store failing', () => {
     const store = h.bff.parts.store;
     const rec = (await store.getCheckout(c.id))!;
     const leaseMs = h.bff.parts.service.leaseMs;
-    assert.ok(await store.updateCheckout(rec.id, rec.version, { state: 'select-account', internal: { ...rec.internal, busy: { op: 'transfer', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } } }));
+    assert.ok(
+      await store.updateCheckout(rec.id, rec.version, {
+        state: 'select-account',
+        internal: { ...rec.internal, busy: { op: 'transfer', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
+      }),
+    );
     await h.bff.parts.sweep();
     assert.equal((await store.getCheckout(c.id))!.state, 'select-account');
     h.clock.advance(leaseMs + 1);
     await h.bff.parts.sweep();
     assert.equal((await store.getCheckout(c.id))!.state, 'unknown');
-    assert.deepEqual(h.events.filter((e) => e.checkoutId === c.id).map((e) => e.state), ['unknown']);
+    assert.deepEqual(
+      h.events.filter((e) => e.checkoutId === c.id).map((e) => e.state),
+      ['unknown'],
+    );
   });
 
   it('the sweeper runs on one instance at a time: its lease', async () => {
@@ -142,9 +162,10 @@ describe('the store failing', () => {
     const c = await h.createCheckout();
     const store = h.bff.parts.store;
     const rec = (await store.getCheckout(c.id))!;
-    const err = await h.bff.parts.service
-      .cancel(rec)
-      .then(() => null, (e: unknown) => e);
+    const err = await h.bff.parts.service.cancel(rec).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.equal(err, null, 'alone, a cancel goes through');
     const other = await h.createCheckout();
     const before = (await store.getCheckout(other.id))!;
@@ -155,12 +176,17 @@ describe('the store failing', () => {
       if (!raced && id === before.id) {
         raced = true;
         const cur = (await store.getCheckout(id))!;
-        await update(id, cur.version, { internal: { ...cur.internal, busy: { op: 'transfer', since: h.clock.now, until: h.clock.now + 1000, holder: 'bff_other' } } });
+        await update(id, cur.version, {
+          internal: { ...cur.internal, busy: { op: 'transfer', since: h.clock.now, until: h.clock.now + 1000, holder: 'bff_other' } },
+        });
       }
       return update(id, version, patch, events);
     };
     try {
-      const lost = await h.bff.parts.service.cancel(before).then(() => null, (e: unknown) => e);
+      const lost = await h.bff.parts.service.cancel(before).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(lost instanceof ApiError, String(lost));
       assert.equal(lost.status, 409);
       assert.equal(lost.code, 'checkout_busy');

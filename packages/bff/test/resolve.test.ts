@@ -35,7 +35,10 @@ describe('resolving an unknown checkout', () => {
     assert.deepEqual(body.resolution, { outcome: 'succeeded', at: new Date(h.clock.now).toISOString(), note: 'Bank statement of 20 Nov shows the transfer' });
     const events = await eventsOf(c.id);
     assert.equal(events.length, 1);
-    assert.deepEqual({ state: (events[0]!.data as { state: string }).state, source: (events[0]!.data as { source: string }).source }, { state: 'succeeded', source: 'merchant' });
+    assert.deepEqual(
+      { state: (events[0]!.data as { state: string }).state, source: (events[0]!.data as { source: string }).source },
+      { state: 'succeeded', source: 'merchant' },
+    );
     const payer = await view(await h.checkout(c.clientSecret, '/v1/checkout'));
     assert.equal(payer.state, 'succeeded');
     // The merchant's read shows the decision too.
@@ -67,7 +70,13 @@ describe('resolving an unknown checkout', () => {
 
   it('refuses a bad body with a 4xx and changes nothing', async () => {
     const c = await unknownCheckout();
-    for (const body of [{ outcome: 'maybe' }, { outcome: 'succeeded', note: 'x'.repeat(501) }, { outcome: 'succeeded', note: '   ' }, { outcome: 'failed', extra: 1 }, {}]) {
+    for (const body of [
+      { outcome: 'maybe' },
+      { outcome: 'succeeded', note: 'x'.repeat(501) },
+      { outcome: 'succeeded', note: '   ' },
+      { outcome: 'failed', extra: 1 },
+      {},
+    ]) {
       const res = await resolve(c.id, body);
       assert.ok(res.status >= 400 && res.status < 500, `${JSON.stringify(body).slice(0, 40)}: ${res.status}`);
       assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'validation_failed');
@@ -78,13 +87,20 @@ describe('resolving an unknown checkout', () => {
 
   it('is in the OpenAPI document with its body, and in the typed merchant client', async () => {
     const doc = (await (await h.bff.request(`${BFF_HOST}/v1/openapi.json`)).json()) as {
-      paths: Record<string, { post?: { security?: unknown[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } } }>;
+      paths: Record<
+        string,
+        { post?: { security?: unknown[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } } }
+      >;
     };
     const op = doc.paths['/v1/checkouts/{id}/resolve']?.post;
     assert.ok(op?.security?.length, 'bearer');
     assert.deepEqual(Object.keys(op!.requestBody!.content['application/json']!.schema.properties ?? {}).sort(), ['note', 'outcome']);
     const c = await unknownCheckout();
-    const client = createMerchantClient({ url: BFF_HOST, secret: MERCHANT_SECRET, fetch: ((input: RequestInfo | URL, init?: RequestInit) => h.bff.request(String(input), init)) as typeof fetch });
+    const client = createMerchantClient({
+      url: BFF_HOST,
+      secret: MERCHANT_SECRET,
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) => h.bff.request(String(input), init)) as typeof fetch,
+    });
     const out = await client.resolveCheckout(c.id, 'failed', 'The bank refused it');
     assert.equal(out.state, 'failed');
     assert.equal(out.resolution?.note, 'The bank refused it');

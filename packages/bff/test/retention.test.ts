@@ -28,9 +28,26 @@ const unique = (p: string) => `${p}_${++seq}_${randomBytes(4).toString('hex')}`;
 function checkout(state: CheckoutRecord['state'], at: number): CheckoutRecord {
   const id = unique('chk');
   return {
-    id, secretHash: randomBytes(32).toString('hex'), mode: 'native', state, version: 1, amount: 100, subject: 's', reference: unique('ref'),
-    holderDestiny: 'Shop', accountDestiny: 'ES9121000418450200051332', customData: null, urlOk: null, urlError: null, modes: ['native'],
-    attemptsLeft: 3, createdAt: at, updatedAt: at, expiresAt: at + 1000, internal: {}, error: null,
+    id,
+    secretHash: randomBytes(32).toString('hex'),
+    mode: 'native',
+    state,
+    version: 1,
+    amount: 100,
+    subject: 's',
+    reference: unique('ref'),
+    holderDestiny: 'Shop',
+    accountDestiny: 'ES9121000418450200051332',
+    customData: null,
+    urlOk: null,
+    urlError: null,
+    modes: ['native'],
+    attemptsLeft: 3,
+    createdAt: at,
+    updatedAt: at,
+    expiresAt: at + 1000,
+    internal: {},
+    error: null,
   };
 }
 
@@ -38,23 +55,53 @@ function checkout(state: CheckoutRecord['state'], at: number): CheckoutRecord {
 async function seed(store: Store) {
   const gone: string[] = [];
   const kept: string[] = [];
-  for (const [state, at, goes] of [['succeeded', OLD, true], ['expired', OLD, true], ['unknown', OLD, false], ['select-bank', OLD, false], ['succeeded', RECENT, false]] as const) {
+  for (const [state, at, goes] of [
+    ['succeeded', OLD, true],
+    ['expired', OLD, true],
+    ['unknown', OLD, false],
+    ['select-bank', OLD, false],
+    ['succeeded', RECENT, false],
+  ] as const) {
     const rec = checkout(state, at);
     await store.createCheckout(rec, { key: unique('key'), fingerprint: 'f', createdAt: at });
     (goes ? gone : kept).push(rec.id);
   }
   const host = checkout('failed', RECENT);
   await store.createCheckout(host);
-  for (const [at, settle] of [[OLD, 'delivered'], [OLD, 'pending'], [OLD, 'failed'], [RECENT, 'delivered']] as const) {
+  for (const [at, settle] of [
+    [OLD, 'delivered'],
+    [OLD, 'pending'],
+    [OLD, 'failed'],
+    [RECENT, 'delivered'],
+  ] as const) {
     const id = unique('evt');
     const rec = (await store.getCheckout(host.id))!;
     await store.updateCheckout(host.id, rec.version, { updatedAt: RECENT }, [{ id, type: 'checkout.updated', createdAt: at, data: { n: id } }]);
     if (settle === 'delivered') await store.settleEvent(id, { deliveredAt: at });
     if (settle === 'failed') await store.settleEvent(id, { failedAt: at, lastError: 'x' });
   }
-  for (const [outcome, at] of [['applied', OLD], ['ignored', OLD], ['pending', OLD], ['unmatched', OLD], ['applied', RECENT]] as const) {
+  for (const [outcome, at] of [
+    ['applied', OLD],
+    ['ignored', OLD],
+    ['pending', OLD],
+    ['unmatched', OLD],
+    ['applied', RECENT],
+  ] as const) {
     const id = unique('ntf');
-    await store.insertNotification({ id, dedupeKey: unique('d'), receivedAt: at, dataReturn: 'e30=', signature: 's', verified: true, status: '200', transactionId: 't', reference: 'r', amount: 1, checkoutId: null, outcome });
+    await store.insertNotification({
+      id,
+      dedupeKey: unique('d'),
+      receivedAt: at,
+      dataReturn: 'e30=',
+      signature: 's',
+      verified: true,
+      status: '200',
+      transactionId: 't',
+      reference: 'r',
+      amount: 1,
+      checkoutId: null,
+      outcome,
+    });
   }
   for (const at of [OLD, RECENT]) await store.claimReply({ key: unique('reply'), fingerprint: 'f', createdAt: at });
   return { gone, kept };
@@ -132,23 +179,33 @@ function suite(name: string, open: () => Store, teardown: () => Promise<void>) {
 
 const dir = mkdtempSync(join(tmpdir(), 'bff-retention-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-suite('sqlite', () => createSqliteStore(`file:${join(dir, 'store.db')}`), async () => {});
+suite(
+  'sqlite',
+  () => createSqliteStore(`file:${join(dir, 'store.db')}`),
+  async () => {},
+);
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 if (pgUrl) {
   const schema = `retention_test_${randomBytes(6).toString('hex')}`;
-  suite('postgres', () => createPostgresStore(pgUrl, { schema }), async () => {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    } finally {
-      await client.end();
-    }
-  });
+  suite(
+    'postgres',
+    () => createPostgresStore(pgUrl, { schema }),
+    async () => {
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  );
 } else if (process.env.CI === 'true') {
   test('retention: postgres needs TEST_DATABASE_URL', () => {
-    assert.fail('TEST_DATABASE_URL is not set. Start PostgreSQL with `bash scripts/postgres-test.sh` and run with TEST_DATABASE_URL=postgres://bank_checkout:bank_checkout@127.0.0.1:5432/bank_checkout_test');
+    assert.fail(
+      'TEST_DATABASE_URL is not set. Start PostgreSQL with `bash scripts/postgres-test.sh` and run with TEST_DATABASE_URL=postgres://bank_checkout:bank_checkout@127.0.0.1:5432/bank_checkout_test',
+    );
   });
 } else {
   const reason = 'TEST_DATABASE_URL is not set (start PostgreSQL with: bash scripts/postgres-test.sh)';
@@ -161,8 +218,17 @@ describe('retention settings and command', () => {
   test('defaults, and a bad value names its variable', () => {
     assert.deepEqual(loadConfig({}).retention, { eventsDays: 30, idempotencyDays: 7, notificationsDays: 90, checkoutsDays: 400, intervalMinutes: 60 });
     assert.equal(loadConfig({ RETENTION_EXPORT_DIR: '/var/lib/bff/export' }).retention.exportDir, '/var/lib/bff/export');
-    for (const name of ['RETENTION_EVENTS_DAYS', 'RETENTION_IDEMPOTENCY_DAYS', 'RETENTION_NOTIFICATIONS_DAYS', 'RETENTION_CHECKOUTS_DAYS', 'RETENTION_INTERVAL_MINUTES']) {
-      assert.throws(() => loadConfig({ [name]: '-1' }), (err: Error) => err instanceof ConfigError && err.message.includes(name));
+    for (const name of [
+      'RETENTION_EVENTS_DAYS',
+      'RETENTION_IDEMPOTENCY_DAYS',
+      'RETENTION_NOTIFICATIONS_DAYS',
+      'RETENTION_CHECKOUTS_DAYS',
+      'RETENTION_INTERVAL_MINUTES',
+    ]) {
+      assert.throws(
+        () => loadConfig({ [name]: '-1' }),
+        (err: Error) => err instanceof ConfigError && err.message.includes(name),
+      );
     }
   });
 
@@ -172,7 +238,10 @@ describe('retention settings and command', () => {
     await checkoutExporter(out, () => NOW)([rec]);
     const [file] = readdirSync(out);
     assert.equal(file, 'checkouts-2027-06-01.jsonl');
-    const lines = readFileSync(join(out, file!), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(join(out, file!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines.length, 1);
     assert.equal(lines[0]!.id, rec.id);
     assert.equal('secretHash' in lines[0]!, false);
@@ -186,7 +255,9 @@ describe('retention settings and command', () => {
     await store.createCheckout(rec);
     await store.close();
     const run = (args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../src/cli.ts'), 'prune', ...args], { env: { ...process.env, DATABASE_URL: `file:${file}`, LOG_LEVEL: 'silent' } });
+      promisify(execFile)(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../src/cli.ts'), 'prune', ...args], {
+        env: { ...process.env, DATABASE_URL: `file:${file}`, LOG_LEVEL: 'silent' },
+      });
     const dry = await run(['--dry-run']);
     assert.match(dry.stdout, /would delete: 1 ended checkouts/);
     const done = await run([]);

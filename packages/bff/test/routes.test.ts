@@ -60,7 +60,10 @@ describe('routes', () => {
       assert.ok(ok.length > 0 || o.responses['303'], `${r.method} ${r.path} has a 2xx`);
       for (const s of ok) assert.ok(o.responses[s].content?.[NOT_JSON[r.path] ?? 'application/json']?.schema, `${r.method} ${r.path} ${s} has a schema`);
       for (const name of r.path.match(/\{([^}]+)\}/g) ?? []) {
-        assert.ok(o.parameters?.some((p: Json) => p.in === 'path' && `{${p.name}}` === name), `${r.method} ${r.path} documents ${name}`);
+        assert.ok(
+          o.parameters?.some((p: Json) => p.in === 'path' && `{${p.name}}` === name),
+          `${r.method} ${r.path} documents ${name}`,
+        );
       }
     }
   });
@@ -147,7 +150,12 @@ describe('routes', () => {
 
   it('answers schema failures of body, query and content type in the BFF error shape', async () => {
     const cases: [Response, number, string, string?][] = [
-      [await h.merchant('/v1/links', { body: { amount: 2500, subject: 's', reference: 'r', urlNotif: 'https://elsewhere.example/n' } }), 422, 'validation_failed', 'urlNotif'],
+      [
+        await h.merchant('/v1/links', { body: { amount: 2500, subject: 's', reference: 'r', urlNotif: 'https://elsewhere.example/n' } }),
+        422,
+        'validation_failed',
+        'urlNotif',
+      ],
       [await h.merchant('/v1/orders?pageSize=0'), 422, 'validation_failed', 'pageSize'],
       [await h.merchant('/v1/notifications?unknown=1'), 422, 'validation_failed'],
       [await h.merchant('/v1/checkouts', { body: '{"amount":' }), 400, 'invalid_json'],
@@ -159,7 +167,11 @@ describe('routes', () => {
       const err = ((await res.json()) as Json).error;
       assert.equal(err.code, code);
       assert.match(err.requestId, /^req_/);
-      if (path) assert.ok(err.issues.some((i: Json) => i.path === path), `${code}: ${JSON.stringify(err.issues)}`);
+      if (path)
+        assert.ok(
+          err.issues.some((i: Json) => i.path === path),
+          `${code}: ${JSON.stringify(err.issues)}`,
+        );
     }
   });
 
@@ -176,10 +188,9 @@ describe('request ids', () => {
   });
   after(() => h.close());
 
-  const lines = (id: string) =>
-    h.logs.map((l) => JSON.parse(l) as Json).filter((l) => l.requestId === id);
+  const lines = (id: string) => h.logs.map((l) => JSON.parse(l) as Json).filter((l) => l.requestId === id);
 
-  it("keeps a sane incoming X-Request-Id and puts it on every log line of the request, upstream calls included", async () => {
+  it('keeps a sane incoming X-Request-Id and puts it on every log line of the request, upstream calls included', async () => {
     const id = 'shop-42.order:7_a';
     const res = await h.merchant('/v1/link-banks?country=ES', { headers: { 'X-Request-Id': id } });
     assert.equal(res.status, 200);

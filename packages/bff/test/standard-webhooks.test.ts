@@ -96,7 +96,13 @@ describe('Standard Webhooks signatures', () => {
         { secret: newSecret(), ...d, now: h.clock.now },
         { secret: RAW, ...r, now: raw.clock.now },
       ]),
-      ['checkout.updated', 'refused: signature does not match', 'refused: timestamp outside the tolerance', 'refused: signature does not match', 'checkout.updated'],
+      [
+        'checkout.updated',
+        'refused: signature does not match',
+        'refused: timestamp outside the tolerance',
+        'refused: signature does not match',
+        'checkout.updated',
+      ],
     );
   });
 
@@ -107,7 +113,13 @@ describe('Standard Webhooks signatures', () => {
     assert.match(s, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.equal(webhookKey(s).length, 32);
     assert.notEqual(newSecret(), s);
-    const config = loadConfig({ HOST: '0.0.0.0', BFF_MERCHANT_SECRET: s, MERCHANT_WEBHOOK_URL: 'https://shop.example/hook', MERCHANT_WEBHOOK_SECRET: newSecret(), DATABASE_URL: ':memory:' });
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      BFF_MERCHANT_SECRET: s,
+      MERCHANT_WEBHOOK_URL: 'https://shop.example/hook',
+      MERCHANT_WEBHOOK_SECRET: newSecret(),
+      DATABASE_URL: ':memory:',
+    });
     assert.equal(config.merchantSecret, s);
     assert.throws(() => loadConfig({ MERCHANT_WEBHOOK_SECRET: 'whsec_not base64 at all!!', DATABASE_URL: ':memory:' }), /MERCHANT_WEBHOOK_SECRET/);
   });

@@ -10,14 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import Database from 'libsql';
-import {
-  createPostgresStore,
-  createSqliteStore,
-  createStore,
-  type CheckoutRecord,
-  type NotificationRecord,
-  type Store,
-} from '../src/store/index.js';
+import { createPostgresStore, createSqliteStore, createStore, type CheckoutRecord, type NotificationRecord, type Store } from '../src/store/index.js';
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}_${++seq}_${randomBytes(4).toString('hex')}`;
@@ -122,7 +115,10 @@ function contract(name: string, makeEngine: () => Engine) {
       const open = checkout({ reference });
       await store.createCheckout(open);
       await assert.rejects(store.createCheckout(checkout({ reference })));
-      assert.deepEqual((await store.findCheckoutsByReference(reference)).map((r) => r.id), [open.id]);
+      assert.deepEqual(
+        (await store.findCheckoutsByReference(reference)).map((r) => r.id),
+        [open.id],
+      );
       const ended = await store.updateCheckout(open.id, open.version, { state: 'cancelled' });
       assert.equal(ended?.state, 'cancelled');
       const next = checkout({ reference });
@@ -173,12 +169,20 @@ function contract(name: string, makeEngine: () => Engine) {
       await store.createCheckout(rec);
       const kept = await store.updateCheckout(rec.id, rec.version, { internal: { sessionId: 's-1' }, updatedAt: 1_700_000_000_100 });
       const reference = unique('ref');
-      const moved = await store.updateCheckout(rec.id, kept!.version, { state: 'validate', reference, expiresAt: 1_700_000_200_000, updatedAt: 1_700_000_000_200 });
+      const moved = await store.updateCheckout(rec.id, kept!.version, {
+        state: 'validate',
+        reference,
+        expiresAt: 1_700_000_200_000,
+        updatedAt: 1_700_000_000_200,
+      });
       assert.ok(kept && moved);
       const other = engine.open();
       try {
         assert.deepEqual(await other.getCheckout(rec.id), moved);
-        assert.deepEqual((await other.findCheckoutsByReference(reference)).map((r) => r.id), [rec.id]);
+        assert.deepEqual(
+          (await other.findCheckoutsByReference(reference)).map((r) => r.id),
+          [rec.id],
+        );
         assert.deepEqual(await other.findCheckoutsByReference(rec.reference), []);
         assert.ok((await other.listCheckouts({ state: 'validate', limit: 500 })).some((r) => r.id === rec.id));
         assert.ok(!(await other.listCheckouts({ state: 'login', limit: 500 })).some((r) => r.id === rec.id));
@@ -292,7 +296,10 @@ function contract(name: string, makeEngine: () => Engine) {
       await store.completeReply(key, 201, { url: 'https://gw.example/1', idDebt: 'D1' });
       await store.releaseReply(key); // a completed reply stays
       const again = await store.claimReply({ key, fingerprint: 'f1', createdAt: 2 });
-      assert.deepEqual(again, { claimed: false, existing: { key, fingerprint: 'f1', status: 201, body: { url: 'https://gw.example/1', idDebt: 'D1' }, createdAt: 1 } });
+      assert.deepEqual(again, {
+        claimed: false,
+        existing: { key, fingerprint: 'f1', status: 201, body: { url: 'https://gw.example/1', idDebt: 'D1' }, createdAt: 1 },
+      });
       const open = unique('links:open');
       assert.equal((await store.claimReply({ key: open, fingerprint: 'f', createdAt: 3 })).claimed, true);
       await store.releaseReply(open);
@@ -333,10 +340,16 @@ function contract(name: string, makeEngine: () => Engine) {
       const newestFirst = [...made].sort((a, b) => b.receivedAt - a.receivedAt).map((n) => n.id);
 
       const page1 = await store.listNotifications({ limit: 2 });
-      assert.deepEqual(page1.map((n) => n.id), newestFirst.slice(0, 2));
+      assert.deepEqual(
+        page1.map((n) => n.id),
+        newestFirst.slice(0, 2),
+      );
       assert.deepEqual(page1[0], made[2]);
       const page2 = await store.listNotifications({ limit: 2, before: page1.at(-1)!.receivedAt });
-      assert.deepEqual(page2.map((n) => n.id), newestFirst.slice(2, 4));
+      assert.deepEqual(
+        page2.map((n) => n.id),
+        newestFirst.slice(2, 4),
+      );
       const page3 = await store.listNotifications({ limit: 2, before: page2.at(-1)!.receivedAt });
       assert.equal(page3[0]?.id, newestFirst[4]);
       assert.ok(page3.every((n) => n.receivedAt < base + 1000));

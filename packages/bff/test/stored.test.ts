@@ -64,7 +64,10 @@ describe('what a checkout stores', () => {
       const bank = await bankOf(r, c.clientSecret, 'levante');
       const fields = testFields(bank);
       const wrong = { ...fields, userSecret: (fields.userSecret![0] === '9' ? '8' : '9') + fields.userSecret!.slice(1) };
-      assert.equal((await view(await r.checkout(c.clientSecret, '/v1/checkout/login', { bankId: 'levante', loginId: bank.defaultLogin, fields: wrong }))).state, 'login');
+      assert.equal(
+        (await view(await r.checkout(c.clientSecret, '/v1/checkout/login', { bankId: 'levante', loginId: bank.defaultLogin, fields: wrong }))).state,
+        'login',
+      );
       await r.restart();
       const calls = r.upstreamCalls.length;
       const v = await view(await r.checkout(c.clientSecret, '/v1/checkout'));

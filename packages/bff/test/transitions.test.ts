@@ -35,7 +35,10 @@ function readmeTable(name: string): Map<string, string[]> {
   const rows = new Map<string, string[]>();
   for (const line of block.split('\n').filter((l) => /^\| `/.test(l))) {
     const [, first, second] = line.split('|').map((c) => c.trim());
-    rows.set(first!.replaceAll('`', ''), [...second!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!));
+    rows.set(
+      first!.replaceAll('`', ''),
+      [...second!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!),
+    );
   }
   return rows;
 }
@@ -46,7 +49,14 @@ describe('the transition table', () => {
     for (const [action, rule] of Object.entries(ACTIONS)) {
       for (const s of [...rule.from, ...rule.to]) assert.ok(CHECKOUT_STATES.includes(s), `${action}: ${s}`);
       // Only a restart starts from an ending, and never from a payment, an expiry or an unknown outcome.
-      for (const s of rule.from) assert.ok((FROM_ENDING.includes(action as CheckoutAction) ? ['failed', 'cancelled'] : CHECKOUT_STATES.filter((x) => !FINAL_STATES.includes(x) && x !== 'unknown')).includes(s), `${action} from ${s}`);
+      for (const s of rule.from)
+        assert.ok(
+          (FROM_ENDING.includes(action as CheckoutAction)
+            ? ['failed', 'cancelled']
+            : CHECKOUT_STATES.filter((x) => !FINAL_STATES.includes(x) && x !== 'unknown')
+          ).includes(s),
+          `${action} from ${s}`,
+        );
     }
     for (const step of Object.keys(ERROR_TARGETS) as (keyof typeof ERROR_TARGETS)[]) assert.ok(CHECKOUT_STATES.includes(stateAfterError(step, 'E999')));
     assert.deepEqual([...RESOLVE.from], ['unknown']);
@@ -54,7 +64,7 @@ describe('the transition table', () => {
 
   it('reaches every open state from where checkouts start', () => {
     const reached = new Set<CheckoutState>([initialState(['native']), initialState(['periodic'])]);
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const rule of Object.values(ACTIONS)) {
         if (!rule.from.some((s) => reached.has(s))) continue;
@@ -80,7 +90,11 @@ describe('the transition table', () => {
     assert.deepEqual([...states.keys()].sort(), [...CHECKOUT_STATES].sort());
     for (const s of CHECKOUT_STATES) {
       const expected = (Object.keys(ACTIONS) as CheckoutAction[]).filter((a) => ACTIONS[a].from.includes(s));
-      assert.deepEqual(states.get(s)!.filter((x) => (CHECKOUT_ACTIONS as readonly string[]).includes(x)), expected, s);
+      assert.deepEqual(
+        states.get(s)!.filter((x) => (CHECKOUT_ACTIONS as readonly string[]).includes(x)),
+        expected,
+        s,
+      );
     }
     const actions = readmeTable('actions');
     for (const a of CHECKOUT_ACTIONS) assert.deepEqual(actions.get(a), [...ACTIONS[a].to], a);
@@ -155,7 +169,14 @@ describe('the service obeys the table', () => {
   it('refuses an outcome the declaration does not name: nothing is written and the lock is released', async () => {
     const c = await h.createCheckout();
     const rec = (await h.bff.parts.store.getCheckout(c.id))!;
-    const core = createCore({ config: h.bff.parts.config, store: h.bff.parts.store, upstream: h.bff.parts.upstream, logger: h.bff.parts.logger, now: h.bff.parts.now, onFinal: () => {} });
+    const core = createCore({
+      config: h.bff.parts.config,
+      store: h.bff.parts.store,
+      upstream: h.bff.parts.upstream,
+      logger: h.bff.parts.logger,
+      now: h.bff.parts.now,
+      onFinal: () => {},
+    });
     await assert.rejects(
       core.act(rec, 'cancel', async () => ({ outcome: 'paid', data: {} })),
       UndeclaredTransition,

@@ -104,7 +104,10 @@ describe('a way forward', () => {
     const refused = await view(await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0003' }));
     assert.ok(refused.step.state === 'select-account');
     assert.equal(refused.error?.code, 'B106');
-    assert.deepEqual(refused.step.accounts.filter((a) => a.refused).map((a) => a.accountId), ['AUR-0003']);
+    assert.deepEqual(
+      refused.step.accounts.filter((a) => a.refused).map((a) => a.accountId),
+      ['AUR-0003'],
+    );
   });
 
   it('answers an action for a step the checkout has left with 409 stale_step and the current view', async () => {
@@ -176,7 +179,8 @@ describe('a way forward', () => {
   it('an E301 on a session just used is about the data, not the session', async () => {
     const d = await h.createCheckout();
     await walk(h, d.clientSecret, 'aurora', { stopAt: 'select-account' });
-    h.override = (path) => (path === '/test/transfer/init' ? Response.json({ status: 'E301', description: 'holderDestiny: incorrect' }, { status: 400 }) : undefined);
+    h.override = (path) =>
+      path === '/test/transfer/init' ? Response.json({ status: 'E301', description: 'holderDestiny: incorrect' }, { status: 400 }) : undefined;
     const bad = await view(await h.checkout(d.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })).finally(() => (h.override = null));
     assert.equal(bad.state, 'failed');
     assert.deepEqual(bad.error, { code: 'E301', message: 'error.E301' });

@@ -71,7 +71,16 @@ export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 export type ErrorCode = ApiErrorCode | ViewErrorCode | ClientErrorCode;
 
 /** Codes only the merchant's server meets (merchant API, the provider's calls): never shown to a payer. */
-export const MERCHANT_ERROR_CODES = ['idempotency_mismatch', 'idempotency_in_progress', 'webhook_off', 'invalid_signature', 'notification_unreadable', 'provider_credentials', 'reference_in_use', 'not_isolated'] as const satisfies readonly ApiErrorCode[];
+export const MERCHANT_ERROR_CODES = [
+  'idempotency_mismatch',
+  'idempotency_in_progress',
+  'webhook_off',
+  'invalid_signature',
+  'notification_unreadable',
+  'provider_credentials',
+  'reference_in_use',
+  'not_isolated',
+] as const satisfies readonly ApiErrorCode[];
 
 /** The codes a payer may be shown a message for: every code but the merchant's own. */
 export type PayerErrorCode = Exclude<ErrorCode, (typeof MERCHANT_ERROR_CODES)[number]>;

@@ -68,7 +68,6 @@ export interface CheckoutClient {
   handoff?(): Promise<HandoffAnswer>;
 }
 
-
 export interface ApiIssue {
   path: string;
   message: string;
@@ -83,8 +82,14 @@ export interface ApiIssue {
  */
 export { ApiClientError as CheckoutApiError };
 
-const fail = (status: number, code: string, message: string, requestId: string | null = null, issues: readonly ApiIssue[] = [], view: CheckoutView | null = null) =>
-  new ApiClientError(status, code, message, requestId, issues, 'CheckoutApiError', view);
+const fail = (
+  status: number,
+  code: string,
+  message: string,
+  requestId: string | null = null,
+  issues: readonly ApiIssue[] = [],
+  view: CheckoutView | null = null,
+) => new ApiClientError(status, code, message, requestId, issues, 'CheckoutApiError', view);
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -102,7 +107,14 @@ function errorOf(status: number, body: unknown): ApiClientError {
   const e = isObject(body) && isObject((body as Partial<ErrorBody>).error) ? (body as ErrorBody).error : null;
   if (e && typeof e.code === 'string') {
     const view = (body as { view?: unknown }).view;
-    return fail(status, e.code, String(e.message ?? ''), typeof e.requestId === 'string' ? e.requestId : null, Array.isArray(e.issues) ? e.issues : [], isCheckoutView(view) ? view : null);
+    return fail(
+      status,
+      e.code,
+      String(e.message ?? ''),
+      typeof e.requestId === 'string' ? e.requestId : null,
+      Array.isArray(e.issues) ? e.issues : [],
+      isCheckoutView(view) ? view : null,
+    );
   }
   const code = status === 504 ? 'upstream_timeout' : status >= 500 ? 'upstream' : 'http_error';
   return fail(status, code, `HTTP ${status}`);

@@ -6,7 +6,6 @@ import { funnelStepOf, type CheckoutOutcome, type CheckoutState, type CheckoutVi
 
 export type { CheckoutOutcome };
 
-
 export interface CheckoutStepDetail {
   checkoutId: string;
   /** The state the BFF answered with. */

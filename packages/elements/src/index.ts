@@ -13,7 +13,15 @@ export { BankAccountPicker, type AccountItem } from './bank-account-picker/bank-
 export { BankChallenge, systemClock, type Clock } from './bank-challenge/bank-challenge.js';
 export { BankPeriodicForm } from './bank-periodic-form/bank-periodic-form.js';
 export { BankResult, canRetry, type ResultStatus } from './bank-result/bank-result.js';
-export { createCheckoutClient, CheckoutApiError, INDIRECT_SIGNED_VALUE, type CheckoutClient, type CheckoutClientOptions, type ApiIssue, type ModeBody } from './client.js';
+export {
+  createCheckoutClient,
+  CheckoutApiError,
+  INDIRECT_SIGNED_VALUE,
+  type CheckoutClient,
+  type CheckoutClientOptions,
+  type ApiIssue,
+  type ModeBody,
+} from './client.js';
 export { checkoutContext, type CheckoutContextValue, type StepAction } from './context.js';
 export type {
   BankEventMap,

@@ -44,13 +44,37 @@ export const BankSelector = createComponent({
   displayName: 'BankSelector',
 });
 
-export const BankLoginForm = createComponent({ tagName: 'bank-login-form', elementClass: BankLoginFormElement, react: React, events: stepEvents, displayName: 'BankLoginForm' });
+export const BankLoginForm = createComponent({
+  tagName: 'bank-login-form',
+  elementClass: BankLoginFormElement,
+  react: React,
+  events: stepEvents,
+  displayName: 'BankLoginForm',
+});
 
-export const BankSecondLogin = createComponent({ tagName: 'bank-second-login', elementClass: BankSecondLoginElement, react: React, events: stepEvents, displayName: 'BankSecondLogin' });
+export const BankSecondLogin = createComponent({
+  tagName: 'bank-second-login',
+  elementClass: BankSecondLoginElement,
+  react: React,
+  events: stepEvents,
+  displayName: 'BankSecondLogin',
+});
 
-export const BankContractPicker = createComponent({ tagName: 'bank-contract-picker', elementClass: BankContractPickerElement, react: React, events: stepEvents, displayName: 'BankContractPicker' });
+export const BankContractPicker = createComponent({
+  tagName: 'bank-contract-picker',
+  elementClass: BankContractPickerElement,
+  react: React,
+  events: stepEvents,
+  displayName: 'BankContractPicker',
+});
 
-export const BankAccountPicker = createComponent({ tagName: 'bank-account-picker', elementClass: BankAccountPickerElement, react: React, events: stepEvents, displayName: 'BankAccountPicker' });
+export const BankAccountPicker = createComponent({
+  tagName: 'bank-account-picker',
+  elementClass: BankAccountPickerElement,
+  react: React,
+  events: stepEvents,
+  displayName: 'BankAccountPicker',
+});
 
 export const BankChallenge = createComponent({
   tagName: 'bank-challenge',
@@ -68,4 +92,10 @@ export const BankPeriodicForm = createComponent({
   displayName: 'BankPeriodicForm',
 });
 
-export const BankResult = createComponent({ tagName: 'bank-result', elementClass: BankResultElement, react: React, events: { onBankRetry: on('bank-retry') }, displayName: 'BankResult' });
+export const BankResult = createComponent({
+  tagName: 'bank-result',
+  elementClass: BankResultElement,
+  react: React,
+  events: { onBankRetry: on('bank-retry') },
+  displayName: 'BankResult',
+});

@@ -43,10 +43,20 @@ async function render(validations: ValidationView[], opts: { seconds?: number; l
 }
 
 describe('<bank-challenge>', () => {
-  it('in test mode shows each validation\'s test value as text beside its fill button', async () => {
+  it("in test mode shows each validation's test value as text beside its fill button", async () => {
     const clock = manualClock();
     const v = view(
-      { state: 'validate', bank, round: 1, deadline: deadline(90), validations: [validation(1, { testValue: '482913' }), validation(4, { fieldId: 'token', testValue: '613579' }), validation(6, { fieldId: 'app', testValue: 'SIGNED' })] },
+      {
+        state: 'validate',
+        bank,
+        round: 1,
+        deadline: deadline(90),
+        validations: [
+          validation(1, { testValue: '482913' }),
+          validation(4, { fieldId: 'token', testValue: '613579' }),
+          validation(6, { fieldId: 'app', testValue: 'SIGNED' }),
+        ],
+      },
       { sandbox: true },
     );
     const el = await fixture<BankChallenge>(html`<bank-challenge locale="en" .clock=${clock} .view=${v}></bank-challenge>`);
@@ -120,7 +130,9 @@ describe('<bank-challenge>', () => {
     const bff = fakeBff({ 'POST /v1/checkout/validate': () => view({ state: 'validate', bank, round: 1, deadline: deadline(90), validations: [v6] }) });
     const client = createCheckoutClient({ api: 'https://bff.test', secret: 's', fetch: bff.fetch });
     const { el } = await render([v6], { client });
-    expect(q(el, '[part=device]').textContent).to.contain('Open your bank’s app on your other device and approve the payment. Then press “I have approved it”.');
+    expect(q(el, '[part=device]').textContent).to.contain(
+      'Open your bank’s app on your other device and approve the payment. Then press “I have approved it”.',
+    );
     expect(q(el, '.waiting').textContent).to.equal('Waiting for your approval in the app…');
     expect(el.shadowRoot!.querySelector('input')).to.equal(null);
     const done = q<HTMLButtonElement>(el, 'button[type=submit]');

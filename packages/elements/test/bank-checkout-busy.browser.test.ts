@@ -11,8 +11,14 @@ import { apiError, fakeBff, until, view, type FakeRoute } from './fixtures.js';
 
 const SECRET = 'cs_live_0123456789abcdef';
 const bankRef = { bankId: 'aurora', label: 'Banco Aurora' };
-const accounts = view({ state: 'select-account', bank: bankRef, accounts: [{ accountId: 'AUR-0001', info: 'Cuenta Nómina', balance: 254310 }] }, { sandbox: true });
-const validating = view({ state: 'validate', bank: bankRef, round: 1, deadline: new Date(Date.now() + 90_000).toISOString(), validations: [] }, { sandbox: true });
+const accounts = view(
+  { state: 'select-account', bank: bankRef, accounts: [{ accountId: 'AUR-0001', info: 'Cuenta Nómina', balance: 254310 }] },
+  { sandbox: true },
+);
+const validating = view(
+  { state: 'validate', bank: bankRef, round: 1, deadline: new Date(Date.now() + 90_000).toISOString(), validations: [] },
+  { sandbox: true },
+);
 
 interface Controller {
   busyDelaysMs: readonly number[];
@@ -25,7 +31,9 @@ const noticeText = (el: BankCheckout) => el.shadowRoot!.querySelector('[part=not
 
 async function mount(routes: Record<string, FakeRoute>) {
   const bff = fakeBff(routes);
-  const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale="en" .fetch=${bff.fetch} poll-interval="30"></bank-checkout>`);
+  const el = await fixture<BankCheckout>(
+    html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale="en" .fetch=${bff.fetch} poll-interval="30"></bank-checkout>`,
+  );
   const errors: unknown[] = [];
   el.addEventListener('bank-checkout-error', (e) => errors.push((e as CustomEvent).detail));
   return { el, bff, errors };

@@ -50,11 +50,15 @@ async function mount(fetch: typeof globalThis.fetch, opts: { mode?: CheckoutMode
 
 /** `host inner`: an element inside the shadow root of a kit element inside the checkout. */
 const need = <T extends Element = HTMLElement>(el: Element, selector: string, timeoutMs?: number) =>
-  until(() => {
-    const [host, ...rest] = selector.split(' ');
-    const h = deep(el.shadowRoot!, host!);
-    return rest.length ? (h?.shadowRoot?.querySelector<T>(rest.join(' ')) ?? null) : (h as T | null);
-  }, selector, timeoutMs);
+  until(
+    () => {
+      const [host, ...rest] = selector.split(' ');
+      const h = deep(el.shadowRoot!, host!);
+      return rest.length ? (h?.shadowRoot?.querySelector<T>(rest.join(' ')) ?? null) : (h as T | null);
+    },
+    selector,
+    timeoutMs,
+  );
 
 describe('<bank-checkout> beyond the steps', () => {
   it('finishes on the phone: a QR code of a single-use link, no navigation here, and the result when the bank confirms', async () => {
@@ -66,12 +70,15 @@ describe('<bank-checkout> beyond the steps', () => {
     offer.click();
     const qr = await need<SVGElement>(el, 'bank-handoff [part=qr]');
     expect(visited, 'this page stays').to.deep.equal([]);
-    expect(paths(bff.calls).filter((p) => p.startsWith('POST')), paths(bff.calls).join()).to.deep.equal(['POST /v1/checkout/redirect', 'POST /v1/checkout/handoff']);
+    expect(
+      paths(bff.calls).filter((p) => p.startsWith('POST')),
+      paths(bff.calls).join(),
+    ).to.deep.equal(['POST /v1/checkout/redirect', 'POST /v1/checkout/handoff']);
     expect(qr.getAttribute('role')).to.equal('img');
     expect(qr.getAttribute('aria-label')).to.equal("QR code that opens your bank's page on your phone");
     expect(qr.querySelector('path')!.getAttribute('d')).to.match(/^M\d+ \d+h1v1h-1z/);
     expect(qr.hasAttribute('style')).to.equal(false);
-    const link = (await need<HTMLInputElement>(el, 'bank-handoff [part=link]'));
+    const link = await need<HTMLInputElement>(el, 'bank-handoff [part=link]');
     expect(link.value).to.equal(HANDOFF);
     const handoff = deep(el.shadowRoot!, 'bank-handoff')!;
     expect(handoff.shadowRoot!.innerHTML, 'the client secret is not in the code or the link').not.to.contain('cs_test_secret');

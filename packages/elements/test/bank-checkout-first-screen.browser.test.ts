@@ -61,7 +61,9 @@ describe('<bank-checkout> first screen', () => {
         ['es', '42,50\u00a0€'],
         ['en', '€42.50'],
       ] as const) {
-        const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret="s" locale=${locale} .fetch=${bff.fetch}></bank-checkout>`);
+        const el = await fixture<BankCheckout>(
+          html`<bank-checkout api="https://bff.test" checkout-secret="s" locale=${locale} .fetch=${bff.fetch}></bank-checkout>`,
+        );
         await until(() => listed(el), 'the bank list');
         expect(amount(el)).to.equal(text);
       }

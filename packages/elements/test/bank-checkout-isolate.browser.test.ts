@@ -18,14 +18,17 @@ describe('<bank-checkout isolate> (full kit)', () => {
     const warn = console.warn;
     console.warn = () => {};
     try {
-      const el = await fixture<BankCheckout>(html`<bank-checkout isolate api=${location.origin} checkout-secret="cs_full" locale="en" .fetch=${spy}></bank-checkout>`);
+      const el = await fixture<BankCheckout>(
+        html`<bank-checkout isolate api=${location.origin} checkout-secret="cs_full" locale="en" .fetch=${spy}></bank-checkout>`,
+      );
       const frame = await until(() => el.shadowRoot!.querySelector('iframe'), 'the frame');
       expect(frame.getAttribute('part')).to.equal('frame');
       expect(frame.src).to.equal(`${location.origin}/v1/frame`);
       expect(el.shadowRoot!.querySelector('.checkout, bank-selector'), 'no step rendered in the page').to.equal(null);
       await new Promise((r) => frame.addEventListener('load', r, { once: true }));
       const sent: { message: { secret?: string }; transfer: Transferable[] }[] = [];
-      frame.contentWindow!.postMessage = ((message: { secret?: string }, _origin: string, transfer: Transferable[] = []) => void sent.push({ message, transfer })) as unknown as typeof postMessage;
+      frame.contentWindow!.postMessage = ((message: { secret?: string }, _origin: string, transfer: Transferable[] = []) =>
+        void sent.push({ message, transfer })) as unknown as typeof postMessage;
       window.dispatchEvent(new MessageEvent('message', { data: { v: FRAME_PROTOCOL, type: 'ready' }, origin: location.origin, source: frame.contentWindow }));
       expect(sent[0]?.message.secret).to.equal('cs_full');
       const port = sent[0]!.transfer[0] as MessagePort;

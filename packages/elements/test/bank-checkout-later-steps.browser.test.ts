@@ -15,10 +15,16 @@ describe('<bank-checkout> alone', () => {
   it('loads no native step for a checkout that only pays at the bank’s page', async () => {
     const bff = fakeBff({ 'GET /v1/checkout': () => view({ state: 'select-bank' }, { mode: 'redirect', modes: ['redirect'] }) });
     const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret="s" locale="en" .fetch=${bff.fetch}></bank-checkout>`);
-    expect(LATER.filter((t) => customElements.get(t)), 'no later step defined at import').to.deep.equal([]);
+    expect(
+      LATER.filter((t) => customElements.get(t)),
+      'no later step defined at import',
+    ).to.deep.equal([]);
     await until(() => el.shadowRoot!.querySelector('[part=redirect-start]'), 'the redirect start');
     await new Promise((r) => setTimeout(r, 200));
-    expect(LATER.filter((t) => customElements.get(t)), 'no native step for a redirect-only checkout').to.deep.equal([]);
+    expect(
+      LATER.filter((t) => customElements.get(t)),
+      'no native step for a redirect-only checkout',
+    ).to.deep.equal([]);
   });
 
   it('shows the bank list before any later step is loaded, then loads them in the background', async () => {
@@ -38,7 +44,10 @@ describe('<bank-checkout> alone', () => {
       await until(() => el.shadowRoot!.querySelector('bank-selector')?.shadowRoot?.querySelector('[role=option]'), 'the bank list');
       await new Promise((r) => setTimeout(r, 100));
       const laterFile = () => performance.getEntriesByType('resource').some((r) => r.name.includes('/bank-checkout/later-steps.'));
-      expect(LATER.filter((t) => customElements.get(t)).concat(laterFile() ? ['later-steps'] : []), 'nothing of the later steps before the frame that shows the list').to.deep.equal([]);
+      expect(
+        LATER.filter((t) => customElements.get(t)).concat(laterFile() ? ['later-steps'] : []),
+        'nothing of the later steps before the frame that shows the list',
+      ).to.deep.equal([]);
       for (const frame of frames.splice(0)) frame(performance.now());
     } finally {
       window.requestAnimationFrame = requestFrame;

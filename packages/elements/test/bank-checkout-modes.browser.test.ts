@@ -4,7 +4,22 @@ import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
 import type { CheckoutMode, CheckoutView } from '@bank-checkout/contract';
 import { systemClock } from '../src/bank-challenge/bank-challenge.js';
-import { DEBTOR_IBAN, FIXED_NOW, GROUPS, PERIODIC_BANKS, apiError, deep, fakeBff, gate, inlineStyled, leave, type, until, view, type FakeRoute } from './fixtures.js';
+import {
+  DEBTOR_IBAN,
+  FIXED_NOW,
+  GROUPS,
+  PERIODIC_BANKS,
+  apiError,
+  deep,
+  fakeBff,
+  gate,
+  inlineStyled,
+  leave,
+  type,
+  until,
+  view,
+  type FakeRoute,
+} from './fixtures.js';
 
 const GATEWAY = 'https://gateway.example/pay/abc';
 const SIGNED = 'https://gateway.example/periodic/xyz';
@@ -34,7 +49,11 @@ function modesBff(start: CheckoutView, extra: Record<string, FakeRoute> = {}) {
     'GET /v1/checkout': () => current,
     'GET /v1/banks': () => ({ status: 200, body: { groups: GROUPS } }),
     'POST /v1/checkout/mode': (b: { mode: CheckoutMode }) =>
-      set(b.mode === 'periodic' ? view({ state: 'periodic', banks: PERIODIC_BANKS }, { mode: 'periodic', modes }) : view({ state: 'select-bank' }, { mode: b.mode, modes })),
+      set(
+        b.mode === 'periodic'
+          ? view({ state: 'periodic', banks: PERIODIC_BANKS }, { mode: 'periodic', modes })
+          : view({ state: 'select-bank' }, { mode: b.mode, modes }),
+      ),
     'POST /v1/checkout/redirect': () => set(view({ state: 'redirect', url: GATEWAY }, { mode: 'redirect', modes })),
     'POST /v1/checkout/periodic': () => set(view({ state: 'redirect', url: SIGNED }, { mode: 'periodic', modes })),
     ...extra,
@@ -85,7 +104,10 @@ describe('<bank-checkout> modes', () => {
     const start = await need<HTMLButtonElement>(el, '[part=redirect-start]');
     expect(text(start)).to.equal('Pay at your bank’s website');
     expect(checkedMode(el)).to.equal(1);
-    expect(bff.calls.filter((c) => c.method === 'POST'), 'choosing redirect calls nothing yet').to.deep.equal([]);
+    expect(
+      bff.calls.filter((c) => c.method === 'POST'),
+      'choosing redirect calls nothing yet',
+    ).to.deep.equal([]);
     await expect(el).to.be.accessible();
 
     await sendKeys({ press: 'ArrowDown' });
@@ -184,7 +206,10 @@ describe('<bank-checkout> modes', () => {
     c.shadowRoot!.querySelector<HTMLButtonElement>('[part=modes-change]')!.click();
     await c.updateComplete;
     expect(checkedMode(c)).to.equal(1);
-    expect(redirect.bff.calls.filter((x) => x.method === 'POST'), 'the signed URL waits for the payer').to.deep.equal([]);
+    expect(
+      redirect.bff.calls.filter((x) => x.method === 'POST'),
+      'the signed URL waits for the payer',
+    ).to.deep.equal([]);
 
     const notAllowed = modesBff(view({ state: 'select-bank' }, { modes: ['native', 'redirect'] }));
     const d = await mount(notAllowed.bff.fetch, { mode: 'periodic' });
@@ -208,7 +233,10 @@ describe('<bank-checkout> modes', () => {
     await until(() => checkedMode(el) === 0);
     expect(stepTag(el)).to.equal('bank-selector');
     await new Promise((r) => setTimeout(r, 100));
-    expect(paths(bff.calls).filter((p) => p.startsWith('POST')), 'a failed switch is not repeated').to.deep.equal(['POST /v1/checkout/mode']);
+    expect(
+      paths(bff.calls).filter((p) => p.startsWith('POST')),
+      'a failed switch is not repeated',
+    ).to.deep.equal(['POST /v1/checkout/mode']);
     await expect(el).to.be.accessible();
   });
 
@@ -241,7 +269,7 @@ describe('<bank-checkout> modes', () => {
     const heading = await need(el, 'h2');
     expect(text(heading)).to.equal('Waiting for your bank');
     expect(text(el.shadowRoot!.querySelector('[part=step] p'))).to.contain('Do not pay again.');
-    expect((el.shadowRoot!.querySelector<HTMLAnchorElement>('[part=redirect-link]'))!.href).to.equal(GATEWAY);
+    expect(el.shadowRoot!.querySelector<HTMLAnchorElement>('[part=redirect-link]')!.href).to.equal(GATEWAY);
     expect(text(el.shadowRoot!.querySelector('[part=redirect-check]'))).to.equal('Check again');
     expect(el.shadowRoot!.querySelector('[part=cancel] button'), 'the BFF allows cancel while waiting').to.not.equal(null);
     expect(el.shadowRoot!.querySelector('[part=modes]')).to.equal(null);

@@ -28,7 +28,18 @@ function focused(): Element | null {
 }
 
 const accounts = (over: Partial<CheckoutView> = {}, back: 'login' | 'select-contract' = 'login') =>
-  view({ state: 'select-account', bank: bankRef, back, accounts: [{ accountId: 'AUR-0001', info: 'Cuenta Nómina', balance: 254310 }, { accountId: 'AUR-0003', info: 'Cuenta Conjunta', balance: 88000 }] }, over);
+  view(
+    {
+      state: 'select-account',
+      bank: bankRef,
+      back,
+      accounts: [
+        { accountId: 'AUR-0001', info: 'Cuenta Nómina', balance: 254310 },
+        { accountId: 'AUR-0003', info: 'Cuenta Conjunta', balance: 88000 },
+      ],
+    },
+    over,
+  );
 const challenge = () => view({ state: 'validate', bank: bankRef, round: 1, deadline: later(), validations: [validation(1, { fieldId: 'smsCode' })] });
 
 async function mount(fetch: typeof globalThis.fetch, attrs: { mode?: string } = {}) {
@@ -53,7 +64,10 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     picker.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
     const form = await inStep(el, 'bank-challenge', 'form');
     expect(text(el.shadowRoot!.querySelector('[part=notice]'))).to.equal('This payment moved on in another window: this page now shows where it is.');
-    expect(bff.calls.filter((c) => c.method === 'GET' && c.path === '/v1/checkout'), 'the answer carried the view: no read needed').to.have.length(0);
+    expect(
+      bff.calls.filter((c) => c.method === 'GET' && c.path === '/v1/checkout'),
+      'the answer carried the view: no read needed',
+    ).to.have.length(0);
     await until(() => focused()?.localName === 'h2', 'focus on the step heading');
     expect(form.getRootNode()).to.equal(focused()!.getRootNode());
     await expect(el).to.be.accessible();
@@ -92,8 +106,13 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     const back = await until(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=back] button'), 'Back');
     back.click();
     await el.updateComplete;
-    expect(text(el.shadowRoot!.querySelector('#back-question'))).to.equal(`Going back signs you out of ${AURORA.label}. You sign in there again; the user you typed is kept.`);
-    expect(bff.calls.some((c) => c.path === '/v1/checkout/back'), 'nothing sent before the payer answers').to.equal(false);
+    expect(text(el.shadowRoot!.querySelector('#back-question'))).to.equal(
+      `Going back signs you out of ${AURORA.label}. You sign in there again; the user you typed is kept.`,
+    );
+    expect(
+      bff.calls.some((c) => c.path === '/v1/checkout/back'),
+      'nothing sent before the payer answers',
+    ).to.equal(false);
     expect(focused()?.textContent?.trim()).to.equal('No, stay here');
     await expect(el).to.be.accessible();
     const yes = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=back] button')].find((b) => b.textContent?.trim() === 'Yes, go back')!;
@@ -111,7 +130,15 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
   it('goes back to the contracts without asking while the bank session goes on', async () => {
     const bff = fakeBff({
       'GET /v1/checkout': () => accounts({}, 'select-contract'),
-      'POST /v1/checkout/back': () => view({ state: 'select-contract', bank: bankRef, contracts: [{ contractId: 'C1', info: 'Contrato 1' }, { contractId: 'C2', info: 'Contrato 2' }] }),
+      'POST /v1/checkout/back': () =>
+        view({
+          state: 'select-contract',
+          bank: bankRef,
+          contracts: [
+            { contractId: 'C1', info: 'Contrato 1' },
+            { contractId: 'C2', info: 'Contrato 2' },
+          ],
+        }),
     });
     const el = await mount(bff.fetch);
     (await until(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=back] button'), 'Back')).click();
@@ -192,8 +219,12 @@ describe('<bank-challenge> read without sight', () => {
     await until(() => el.shadowRoot!.querySelector('form'), 'the form');
     return el;
   };
-  const at = (clock: ReturnType<typeof manualClock>, seconds: number, over: Partial<CheckoutView> = {}, validations = [validation(5, { fieldId: 'card', value: svgCard(), label: 'Valor de la coordenada B2 de la tarjeta mostrada' })]) =>
-    view({ state: 'validate', bank: bankRef, round: 1, deadline: new Date(clock.now() + seconds * 1000).toISOString(), validations }, over);
+  const at = (
+    clock: ReturnType<typeof manualClock>,
+    seconds: number,
+    over: Partial<CheckoutView> = {},
+    validations = [validation(5, { fieldId: 'card', value: svgCard(), label: 'Valor de la coordenada B2 de la tarjeta mostrada' })],
+  ) => view({ state: 'validate', bank: bankRef, round: 1, deadline: new Date(clock.now() + seconds * 1000).toISOString(), validations }, over);
 
   it('shows the coordinates card as a table of rows and columns, the cell asked for marked in words and tied to the field', async () => {
     const clock = manualClock();

@@ -4,7 +4,23 @@ import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { LAST_BANK_KEY } from '../src/logic/banks.js';
-import { AURORA, CARD_IMAGE, GROUPS, allAttributeValues, apiError, deep, fakeBff, field, gate, inlineStyled, type, until, validation, view, type FakeRoute } from './fixtures.js';
+import {
+  AURORA,
+  CARD_IMAGE,
+  GROUPS,
+  allAttributeValues,
+  apiError,
+  deep,
+  fakeBff,
+  field,
+  gate,
+  inlineStyled,
+  type,
+  until,
+  validation,
+  view,
+  type FakeRoute,
+} from './fixtures.js';
 
 const SECRET = 'cs_live_0123456789abcdef';
 const CREDENTIALS = ['12345678Z', '135790', '999999', '4821', '2580', '613579'];
@@ -38,12 +54,33 @@ function nativeFlow() {
     'GET /v1/banks': () => ({ status: 200, body: { groups: GROUPS } }),
     'POST /v1/checkout/login': (b) =>
       b.fields.userSecret === '135790'
-        ? at({ state: 'second-login', bank: bankRef, type: 2, value: 'B3', field: field({ fieldId: 'coordinate', label: 'Coordenada B3', min: 4, max: 4, valueType: 'numeric', password: true }) })
+        ? at({
+            state: 'second-login',
+            bank: bankRef,
+            type: 2,
+            value: 'B3',
+            field: field({ fieldId: 'coordinate', label: 'Coordenada B3', min: 4, max: 4, valueType: 'numeric', password: true }),
+          })
         : at({ state: 'login', bank: AURORA }, { error: { code: 'B100', message: 'error.B100' }, attemptsLeft: current.attemptsLeft - 1 }),
-    'POST /v1/checkout/second-login': () => at({ state: 'select-contract', bank: bankRef, contracts: [{ contractId: 'C1', info: 'Contrato 0001' }, { contractId: 'C2', info: 'Contrato 0002' }] }),
-    'POST /v1/checkout/contract': () => at({ state: 'select-account', bank: bankRef, accounts: [{ accountId: 'AUR-0001', info: 'Cuenta Nómina', balance: 254310 }] }),
+    'POST /v1/checkout/second-login': () =>
+      at({
+        state: 'select-contract',
+        bank: bankRef,
+        contracts: [
+          { contractId: 'C1', info: 'Contrato 0001' },
+          { contractId: 'C2', info: 'Contrato 0002' },
+        ],
+      }),
+    'POST /v1/checkout/contract': () =>
+      at({ state: 'select-account', bank: bankRef, accounts: [{ accountId: 'AUR-0001', info: 'Cuenta Nómina', balance: 254310 }] }),
     'POST /v1/checkout/transfer': () =>
-      at({ state: 'validate', bank: bankRef, round: 1, deadline: later(), validations: [validation(0, { fieldId: 'signature', password: true }), validation(5, { fieldId: 'card', value: CARD_IMAGE })] }),
+      at({
+        state: 'validate',
+        bank: bankRef,
+        round: 1,
+        deadline: later(),
+        validations: [validation(0, { fieldId: 'signature', password: true }), validation(5, { fieldId: 'card', value: CARD_IMAGE })],
+      }),
     'POST /v1/checkout/validate': () =>
       current.step.state === 'validate' && current.step.round === 1
         ? at({ state: 'validate', bank: bankRef, round: 2, deadline: later(), validations: [validation(6, { fieldId: 'app' })] })
@@ -54,7 +91,9 @@ function nativeFlow() {
 }
 
 async function mount(fetch: typeof globalThis.fetch, locale: string | null = 'es', extra: Partial<BankCheckout> = {}) {
-  const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale=${locale ?? ''} .fetch=${fetch} poll-interval="30"></bank-checkout>`);
+  const el = await fixture<BankCheckout>(
+    html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale=${locale ?? ''} .fetch=${fetch} poll-interval="30"></bank-checkout>`,
+  );
   Object.assign(el, extra);
   if (!locale) el.removeAttribute('locale');
   return el;
@@ -81,7 +120,10 @@ describe('<bank-checkout>', () => {
     const selector = await need(el, 'bank-selector');
     await until(() => selector.shadowRoot!.querySelector('[role=option]'), 'banks');
     expect(text(el.shadowRoot!.querySelector('[part=amount]'))).to.equal('42,50 €');
-    expect(text(el.shadowRoot!.querySelector('[part=summary]'))).to.contain('Tienda Demo').and.contain('ES91 2100 0418 4502 0005 1332').and.contain('Pedido 1042');
+    expect(text(el.shadowRoot!.querySelector('[part=summary]')))
+      .to.contain('Tienda Demo')
+      .and.contain('ES91 2100 0418 4502 0005 1332')
+      .and.contain('Pedido 1042');
     expect(text(el.shadowRoot!.querySelector('[part=sandbox-banner]'))).to.equal('Modo de prueba: no se mueve dinero real.');
     await axe();
 
@@ -175,8 +217,12 @@ describe('<bank-checkout>', () => {
     // Events: steps, the B100 error, exactly one completion; never a credential or the secret.
     const steps = events.filter((e) => e.type === 'bank-checkout-step').map((e) => (e.detail as { state: string }).state);
     expect(steps).to.deep.equal(['select-bank', 'login', 'second-login', 'select-contract', 'select-account', 'validate', 'validate', 'succeeded']);
-    expect(events.filter((e) => e.type === 'bank-checkout-error').map((e) => e.detail)).to.deep.equal([{ checkoutId: 'chk_test', code: 'B100', status: null, requestId: null }]);
-    expect(events.filter((e) => e.type === 'bank-checkout-complete').map((e) => e.detail)).to.deep.equal([{ checkoutId: 'chk_test', outcome: 'succeeded', code: null }]);
+    expect(events.filter((e) => e.type === 'bank-checkout-error').map((e) => e.detail)).to.deep.equal([
+      { checkoutId: 'chk_test', code: 'B100', status: null, requestId: null },
+    ]);
+    expect(events.filter((e) => e.type === 'bank-checkout-complete').map((e) => e.detail)).to.deep.equal([
+      { checkoutId: 'chk_test', outcome: 'succeeded', code: null },
+    ]);
     const details = JSON.stringify(events);
     for (const secret of [...CREDENTIALS, SECRET]) expect(details).not.to.contain(secret);
 
@@ -281,8 +327,16 @@ describe('<bank-checkout>', () => {
         return view({ state: 'unknown' }, { error: { code: 'unknown', message: 'error.unknown' } });
       },
     });
-    const clock = { at: Date.now(), now() { return this.at; }, every: () => () => {} };
-    const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale="en" .fetch=${bff.fetch} .clock=${clock} poll-interval="20"></bank-checkout>`);
+    const clock = {
+      at: Date.now(),
+      now() {
+        return this.at;
+      },
+      every: () => () => {},
+    };
+    const el = await fixture<BankCheckout>(
+      html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale="en" .fetch=${bff.fetch} .clock=${clock} poll-interval="20"></bank-checkout>`,
+    );
     const result = await need(el, 'bank-result');
     await until(() => text(result.shadowRoot!.querySelector('h2')) === 'We are confirming your payment');
     await until(() => reads >= 3, 'a few checks');
@@ -304,7 +358,8 @@ describe('<bank-checkout>', () => {
     let current: CheckoutView = view({ state: 'select-account', bank: bankRef, accounts });
     const bff = fakeBff({
       'GET /v1/checkout': () => current,
-      'POST /v1/checkout/transfer': () => (current = view({ state: 'select-account', bank: bankRef, accounts }, { error: { code: 'B101', message: 'error.B101' } })),
+      'POST /v1/checkout/transfer': () =>
+        (current = view({ state: 'select-account', bank: bankRef, accounts }, { error: { code: 'B101', message: 'error.B101' } })),
     });
     const el = await mount(bff.fetch, 'en');
     const picker = await need(el, 'bank-account-picker');
@@ -346,13 +401,18 @@ describe('<bank-checkout>', () => {
     await expect(el).to.be.accessible();
     cancel().querySelector<HTMLButtonElement>('button.primary')!.click();
     await el.updateComplete;
-    expect(bff.calls.some((c) => c.path === '/v1/checkout/cancel'), 'no means no').to.equal(false);
+    expect(
+      bff.calls.some((c) => c.path === '/v1/checkout/cancel'),
+      'no means no',
+    ).to.equal(false);
     cancel().querySelector('button')!.click();
     await el.updateComplete;
     cancel().querySelector<HTMLButtonElement>('button:not(.primary)')!.click();
     const result = await need(el, 'bank-result');
     await until(() => text(result.shadowRoot!.querySelector('h2')) === 'Payment cancelled');
-    expect(events.filter((e) => e.type === 'bank-checkout-complete').map((e) => e.detail)).to.deep.equal([{ checkoutId: 'chk_test', outcome: 'cancelled', code: 'cancelled' }]);
+    expect(events.filter((e) => e.type === 'bank-checkout-complete').map((e) => e.detail)).to.deep.equal([
+      { checkoutId: 'chk_test', outcome: 'cancelled', code: 'cancelled' },
+    ]);
   });
 
   it('moves focus into the cancel question, and back to "Cancel payment" when the payer keeps paying', async () => {
@@ -370,7 +430,8 @@ describe('<bank-checkout>', () => {
 
   it('keeps the identity typed through a second login, for a wrong code that sends the payer back', async () => {
     const { bff, routes, set } = nativeFlow();
-    routes['POST /v1/checkout/second-login'] = () => set(view({ state: 'login', bank: AURORA }, { sandbox: true, error: { code: 'B100', message: 'error.secondLoginCode' }, attemptsLeft: 2 }));
+    routes['POST /v1/checkout/second-login'] = () =>
+      set(view({ state: 'login', bank: AURORA }, { sandbox: true, error: { code: 'B100', message: 'error.secondLoginCode' }, attemptsLeft: 2 }));
     const el = await mount(bff.fetch, 'en');
     const selector = await need(el, 'bank-selector');
     (await until(() => deep<HTMLElement>(selector.shadowRoot!, '[role=option]#bank-aurora'), 'aurora')).click();
@@ -387,7 +448,10 @@ describe('<bank-checkout>', () => {
     await submitStep(el, 'bank-second-login');
     await until(() => !form.hidden && form.shadowRoot!.querySelector('[part=error]'), 'back at the login form');
     expect(deep(el.shadowRoot!, 'bank-login-form'), 'the same form').to.equal(form);
-    expect(inputs().map((i) => i.value), 'the identity kept, the password not').to.deep.equal(['12345678Z', '']);
+    expect(
+      inputs().map((i) => i.value),
+      'the identity kept, the password not',
+    ).to.deep.equal(['12345678Z', '']);
     expect(text(form.shadowRoot!.querySelector('[part=error]'))).to.contain('The code was not correct');
     expect(el.shadowRoot!.querySelector('[part=bank]'), 'the login form names the bank itself').to.equal(null);
     await expect(el).to.be.accessible();
@@ -401,7 +465,8 @@ describe('<bank-checkout>', () => {
       await release.promise;
       return contract(b, call);
     };
-    routes['GET /v1/checkout'] = () => view({ state: 'select-contract', bank: bankRef, contracts: [{ contractId: 'C1', info: 'Contrato 0001' }] }, { sandbox: true });
+    routes['GET /v1/checkout'] = () =>
+      view({ state: 'select-contract', bank: bankRef, contracts: [{ contractId: 'C1', info: 'Contrato 0001' }] }, { sandbox: true });
     const el = await mount(bff.fetch, 'en');
     await need(el, 'bank-contract-picker');
     const height = () => el.getBoundingClientRect().height;
@@ -424,7 +489,10 @@ describe('<bank-checkout>', () => {
     const el = await mount(bff.fetch, 'en', { navigate: (u: string) => visited.push(u) });
     const start = await need<HTMLButtonElement>(el, '[part=redirect-start]');
     expect(text(start)).to.equal('Pay at your bank’s website');
-    expect(bff.calls.some((c) => c.path === '/v1/banks'), 'no bank list in redirect mode').to.equal(false);
+    expect(
+      bff.calls.some((c) => c.path === '/v1/banks'),
+      'no bank list in redirect mode',
+    ).to.equal(false);
     await expect(el).to.be.accessible();
     start.click();
     await until(() => visited.length);
@@ -432,7 +500,9 @@ describe('<bank-checkout>', () => {
     expect((await need<HTMLAnchorElement>(el, '[part=redirect-link]')).href).to.equal('https://gateway.example/pay/abc');
     await expect(el).to.be.accessible();
     const bad: string[] = [];
-    const other = await mount(fakeBff({ 'GET /v1/checkout': () => view({ state: 'redirect', url: 'javascript:alert(1)' }) }).fetch, 'en', { navigate: (u: string) => bad.push(u) });
+    const other = await mount(fakeBff({ 'GET /v1/checkout': () => view({ state: 'redirect', url: 'javascript:alert(1)' }) }).fetch, 'en', {
+      navigate: (u: string) => bad.push(u),
+    });
     await until(() => other.shadowRoot!.querySelector('h2'));
     expect(bad).to.deep.equal([]);
     expect(other.shadowRoot!.querySelector('a')).to.equal(null);
@@ -449,7 +519,9 @@ describe('<bank-checkout>', () => {
       },
       'GET /v1/banks': () => ({ status: 200, body: { groups: GROUPS } }),
     });
-    const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret="cs_old" locale="en" .fetch=${bff.fetch}></bank-checkout>`);
+    const el = await fixture<BankCheckout>(
+      html`<bank-checkout api="https://bff.test" checkout-secret="cs_old" locale="en" .fetch=${bff.fetch}></bank-checkout>`,
+    );
     const steps: string[] = [];
     el.addEventListener('bank-checkout-step', (e) => steps.push(e.detail.checkoutId!));
     await until(() => reads === 1);
@@ -463,7 +535,9 @@ describe('<bank-checkout>', () => {
     // Off the page while a read is on its way: its answer is dropped, and the view is read again on return.
     const held = gate();
     const away = fakeBff({ 'GET /v1/checkout': async () => (await held.promise, view({ state: 'succeeded' })) });
-    const other = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret="cs_x" locale="en" .fetch=${away.fetch}></bank-checkout>`);
+    const other = await fixture<BankCheckout>(
+      html`<bank-checkout api="https://bff.test" checkout-secret="cs_x" locale="en" .fetch=${away.fetch}></bank-checkout>`,
+    );
     const done: unknown[] = [];
     other.addEventListener('bank-checkout-complete', (e) => done.push(e.detail));
     const parent = other.parentElement!;

@@ -12,7 +12,10 @@ const ids = (list: BankList) => list.sections.flatMap((s) => s.banks.map((b) => 
 const SYLLABLES = ['ca', 'ja', 'ru', 'ral', ' ', 'Á', 'á', 'ix', 'de', 'Ñ', 'bank', 'e\u0301', '  '];
 const name = fc.array(fc.constantFrom(...SYLLABLES), { minLength: 1, maxLength: 6 }).map((p) => p.join(''));
 const arbGroups: fc.Arbitrary<BankGroupView[]> = fc
-  .array(fc.record({ name, banks: fc.array(fc.record({ label: name, type: fc.constantFrom(0 as const, 1 as const) }), { minLength: 1, maxLength: 6 }) }), { minLength: 1, maxLength: 6 })
+  .array(fc.record({ name, banks: fc.array(fc.record({ label: name, type: fc.constantFrom(0 as const, 1 as const) }), { minLength: 1, maxLength: 6 }) }), {
+    minLength: 1,
+    maxLength: 6,
+  })
   .map((gs) =>
     gs.map((g, i) => ({
       group: `g${i}`,
@@ -61,7 +64,10 @@ describe('the selector’s bank list', () => {
       fc.property(arbGroups, query, fc.nat(40), (groups, q, limit) => {
         const list = listBanks(groups, q, 0, null);
         const all = ids(list);
-        assert.deepEqual(orderOf(list).map((b) => b.bankId), all);
+        assert.deepEqual(
+          orderOf(list).map((b) => b.bankId),
+          all,
+        );
         assert.equal(orderOf(list), orderOf(list), 'worked out once');
         for (const s of list.sections) assert.equal(all[s.start], s.banks[0]!.bankId);
         const first = firstBanks(list, limit);

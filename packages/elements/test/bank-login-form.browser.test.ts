@@ -129,7 +129,7 @@ describe('<bank-login-form>', () => {
     expect(document.cookie).to.equal('');
   });
 
-  it('in test mode shows each field\'s test value as text, tied to its input; never outside test mode', async () => {
+  it("in test mode shows each field's test value as text, tied to its input; never outside test mode", async () => {
     const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" sandbox .bank=${AURORA_EMPRESAS}></bank-login-form>`);
     const shown = [...el.shadowRoot!.querySelectorAll('[part=test-value]')].map((p) => p.textContent);
     expect(shown).to.deep.equal(['Test value: B12345674', 'Test value: Empresa2024', 'Test value: 7788']);
@@ -141,10 +141,14 @@ describe('<bank-login-form>', () => {
   });
 
   it('says before the payer types that one attempt is left', async () => {
-    const last = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 1 })}></bank-login-form>`);
+    const last = await fixture<BankLoginForm>(
+      html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 1 })}></bank-login-form>`,
+    );
     expect(q(last, '[part=last-attempt]').textContent).to.equal('Last attempt: if the details are wrong again, the payment stops.');
     await expect(last).to.be.accessible();
-    const more = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 2 })}></bank-login-form>`);
+    const more = await fixture<BankLoginForm>(
+      html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 2 })}></bank-login-form>`,
+    );
     expect(more.shadowRoot!.querySelector('[part=last-attempt]')).to.equal(null);
   });
 

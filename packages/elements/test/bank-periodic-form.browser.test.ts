@@ -101,7 +101,11 @@ describe('<bank-periodic-form>', () => {
     expect(radioLabels(el)).to.deep.equal(['Every month']);
     expect(radios(el)[0]!.checked, 'a single frequency is chosen for the payer').to.equal(true);
     await choose(el, '#pf-bank', 'group:20');
-    expect(radios(el).filter((r) => r.checked).map((r) => text(r.closest('label')))).to.deep.equal(['Every month'], 'Monthly is kept');
+    expect(
+      radios(el)
+        .filter((r) => r.checked)
+        .map((r) => text(r.closest('label'))),
+    ).to.deep.equal(['Every month'], 'Monthly is kept');
     await expect(el).to.be.accessible();
   });
 

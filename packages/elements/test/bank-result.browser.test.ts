@@ -7,7 +7,28 @@ import { view } from './fixtures.js';
 
 const q = (el: BankResult, sel: string) => el.shadowRoot!.querySelector(sel) as HTMLElement | null;
 
-const CODES = ['B100', 'B101', 'B102', 'B103', 'B104', 'B105', 'B106', 'B107', 'B108', 'E300', 'E301', 'E302', 'expired', 'cancelled', 'unknown', 'deadline', 'attempts', 'upstream', 'upstream_timeout', 'invalid_state'] as const;
+const CODES = [
+  'B100',
+  'B101',
+  'B102',
+  'B103',
+  'B104',
+  'B105',
+  'B106',
+  'B107',
+  'B108',
+  'E300',
+  'E301',
+  'E302',
+  'expired',
+  'cancelled',
+  'unknown',
+  'deadline',
+  'attempts',
+  'upstream',
+  'upstream_timeout',
+  'invalid_state',
+] as const;
 
 describe('<bank-result>', () => {
   it('shows success from the view, without a retry', async () => {
@@ -29,7 +50,10 @@ describe('<bank-result>', () => {
 
   it('has a human message for every provider and BFF code, in Spanish and English', async () => {
     const el = await fixture<BankResult>(html`<bank-result status="failed"></bank-result>`);
-    for (const [locale, cat] of [['en', en], ['es', es]] as const) {
+    for (const [locale, cat] of [
+      ['en', en],
+      ['es', es],
+    ] as const) {
       el.locale = locale;
       for (const code of CODES) {
         el.code = code;
@@ -56,12 +80,16 @@ describe('<bank-result>', () => {
       await expect(el).to.be.accessible();
     }
     // Without the restart action (the checkout's time is over), nothing to retry.
-    const over = await fixture<BankResult>(html`<bank-result locale="en" .view=${view({ state: 'failed' } as never, { actions: [], error: { code: 'B102', message: 'error.B102' } })}></bank-result>`);
+    const over = await fixture<BankResult>(
+      html`<bank-result locale="en" .view=${view({ state: 'failed' } as never, { actions: [], error: { code: 'B102', message: 'error.B102' } })}></bank-result>`,
+    );
     expect(q(over, '[part=retry]') === null).to.equal(true);
   });
 
   it('offers to check again while the outcome is unknown, and to retry a passing load error', async () => {
-    const el = await fixture<BankResult>(html`<bank-result locale="en" .view=${view({ state: 'unknown' }, { error: { code: 'unknown', message: 'error.unknown' } })}></bank-result>`);
+    const el = await fixture<BankResult>(
+      html`<bank-result locale="en" .view=${view({ state: 'unknown' }, { error: { code: 'unknown', message: 'error.unknown' } })}></bank-result>`,
+    );
     expect(q(el, '[part=retry]')!.textContent!.trim()).to.equal('Check again');
     await expect(el).to.be.accessible();
     const retried = oneEvent(el, 'bank-retry');

@@ -9,7 +9,12 @@ const LONG: BankGroupView[] = Array.from({ length: 10 }, (_, g) => ({
   group: `g${g}`,
   name: `Group ${g}`,
   defaultType: `b${g * 50}`,
-  types: Array.from({ length: 50 }, (_, i) => ({ ...AURORA, bankId: `b${g * 50 + i}`, label: `Bank ${g * 50 + i} ${g % 2 ? 'Norte' : 'Sur'}`, type: 0 as const })),
+  types: Array.from({ length: 50 }, (_, i) => ({
+    ...AURORA,
+    bankId: `b${g * 50 + i}`,
+    label: `Bank ${g * 50 + i} ${g % 2 ? 'Norte' : 'Sur'}`,
+    type: 0 as const,
+  })),
 }));
 
 const options = (el: BankSelector) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[role=option]')];
@@ -62,7 +67,10 @@ describe('<bank-selector> with a long list', () => {
     input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
     await el.updateComplete;
     // "Bank 49 …" and "Bank 490 …" to "Bank 499 …".
-    expect(options(el).map((o) => o.textContent!.trim().split(' ').slice(0, 2).join(' '))).to.deep.equal(['Bank 49', ...Array.from({ length: 10 }, (_, i) => `Bank ${490 + i}`)]);
+    expect(options(el).map((o) => o.textContent!.trim().split(' ').slice(0, 2).join(' '))).to.deep.equal([
+      'Bank 49',
+      ...Array.from({ length: 10 }, (_, i) => `Bank ${490 + i}`),
+    ]);
     expect(el.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal('Banks found: 11');
   });
 

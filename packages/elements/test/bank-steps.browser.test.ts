@@ -93,7 +93,9 @@ describe('<bank-account-picker>', () => {
   ];
 
   it('shows accounts with their balance in the locale, names the amount, and starts the transfer', async () => {
-    const { bff, client } = clientFor({ 'POST /v1/checkout/transfer': () => view({ state: 'select-account', bank, accounts }, { error: { code: 'B107', message: 'error.B107' } }) });
+    const { bff, client } = clientFor({
+      'POST /v1/checkout/transfer': () => view({ state: 'select-account', bank, accounts }, { error: { code: 'B107', message: 'error.B107' } }),
+    });
     const v = view({ state: 'select-account', bank, accounts });
     const el = await fixture<BankAccountPicker>(html`<bank-account-picker locale="es" .view=${v} .client=${client}></bank-account-picker>`);
     const details = [...el.shadowRoot!.querySelectorAll('[part=detail]')].map((d) => d.textContent!.replace(/\s/g, ' '));
@@ -122,7 +124,9 @@ describe('<bank-account-picker>', () => {
 
   it('used alone, shows a failed call and fires bank-checkout-error without secrets', async () => {
     const { client } = clientFor({ 'POST /v1/checkout/transfer': () => apiError(429, 'rate_limited') });
-    const el = await fixture<BankAccountPicker>(html`<bank-account-picker locale="en" .accounts=${accounts} .amount=${100} .client=${client}></bank-account-picker>`);
+    const el = await fixture<BankAccountPicker>(
+      html`<bank-account-picker locale="en" .accounts=${accounts} .amount=${100} .client=${client}></bank-account-picker>`,
+    );
     el.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]')!.click();
     await el.updateComplete;
     const failed = oneEvent(el, 'bank-checkout-error');

@@ -9,7 +9,9 @@ function cardSvg(values: (col: string, row: number) => string): string {
   cols.forEach((c, i) => parts.push(`<text x="${58 + 56 * i}" y="36" font-weight="bold">${c}</text>`));
   for (const row of [1, 2]) {
     parts.push(`<text x="17" y="${44 + 28 * (row - 1) + 19}">${row}</text>`);
-    cols.forEach((c, i) => parts.push(`<rect x="${30 + 56 * i}"/><text x="${58 + 56 * i}" y="${44 + 28 * (row - 1) + 19}"><tspan>${values(c, row)}</tspan></text>`));
+    cols.forEach((c, i) =>
+      parts.push(`<rect x="${30 + 56 * i}"/><text x="${58 + 56 * i}" y="${44 + 28 * (row - 1) + 19}"><tspan>${values(c, row)}</tspan></text>`),
+    );
   }
   return `${parts.join('')}</svg>`;
 }
@@ -45,6 +47,14 @@ describe('the coordinates card as data', () => {
 
   it('gives no grid for texts that are not one (a picture with a caption, a ragged table)', () => {
     assert.equal(cardGrid(svgTexts('<svg><text x="1" y="1">Scan me</text></svg>')), null);
-    assert.equal(cardGrid([{ x: 10, y: 10, text: 'A' }, { x: 20, y: 10, text: 'B' }, { x: 0, y: 30, text: '1' }, { x: 10, y: 30, text: '12' }]), null);
+    assert.equal(
+      cardGrid([
+        { x: 10, y: 10, text: 'A' },
+        { x: 20, y: 10, text: 'B' },
+        { x: 0, y: 30, text: '1' },
+        { x: 10, y: 30, text: '12' },
+      ]),
+      null,
+    );
   });
 });

@@ -7,7 +7,8 @@ import { AURORA, PERIODIC_BANKS, validation, view } from './fixtures.js';
 const ALL: CheckoutMode[] = ['native', 'redirect', 'periodic'];
 const selectBank = (modes: CheckoutMode[] = ALL, mode: CheckoutMode = 'native') => view({ state: 'select-bank' }, { modes, mode });
 const periodic = view({ state: 'periodic', banks: PERIODIC_BANKS }, { mode: 'periodic', modes: ALL });
-const challenge = (round: number) => view({ state: 'validate', bank: { bankId: 'aurora', label: 'Aurora' }, round, deadline: '2030-01-01T00:00:00Z', validations: [validation(1)] });
+const challenge = (round: number) =>
+  view({ state: 'validate', bank: { bankId: 'aurora', label: 'Aurora' }, round, deadline: '2030-01-01T00:00:00Z', validations: [validation(1)] });
 const redirect = view({ state: 'redirect', url: 'https://gateway.example/pay' }, { mode: 'redirect', modes: ALL });
 
 describe('checkout steps', () => {

@@ -8,7 +8,10 @@ const ok = view({ state: 'select-bank' });
 describe('createCheckoutClient', () => {
   it('calls each endpoint with its method, path and body, the secret only in a header, no cookies', async () => {
     const routes = Object.fromEntries(
-      ['/login', '/second-login', '/contract', '/transfer', '/validate', '/cancel', '/redirect', '/periodic', '/mode'].map((p) => [`POST /bff/v1/checkout${p}`, () => ok]),
+      ['/login', '/second-login', '/contract', '/transfer', '/validate', '/cancel', '/redirect', '/periodic', '/mode'].map((p) => [
+        `POST /bff/v1/checkout${p}`,
+        () => ok,
+      ]),
     );
     const bff = fakeBff({ ...routes, 'GET /bff/v1/checkout': () => ok, 'GET /bff/v1/banks': () => ({ status: 200, body: { groups: GROUPS } }) });
     const c = createCheckoutClient({ api: 'https://bff.test/bff/', secret: 'cs_secret', fetch: bff.fetch });

@@ -14,7 +14,7 @@ meta.httpEquiv = 'Content-Security-Policy';
 meta.content = "script-src 'self'; style-src 'self'; img-src 'self' data:";
 document.head.append(meta);
 
-describe('under script-src \'self\'; style-src \'self\'', () => {
+describe("under script-src 'self'; style-src 'self'", () => {
   it('the policy is in force: an inline style attribute is reported', async () => {
     const probe = document.createElement('div');
     probe.setAttribute('style', 'color: red');
@@ -30,7 +30,13 @@ describe('under script-src \'self\'; style-src \'self\'', () => {
       view({ state: 'select-bank' }, { sandbox: true, modes: ['native', 'redirect', 'periodic'] }),
       view({ state: 'second-login', bank: { bankId: 'a', label: 'A' }, type: 2, value: 'B3', field: field({ fieldId: 'c', label: 'C', password: true }) }),
       view({ state: 'select-account', bank: { bankId: 'a', label: 'A' }, accounts: [{ accountId: 'x', info: 'Cuenta', balance: 100 }] }),
-      view({ state: 'validate', bank: { bankId: 'a', label: 'A' }, round: 1, deadline: new Date(Date.now() + 60_000).toISOString(), validations: [validation(5, { value: CARD_IMAGE }), validation(6)] }),
+      view({
+        state: 'validate',
+        bank: { bankId: 'a', label: 'A' },
+        round: 1,
+        deadline: new Date(Date.now() + 60_000).toISOString(),
+        validations: [validation(5, { value: CARD_IMAGE }), validation(6)],
+      }),
       view({ state: 'periodic', banks: PERIODIC_BANKS }, { mode: 'periodic', modes: ['native', 'periodic'] }),
       view({ state: 'redirect', url: 'https://gateway.example/pay' }, { mode: 'redirect' }),
       view({ state: 'succeeded' }),

@@ -51,5 +51,4 @@ describe('CSS minification of the build', () => {
     expect(minified).to.equal(`a :focus,b>c{content:'· /* kept */ ';margin:calc(1px + 2px)}`);
     expect(rules(minified)).to.deep.equal(rules(source));
   });
-
 });

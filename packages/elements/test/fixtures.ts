@@ -2,7 +2,18 @@
  * Contract-shaped test data and a fake BFF fetch for the element tests. Bank data follows the
  * sandbox catalogue's shapes (DNI/CIF fields, masked numeric secrets, a bank in maintenance).
  */
-import type { BankGroupView, BankView, CheckoutAction, CheckoutMode, CheckoutState, CheckoutView, FieldView, PeriodicBankView, StepView, ValidationView } from '@bank-checkout/contract';
+import type {
+  BankGroupView,
+  BankView,
+  CheckoutAction,
+  CheckoutMode,
+  CheckoutState,
+  CheckoutView,
+  FieldView,
+  PeriodicBankView,
+  StepView,
+  ValidationView,
+} from '@bank-checkout/contract';
 
 export const field = (over: Partial<FieldView> & Pick<FieldView, 'fieldId' | 'label'>): FieldView => ({
   min: null,

@@ -25,7 +25,8 @@ async function mount(api: string): Promise<{ el: BankCheckoutFrame; frame: HTMLI
   const sent: Sent[] = [];
   // The frame answers 404 on this test server, on this same origin, so its window can be watched.
   await new Promise((r) => frame.addEventListener('load', r, { once: true }));
-  frame.contentWindow!.postMessage = ((message: unknown, origin: string, transfer: Transferable[] = []) => void sent.push({ message, origin, transfer })) as unknown as typeof postMessage;
+  frame.contentWindow!.postMessage = ((message: unknown, origin: string, transfer: Transferable[] = []) =>
+    void sent.push({ message, origin, transfer })) as unknown as typeof postMessage;
   return { el, frame, sent };
 }
 

@@ -12,7 +12,15 @@ const theme = (vars: Record<string, string>, colorScheme = 'light') => ({ vars, 
 
 describe('messages from the host (read by the frame)', () => {
   it('takes an init with a secret, settings and a theme of the kit’s own properties', () => {
-    const init = { v: 1, type: 'init', secret: 'cs_x', locale: 'es', mode: null, pollInterval: 5000, theme: theme({ '--bank-color-primary': '#123456', '--bank-radius': '4px' }) };
+    const init = {
+      v: 1,
+      type: 'init',
+      secret: 'cs_x',
+      locale: 'es',
+      mode: null,
+      pollInterval: 5000,
+      theme: theme({ '--bank-color-primary': '#123456', '--bank-radius': '4px' }),
+    };
     assert.deepEqual(readHostMessage(init), init);
     assert.deepEqual(readHostMessage({ v: 1, type: 'focus' }), { v: 1, type: 'focus' });
     assert.ok(readHostMessage({ v: 1, type: 'update', locale: 'ca' }));
@@ -53,7 +61,7 @@ describe('messages from the host (read by the frame)', () => {
       assert.equal(readHostMessage({ v: 1, type: 'update', theme: theme(vars) }), null, JSON.stringify(vars));
     }
     assert.equal(readHostMessage({ v: 1, type: 'update', theme: theme({}, 'dark; x') }), null);
-    assert.equal(readHostMessage({ v: 1, type: 'update', theme: { vars: [] , colorScheme: 'dark' } }), null);
+    assert.equal(readHostMessage({ v: 1, type: 'update', theme: { vars: [], colorScheme: 'dark' } }), null);
   });
 
   it('never throws, whatever arrives', () => {
@@ -76,8 +84,14 @@ describe('messages from the frame (read by the host)', () => {
     assert.deepEqual(readFrameMessage({ v: 1, type: 'ready', extra: 'dropped' }), { v: 1, type: 'ready' });
     assert.deepEqual(readFrameMessage({ v: 1, type: 'size', height: 640 }), { v: 1, type: 'size', height: 640 });
     assert.ok(readFrameMessage({ v: 1, type: 'event', name: 'bank-checkout-step', detail: { checkoutId: 'chk_1', state: 'login', previous: 'select-bank' } }));
-    assert.ok(readFrameMessage({ v: 1, type: 'event', name: 'bank-checkout-error', detail: { checkoutId: null, code: 'network', status: 0, requestId: null } }));
-    assert.deepEqual(readFrameMessage({ v: 1, type: 'navigate', url: 'https://bank.example/pay?x=1' }), { v: 1, type: 'navigate', url: 'https://bank.example/pay?x=1' });
+    assert.ok(
+      readFrameMessage({ v: 1, type: 'event', name: 'bank-checkout-error', detail: { checkoutId: null, code: 'network', status: 0, requestId: null } }),
+    );
+    assert.deepEqual(readFrameMessage({ v: 1, type: 'navigate', url: 'https://bank.example/pay?x=1' }), {
+      v: 1,
+      type: 'navigate',
+      url: 'https://bank.example/pay?x=1',
+    });
   });
 
   it('refuses other events, bad details, sizes and addresses that are not the web', () => {

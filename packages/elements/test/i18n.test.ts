@@ -66,15 +66,41 @@ describe('catalogues', () => {
 describe('the contract’s error codes', () => {
   it('each one a payer may meet has a text in English and Spanish: its own, or the generic one for the listed faults', () => {
     const merchantOnly: readonly string[] = MERCHANT_ERROR_CODES;
-    const payer = [...new Set([...API_ERROR_CODES, ...BFF_ERROR_CODES, ...PROVIDER_ERROR_CODES, ...CLIENT_ERROR_CODES])].filter((c) => !merchantOnly.includes(c));
-    const generic = ['generic', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'http_error', 'invalid_response', 'bank_unavailable', 'login_unavailable', 'provider_error', 'provider_rejected', 'frame_unavailable', 'unavailable', 'internal'];
+    const payer = [...new Set([...API_ERROR_CODES, ...BFF_ERROR_CODES, ...PROVIDER_ERROR_CODES, ...CLIENT_ERROR_CODES])].filter(
+      (c) => !merchantOnly.includes(c),
+    );
+    const generic = [
+      'generic',
+      'invalid_json',
+      'payload_too_large',
+      'unsupported_media_type',
+      'http_error',
+      'invalid_response',
+      'bank_unavailable',
+      'login_unavailable',
+      'provider_error',
+      'provider_rejected',
+      'frame_unavailable',
+      'unavailable',
+      'internal',
+    ];
     for (const code of payer) {
       const key = errorKey(code);
       assert.equal(key, generic.includes(code) ? 'error.generic' : `error.${code}`, code);
-      for (const [name, cat] of [['en', enUpFront], ['es', esUpFront]] as const) assert.ok((cat as Record<string, string>)[key], `${code} in ${name}`);
+      for (const [name, cat] of [
+        ['en', enUpFront],
+        ['es', esUpFront],
+      ] as const)
+        assert.ok((cat as Record<string, string>)[key], `${code} in ${name}`);
     }
-    assert.ok(payer.every((c) => !/-/.test(c) || /^[BE]\d{3}$/.test(c)), 'one spelling: snake_case');
-    assert.ok(API_ERROR_CODES.every((c) => /^[a-z]+(_[a-z]+)*$/.test(c)), 'the API codes are snake_case');
+    assert.ok(
+      payer.every((c) => !/-/.test(c) || /^[BE]\d{3}$/.test(c)),
+      'one spelling: snake_case',
+    );
+    assert.ok(
+      API_ERROR_CODES.every((c) => /^[a-z]+(_[a-z]+)*$/.test(c)),
+      'the API codes are snake_case',
+    );
   });
 });
 
@@ -136,7 +162,17 @@ describe('source rules', () => {
   it('uses no styleMap, inline style, eval, Function, unsafeHTML or storage other than the bank id', () => {
     assert.ok(sources.length >= 15);
     for (const { f, text } of sources) {
-      for (const banned of [/styleMap/, /\bstyle=/, /\beval\(/, /new Function\(/, /unsafeHTML/, /unsafeCSS/, /sessionStorage/, /document\.cookie/, /indexedDB/]) {
+      for (const banned of [
+        /styleMap/,
+        /\bstyle=/,
+        /\beval\(/,
+        /new Function\(/,
+        /unsafeHTML/,
+        /unsafeCSS/,
+        /sessionStorage/,
+        /document\.cookie/,
+        /indexedDB/,
+      ]) {
         assert.ok(!banned.test(text), `${f} uses ${banned}`);
       }
       if (!f.endsWith('logic/banks.ts')) assert.ok(!/localStorage/.test(text), `${f} touches localStorage`);

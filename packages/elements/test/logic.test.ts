@@ -61,9 +61,18 @@ describe('formatters', () => {
 
   it('writes euros in English and Spanish exactly as Intl does, without it', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.integer({ min: -2_000_000, max: 2_000_000 }), fc.integer(), fc.constantFrom(0, -0, 5, 99, 100, 999_999, 1e12 - 1, 1e12, -(1e12 - 1), 2 ** 53 + 2), fc.double({ noNaN: true })), fc.constantFrom('en', 'es'), (cents, locale) => {
-        assert.equal(formatCents(cents, 'EUR', locale), new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -2_000_000, max: 2_000_000 }),
+          fc.integer(),
+          fc.constantFrom(0, -0, 5, 99, 100, 999_999, 1e12 - 1, 1e12, -(1e12 - 1), 2 ** 53 + 2),
+          fc.double({ noNaN: true }),
+        ),
+        fc.constantFrom('en', 'es'),
+        (cents, locale) => {
+          assert.equal(formatCents(cents, 'EUR', locale), new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100));
+        },
+      ),
     );
   });
 
@@ -123,9 +132,20 @@ describe('bank list', () => {
     assert.equal(needsPersonType(GROUPS), true);
     assert.equal(needsPersonType(GROUPS.slice(1)), false);
     assert.deepEqual(banksFor(GROUPS[0]!, 1), [AURORA_EMPRESAS]);
-    assert.deepEqual(banksFor(GROUPS[1]!, 1).map((b) => b.bankId), [], 'a group of natural-person banks only is not listed for a legal person');
-    assert.deepEqual(banksFor(GROUPS[1]!, 0).map((b) => b.bankId), ['galicia']);
-    assert.deepEqual(banksFor(GROUPS[0]!, null).map((b) => b.bankId), ['aurora', 'aurora-empresas'], 'no person type asked: every bank');
+    assert.deepEqual(
+      banksFor(GROUPS[1]!, 1).map((b) => b.bankId),
+      [],
+      'a group of natural-person banks only is not listed for a legal person',
+    );
+    assert.deepEqual(
+      banksFor(GROUPS[1]!, 0).map((b) => b.bankId),
+      ['galicia'],
+    );
+    assert.deepEqual(
+      banksFor(GROUPS[0]!, null).map((b) => b.bankId),
+      ['aurora', 'aurora-empresas'],
+      'no person type asked: every bank',
+    );
   });
 
   it('searches bank and group names ignoring accents and case', () => {

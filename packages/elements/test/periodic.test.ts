@@ -107,9 +107,21 @@ describe('IBAN', () => {
     assert.deepEqual(editIban('es91', 4), { value: 'ES91', caret: 4 });
     assert.deepEqual(editIban('ES912', 5), { value: 'ES91 2', caret: 6 });
     assert.deepEqual(editIban('ES91 2X100', 7), { value: 'ES91 2X10 0', caret: 7 }, 'typing inside a group');
-    assert.deepEqual(editIban('ES912100', 4, 'ES91 2100', 'deleteContentBackward'), { value: 'ES92 100', caret: 3 }, 'Backspace after a space removes the character before it');
-    assert.deepEqual(editIban('ES91 100', 4, 'ES91 2100', 'deleteContentForward'), { value: 'ES91 100', caret: 4 }, 'Delete removes a character, not the space');
-    assert.deepEqual(editIban('ES912100', 4, 'ES91 2100', 'deleteContentForward'), { value: 'ES91 100', caret: 4 }, 'Delete before a space removes the next character');
+    assert.deepEqual(
+      editIban('ES912100', 4, 'ES91 2100', 'deleteContentBackward'),
+      { value: 'ES92 100', caret: 3 },
+      'Backspace after a space removes the character before it',
+    );
+    assert.deepEqual(
+      editIban('ES91 100', 4, 'ES91 2100', 'deleteContentForward'),
+      { value: 'ES91 100', caret: 4 },
+      'Delete removes a character, not the space',
+    );
+    assert.deepEqual(
+      editIban('ES912100', 4, 'ES91 2100', 'deleteContentForward'),
+      { value: 'ES91 100', caret: 4 },
+      'Delete before a space removes the next character',
+    );
     assert.deepEqual(editIban('IBAN ES91 2100', 14), { value: 'ES91 2100', caret: 9 });
   });
 });
@@ -127,7 +139,10 @@ describe('periodic bank list', () => {
         ['group:20', 'Grupo Cantábrico', true, true],
       ],
     );
-    assert.deepEqual(choices[3]!.banks.map((b) => b.bankId), ['es-aurora-privada', 'es-aurora-empresas', 'es-aurora']);
+    assert.deepEqual(
+      choices[3]!.banks.map((b) => b.bankId),
+      ['es-aurora-privada', 'es-aurora-empresas', 'es-aurora'],
+    );
   });
 
   it('names a group without a name after its first bank, and disables a group with no operational bank', () => {
@@ -138,7 +153,10 @@ describe('periodic bank list', () => {
       ],
       'en',
     );
-    assert.deepEqual(choices.map((c) => [c.name, c.enabled, c.banks.length]), [['Alfa', false, 2]]);
+    assert.deepEqual(
+      choices.map((c) => [c.name, c.enabled, c.banks.length]),
+      [['Alfa', false, 2]],
+    );
   });
 
   it('labels known frequencies in every locale and leaves unknown codes as they are', () => {
@@ -201,7 +219,11 @@ describe('periodic form', () => {
 
   it('chooses a bank on its own at once, with its only frequency; a group waits for its bank', () => {
     assert.deepEqual(selectEntry(choices, none, 'bank:es-levante'), { entryKey: 'bank:es-levante', bankId: 'es-levante', frequency: 'Monthly' });
-    assert.deepEqual(selectEntry(choices, none, 'bank:es-sur'), { entryKey: 'bank:es-sur', bankId: 'es-sur', frequency: '' }, 'two frequencies: the payer picks');
+    assert.deepEqual(
+      selectEntry(choices, none, 'bank:es-sur'),
+      { entryKey: 'bank:es-sur', bankId: 'es-sur', frequency: '' },
+      'two frequencies: the payer picks',
+    );
     assert.deepEqual(selectEntry(choices, none, 'group:10'), { entryKey: 'group:10', bankId: '', frequency: '' });
   });
 
@@ -214,7 +236,10 @@ describe('periodic form', () => {
   it('forgets choices the bank list no longer holds or that stopped operating', () => {
     const chosen = { entryKey: 'group:10', bankId: 'es-aurora', frequency: 'Quarterly' };
     assert.deepEqual(keepSelection(choices, chosen), chosen);
-    const closed = periodicChoices(PERIODIC_BANKS.map((b) => (b.bankId === 'es-aurora' ? { ...b, enabled: false } : b)), 'en');
+    const closed = periodicChoices(
+      PERIODIC_BANKS.map((b) => (b.bankId === 'es-aurora' ? { ...b, enabled: false } : b)),
+      'en',
+    );
     assert.deepEqual(keepSelection(closed, chosen), { entryKey: 'group:10', bankId: '', frequency: '' });
     assert.deepEqual(keepSelection([], chosen), none);
   });
@@ -236,7 +261,14 @@ describe('periodic form', () => {
     assert.equal(firstEndDate('2030-04-01', '2030-03-11'), '2030-04-02');
     assert.equal(firstEndDate('', '2030-03-11'), '2030-03-12');
     assert.equal(firstEndDate('2030-01-01', '2030-03-11'), '2030-03-12', 'a start in the past does not count');
-    const form: PeriodicForm = { entryKey: 'bank:es-sur', bankId: 'es-sur', frequency: 'Yearly', iban: formatIban(DEBTOR_IBAN), startDate: '2030-04-01', endDate: '' };
+    const form: PeriodicForm = {
+      entryKey: 'bank:es-sur',
+      bankId: 'es-sur',
+      frequency: 'Yearly',
+      iban: formatIban(DEBTOR_IBAN),
+      startDate: '2030-04-01',
+      endDate: '',
+    };
     assert.deepEqual(periodicOrder(form), { bankId: 'es-sur', frequency: 'Yearly', debtorAccount: DEBTOR_IBAN, startDate: '2030-04-01' });
     assert.equal(periodicOrder({ ...form, endDate: '2031-04-01' }).endDate, '2031-04-01');
   });
@@ -250,7 +282,10 @@ describe('redirect', () => {
   });
 
   it('waits longer between checks, up to a minute', () => {
-    assert.deepEqual([0, 1, 2, 3].map((n) => pollDelay(n, 4000)), [4000, 6000, 9000, 13500]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((n) => pollDelay(n, 4000)),
+      [4000, 6000, 9000, 13500],
+    );
     assert.equal(pollDelay(50, 4000), POLL_MAX_MS);
     assert.equal(pollDelay(3, 90_000), 90_000, 'a base above a minute is kept');
   });

@@ -8,8 +8,12 @@ const err = (code: string) => ({ code, message: `error.${code}` });
 
 describe('railRoute', () => {
   it('offers the bank’s page after a bank-side refusal or an upstream failure at sign-in, when redirect is allowed', () => {
-    for (const code of ['B104', 'B105', 'B108']) assert.equal(railRoute(view({ state: 'select-bank' }, { modes: ['native', 'redirect'], error: err(code) })), 'redirect', code);
-    assert.equal(railRoute(view({ state: 'login', bank: { bankId: 'a', label: 'A' } as never }, { modes: ['native', 'redirect'], error: err('upstream') })), 'redirect');
+    for (const code of ['B104', 'B105', 'B108'])
+      assert.equal(railRoute(view({ state: 'select-bank' }, { modes: ['native', 'redirect'], error: err(code) })), 'redirect', code);
+    assert.equal(
+      railRoute(view({ state: 'login', bank: { bankId: 'a', label: 'A' } as never }, { modes: ['native', 'redirect'], error: err('upstream') })),
+      'redirect',
+    );
     assert.equal(railRoute(view({ state: 'failed' }, { modes: ['native', 'redirect'], error: err('B108') })), 'restart');
   });
 
@@ -17,6 +21,9 @@ describe('railRoute', () => {
     assert.equal(railRoute(view({ state: 'login', bank: { bankId: 'a', label: 'A' } as never }, { modes: ['native', 'redirect'], error: err('B100') })), null);
     assert.equal(railRoute(view({ state: 'select-bank' }, { modes: ['native'], error: err('B104') })), null);
     assert.equal(railRoute(view({ state: 'select-bank' }, { modes: ['native', 'redirect'] })), null);
-    assert.equal(railRoute(view({ state: 'select-account', bank: { bankId: 'a', label: 'A' }, accounts: [] }, { modes: ['native', 'redirect'], error: err('upstream') })), null);
+    assert.equal(
+      railRoute(view({ state: 'select-account', bank: { bankId: 'a', label: 'A' }, accounts: [] }, { modes: ['native', 'redirect'], error: err('upstream') })),
+      null,
+    );
   });
 });

@@ -23,7 +23,9 @@ function templates(code: string, fileName: string): { tag: string; parts: string
   const visit = (n: ts.Node): void => {
     if (ts.isTaggedTemplateExpression(n) && ts.isIdentifier(n.tag) && (n.tag.text === 'css' || n.tag.text === 'html')) {
       const t = n.template;
-      const parts = ts.isNoSubstitutionTemplateLiteral(t) ? [t.rawText ?? t.text] : [t.head.rawText ?? t.head.text, ...t.templateSpans.map((s) => s.literal.rawText ?? s.literal.text)];
+      const parts = ts.isNoSubstitutionTemplateLiteral(t)
+        ? [t.rawText ?? t.text]
+        : [t.head.rawText ?? t.head.text, ...t.templateSpans.map((s) => s.literal.rawText ?? s.literal.text)];
       found.push({ tag: n.tag.text, parts });
     }
     ts.forEachChild(n, visit);
@@ -42,7 +44,9 @@ test('html: quoted values, comments and pre/textarea/script/style keep their whi
   assert.deepEqual(minifyHtmlParts(['<p title="a\n   b" data-x=\'c\n  d\'>\n</p>']), ['<p title="a\n   b" data-x=\'c\n  d\'> </p>']);
   // A quoted value that spans an interpolation.
   assert.deepEqual(minifyHtmlParts(['<p class="a\n ', '\n b">\n', '</p>']), ['<p class="a\n ', '\n b"> ', '</p>']);
-  assert.deepEqual(minifyHtmlParts(['<!-- a\n  b -->\n<pre>\n  x\n</pre>\n<textarea>\n y</textarea>\n']), ['<!-- a\n  b --> <pre>\n  x\n</pre> <textarea>\n y</textarea> ']);
+  assert.deepEqual(minifyHtmlParts(['<!-- a\n  b -->\n<pre>\n  x\n</pre>\n<textarea>\n y</textarea>\n']), [
+    '<!-- a\n  b --> <pre>\n  x\n</pre> <textarea>\n y</textarea> ',
+  ]);
   assert.deepEqual(minifyHtmlParts(['<PRE class="x">\n', '\n</PRE>\n']), ['<PRE class="x">\n', '\n</PRE> ']);
   // `<` that opens no tag is text.
   assert.deepEqual(minifyHtmlParts(['a < b\n  c']), ['a < b c']);
@@ -55,7 +59,10 @@ test('css templates without interpolations are minified; with one, left whole', 
 
 test('nested templates, strings and comments are read as JavaScript reads them', () => {
   const code = "/* html`\n  not a template` */\nconst s = 'html`\\n  x`';\nconst t = html`<ul>\n  ${items.map((i) => html`<li>\n    ${i}\n  </li>`)}\n</ul>`;";
-  assert.equal(minifyTemplates(code, 'a.js'), "/* html`\n  not a template` */\nconst s = 'html`\\n  x`';\nconst t = html`<ul> ${items.map((i) => html`<li> ${i} </li>`)} </ul>`;");
+  assert.equal(
+    minifyTemplates(code, 'a.js'),
+    "/* html`\n  not a template` */\nconst s = 'html`\\n  x`';\nconst t = html`<ul> ${items.map((i) => html`<li> ${i} </li>`)} </ul>`;",
+  );
 });
 
 test('the published JavaScript gets the same templates as the vite build (tsc writes `css `…`` and keeps the text)', () => {

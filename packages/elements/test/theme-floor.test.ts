@@ -6,12 +6,22 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { contrastRatio, DEFAULT_COLORS, parseColor, parseLength, themeFloor } from '../src/frame/theme-floor.js';
 
-const refusedNames = (vars: Record<string, string>, dark = false) => themeFloor(vars, { dark }).refused.map((r) => r.name).sort();
+const refusedNames = (vars: Record<string, string>, dark = false) =>
+  themeFloor(vars, { dark })
+    .refused.map((r) => r.name)
+    .sort();
 
 describe('the theme floor', () => {
   it("accepts the kit's own colours, light and dark, and a readable custom theme", () => {
     for (const scheme of ['light', 'dark'] as const) assert.deepEqual(themeFloor(DEFAULT_COLORS[scheme], { dark: scheme === 'dark' }).refused, [], scheme);
-    const theme = { '--bank-color-primary': '#1f4f8f', '--bank-color-on-primary': '#ffffff', '--bank-radius': '8px', '--bank-font-size': '1.125rem', '--bank-max-width': '40rem', '--bank-font-family': "'Inter', system-ui, sans-serif" };
+    const theme = {
+      '--bank-color-primary': '#1f4f8f',
+      '--bank-color-on-primary': '#ffffff',
+      '--bank-radius': '8px',
+      '--bank-font-size': '1.125rem',
+      '--bank-max-width': '40rem',
+      '--bank-font-family': "'Inter', system-ui, sans-serif",
+    };
     assert.deepEqual(themeFloor(theme, { dark: false }), { accepted: theme, refused: [] });
   });
 
@@ -34,13 +44,27 @@ describe('the theme floor', () => {
     // The text stays the kit's dark one: a black background would hide it.
     assert.deepEqual(refusedNames({ '--bank-color-background': '#000000' }), ['--bank-color-background']);
     // With a light text of its own, a dark background passes.
-    assert.deepEqual(refusedNames({ '--bank-color-background': '#000000', '--bank-color-text': '#ffffff', '--bank-color-muted': '#cccccc', '--bank-color-primary': '#8ab4f8', '--bank-color-error': '#f28b82', '--bank-color-success': '#81c995', '--bank-color-focus': '#8ab4f8', '--bank-color-surface': '#202124', '--bank-color-on-primary': '#062e6f' }), []);
+    assert.deepEqual(
+      refusedNames({
+        '--bank-color-background': '#000000',
+        '--bank-color-text': '#ffffff',
+        '--bank-color-muted': '#cccccc',
+        '--bank-color-primary': '#8ab4f8',
+        '--bank-color-error': '#f28b82',
+        '--bank-color-success': '#81c995',
+        '--bank-color-focus': '#8ab4f8',
+        '--bank-color-surface': '#202124',
+        '--bank-color-on-primary': '#062e6f',
+      }),
+      [],
+    );
     // Both host colours of a failing pair: the foreground goes first, then the background if still needed.
     assert.deepEqual(refusedNames({ '--bank-color-background': '#111111', '--bank-color-text': '#121212' }), ['--bank-color-background', '--bank-color-text']);
   });
 
   it('keeps the font readable and the layout in view', () => {
-    for (const size of ['0px', '0', '4px', '0.5rem', '50%', '40px', '3em']) assert.deepEqual(refusedNames({ '--bank-font-size': size }), ['--bank-font-size'], size);
+    for (const size of ['0px', '0', '4px', '0.5rem', '50%', '40px', '3em'])
+      assert.deepEqual(refusedNames({ '--bank-font-size': size }), ['--bank-font-size'], size);
     for (const size of ['12px', '1rem', '100%', '14pt', '2em']) assert.deepEqual(refusedNames({ '--bank-font-size': size }), [], size);
     for (const width of ['0', '10px', '20%']) assert.deepEqual(refusedNames({ '--bank-max-width': width }), ['--bank-max-width'], width);
     assert.deepEqual(refusedNames({ '--bank-max-width': 'none' }), []);
@@ -61,7 +85,8 @@ describe('the theme floor', () => {
       ['--bank-color-text', 'notacolour'],
       ['--bank-color-text', 'currentcolor'],
       ['--bank-font-size', '16px !important'],
-    ]) assert.deepEqual(refusedNames({ [name!]: value! }), [name], `${name}: ${value}`);
+    ])
+      assert.deepEqual(refusedNames({ [name!]: value! }), [name], `${name}: ${value}`);
   });
 
   it('reads colours the browser resolves for it, when given the resolver', () => {

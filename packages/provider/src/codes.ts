@@ -33,9 +33,7 @@ export const NATIVE_CODES = {
 export type NativeCode = keyof typeof NATIVE_CODES;
 export type NativeErrorCode = Exclude<NativeCode, '200' | '228' | '229'>;
 export const NATIVE_SUCCESS_CODES = ['200', '228', '229'] as const;
-export const NATIVE_ERROR_CODES = Object.keys(NATIVE_CODES).filter(
-  (c) => !(NATIVE_SUCCESS_CODES as readonly string[]).includes(c),
-) as NativeErrorCode[];
+export const NATIVE_ERROR_CODES = Object.keys(NATIVE_CODES).filter((c) => !(NATIVE_SUCCESS_CODES as readonly string[]).includes(c)) as NativeErrorCode[];
 
 export const LINK_CODES = {
   '200': { name: 'OK_DEFAULT', meaning: 'Request succeeded' },

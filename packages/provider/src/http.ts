@@ -48,7 +48,6 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-
 export interface Transport {
   call<S extends z.ZodType>(spec: {
     endpoint: string;

@@ -24,17 +24,12 @@ function ordersBody(q: z.output<typeof l.paymentOrdersQuery>) {
 export function createLinksClient(opts: LinksClientOptions) {
   const t = createTransport('links', opts);
   const periodicSchema = l.createPeriodicSignerRequest(opts.dateRules);
-  const post = <S extends Parameters<typeof t.call>[0]['schema']>(
-    endpoint: string,
-    schema: S,
-    body: unknown,
-    call?: CallOptions,
-  ) => t.call({ endpoint, method: 'POST', path: `/${endpoint}`, body, schema, okCodes: OK, signal: call?.signal });
+  const post = <S extends Parameters<typeof t.call>[0]['schema']>(endpoint: string, schema: S, body: unknown, call?: CallOptions) =>
+    t.call({ endpoint, method: 'POST', path: `/${endpoint}`, body, schema, okCodes: OK, signal: call?.signal });
 
   return {
     /** 1. `url/signer`: a signed URL for a single payment, with its `idDebt`. */
-    signer: async (req: l.SignerRequest, call?: CallOptions) =>
-      post('url/signer', l.signerResponse, checkRequest(l.signerRequest, 'url/signer', req), call),
+    signer: async (req: l.SignerRequest, call?: CallOptions) => post('url/signer', l.signerResponse, checkRequest(l.signerRequest, 'url/signer', req), call),
     /** 2. `banks`, with the optional `enabled`, `enabledPeriodicPayment` and `country` filters. */
     banks: async (query: l.BanksQuery = {}, call?: CallOptions) =>
       t.call({
@@ -48,36 +43,16 @@ export function createLinksClient(opts: LinksClientOptions) {
       }),
     /** 3. `url/periodic-payment-signer`. */
     periodicSigner: async (req: l.PeriodicSignerRequest, call?: CallOptions) =>
-      post(
-        'url/periodic-payment-signer',
-        l.signerResponse,
-        checkRequest(periodicSchema, 'url/periodic-payment-signer', req),
-        call,
-      ),
+      post('url/periodic-payment-signer', l.signerResponse, checkRequest(periodicSchema, 'url/periodic-payment-signer', req), call),
     /** 4. `url/cancel-periodic-payment-signer`. */
     cancelPeriodic: async (req: l.CancelPeriodicRequest, call?: CallOptions) =>
-      post(
-        'url/cancel-periodic-payment-signer',
-        l.signerResponse,
-        checkRequest(l.cancelPeriodicRequest, 'url/cancel-periodic-payment-signer', req),
-        call,
-      ),
+      post('url/cancel-periodic-payment-signer', l.signerResponse, checkRequest(l.cancelPeriodicRequest, 'url/cancel-periodic-payment-signer', req), call),
     /** 6. `info/payment-orders`. */
     paymentOrders: async (query: l.PaymentOrdersQuery, call?: CallOptions) =>
-      post(
-        'info/payment-orders',
-        l.paymentOrdersResponse,
-        ordersBody(checkRequest(l.paymentOrdersQuery, 'info/payment-orders', query)),
-        call,
-      ),
+      post('info/payment-orders', l.paymentOrdersResponse, ordersBody(checkRequest(l.paymentOrdersQuery, 'info/payment-orders', query)), call),
     /** 7. `update/enable-disable-payment-order`. */
     enableDisable: async (req: l.EnableDisableRequest, call?: CallOptions) =>
-      post(
-        'update/enable-disable-payment-order',
-        l.statusResponse,
-        checkRequest(l.enableDisableRequest, 'update/enable-disable-payment-order', req),
-        call,
-      ),
+      post('update/enable-disable-payment-order', l.statusResponse, checkRequest(l.enableDisableRequest, 'update/enable-disable-payment-order', req), call),
     /** Earlier signer, variant 1 ("Commerce", fixed destination) or 2 ("Business"). */
     legacySigner: async (
       req: { variant: 'commerce'; body: l.LegacyCommerceSignerRequest } | { variant: 'business'; body: l.LegacyBusinessSignerRequest },
@@ -96,12 +71,7 @@ export function createLinksClient(opts: LinksClientOptions) {
       post('info/debts', l.debtsResponse, ordersBody(checkRequest(l.debtsQuery, 'info/debts', query)), call),
     /** 8. `update/enable-disable-url` (earlier variant of enable/disable). */
     legacyEnableDisable: async (req: l.LegacyEnableDisableRequest, call?: CallOptions) =>
-      post(
-        'update/enable-disable-url',
-        l.statusResponse,
-        checkRequest(l.legacyEnableDisableRequest, 'update/enable-disable-url', req),
-        call,
-      ),
+      post('update/enable-disable-url', l.statusResponse, checkRequest(l.legacyEnableDisableRequest, 'update/enable-disable-url', req), call),
   };
 }
 

@@ -48,7 +48,10 @@ export type LinkBank = z.output<typeof linkBank>;
 export const banksQuery = z.object({
   enabled: z.enum(['0', '1'], { error: 'enabled must be 0 or 1' }).optional(),
   enabledPeriodicPayment: z.enum(['0', '1'], { error: 'enabledPeriodicPayment must be 0 or 1' }).optional(),
-  country: z.string().regex(/^[A-Za-z]{2}$/, 'country must be a two-letter ISO 3166 code').optional(),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'country must be a two-letter ISO 3166 code')
+    .optional(),
 });
 export type BanksQuery = z.input<typeof banksQuery>;
 
@@ -67,10 +70,7 @@ function ordersQuery(maxPageSize: number | null) {
     dateFrom: queryNumber('dateFrom'),
     dateTo: queryNumber('dateTo').optional(),
     pageRequest: queryNumber('pageRequest').refine((v) => v >= LIMITS.firstPage, 'pageRequest: the first page is 1'),
-    pageSize: (maxPageSize === null
-      ? size
-      : size.refine((v) => v <= maxPageSize, `pageSize: at most ${maxPageSize}`)
-    ).optional(),
+    pageSize: (maxPageSize === null ? size : size.refine((v) => v <= maxPageSize, `pageSize: at most ${maxPageSize}`)).optional(),
     orderAsc: z.boolean({ error: typeError('orderAsc', 'true or false') }).optional(),
   });
 }

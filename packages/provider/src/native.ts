@@ -94,9 +94,11 @@ export type LoginRequest = z.input<typeof loginRequest>;
 const SECOND_LOGIN_TYPE = 'secondLoginType must be 1, 2 or 3';
 export const secondLoginRequest = z.object({
   sessionId: required('sessionId', 128),
-  secondLoginType: z.union([z.string().regex(/^[123]$/, SECOND_LOGIN_TYPE), z.literal(1), z.literal(2), z.literal(3)], {
-    error: SECOND_LOGIN_TYPE,
-  }).transform(String),
+  secondLoginType: z
+    .union([z.string().regex(/^[123]$/, SECOND_LOGIN_TYPE), z.literal(1), z.literal(2), z.literal(3)], {
+      error: SECOND_LOGIN_TYPE,
+    })
+    .transform(String),
   valueFromUser: required('valueFromUser', 64),
 });
 export type SecondLoginRequest = z.input<typeof secondLoginRequest>;
@@ -143,7 +145,7 @@ const base = { status: z.string(), description: z.string().nullish() };
  */
 function preferDescription(value: unknown): unknown {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const { 'descripción': d, ...rest } = value as Record<string, unknown>;
+    const { descripción: d, ...rest } = value as Record<string, unknown>;
     return { ...rest, description: rest.description ?? d ?? null };
   }
   return value;
@@ -152,21 +154,27 @@ function preferDescription(value: unknown): unknown {
 export const banksListResponse = z.object({ ...base, listBanks: z.array(bankGroup).nullish() });
 export type BanksListResponse = z.output<typeof banksListResponse>;
 
-export const loginResponse = z.preprocess(preferDescription, z.object({
-  ...base,
-  sessionId: z.string().nullish(),
-  listContracts: z.array(contract).nullish(),
-  secondLoginType: smallInt.pipe(z.number().int().min(1).max(3)).nullish(),
-  secondLoginValue: z.string().nullish(),
-  secondLoginField: fieldBank.nullish(),
-}));
+export const loginResponse = z.preprocess(
+  preferDescription,
+  z.object({
+    ...base,
+    sessionId: z.string().nullish(),
+    listContracts: z.array(contract).nullish(),
+    secondLoginType: smallInt.pipe(z.number().int().min(1).max(3)).nullish(),
+    secondLoginValue: z.string().nullish(),
+    secondLoginField: fieldBank.nullish(),
+  }),
+);
 export type LoginResponse = z.output<typeof loginResponse>;
 
-export const secondLoginResponse = z.preprocess(preferDescription, z.object({
-  ...base,
-  sessionId: z.string().nullish(),
-  listContracts: z.array(contract).nullish(),
-}));
+export const secondLoginResponse = z.preprocess(
+  preferDescription,
+  z.object({
+    ...base,
+    sessionId: z.string().nullish(),
+    listContracts: z.array(contract).nullish(),
+  }),
+);
 export type SecondLoginResponse = z.output<typeof secondLoginResponse>;
 
 export const accountsResponse = z.object({

@@ -39,29 +39,33 @@ export async function nodeSend(): Promise<Send> {
       const secure = url.protocol === 'https:';
       const body = init.body === undefined ? undefined : Buffer.from(init.body);
       const headers = body ? { ...init.headers, 'Content-Length': String(body.byteLength) } : init.headers;
-      const req = (secure ? https : http).request(url, { method: init.method, headers, agent: secure ? agents.https : agents.http, signal: init.signal }, (res) => {
-        const status = res.statusCode ?? 0;
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > maxBody) {
-          res.destroy();
-          return resolve({ status, text: null });
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.byteLength;
-          if (size > maxBody) {
+      const req = (secure ? https : http).request(
+        url,
+        { method: init.method, headers, agent: secure ? agents.https : agents.http, signal: init.signal },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const declared = Number(res.headers['content-length']);
+          if (Number.isFinite(declared) && declared > maxBody) {
             res.destroy();
-            resolve({ status, text: null });
-          } else chunks.push(chunk);
-        });
-        res.on('end', () => resolve({ status, text: decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)) }));
-        res.on('error', reject);
-        // A body cut short (the connection closed before its end) is a network fault.
-        res.on('close', () => {
-          if (!res.complete) reject(new Error('response closed before its end'));
-        });
-      });
+            return resolve({ status, text: null });
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.byteLength;
+            if (size > maxBody) {
+              res.destroy();
+              resolve({ status, text: null });
+            } else chunks.push(chunk);
+          });
+          res.on('end', () => resolve({ status, text: decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)) }));
+          res.on('error', reject);
+          // A body cut short (the connection closed before its end) is a network fault.
+          res.on('close', () => {
+            if (!res.complete) reject(new Error('response closed before its end'));
+          });
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

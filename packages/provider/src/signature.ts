@@ -109,11 +109,7 @@ export function timingSafeEqual(a: string, b: string): boolean {
  * signature covers the characters as the provider sent them; a form post whose `+` arrived as
  * spaces (not percent-encoded) is checked as sent too.
  */
-export async function verifyNotification(
-  dataReturn: string,
-  signatureDataReturn: string,
-  apiKey: string,
-): Promise<boolean> {
+export async function verifyNotification(dataReturn: string, signatureDataReturn: string, apiKey: string): Promise<boolean> {
   if (typeof dataReturn !== 'string' || typeof signatureDataReturn !== 'string' || !apiKey) return false;
   if (!dataReturn || !signatureDataReturn || signatureDataReturn.length > 512) return false;
   const given = signatureDataReturn.trim().replace(/ /g, '+');

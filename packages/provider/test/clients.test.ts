@@ -49,7 +49,16 @@ function fakeFetch(respond: Responder = () => json({ status: '200', description:
 
 function options(fetch: typeof globalThis.fetch, extra: Partial<LinksClientOptions> = {}): LinksClientOptions & { events: CallEvent[] } {
   const events: CallEvent[] = [];
-  return { baseUrl: 'https://provider.example/api/', env: 'test', apiKey: API_KEY, apiToken: API_TOKEN, fetch, onCall: (e) => events.push(e), events, ...extra };
+  return {
+    baseUrl: 'https://provider.example/api/',
+    env: 'test',
+    apiKey: API_KEY,
+    apiToken: API_TOKEN,
+    fetch,
+    onCall: (e) => events.push(e),
+    events,
+    ...extra,
+  };
 }
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
@@ -86,14 +95,17 @@ describe('native client: requests as sent', () => {
       assert.equal(s.redirect, 'error');
       assert.ok(s.signal instanceof AbortSignal);
     }
-    assert.deepEqual(f.sent.map((s) => JSON.parse(s.body!)), [
-      {},
-      { ...LOGIN, userExtraField: 'B1' },
-      { sessionId: 'S1', secondLoginType: '2', valueFromUser: '42' },
-      { sessionId: 'S1', contractId: 'C1' },
-      TRANSFER,
-      { sessionId: 'S1', validations: [{ fieldId: 'sms', type: 1, valueFromUser: '123456' }] },
-    ]);
+    assert.deepEqual(
+      f.sent.map((s) => JSON.parse(s.body!)),
+      [
+        {},
+        { ...LOGIN, userExtraField: 'B1' },
+        { sessionId: 'S1', secondLoginType: '2', valueFromUser: '42' },
+        { sessionId: 'S1', contractId: 'C1' },
+        TRANSFER,
+        { sessionId: 'S1', validations: [{ fieldId: 'sms', type: 1, valueFromUser: '123456' }] },
+      ],
+    );
   });
 
   test('custom header names carry the key and token instead of the defaults', async () => {
@@ -195,8 +207,21 @@ describe('payment-links client: requests as sent', () => {
 describe('answers', () => {
   test('login: `descripción` becomes description; 229 and 228 are successes', async () => {
     const answers = [
-      json({ status: '229', 'descripción': 'Segundo login requerido', sessionId: 'S1', secondLoginType: 1, secondLoginValue: '', secondLoginField: { fieldId: 'sms', label: 'SMS', valueType: 'numeric', min: 6, max: 6 } }),
-      json({ status: '228', description: 'Validación pendiente', sessionId: 'S1', transactionId: 'T1', validations: [{ fieldId: 'sms', label: 'SMS', valueType: 'numeric', type: '1' }] }),
+      json({
+        status: '229',
+        descripción: 'Segundo login requerido',
+        sessionId: 'S1',
+        secondLoginType: 1,
+        secondLoginValue: '',
+        secondLoginField: { fieldId: 'sms', label: 'SMS', valueType: 'numeric', min: 6, max: 6 },
+      }),
+      json({
+        status: '228',
+        description: 'Validación pendiente',
+        sessionId: 'S1',
+        transactionId: 'T1',
+        validations: [{ fieldId: 'sms', label: 'SMS', valueType: 'numeric', type: '1' }],
+      }),
       json({ status: 200, description: 'OK', sessionId: 'S1', transactionId: 'T1' }),
     ];
     const f = fakeFetch(() => answers.shift()!);
@@ -213,7 +238,7 @@ describe('answers', () => {
   });
 
   test('a provider code is a ProviderError with the code and its description', async () => {
-    const f = fakeFetch(() => json({ status: 'B100', 'descripción': 'Credenciales incorrectas' }, 422));
+    const f = fakeFetch(() => json({ status: 'B100', descripción: 'Credenciales incorrectas' }, 422));
     const opts = options(f.fetch);
     const err = await rejection(createNativeClient(opts).login(LOGIN));
     assert.ok(err instanceof ProviderError);
@@ -223,7 +248,10 @@ describe('answers', () => {
     assert.equal(err.httpStatus, 422);
     assert.match(err.message, /ERROR_INVALID_ACCESS/);
     assert.equal(f.sent.length, 1, 'no retry');
-    assert.deepEqual(opts.events.map((e) => [e.service, e.endpoint, e.outcome, e.httpStatus]), [['native', 'login', 'B100', 422]]);
+    assert.deepEqual(
+      opts.events.map((e) => [e.service, e.endpoint, e.outcome, e.httpStatus]),
+      [['native', 'login', 'B100', 422]],
+    );
   });
 
   test('the payment-link service succeeds only with 200', async () => {
@@ -248,8 +276,18 @@ describe('answers', () => {
 describe('faults: each becomes one typed error, after exactly one attempt', () => {
   const cases: { name: string; respond: Responder; kind: string; httpStatus?: number; opts?: Partial<LinksClientOptions> }[] = [
     { name: 'network error', respond: () => Promise.reject(new TypeError('fetch failed')), kind: 'network' },
-    { name: 'HTML page with 200', respond: () => new Response('<html><body>Maintenance</body></html>', { status: 200, headers: { 'Content-Type': 'text/html' } }), kind: 'body', httpStatus: 200 },
-    { name: 'HTML page with 502', respond: () => new Response('<html><body>Bad Gateway</body></html>', { status: 502, headers: { 'Content-Type': 'text/html' } }), kind: 'http', httpStatus: 502 },
+    {
+      name: 'HTML page with 200',
+      respond: () => new Response('<html><body>Maintenance</body></html>', { status: 200, headers: { 'Content-Type': 'text/html' } }),
+      kind: 'body',
+      httpStatus: 200,
+    },
+    {
+      name: 'HTML page with 502',
+      respond: () => new Response('<html><body>Bad Gateway</body></html>', { status: 502, headers: { 'Content-Type': 'text/html' } }),
+      kind: 'http',
+      httpStatus: 502,
+    },
     { name: 'truncated JSON', respond: () => new Response('{"status":"200","listBanks":[{"gro', { status: 200 }), kind: 'body' },
     { name: 'empty body', respond: () => new Response('', { status: 200 }), kind: 'body' },
     { name: 'JSON without status', respond: () => json({ listBanks: [] }), kind: 'schema' },
@@ -285,7 +323,10 @@ describe('faults: each becomes one typed error, after exactly one attempt', () =
       assert.equal(err.endpoint, 'banks/list');
       if (c.httpStatus) assert.equal(err.httpStatus, c.httpStatus);
       assert.equal(f.sent.length, 1, 'no retry');
-      assert.deepEqual(opts.events.map((e) => e.outcome), [c.kind]);
+      assert.deepEqual(
+        opts.events.map((e) => e.outcome),
+        [c.kind],
+      );
     });
   }
 
@@ -359,7 +400,10 @@ describe('invalid requests and call events', () => {
       const err = await rejection(p);
       assert.ok(err instanceof InvalidRequestError, `${endpoint}: ${String(err)}`);
       assert.equal(err.endpoint, endpoint);
-      assert.ok(err.issues.some((i) => i.path === path), JSON.stringify(err.issues));
+      assert.ok(
+        err.issues.some((i) => i.path === path),
+        JSON.stringify(err.issues),
+      );
       assert.ok(!err.message.includes(USER_SECRET));
     }
     assert.equal(f.sent.length, 0);
@@ -368,8 +412,8 @@ describe('invalid requests and call events', () => {
 
   test('call events carry service, endpoint, outcome, status and duration, never secrets', async () => {
     const answers: Responder[] = [
-      () => json({ status: '200', 'descripción': 'OK', sessionId: 'S1' }),
-      () => json({ status: 'B100', 'descripción': 'Credenciales incorrectas' }, 422),
+      () => json({ status: '200', descripción: 'OK', sessionId: 'S1' }),
+      () => json({ status: 'B100', descripción: 'Credenciales incorrectas' }, 422),
       () => Promise.reject(new TypeError('fetch failed')),
     ];
     const f = fakeFetch((s) => answers.shift()!(s));
@@ -395,7 +439,7 @@ describe('invalid requests and call events', () => {
   });
 
   test('errors carry no secrets either', async () => {
-    const f = fakeFetch(() => json({ status: 'B100', 'descripción': 'no' }, 422));
+    const f = fakeFetch(() => json({ status: 'B100', descripción: 'no' }, 422));
     const err = (await rejection(createNativeClient(options(f.fetch)).login(LOGIN))) as Error;
     const text = `${err.message} ${JSON.stringify(err)} ${err.stack}`;
     for (const secret of [API_KEY, API_TOKEN, USER_SECRET]) assert.ok(!text.includes(secret));

@@ -71,12 +71,38 @@ describe('primitives', () => {
   });
 
   test('isLocalUrl: loopback, private and link-local addresses', () => {
-    for (const local of ['http://localhost/x', 'http://127.0.0.1:4020/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://192.168.1.1/', 'http://169.254.169.254/', 'http://[::1]/', 'http://app.localhost/', 'http://printer.local/', 'http://0.0.0.0/',
+    for (const local of [
+      'http://localhost/x',
+      'http://127.0.0.1:4020/',
+      'http://10.1.2.3/',
+      'http://172.16.0.1/',
+      'http://192.168.1.1/',
+      'http://169.254.169.254/',
+      'http://[::1]/',
+      'http://app.localhost/',
+      'http://printer.local/',
+      'http://0.0.0.0/',
       // Other spellings of the same addresses: IPv4 inside IPv6, a trailing dot, numeric and hex hosts, long IPv6.
-      'http://[::ffff:127.0.0.1]/', 'http://[::ffff:10.0.0.5]:8080/', 'http://localhost./', 'http://2130706433/', 'http://0x7f.1/', 'http://[0:0:0:0:0:0:0:1]/', 'http://[fe90::1]/', 'http://[fd12::1]/']) {
+      'http://[::ffff:127.0.0.1]/',
+      'http://[::ffff:10.0.0.5]:8080/',
+      'http://localhost./',
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://[0:0:0:0:0:0:0:1]/',
+      'http://[fe90::1]/',
+      'http://[fd12::1]/',
+    ]) {
       assert.equal(isLocalUrl(local), true, local);
     }
-    for (const remote of ['https://shop.example/notify', 'http://172.32.0.1/', 'http://8.8.8.8/', 'http://[::ffff:8.8.8.8]/', 'http://[2001:db8::1]/', 'http://fdroid.example/', 'not a url']) {
+    for (const remote of [
+      'https://shop.example/notify',
+      'http://172.32.0.1/',
+      'http://8.8.8.8/',
+      'http://[::ffff:8.8.8.8]/',
+      'http://[2001:db8::1]/',
+      'http://fdroid.example/',
+      'not a url',
+    ]) {
       assert.equal(isLocalUrl(remote), false, remote);
     }
   });
@@ -205,7 +231,15 @@ describe('payment links: periodic signer', () => {
     const schema = at(noon);
     ok(schema, valid);
     ok(schema, { ...valid, endDate: '2026-01-02' });
-    ok(schema, { ...valid, endDate: '2027-01-02', bankIdSelected: 'bank-1', holderDestiny: 'Tienda', accountDestiny: IBAN, expireMinutes: 259200, customData: x(4000) });
+    ok(schema, {
+      ...valid,
+      endDate: '2027-01-02',
+      bankIdSelected: 'bank-1',
+      holderDestiny: 'Tienda',
+      accountDestiny: IBAN,
+      expireMinutes: 259200,
+      customData: x(4000),
+    });
   });
 
   test('subject: only letters, digits, spaces and hyphens; 160 characters', () => {
@@ -308,14 +342,30 @@ describe('payment links: cancel, orders, banks, enable/disable, notifications', 
       status: '200',
       description: 'OK',
       total: 1,
-      data: [{ bankId: 'b1', name: 'Banco', bankCodes: ['0049'], country: 'ES', enabled: 1, enabledPeriodicPayment: 0, frequencyPeriodicPayment: ['Monthly'], bankGroupId: 3, bankGroupName: 'Grupo' }],
+      data: [
+        {
+          bankId: 'b1',
+          name: 'Banco',
+          bankCodes: ['0049'],
+          country: 'ES',
+          enabled: 1,
+          enabledPeriodicPayment: 0,
+          frequencyPeriodicPayment: ['Monthly'],
+          bankGroupId: 3,
+          bankGroupName: 'Grupo',
+        },
+      ],
     });
     fails(links.linkBank, { bankId: 'b1', name: 'Banco', enabled: 2 }, 'enabled');
     const order = { idDebt: 'D1', enabled: true, amount: 100, subject: 's', codStatus: 'PENDING', createAt: 1 };
     ok(links.paymentOrder, order);
     fails(links.paymentOrder, { ...order, codStatus: 'DONE' }, 'codStatus');
     ok(links.debt, {
-      debtLongId: 'D1', createAt: 1, enabled: true, amount: 100, subject: 's',
+      debtLongId: 'D1',
+      createAt: 1,
+      enabled: true,
+      amount: 100,
+      subject: 's',
       listUrlShort: [{ urlShortName: 'abc', clicks: 2, createAt: 1 }],
       listTransactions: [{ transactionLongId: 'T1', typeTransaction: 1, amount: 100, codStatus: '200', createAt: 1 }],
     });
@@ -378,10 +428,15 @@ describe('native: requests', () => {
 
 describe('native: responses and resources', () => {
   test('login and second-login: `descripción` is exposed as description', () => {
-    const login = ok(native.loginResponse, { status: '200', 'descripción': 'Login correcto', sessionId: 'S1' });
+    const login = ok(native.loginResponse, { status: '200', descripción: 'Login correcto', sessionId: 'S1' });
     assert.equal(login.description, 'Login correcto');
     assert.equal('descripción' in login, false);
-    const second = ok(native.secondLoginResponse, { status: '200', 'descripción': 'Segundo login correcto', sessionId: 'S1', listContracts: [{ contractId: 'C1', contractInfo: 'Cuenta' }] });
+    const second = ok(native.secondLoginResponse, {
+      status: '200',
+      descripción: 'Segundo login correcto',
+      sessionId: 'S1',
+      listContracts: [{ contractId: 'C1', contractInfo: 'Cuenta' }],
+    });
     assert.equal(second.description, 'Segundo login correcto');
     assert.equal(second.listContracts?.[0]?.contractId, 'C1');
     assert.equal(ok(native.loginResponse, { status: '200', description: 'plain' }).description, 'plain');
@@ -391,7 +446,7 @@ describe('native: responses and resources', () => {
   test('login 229: second-login type as string or number, with its field', () => {
     const r = ok(native.loginResponse, {
       status: '229',
-      'descripción': 'Segundo login',
+      descripción: 'Segundo login',
       sessionId: 'S1',
       secondLoginType: '2',
       secondLoginValue: 'B3',
@@ -418,14 +473,36 @@ describe('native: responses and resources', () => {
 
   test('banks/list, accounts and transfer responses', () => {
     const bank = {
-      group: 'G1', name: 'Grupo', defaultType: 'b1',
-      types: [{ bankId: 'b1', type: 0, label: 'Banco', active: true, defaultLogin: 'l1', logins: [{ loginId: 'l1', label: 'DNI', active: true, fields: [{ fieldId: 'userId', label: 'DNI', valueType: 'alfanumeric', min: 9, max: 9 }] }] }],
+      group: 'G1',
+      name: 'Grupo',
+      defaultType: 'b1',
+      types: [
+        {
+          bankId: 'b1',
+          type: 0,
+          label: 'Banco',
+          active: true,
+          defaultLogin: 'l1',
+          logins: [{ loginId: 'l1', label: 'DNI', active: true, fields: [{ fieldId: 'userId', label: 'DNI', valueType: 'alfanumeric', min: 9, max: 9 }] }],
+        },
+      ],
     };
     ok(native.banksListResponse, { status: '200', description: 'OK', listBanks: [bank] });
     fails(native.banksListResponse, { status: '200', listBanks: [{ ...bank, types: [{ ...bank.types[0], type: 2 }] }] }, 'listBanks.0.types.0.type');
-    const accounts = ok(native.accountsResponse, { status: '200', sessionId: 'S1', listAccounts: [{ accountId: 'A1', accountInfo: 'ES.. 1234', amount: null }, { accountId: 'A2', accountInfo: 'x', amount: 10.5 }] });
+    const accounts = ok(native.accountsResponse, {
+      status: '200',
+      sessionId: 'S1',
+      listAccounts: [
+        { accountId: 'A1', accountInfo: 'ES.. 1234', amount: null },
+        { accountId: 'A2', accountInfo: 'x', amount: 10.5 },
+      ],
+    });
     assert.equal(accounts.listAccounts?.length, 2);
-    const transfer = ok(native.transferResponse, { status: '228', transactionId: 'T1', validations: [{ fieldId: 'sms', label: 'SMS', valueType: 'numeric', type: '1' }] });
+    const transfer = ok(native.transferResponse, {
+      status: '228',
+      transactionId: 'T1',
+      validations: [{ fieldId: 'sms', label: 'SMS', valueType: 'numeric', type: '1' }],
+    });
     assert.equal(transfer.validations?.[0]?.type, 1);
   });
 });

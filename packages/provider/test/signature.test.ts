@@ -2,15 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import {
-  base64Decode,
-  base64Encode,
-  decodeDataReturn,
-  encodeDataReturn,
-  signNotification,
-  timingSafeEqual,
-  verifyNotification,
-} from '@bank-checkout/provider';
+import { base64Decode, base64Encode, decodeDataReturn, encodeDataReturn, signNotification, timingSafeEqual, verifyNotification } from '@bank-checkout/provider';
 
 // Known-answer vector, computed independently with
 //   printf %s "$DATA" | openssl dgst -sha256 -hmac sandbox-api-key -hex | … | base64

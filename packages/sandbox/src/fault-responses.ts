@@ -76,7 +76,7 @@ function largeBody(): ReadableStream<Uint8Array> {
 const WRONG_TYPES = {
   status: '200',
   description: 404,
-  'descripción': 404,
+  descripción: 404,
   sessionId: 12345,
   transactionId: 67890,
   listBanks: 'not-a-list',

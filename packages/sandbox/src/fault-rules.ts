@@ -30,8 +30,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
 export type Check<T> = { ok: true; value: T } | { ok: false; error: string };
 
-export const isWhole = (v: unknown, min: number, max: number): v is number =>
-  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+export const isWhole = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
 /** Validates a rule body; the error names the field and what it must be. */
 export function parseFaultRule(body: unknown): Check<FaultRuleInput> {

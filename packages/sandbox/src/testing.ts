@@ -6,15 +6,7 @@
  */
 export { createSandbox, type Sandbox } from './app.js';
 export { SANDBOX_DEFAULTS, resolveConfig, type SandboxConfig, type ApiClient, type SignerVariant } from './context.js';
-export {
-  createFaults,
-  FAULT_KINDS,
-  parseFaultRule,
-  type Faults,
-  type FaultKind,
-  type FaultRule,
-  type FaultRuleInput,
-} from './faults.js';
+export { createFaults, FAULT_KINDS, parseFaultRule, type Faults, type FaultKind, type FaultRule, type FaultRuleInput } from './faults.js';
 export {
   NATIVE_BANKS,
   NATIVE_MAGIC,

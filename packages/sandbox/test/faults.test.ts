@@ -201,7 +201,10 @@ describe('fault rules: matching and lifetime', () => {
     const rule = await addRule({ path: BANKS, kind: 'status', times: 2 });
     assert.equal((await post('banks/list')).status, 503);
     const listed = (await control('GET', '/faults')).body.rules;
-    assert.deepEqual(listed.map((r: any) => [r.id, r.hits, r.times]), [[rule.id, 1, 2]]);
+    assert.deepEqual(
+      listed.map((r: any) => [r.id, r.hits, r.times]),
+      [[rule.id, 1, 2]],
+    );
     assert.equal((await post('banks/list')).status, 503);
     assert.equal((await post('banks/list')).status, 200);
     assert.deepEqual((await control('GET', '/faults')).body.rules, []);

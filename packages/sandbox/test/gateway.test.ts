@@ -84,7 +84,10 @@ describe('gateway: a simple payment', () => {
     assert.match(summary.html, /Order 1001/);
     assert.match(summary.html, /Demo Shop<br>Main Street 1<br>Madrid/);
     assert.match(summary.html, new RegExp(`${DEFAULT_HOLDER}<br>${SANDBOX_DEFAULTS.merchantIban}`));
-    assert.deepEqual(summary.forms.map((f) => f.fields.step), ['start', 'leave']);
+    assert.deepEqual(
+      summary.forms.map((f) => f.fields.step),
+      ['start', 'leave'],
+    );
 
     t.advance(1000);
     const initAt = t.now();
@@ -92,7 +95,13 @@ describe('gateway: a simple payment', () => {
     assert.equal(banks.title, 'Choose your bank');
     const offered = radioValues(banks.html, 'bankId');
     const enabled = LINK_BANKS.filter((b) => b.enabled === 1);
-    assert.deepEqual(offered.filter((v) => !v.startsWith('group:')).sort(), enabled.filter((b) => b.bankGroupId == null).map((b) => b.bankId).sort());
+    assert.deepEqual(
+      offered.filter((v) => !v.startsWith('group:')).sort(),
+      enabled
+        .filter((b) => b.bankGroupId == null)
+        .map((b) => b.bankId)
+        .sort(),
+    );
     assert.deepEqual(offered.filter((v) => v.startsWith('group:')).sort(), ['group:10', 'group:20'], 'grouped banks are shown by their group');
 
     const group = await submit(t.request, formFor(banks, 'bank'), { bankId: 'group:20' });
@@ -193,7 +202,12 @@ describe('gateway: a simple payment', () => {
     const login = await submit(t.request, formFor(banks, 'bank'), { bankId: 'es-islas' });
     const form = formFor(login, 'login');
     assert.deepEqual(form.inputs, ['user', 'password', 'loginKey']);
-    for (const values of [{ user: 'u', password: 'p' } as Record<string, string>, { user: 'u', password: 'p', loginKey: 'user2' }, { user: '', password: 'p', loginKey: 'user1' }, { user: 'u', password: '', loginKey: 'user1' }]) {
+    for (const values of [
+      { user: 'u', password: 'p' } as Record<string, string>,
+      { user: 'u', password: 'p', loginKey: 'user2' },
+      { user: '', password: 'p', loginKey: 'user1' },
+      { user: 'u', password: '', loginKey: 'user1' },
+    ]) {
       const again = await submit(t.request, form, values);
       assert.equal(again.status, 400, JSON.stringify(values));
       assert.match(again.html, /role="alert"/);
@@ -227,7 +241,10 @@ describe('gateway: failures and leaving', () => {
     assert.equal(failed.status, 422);
     assert.equal(failed.title, 'Validation failed');
     assert.match(failed.html, /B103/);
-    assert.deepEqual(failed.forms.map((f) => f.fields.step), ['leave']);
+    assert.deepEqual(
+      failed.forms.map((f) => f.fields.step),
+      ['leave'],
+    );
     assert.equal(t.notified.length, 0, 'nothing is sent before the payer leaves');
     const retry = await submit(t.request, { ...formFor(failed, 'leave'), fields: { ...formFor(failed, 'leave').fields, step: 'code' } }, { code: '1234' });
     assert.equal(retry.status, 409, 'no second code after a failed validation');
@@ -265,7 +282,10 @@ describe('gateway: failures and leaving', () => {
     const paid = await walkGateway(t.request, url, { bankId: 'es-meridiano' });
     assert.equal(paid.title, 'Payment completed successfully');
     assert.equal((await t.order(idDebt)).codStatus, 'OK');
-    assert.deepEqual(((await t.debt(idDebt)).listTransactions as Body[]).map((x) => x.codStatus), ['E300', '200']);
+    assert.deepEqual(
+      ((await t.debt(idDebt)).listTransactions as Body[]).map((x) => x.codStatus),
+      ['E300', '200'],
+    );
   });
 
   test('leaving mid-way (after login) notifies E300 with the bank reached', async () => {

@@ -71,7 +71,10 @@ describe('links API: authentication and environments', () => {
         ['POST', 'info/debts'],
         ['POST', 'update/enable-disable-url'],
       ] as const) {
-        for (const headers of [{}, { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey }, { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: 'wrong' }] as Record<string, string>[]) {
+        for (const headers of [{}, { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey }, { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: 'wrong' }] as Record<
+          string,
+          string
+        >[]) {
           const res = await sandbox.app.request(`/${env}/${path}`, {
             method,
             headers: { 'Content-Type': 'application/json', ...headers },
@@ -90,8 +93,14 @@ describe('links API: authentication and environments', () => {
     assert.equal(san.body.status, '200');
     const pro = await t.post('url/signer', { ...SIMPLE, reference: 'PRO-1' }, { env: 'pro' });
     assert.match(pro.body.url, /\/gateway\/pro\/pay\//);
-    assert.deepEqual((await t.orders('current', 'san')).paymentOrders.map((o: Body) => o.reference), ['REF-1001']);
-    assert.deepEqual((await t.orders('current', 'pro')).paymentOrders.map((o: Body) => o.reference), ['PRO-1']);
+    assert.deepEqual(
+      (await t.orders('current', 'san')).paymentOrders.map((o: Body) => o.reference),
+      ['REF-1001'],
+    );
+    assert.deepEqual(
+      (await t.orders('current', 'pro')).paymentOrders.map((o: Body) => o.reference),
+      ['PRO-1'],
+    );
     assert.equal((await t.orders('commerce', 'san')).totalItems, 0, 'another client sees none of them');
     assertE301(await t.post('update/enable-disable-payment-order', { idDebt: san.body.idDebt, enable: false }, { env: 'pro' }), 'idDebt');
     assertE301(await t.post('update/enable-disable-payment-order', { idDebt: san.body.idDebt, enable: false }, { client: 'business' }), 'idDebt');
@@ -257,7 +266,10 @@ describe('links API: 2. banks', () => {
 
     const enabledEs = await t.get('banks?enabled=1&country=ES');
     const expected = LINK_BANKS.filter((b) => b.enabled === 1 && b.country === 'ES').map((b) => b.bankId);
-    assert.deepEqual(enabledEs.body.data.map((b: Body) => b.bankId), expected);
+    assert.deepEqual(
+      enabledEs.body.data.map((b: Body) => b.bankId),
+      expected,
+    );
     assert.equal(enabledEs.body.total, expected.length);
     assert.ok(expected.length < LINK_BANKS.filter((b) => b.country === 'ES').length, 'a non-operational bank is left out');
 
@@ -277,7 +289,15 @@ describe('links API: 2. banks', () => {
 
 describe('links API: 3. url/periodic-payment-signer', () => {
   const tomorrow = '2026-01-11';
-  const base = { subject: 'Monthly box', amount: 999, reference: 'SUB-1', frequency: 'Monthly', debtorAccount: DEBTOR, startDate: '2026-02-15', bankIdSelected: 'es-levante' };
+  const base = {
+    subject: 'Monthly box',
+    amount: 999,
+    reference: 'SUB-1',
+    frequency: 'Monthly',
+    debtorAccount: DEBTOR,
+    startDate: '2026-02-15',
+    bankIdSelected: 'es-levante',
+  };
 
   test('creates a pending periodic order behind a signed URL', async () => {
     const t = setup();
@@ -343,7 +363,10 @@ describe('links API: 3. url/periodic-payment-signer', () => {
 describe('links API: 4. url/cancel-periodic-payment-signer', () => {
   test('refuses an unknown transactionId and a broken body', async () => {
     const t = setup();
-    assertE301(await t.post('url/cancel-periodic-payment-signer', { transactionId: 'unknown-tx', reference: 'CAN-1' }), /transactionId: no authorised periodic/);
+    assertE301(
+      await t.post('url/cancel-periodic-payment-signer', { transactionId: 'unknown-tx', reference: 'CAN-1' }),
+      /transactionId: no authorised periodic/,
+    );
     assertE301(await t.post('url/cancel-periodic-payment-signer', { transactionId: 'unknown-tx' }), 'reference');
     assertE301(await t.post('url/cancel-periodic-payment-signer', { reference: 'CAN-1' }), 'transactionId');
     assertE301(await t.post('url/cancel-periodic-payment-signer', { transactionId: 'tx', reference: 'CAN-1', expireMinutes: 259201 }), 'expireMinutes');

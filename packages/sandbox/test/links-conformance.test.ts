@@ -40,7 +40,13 @@ const specSignature = (dataReturn: string, apiKey: string) => Buffer.from(create
 describe('conformance: customRecipient is returned through urlNotif after payment', () => {
   test('endpoint 1: the notification of a paid order carries the customRecipient given at creation', async () => {
     const t = setup();
-    const created = await t.post('url/signer', { subject: 'Order 7', amount: 4200, reference: 'REF-7', urlNotif: NOTIF, customRecipient: 'Demo Shop;Main Street 1' });
+    const created = await t.post('url/signer', {
+      subject: 'Order 7',
+      amount: 4200,
+      reference: 'REF-7',
+      urlNotif: NOTIF,
+      customRecipient: 'Demo Shop;Main Street 1',
+    });
     assert.equal(created.body.status, '200', created.body.description);
     await walkGateway(t.request, created.body.url);
     assert.equal(t.sent.length, 1);
@@ -59,7 +65,15 @@ describe('conformance: customRecipient is returned through urlNotif after paymen
     await walkGateway(t.request, plain.body.url);
     const legacy = await t.post(
       'url/signer',
-      { subject: 'Order 9', amount: 100, reference: 'REF-9', urlNotif: NOTIF, customRecipient: 'Shop', holderDestiny: 'Shop', accountDestiny: SANDBOX_DEFAULTS.merchantIban },
+      {
+        subject: 'Order 9',
+        amount: 100,
+        reference: 'REF-9',
+        urlNotif: NOTIF,
+        customRecipient: 'Shop',
+        holderDestiny: 'Shop',
+        accountDestiny: SANDBOX_DEFAULTS.merchantIban,
+      },
       BUSINESS,
     );
     await walkGateway(t.request, legacy.body.url);
@@ -103,7 +117,14 @@ describe('conformance: E301 answers describe what is wrong', () => {
       assert.match(periodic.body.description, new RegExp(`${field}: ${field} is required`));
     }
     assert.doesNotMatch(periodic.body.description, /Invalid input/);
-    const dates = await t.post('url/periodic-payment-signer', { subject: 's', amount: 1, reference: 'r', frequency: 'Monthly', debtorAccount: 5, startDate: 20260115 });
+    const dates = await t.post('url/periodic-payment-signer', {
+      subject: 's',
+      amount: 1,
+      reference: 'r',
+      frequency: 'Monthly',
+      debtorAccount: 5,
+      startDate: 20260115,
+    });
     assert.match(dates.body.description, /debtorAccount: debtorAccount must be a string/);
     assert.match(dates.body.description, /startDate: startDate must be a string written YYYY-MM-DD/);
     const mistyped = await t.post('url/signer', { subject: 5, amount: 100, reference: 'r' });
@@ -114,7 +135,15 @@ describe('conformance: E301 answers describe what is wrong', () => {
     assert.match(toggle.body.description, /enable: enable is required/);
     const legacyData = await t.post(
       'url/signer',
-      { subject: 's', amount: 100, reference: 'r', customRecipient: 'Shop', holderDestiny: 'Shop', accountDestiny: SANDBOX_DEFAULTS.merchantIban, customData: 'd'.repeat(4001) },
+      {
+        subject: 's',
+        amount: 100,
+        reference: 'r',
+        customRecipient: 'Shop',
+        holderDestiny: 'Shop',
+        accountDestiny: SANDBOX_DEFAULTS.merchantIban,
+        customData: 'd'.repeat(4001),
+      },
       BUSINESS,
     );
     assert.match(legacyData.body.description, /^customData: (customData: )?at most 4000 characters$/);

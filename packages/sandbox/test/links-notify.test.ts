@@ -47,7 +47,8 @@ function setup(partial: Partial<SandboxConfig> = {}, answers?: (number | 'throw'
     assert.equal(reply.status, '200', reply.description);
     return reply as { url: string; idDebt?: string };
   }
-  const log = async (query = '') => ((await (await request(`/__sandbox/notifications${query}`)).json()) as { notifications: NotificationAttempt[] }).notifications;
+  const log = async (query = '') =>
+    ((await (await request(`/__sandbox/notifications${query}`)).json()) as { notifications: NotificationAttempt[] }).notifications;
   return { ...r, sandbox, request, sign, log };
 }
 
@@ -82,7 +83,16 @@ describe('notifications: content and signature', () => {
     const t = setup();
     const commerce = await t.sign({ subject: 'C', amount: 100, reference: 'C-1', urlNotif: NOTIF }, 'commerce');
     const business = await t.sign(
-      { subject: 'B', amount: 200, reference: 'B-1', urlNotif: NOTIF, customRecipient: 'Shop', holderDestiny: 'Shop', accountDestiny: SANDBOX_DEFAULTS.merchantIban, customData: 'free' },
+      {
+        subject: 'B',
+        amount: 200,
+        reference: 'B-1',
+        urlNotif: NOTIF,
+        customRecipient: 'Shop',
+        holderDestiny: 'Shop',
+        accountDestiny: SANDBOX_DEFAULTS.merchantIban,
+        customData: 'free',
+      },
       'business',
     );
     await walkGateway(t.request, commerce.url);
@@ -153,7 +163,10 @@ describe('notifications: local addresses', () => {
     await walkGateway(t.request, b.url);
     const all = await t.log();
     assert.equal(all.length, 2);
-    assert.deepEqual((await t.log(`?idDebt=${b.idDebt}`)).map((n) => n.idDebt), [b.idDebt]);
+    assert.deepEqual(
+      (await t.log(`?idDebt=${b.idDebt}`)).map((n) => n.idDebt),
+      [b.idDebt],
+    );
     assert.equal(await verifyNotification(all[0]!.dataReturn, all[0]!.signatureDataReturn, SANDBOX_DEFAULTS.apiKey), true);
     assert.equal((await t.request('/__sandbox/notifications', { method: 'DELETE' })).status, 404);
     assert.equal((await t.request('/__sandbox/clock')).status, 200);

@@ -15,7 +15,11 @@ function setup() {
   let clock = T0;
   const sandbox = createSandbox({ now: () => clock, fetch: (async () => new Response('ok')) as typeof fetch });
   async function post(path: string, body: unknown, headers: Record<string, string> = AUTH) {
-    const res = await sandbox.app.request(`/san/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const res = await sandbox.app.request(`/san/${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     return { http: res.status, body: (await res.json()) as Body };
   }
   /** Creates `n` orders one second apart; returns their idDebt in creation order. */
@@ -30,7 +34,8 @@ function setup() {
     return ids;
   }
   const query = (body: Body) => post('info/payment-orders', body);
-  const order = async (idDebt: string) => ((await query({ dateFrom: 0, pageRequest: 1, pageSize: 300 })).body.paymentOrders as Body[]).find((o) => o.idDebt === idDebt)!;
+  const order = async (idDebt: string) =>
+    ((await query({ dateFrom: 0, pageRequest: 1, pageSize: 300 })).body.paymentOrders as Body[]).find((o) => o.idDebt === idDebt)!;
   const gateway = (url: string) => sandbox.app.request(url);
   return {
     sandbox,
@@ -59,11 +64,20 @@ describe('links API: 6. info/payment-orders', () => {
     const desc = await t.query({ dateFrom: '0', pageRequest: '1' });
     assert.equal(desc.body.status, '200');
     assert.equal(links.paymentOrdersResponse.safeParse(desc.body).success, true);
-    assert.deepEqual(desc.body.paymentOrders.map((o: Body) => o.idDebt), [...ids].reverse());
+    assert.deepEqual(
+      desc.body.paymentOrders.map((o: Body) => o.idDebt),
+      [...ids].reverse(),
+    );
     const asc = await t.query({ dateFrom: '0', pageRequest: '1', orderAsc: true });
-    assert.deepEqual(asc.body.paymentOrders.map((o: Body) => o.idDebt), ids);
+    assert.deepEqual(
+      asc.body.paymentOrders.map((o: Body) => o.idDebt),
+      ids,
+    );
     const explicitDesc = await t.query({ dateFrom: '0', pageRequest: '1', orderAsc: false });
-    assert.deepEqual(explicitDesc.body.paymentOrders.map((o: Body) => o.idDebt), [...ids].reverse());
+    assert.deepEqual(
+      explicitDesc.body.paymentOrders.map((o: Body) => o.idDebt),
+      [...ids].reverse(),
+    );
   });
 
   test('pages from 1, with totals; a page beyond the last is empty', async () => {
@@ -80,7 +94,10 @@ describe('links API: 6. info/payment-orders', () => {
         [0, 4, 7, 3],
       ],
     );
-    assert.deepEqual(pages.flatMap((p) => p.paymentOrders.map((o: Body) => o.idDebt)), ids);
+    assert.deepEqual(
+      pages.flatMap((p) => p.paymentOrders.map((o: Body) => o.idDebt)),
+      ids,
+    );
   });
 
   test('pageSize defaults to 50 and may be 300 at most', async () => {
@@ -102,9 +119,16 @@ describe('links API: 6. info/payment-orders', () => {
     const created = [];
     for (const id of ids) created.push((await t.order(id)).createAt as number);
     const window = await t.query({ dateFrom: String(created[1]), dateTo: created[3], pageRequest: '1', orderAsc: true });
-    assert.deepEqual(window.body.paymentOrders.map((o: Body) => o.idDebt), ids.slice(1, 4));
+    assert.deepEqual(
+      window.body.paymentOrders.map((o: Body) => o.idDebt),
+      ids.slice(1, 4),
+    );
     const fromLast = await t.query({ dateFrom: created[4], pageRequest: 1 });
-    assert.deepEqual(fromLast.body.paymentOrders.map((o: Body) => o.idDebt), [ids[4]], 'dateTo defaults to now, which includes the last order');
+    assert.deepEqual(
+      fromLast.body.paymentOrders.map((o: Body) => o.idDebt),
+      [ids[4]],
+      'dateTo defaults to now, which includes the last order',
+    );
     assert.equal((await t.query({ dateFrom: t.now() + 1, pageRequest: 1 })).body.totalItems, 0);
   });
 
@@ -137,7 +161,10 @@ describe('links API: 8. info/debts', () => {
     assert.equal(order.urlShort.endsWith(`?s=${debt.listUrlShort[0].urlShortName}`), true);
     assert.deepEqual(debt.listTransactions, []);
     assert.equal((await t.post('info/debts', { dateFrom: 0, pageRequest: 1, pageSize: DEBTS_PAGE_SIZE_MAX })).body.itemsReturned, 52);
-    assertE301(await t.post('info/debts', { dateFrom: 0, pageRequest: 1, pageSize: DEBTS_PAGE_SIZE_MAX + 1 }), new RegExp(`pageSize: at most ${DEBTS_PAGE_SIZE_MAX}`));
+    assertE301(
+      await t.post('info/debts', { dateFrom: 0, pageRequest: 1, pageSize: DEBTS_PAGE_SIZE_MAX + 1 }),
+      new RegExp(`pageSize: at most ${DEBTS_PAGE_SIZE_MAX}`),
+    );
     assertE301(await t.post('info/debts', { dateFrom: 0, pageRequest: 0 }), /pageRequest/);
   });
 });
@@ -228,7 +255,11 @@ describe('links API: 7. enable/disable and 8. enable-disable-url', () => {
     const [id] = await t.create(1);
     assert.equal((await t.post('update/enable-disable-url', { idProvider: id, enable: false })).body.status, '200');
     assert.equal((await t.order(id!)).enabled, false);
-    const legacy = await t.post('url/signer', { subject: 'Legacy', amount: 300, reference: 'LEG-1', customRecipient: 'Shop', holderDestiny: 'Demo', accountDestiny: SANDBOX_DEFAULTS.merchantIban }, BUSINESS);
+    const legacy = await t.post(
+      'url/signer',
+      { subject: 'Legacy', amount: 300, reference: 'LEG-1', customRecipient: 'Shop', holderDestiny: 'Demo', accountDestiny: SANDBOX_DEFAULTS.merchantIban },
+      BUSINESS,
+    );
     const debts = await t.post('info/debts', { dateFrom: 0, pageRequest: 1 }, BUSINESS);
     const debt = debts.body.listDebts[0];
     assert.equal(debt.urlLong, legacy.body.url);

@@ -132,7 +132,11 @@ describe('native conformance: a walk driven only by banks/list', () => {
       const lt = bank.logins.find((l: Body) => l.loginId === bank.defaultLogin);
       let open = await h.post('login', loginFrom(bank.bankId, lt));
       if (open.body.status === '229') {
-        open = await h.post('secondlogin', { sessionId: open.body.sessionId, secondLoginType: open.body.secondLoginType, valueFromUser: open.body.secondLoginField.testValue });
+        open = await h.post('secondlogin', {
+          sessionId: open.body.sessionId,
+          secondLoginType: open.body.secondLoginType,
+          valueFromUser: open.body.secondLoginField.testValue,
+        });
       }
       const { sessionId, listContracts } = open.body;
       const accounts = await h.post('accounts/list', { sessionId, ...(listContracts ? { contractId: listContracts[0].contractId } : {}) });

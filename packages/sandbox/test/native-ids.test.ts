@@ -18,7 +18,16 @@ test('the coordinates card: 25 four-digit values, never 0000, drawn in its SVG',
 });
 
 test('field rules: length, digits, specificType, each named in the message', () => {
-  const f = { fieldId: 'userId', label: 'DNI', min: 9, max: 9, valueType: 'alfanumeric' as const, specificType: 'DNI_NIE', password: false, testValue: '12345678Z' };
+  const f = {
+    fieldId: 'userId',
+    label: 'DNI',
+    min: 9,
+    max: 9,
+    valueType: 'alfanumeric' as const,
+    specificType: 'DNI_NIE',
+    password: false,
+    testValue: '12345678Z',
+  };
   assert.equal(fieldIssue(f, '12345678Z'), null);
   assert.match(fieldIssue(f, '12345678A') ?? '', /userId \(DNI\): DNI_NIE: .*check letter/);
   assert.match(fieldIssue(f, '123') ?? '', /exactly 9 characters/);

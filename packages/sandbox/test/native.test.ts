@@ -45,8 +45,7 @@ function setup(nativeEnv = 'test') {
     return post('transfer/init', { sessionId, accountIdOrigin, ...TRANSFER, ...extra });
   }
   /** Answers validations with their test values (or `value` for all of them). */
-  const answers = (validations: Body[], value?: string) =>
-    validations.map((v) => ({ ...v, valueFromUser: value ?? v.testValue }));
+  const answers = (validations: Body[], value?: string) => validations.map((v) => ({ ...v, valueFromUser: value ?? v.testValue }));
   return { sandbox, post, open, init, answers, advance };
 }
 
@@ -78,22 +77,55 @@ describe('native: banks/list and the catalogue', () => {
     assert.ok(allBanks.length >= 8);
     assert.equal(new Set(allBanks.map((b) => b.bankId)).size, allBanks.length, 'bankIds unique');
     for (const g of NATIVE_BANKS) {
-      assert.ok(g.types.some((b) => b.bankId === g.defaultType), g.group);
-      for (const b of g.types) assert.ok(b.logins.some((l) => l.loginId === b.defaultLogin), b.bankId);
+      assert.ok(
+        g.types.some((b) => b.bankId === g.defaultType),
+        g.group,
+      );
+      for (const b of g.types)
+        assert.ok(
+          b.logins.some((l) => l.loginId === b.defaultLogin),
+          b.bankId,
+        );
     }
   });
 
   test('the catalogue exercises every descriptor feature', () => {
     const fields = allBanks.flatMap((b) => b.logins.flatMap((l) => l.fields));
-    assert.ok(NATIVE_BANKS.some((g) => g.types.some((b) => b.type === 0) && g.types.some((b) => b.type === 1)), 'a group with both person types');
-    assert.ok(allBanks.some((b) => b.logins.length > 1), 'several login types');
-    assert.ok(allBanks.some((b) => !b.active), 'a bank in maintenance');
-    assert.ok(allBanks.some((b) => b.active && b.logins.some((l) => !l.active)), 'a login type in maintenance');
-    for (const v of ['numeric', 'alfanumeric']) assert.ok(fields.some((f) => f.valueType === v), v);
+    assert.ok(
+      NATIVE_BANKS.some((g) => g.types.some((b) => b.type === 0) && g.types.some((b) => b.type === 1)),
+      'a group with both person types',
+    );
+    assert.ok(
+      allBanks.some((b) => b.logins.length > 1),
+      'several login types',
+    );
+    assert.ok(
+      allBanks.some((b) => !b.active),
+      'a bank in maintenance',
+    );
+    assert.ok(
+      allBanks.some((b) => b.active && b.logins.some((l) => !l.active)),
+      'a login type in maintenance',
+    );
+    for (const v of ['numeric', 'alfanumeric'])
+      assert.ok(
+        fields.some((f) => f.valueType === v),
+        v,
+      );
     assert.ok(fields.some((f) => f.password) && fields.some((f) => !f.password), 'masked and plain');
-    assert.ok(fields.some((f) => f.min !== f.max), 'min/max ranges');
-    for (const t of ['DNI_NIE', 'CIF']) assert.ok(fields.some((f) => f.specificType === t), t);
-    assert.ok(allBanks.some((b) => b.logins.some((l) => l.fields[2]?.fieldId === 'userExtraField')), 'userExtraField');
+    assert.ok(
+      fields.some((f) => f.min !== f.max),
+      'min/max ranges',
+    );
+    for (const t of ['DNI_NIE', 'CIF'])
+      assert.ok(
+        fields.some((f) => f.specificType === t),
+        t,
+      );
+    assert.ok(
+      allBanks.some((b) => b.logins.some((l) => l.fields[2]?.fieldId === 'userExtraField')),
+      'userExtraField',
+    );
   });
 
   test('login fields are named userId, userSecret, userExtraField in order, each with a testValue that fits its rules', () => {
@@ -123,14 +155,20 @@ describe('native: banks/list and the catalogue', () => {
     assert.equal(((await none.json()) as Body).status, 'E300');
     // Login and second login describe with `descripción`, their refusals too.
     for (const path of ['login', 'secondlogin']) {
-      const refused = (await (await sandbox.app.request(`/test/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json()) as Record<string, unknown>;
+      const refused = (await (
+        await sandbox.app.request(`/test/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+      ).json()) as Record<string, unknown>;
       assert.equal(refused.status, 'E300');
       assert.equal(typeof refused['descripción'], 'string');
       assert.equal(refused.description, undefined);
     }
     const wrong = await post('banks/list', {}, { headers: { Authorization: 'nope' } });
     assert.equal(wrong.http, 401);
-    const commerce = await post('banks/list', {}, { headers: { 'X-Api-Key': SANDBOX_DEFAULTS.commerceApiKey, Authorization: SANDBOX_DEFAULTS.commerceApiToken } });
+    const commerce = await post(
+      'banks/list',
+      {},
+      { headers: { 'X-Api-Key': SANDBOX_DEFAULTS.commerceApiKey, Authorization: SANDBOX_DEFAULTS.commerceApiToken } },
+    );
     assert.equal(commerce.body.status, '200');
 
     const custom = setup('sandbox-env');
@@ -351,7 +389,12 @@ describe('native: second login', () => {
     const { post } = setup();
     const login = await post('login', testCredentials('cantabrico'));
     const sessionId = login.body.sessionId;
-    assertError(await post('secondlogin', { sessionId, secondLoginType: 3, valueFromUser: '12' }), 'B100', /valueFromUser .*4 to 8 characters.*log in again/, 'descripción');
+    assertError(
+      await post('secondlogin', { sessionId, secondLoginType: 3, valueFromUser: '12' }),
+      'B100',
+      /valueFromUser .*4 to 8 characters.*log in again/,
+      'descripción',
+    );
     const after = await post('secondlogin', { sessionId, secondLoginType: 3, valueFromUser: login.body.secondLoginField.testValue });
     assertError(after, 'E301', /session/, 'descripción');
   });
@@ -359,7 +402,12 @@ describe('native: second login', () => {
   test('secondlogin at a bank that never asked one: E301', async () => {
     const { post } = setup();
     const login = await post('login', testCredentials('aurora'));
-    assertError(await post('secondlogin', { sessionId: login.body.sessionId, secondLoginType: '1', valueFromUser: '1234' }), 'E301', /not waiting/, 'descripción');
+    assertError(
+      await post('secondlogin', { sessionId: login.body.sessionId, secondLoginType: '1', valueFromUser: '1234' }),
+      'E301',
+      /not waiting/,
+      'descripción',
+    );
   });
 });
 
@@ -389,7 +437,10 @@ describe('native: contracts and accounts', () => {
 
   test('balances: numbers at aurora, null at levante', async () => {
     const h = setup();
-    for (const [bankId, hasBalance] of [['aurora', true], [NATIVE_TEST_INPUTS.noBalanceBankId, false]] as const) {
+    for (const [bankId, hasBalance] of [
+      ['aurora', true],
+      [NATIVE_TEST_INPUTS.noBalanceBankId, false],
+    ] as const) {
       const { sessionId } = await h.open(bankId);
       const r = await h.post('accounts/list', { sessionId });
       for (const a of r.body.listAccounts) {
@@ -420,7 +471,10 @@ describe('native: transfer/init', () => {
     assert.equal(r.body.status, '228');
     assert.equal(r.body.sessionId, sessionId);
     assert.equal(typeof r.body.transactionId, 'string');
-    assert.deepEqual(r.body.validations.map((v: Body) => v.type), ['1']);
+    assert.deepEqual(
+      r.body.validations.map((v: Body) => v.type),
+      ['1'],
+    );
   });
 
   test('B101: a blocked account, an unknown account, an account of another bank', async () => {
@@ -443,7 +497,10 @@ describe('native: transfer/init', () => {
     const listed = (await post('accounts/list', { sessionId })).body.listAccounts.find((a: Body) => a.accountId === accountId);
     assert.ok(listed.accountInfo.includes(iban), 'accountInfo shows the IBAN');
     assertError(await init(sessionId, accountId, { accountDestiny: iban }), 'E302', /origin account/);
-    const spaced = iban.toLowerCase().replace(/(.{4})/g, '$1 ').trim();
+    const spaced = iban
+      .toLowerCase()
+      .replace(/(.{4})/g, '$1 ')
+      .trim();
     assertError(await init(sessionId, accountId, { accountDestiny: spaced }), 'E302');
     assert.equal((await init(sessionId, 'AUR-0001', { accountDestiny: iban })).body.status, '228', 'another origin may pay the merchant');
   });
@@ -486,7 +543,11 @@ describe('native: transfer/validate', () => {
     const { post, sessionId, validations } = await started('aurora');
     const r = await post('transfer/validate', { sessionId, validations: validations.map((v) => ({ ...v, valueFromUser: NATIVE_MAGIC.failValidation })) });
     assertError(r, 'B103', /validation failed/);
-    assertError(await post('transfer/validate', { sessionId, validations: validations.map((v) => ({ ...v, valueFromUser: v.testValue })) }), 'E301', /already failed \(B103\)/);
+    assertError(
+      await post('transfer/validate', { sessionId, validations: validations.map((v) => ({ ...v, valueFromUser: v.testValue })) }),
+      'E301',
+      /already failed \(B103\)/,
+    );
   });
 
   test('0000 fails with B103 at every active bank, whatever the validation type and its field rules', async () => {
@@ -499,15 +560,27 @@ describe('native: transfer/validate', () => {
 
   test('a wrong value fails with B103 naming the field, or the rule it breaks', async () => {
     const first = await started('aurora');
-    assertError(await first.post('transfer/validate', { sessionId: first.sessionId, validations: first.validations.map((v) => ({ ...v, valueFromUser: '1111' })) }), 'B103', /smsCode is not correct/);
+    assertError(
+      await first.post('transfer/validate', { sessionId: first.sessionId, validations: first.validations.map((v) => ({ ...v, valueFromUser: '1111' })) }),
+      'B103',
+      /smsCode is not correct/,
+    );
     const second = await started('aurora');
-    assertError(await second.post('transfer/validate', { sessionId: second.sessionId, validations: second.validations.map((v) => ({ ...v, valueFromUser: 'abc' })) }), 'B103', /smsCode .*digits only/);
+    assertError(
+      await second.post('transfer/validate', { sessionId: second.sessionId, validations: second.validations.map((v) => ({ ...v, valueFromUser: 'abc' })) }),
+      'B103',
+      /smsCode .*digits only/,
+    );
   });
 
   test('two validations in one round: both are needed, each checked', async () => {
     const { post, sessionId, validations, answers } = await started(NATIVE_TEST_INPUTS.twoValidationsBankId);
     assert.equal(validations.length, 2);
-    assertError(await post('transfer/validate', { sessionId, validations: answers(validations.slice(0, 1)) }), 'E301', new RegExp(`'${validations[1]!.fieldId}' \\(type ${validations[1]!.type}\\) is missing`));
+    assertError(
+      await post('transfer/validate', { sessionId, validations: answers(validations.slice(0, 1)) }),
+      'E301',
+      new RegExp(`'${validations[1]!.fieldId}' \\(type ${validations[1]!.type}\\) is missing`),
+    );
     const dup = answers([validations[0]!, validations[0]!, validations[1]!]);
     assertError(await post('transfer/validate', { sessionId, validations: dup }), 'E301', /answered twice/);
     const unknown = [...answers(validations), { fieldId: 'other', type: 1, valueFromUser: '1234' }];
@@ -526,11 +599,17 @@ describe('native: transfer/validate', () => {
 
   test('a second round: 228 with new validations, then 200', async () => {
     const { post, sessionId, validations, answers, init } = await started('cantabrico');
-    assert.deepEqual(validations.map((v) => v.type), ['5']);
+    assert.deepEqual(
+      validations.map((v) => v.type),
+      ['5'],
+    );
     const round2 = await post('transfer/validate', { sessionId, validations: answers(validations) });
     assert.equal(round2.body.status, '228');
     assert.equal(round2.body.transactionId, init.transactionId);
-    assert.deepEqual(round2.body.validations.map((v: Body) => v.type), ['1']);
+    assert.deepEqual(
+      round2.body.validations.map((v: Body) => v.type),
+      ['1'],
+    );
     assertError(await post('transfer/validate', { sessionId, validations: answers(validations) }), 'E301', /not asked in this round/);
     const done = await post('transfer/validate', { sessionId, validations: answers(round2.body.validations) });
     assert.equal(done.body.status, '200');
@@ -666,6 +745,10 @@ describe('native: sessions', () => {
     assertError(await b.post('accounts/list', { sessionId: s1.sessionId }), 'E301', /unknown session/);
     // A transfer in one session is invisible to the other.
     const init = await a.init(s1.sessionId, 'AUR-0001');
-    assertError(await a.post('transfer/validate', { sessionId: s2.sessionId, validations: a.answers(init.body.validations) }), 'E301', /no transfer in progress/);
+    assertError(
+      await a.post('transfer/validate', { sessionId: s2.sessionId, validations: a.answers(init.body.validations) }),
+      'E301',
+      /no transfer in progress/,
+    );
   });
 });

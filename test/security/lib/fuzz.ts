@@ -35,7 +35,23 @@ export const oddString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }), weight: 2 },
   { arbitrary: fc.string({ unit: 'binary', maxLength: 20 }), weight: 2 },
   {
-    arbitrary: fc.constantFrom('', ' ', '0000', '\u0000', '\u202e', '\ud800', '<script>alert(1)</script>', '../../etc/passwd', '%00', 'null', 'NaN', '-0', '1e309', 'ES00', '🙂'.repeat(40)),
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '0000',
+      '\u0000',
+      '\u202e',
+      '\ud800',
+      '<script>alert(1)</script>',
+      '../../etc/passwd',
+      '%00',
+      'null',
+      'NaN',
+      '-0',
+      '1e309',
+      'ES00',
+      '🙂'.repeat(40),
+    ),
     weight: 3,
   },
   { arbitrary: huge, weight: 1 },
@@ -47,7 +63,10 @@ const scalar: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('true', 'false', 'null', '1e999', '-0', '0.0000001'),
 );
 
-const key: fc.Arbitrary<string> = fc.oneof({ arbitrary: fc.string({ maxLength: 12 }), weight: 3 }, { arbitrary: fc.constantFrom(...POLLUTION_KEYS), weight: 2 });
+const key: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.string({ maxLength: 12 }), weight: 3 },
+  { arbitrary: fc.constantFrom(...POLLUTION_KEYS), weight: 2 },
+);
 
 const pairsToObject = (pairs: [string, string][]) => `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
 
@@ -123,9 +142,9 @@ const contentType: fc.Arbitrary<string | null> = fc.oneof(
 /** Bytes that are not UTF-8, alone or inside otherwise good JSON. */
 const invalidUtf8: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc.uint8Array({ minLength: 1, maxLength: 64 }),
-  fc.tuple(fc.constantFrom([0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82]), fc.string({ maxLength: 8 })).map(
-    ([bad, name]) => new Uint8Array([...Buffer.from(`{${JSON.stringify(name || 'a')}:"`), ...bad, ...Buffer.from('"}')]),
-  ),
+  fc
+    .tuple(fc.constantFrom([0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82]), fc.string({ maxLength: 8 }))
+    .map(([bad, name]) => new Uint8Array([...Buffer.from(`{${JSON.stringify(name || 'a')}:"`), ...bad, ...Buffer.from('"}')])),
 );
 
 /** A malformed body for an endpoint whose fields are `fields`. */
@@ -133,14 +152,34 @@ export function malformedBody(fields: Record<string, fc.Arbitrary<string>>): fc.
   const text = (kind: string, body: fc.Arbitrary<string>) => fc.tuple(contentType, body).map(([contentType, b]): FuzzBody => ({ contentType, body: b, kind }));
   const names = Object.keys(fields);
   // Every field, each a plausible value: bodies that pass validation and go as deep as they can.
-  const nearValid = names.length ? fc.record(fields as Record<string, fc.Arbitrary<string>>).map((v) => pairsToObject(names.map((n) => [n, v[n]!]))) : fc.constant('{}');
+  const nearValid = names.length
+    ? fc.record(fields as Record<string, fc.Arbitrary<string>>).map((v) => pairsToObject(names.map((n) => [n, v[n]!])))
+    : fc.constant('{}');
   return fc.oneof(
-    { arbitrary: fc.tuple(fc.constantFrom(JSON_TYPE, null), nearValid).map(([contentType, body]): FuzzBody => ({ contentType, body, kind: 'near valid' })), weight: 3 },
+    {
+      arbitrary: fc.tuple(fc.constantFrom(JSON_TYPE, null), nearValid).map(([contentType, body]): FuzzBody => ({ contentType, body, kind: 'near valid' })),
+      weight: 3,
+    },
     { arbitrary: text('fields', templated(fields)), weight: 8 },
     { arbitrary: text('any JSON', jsonText), weight: 3 },
     { arbitrary: text('deep nesting', deep), weight: 1 },
-    { arbitrary: text('huge string', fc.tuple(fc.constantFrom(...Object.keys(fields), 'x'), huge).map(([k, v]) => pairsToObject([[k, JSON.stringify(v)]]))), weight: 1 },
-    { arbitrary: text('not JSON', fc.oneof(fc.string({ maxLength: 40 }), templated(fields).map((t) => t.slice(0, Math.max(1, t.length - 2))))), weight: 2 },
+    {
+      arbitrary: text(
+        'huge string',
+        fc.tuple(fc.constantFrom(...Object.keys(fields), 'x'), huge).map(([k, v]) => pairsToObject([[k, JSON.stringify(v)]])),
+      ),
+      weight: 1,
+    },
+    {
+      arbitrary: text(
+        'not JSON',
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          templated(fields).map((t) => t.slice(0, Math.max(1, t.length - 2))),
+        ),
+      ),
+      weight: 2,
+    },
     { arbitrary: fc.tuple(contentType, invalidUtf8).map(([contentType, body]): FuzzBody => ({ contentType, body, kind: 'invalid UTF-8' })), weight: 1 },
   );
 }
@@ -158,7 +197,12 @@ export function malformedQuery(params: Record<string, fc.Arbitrary<string>>): fc
     .map(([present, values, extra, raw]) => {
       const pairs: [string, string][] = [...present.map((n): [string, string] => [n, values[n]!]), ...extra];
       // Sometimes unencoded, as a hand-written URL would be (stray %, &, =, #).
-      return raw ? pairs.map(([k, v]) => `${k}=${v.slice(0, 200)}`).join('&').replace(/[#\s]/g, '') : new URLSearchParams(pairs).toString();
+      return raw
+        ? pairs
+            .map(([k, v]) => `${k}=${v.slice(0, 200)}`)
+            .join('&')
+            .replace(/[#\s]/g, '')
+        : new URLSearchParams(pairs).toString();
     });
 }
 

@@ -55,7 +55,7 @@ export async function payNative(rig: Rig, secret: string, bankId: string, plan: 
         break;
       case 'validate': {
         const values = Object.fromEntries(
-          s.validations.map((x) => [x.fieldId, plan.answer?.(x.fieldId, x.type) ?? (x.type === 6 ? 'SIGNED' : rig.device.get(x.fieldId) ?? '')]),
+          s.validations.map((x) => [x.fieldId, plan.answer?.(x.fieldId, x.type) ?? (x.type === 6 ? 'SIGNED' : (rig.device.get(x.fieldId) ?? ''))]),
         );
         for (const value of Object.values(values)) rig.typed.add(value);
         v = await json(await rig.checkout(secret, '/v1/checkout/validate', { values }));

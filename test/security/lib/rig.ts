@@ -139,7 +139,10 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
       upstream.push(sent);
       const res = await sandbox.app.request(url.toString(), init);
       if (res.status === 200 && res.headers.get('Content-Type')?.includes('json')) {
-        const text = await res.clone().text().catch(() => undefined);
+        const text = await res
+          .clone()
+          .text()
+          .catch(() => undefined);
         if (text !== undefined) sent.answer = text;
       }
       if (!hide || !url.pathname.startsWith(nativePrefix)) return res;
@@ -253,10 +256,14 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
     checkout,
     browser,
     async createCheckout(body = {}) {
-      const res = await merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order 1001', reference: `SEC-${++counter}-${Math.random().toString(36).slice(2, 8)}`, ...body } });
+      const res = await merchant('/v1/checkouts', {
+        body: { amount: 4250, subject: 'Order 1001', reference: `SEC-${++counter}-${Math.random().toString(36).slice(2, 8)}`, ...body },
+      });
       if (res.status !== 201) throw new Error(`createCheckout: ${res.status} ${await res.text()}`);
       const created = (await res.json()) as { id: string; clientSecret?: string; launchToken?: string; reference: string; amount: number };
-      return asFrame(created, (token) => call('/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) }));
+      return asFrame(created, (token) =>
+        call('/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) }),
+      );
     },
     samples() {
       const of = (c: Captured) => [

@@ -29,7 +29,8 @@ export function checkBffError(status: number, contentType: string | null, text: 
   const e = body.error!;
   const keys = Object.keys(e).sort();
   assert.ok(
-    JSON.stringify(keys) === JSON.stringify(['code', 'message', 'requestId']) || JSON.stringify(keys) === JSON.stringify(['code', 'issues', 'message', 'requestId']),
+    JSON.stringify(keys) === JSON.stringify(['code', 'message', 'requestId']) ||
+      JSON.stringify(keys) === JSON.stringify(['code', 'issues', 'message', 'requestId']),
     `${what}: error keys ${keys.join(', ')}`,
   );
   assert.equal(typeof e.code, 'string');

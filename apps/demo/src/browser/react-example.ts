@@ -82,7 +82,11 @@ function App({ amount }: { amount: number }) {
     error ? h('p', { role: 'alert', className: 'flash error' }, error) : null,
     h('p', { role: 'status', id: 'react-outcome' }, outcome ? `React saw the payment end: ${outcome.outcome}.` : ''),
     h('h2', null, 'Events'),
-    h('ol', { className: 'events', id: 'events' }, events.map((e, i) => h('li', { key: i }, e))),
+    h(
+      'ol',
+      { className: 'events', id: 'events' },
+      events.map((e, i) => h('li', { key: i }, e)),
+    ),
   );
 }
 

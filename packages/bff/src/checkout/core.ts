@@ -71,7 +71,13 @@ export function createCore(deps: ServiceDeps) {
   const memoryLock = (action: CheckoutAction) => store.engine === 'sqlite' && !TIME_RULES.lapsedLock.unknownFor.includes(action);
 
   /** What the merchant is told when a checkout reaches an outcome (or unknown); null otherwise. */
-  function checkoutEvent(before: CheckoutRecord, state: CheckoutRecord['state'], mode: CheckoutMode, internal: Internal, source: CheckoutEvent['source']): CheckoutEvent | null {
+  function checkoutEvent(
+    before: CheckoutRecord,
+    state: CheckoutRecord['state'],
+    mode: CheckoutMode,
+    internal: Internal,
+    source: CheckoutEvent['source'],
+  ): CheckoutEvent | null {
     if (before.state === state || !(isFinal(state) || state === 'unknown')) return null;
     return {
       checkoutId: before.id,
@@ -124,10 +130,12 @@ export function createCore(deps: ServiceDeps) {
   async function settle(rec: CheckoutRecord): Promise<CheckoutRecord> {
     // An action under way holds the checkout (as a `busy` marker would): time waits for it.
     if (inMemory.has(rec.id)) return rec;
-    return (await advance(rec, (r) => timePatch(r, now(), leaseMs, config.linkGraceMinutes * 60_000), 'time', 3).catch(async (err) => {
-      if (err instanceof ApiError && err.code === 'checkout_busy') return { record: (await store.getCheckout(rec.id)) ?? rec };
-      throw err;
-    })).record;
+    return (
+      await advance(rec, (r) => timePatch(r, now(), leaseMs, config.linkGraceMinutes * 60_000), 'time', 3).catch(async (err) => {
+        if (err instanceof ApiError && err.code === 'checkout_busy') return { record: (await store.getCheckout(rec.id)) ?? rec };
+        throw err;
+      })
+    ).record;
   }
 
   /**
@@ -141,16 +149,21 @@ export function createCore(deps: ServiceDeps) {
     const renew = async () => {
       const busy = current?.internal.busy;
       if (!current || !busy) return;
-      const renewed = await store.updateCheckout(current.id, current.version, { internal: { ...current.internal, busy: { ...busy, until: now() + leaseMs } } }).catch((err: unknown) => {
-        // The store is down for a moment: the next renewal tries again.
-        logger.log('warn', 'checkout.lease_not_renewed', { checkoutId: locked.id, reason: err instanceof Error ? err.message : 'error' });
-        return undefined;
-      });
+      const renewed = await store
+        .updateCheckout(current.id, current.version, { internal: { ...current.internal, busy: { ...busy, until: now() + leaseMs } } })
+        .catch((err: unknown) => {
+          // The store is down for a moment: the next renewal tries again.
+          logger.log('warn', 'checkout.lease_not_renewed', { checkoutId: locked.id, reason: err instanceof Error ? err.message : 'error' });
+          return undefined;
+        });
       if (renewed !== undefined) current = renewed;
     };
-    const timer = setInterval(() => {
-      renewing = renewing.then(renew);
-    }, Math.max(50, Math.floor(leaseMs / 3)));
+    const timer = setInterval(
+      () => {
+        renewing = renewing.then(renew);
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
     timer.unref?.();
     return {
       async release() {
@@ -172,7 +185,12 @@ export function createCore(deps: ServiceDeps) {
    * before any upstream call, or an outcome the declaration does not name, releases it and
    * changes nothing.
    */
-  async function act(rec: CheckoutRecord, action: CheckoutAction, run: (locked: CheckoutRecord, i: Internal) => Promise<Outcome>, mode = ACTIONS[action].needsMode): Promise<CheckoutRecord> {
+  async function act(
+    rec: CheckoutRecord,
+    action: CheckoutAction,
+    run: (locked: CheckoutRecord, i: Internal) => Promise<Outcome>,
+    mode = ACTIONS[action].needsMode,
+  ): Promise<CheckoutRecord> {
     if (!modeAllowed(rec.modes, mode)) throw errors.conflict('mode_not_allowed', `This checkout does not allow the ${mode} mode.`);
     const rule = ACTIONS[action];
     if (isFinal(rec.state) && !rule.from.includes(rec.state)) throw errors.conflict('checkout_finished', `The checkout is already ${rec.state}.`);
@@ -187,14 +205,20 @@ export function createCore(deps: ServiceDeps) {
       // gets 409, and sends nothing upstream.
       const locked = inMemoryOnly
         ? await store.getCheckout(rec.id).then((current) => (current?.version === rec.version ? rec : null))
-        : await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: { op: action, since: now(), until: now() + leaseMs, holder } } });
+        : await store.updateCheckout(rec.id, rec.version, {
+            internal: { ...rec.internal, busy: { op: action, since: now(), until: now() + leaseMs, holder } },
+          });
       if (!locked) throw busyConflict();
       const lease = inMemoryOnly ? null : hold(locked);
       let outcome: Outcome;
       let patch: CheckoutPatch;
       try {
         outcome = await run(locked, locked.internal);
-        patch = resolveOutcome(locked.state, action, outcome, { attemptsLeft: locked.attemptsLeft, now: now(), sessionQuietMs: config.provider.sessionQuietMs });
+        patch = resolveOutcome(locked.state, action, outcome, {
+          attemptsLeft: locked.attemptsLeft,
+          now: now(),
+          sessionQuietMs: config.provider.sessionQuietMs,
+        });
       } catch (err) {
         const held = lease ? await lease.release() : null;
         if (held) await store.updateCheckout(held.id, held.version, { internal: unlocked(held.internal) });
@@ -208,7 +232,13 @@ export function createCore(deps: ServiceDeps) {
         logger.log('warn', 'checkout.lock_lost', { checkoutId: rec.id, op: action });
         throw busyConflict();
       }
-      logger.log('info', 'checkout.transition', { checkoutId: written.id, op: action, from: rec.state, to: written.state, ...(written.error ? { code: written.error.code } : {}) });
+      logger.log('info', 'checkout.transition', {
+        checkoutId: written.id,
+        op: action,
+        from: rec.state,
+        to: written.state,
+        ...(written.error ? { code: written.error.code } : {}),
+      });
       if (outcome.answer) throw outcome.answer;
       return written;
     } finally {

@@ -46,7 +46,17 @@ const KEY: Record<FunnelStep, keyof Counts> = { started: 'started', bank: 'bankC
 const UNPAID_ENDINGS: readonly string[] = ['failed', 'cancelled', 'expired'];
 
 function emptyRow(bankId: string | null, bank: string | null): FunnelRow {
-  return { bankId, bank, started: 0, bankChosen: 0, signedIn: 0, confirmed: 0, paid: 0, left: { started: 0, bankChosen: 0, signedIn: 0, confirmed: 0 }, open: 0 };
+  return {
+    bankId,
+    bank,
+    started: 0,
+    bankChosen: 0,
+    signedIn: 0,
+    confirmed: 0,
+    paid: 0,
+    left: { started: 0, bankChosen: 0, signedIn: 0, confirmed: 0 },
+    open: 0,
+  };
 }
 
 /** Adds one checkout to a row: at every step up to its furthest, and where it left if it ended unpaid. */
@@ -70,6 +80,8 @@ export function countFunnel(records: readonly CheckoutRecord[]): { total: Funnel
     count(row, rec);
     count(total, rec);
   }
-  const banks = [...byBank.values()].sort((a, b) => Number(a.bankId === null) - Number(b.bankId === null) || b.started - a.started || (a.bank ?? '').localeCompare(b.bank ?? ''));
+  const banks = [...byBank.values()].sort(
+    (a, b) => Number(a.bankId === null) - Number(b.bankId === null) || b.started - a.started || (a.bank ?? '').localeCompare(b.bank ?? ''),
+  );
   return { total, banks };
 }

@@ -33,7 +33,11 @@ export function handoffActions(core: Core) {
       const token = randomBytes(24).toString('base64url');
       const expiresAt = Math.min(now() + HANDOFF_TTL_MS, rec.expiresAt);
       const hash = await sha256Hex(token);
-      const { changed } = await core.advance(rec, (r) => (open(r) ? { internal: { ...r.internal, handoff: { hash, expiresAt, used: false } } } : null), 'native');
+      const { changed } = await core.advance(
+        rec,
+        (r) => (open(r) ? { internal: { ...r.internal, handoff: { hash, expiresAt, used: false } } } : null),
+        'native',
+      );
       if (!changed) throw errors.conflict('invalid_state', "A link for the phone exists only while the checkout waits at the bank's page.");
       return { url: `${config.publicUrl}/v1/handoff/${rec.id}.${token}`, expiresAt: new Date(expiresAt).toISOString() };
     },
@@ -53,7 +57,11 @@ export function handoffActions(core: Core) {
         return r.state === 'redirect' && Boolean(r.internal.url) && x?.hash === h.hash && !x.used && now() < x.expiresAt;
       };
       // Marked used with compare-and-set: two phones scanning at once get the page once.
-      const { record, changed } = await core.advance(settled, (r) => (usable(r) ? { internal: { ...r.internal, handoff: { ...r.internal.handoff!, used: true } } } : null), 'native');
+      const { record, changed } = await core.advance(
+        settled,
+        (r) => (usable(r) ? { internal: { ...r.internal, handoff: { ...r.internal.handoff!, used: true } } } : null),
+        'native',
+      );
       if (!changed || !record.internal.url) throw gone();
       return record.internal.url;
     },

@@ -88,7 +88,19 @@ export function scrubSession(i: Internal): Internal {
 export function finished(i: Internal): Internal {
   const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank, handoff } = i;
   return Object.fromEntries(
-    Object.entries({ explicitDestiny, bank: bank && { bankId: bank.bankId, label: bank.label }, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank, handoff }).filter(([, v]) => v !== undefined),
+    Object.entries({
+      explicitDestiny,
+      bank: bank && { bankId: bank.bankId, label: bank.label },
+      transactionId,
+      idDebt,
+      linkTransactionId,
+      outcomeAt,
+      schedule,
+      resolution,
+      funnel,
+      linkBank,
+      handoff,
+    }).filter(([, v]) => v !== undefined),
   ) as Internal;
 }
 

@@ -40,7 +40,15 @@ const sameHash = (a: string | null, b: string) => a !== null && a.length === b.l
 /** A new launch token for `checkoutId`, and the launch record that expects it. */
 export async function newLaunch(checkoutId: string, now: number, previous?: LaunchRecord): Promise<{ token: string; launch: LaunchRecord }> {
   const token = make('lt', checkoutId);
-  const base: LaunchRecord = previous ?? { tokenHash: null, tokenExpiresAt: 0, keyHash: null, redeemedAt: null, usedHashes: [], refusals: 0, lastRefusedAt: null };
+  const base: LaunchRecord = previous ?? {
+    tokenHash: null,
+    tokenExpiresAt: 0,
+    keyHash: null,
+    redeemedAt: null,
+    usedHashes: [],
+    refusals: 0,
+    lastRefusedAt: null,
+  };
   return { token, launch: { ...base, tokenHash: await sha256Hex(token), tokenExpiresAt: now + LAUNCH_TTL_MS } };
 }
 
@@ -61,7 +69,11 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
   const { store, now, logger } = core;
 
   /** Writes `patch(rec)` with compare-and-set, reading again on a concurrent change. */
-  async function write(rec: CheckoutRecord, decide: (rec: CheckoutRecord) => Promise<Parameters<typeof store.updateCheckout>[2]>, events: (rec: CheckoutRecord) => ReturnType<NonNullable<ServiceDeps['webhook']>['event']>[] = () => []) {
+  async function write(
+    rec: CheckoutRecord,
+    decide: (rec: CheckoutRecord) => Promise<Parameters<typeof store.updateCheckout>[2]>,
+    events: (rec: CheckoutRecord) => ReturnType<NonNullable<ServiceDeps['webhook']>['event']>[] = () => [],
+  ) {
     for (let i = 0; i < 5; i++) {
       const written = await store.updateCheckout(rec.id, rec.version, { ...(await decide(rec)), updatedAt: now() }, events(rec));
       if (written) return written;
@@ -74,7 +86,8 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
 
   /** A fresh launch token for an isolated checkout (its page was loaded again); the frame that runs keeps its key until the token is redeemed. */
   async function relaunch(rec: CheckoutRecord): Promise<{ record: CheckoutRecord; token: string }> {
-    if (rec.isolation !== 'isolated') throw errors.conflict('not_isolated', 'This checkout is inline: its page opens it with the client secret, not a launch token.');
+    if (rec.isolation !== 'isolated')
+      throw errors.conflict('not_isolated', 'This checkout is inline: its page opens it with the client secret, not a launch token.');
     let token = '';
     const record = await write(rec, async (r) => {
       const next = await newLaunch(r.id, now(), r.launch);
@@ -102,7 +115,13 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
         found,
         async (r) => ({ launch: { ...r.launch!, refusals: r.launch!.refusals + 1, lastRefusedAt: at } }),
         (r) => {
-          const data: LaunchRefusedEvent = { checkoutId: r.id, reference: r.reference, reason: 'launch_used', refusals: r.launch!.refusals + 1, at: new Date(at).toISOString() };
+          const data: LaunchRefusedEvent = {
+            checkoutId: r.id,
+            reference: r.reference,
+            reason: 'launch_used',
+            refusals: r.launch!.refusals + 1,
+            at: new Date(at).toISOString(),
+          };
           return deps.webhook?.enabled ? [deps.webhook.event({ type: 'checkout.launch_refused', data })] : [];
         },
       );
@@ -128,7 +147,8 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
   async function byFrameKey(key: string): Promise<CheckoutRecord> {
     const id = credentialCheckout('fk', key);
     const rec = id ? await store.getCheckout(id) : null;
-    if (!rec || rec.isolation !== 'isolated' || !sameHash(rec.launch?.keyHash ?? null, await sha256Hex(key))) throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
+    if (!rec || rec.isolation !== 'isolated' || !sameHash(rec.launch?.keyHash ?? null, await sha256Hex(key)))
+      throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
     return rec;
   }
 

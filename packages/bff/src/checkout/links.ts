@@ -77,7 +77,12 @@ export function linkActions(core: Core) {
 
     async chooseMode(rec: CheckoutRecord, mode: CheckoutMode): Promise<CheckoutRecord> {
       if (mode === 'redirect') return links.redirect(rec);
-      return core.act(rec, 'mode', async (_locked, i) => ({ outcome: mode === 'periodic' ? 'periodic-form' : 'bank-list', patch: { mode }, data: merchantData(i) }), mode);
+      return core.act(
+        rec,
+        'mode',
+        async (_locked, i) => ({ outcome: mode === 'periodic' ? 'periodic-form' : 'bank-list', patch: { mode }, data: merchantData(i) }),
+        mode,
+      );
     },
 
     async redirect(rec: CheckoutRecord): Promise<CheckoutRecord> {
@@ -94,7 +99,11 @@ export function linkActions(core: Core) {
             ...destinyForLinks(rec),
           });
           if (!res.url) throw new UpstreamError('schema', 'url/signer');
-          return { outcome: 'link-signed', patch: { mode: 'redirect' }, data: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url } };
+          return {
+            outcome: 'link-signed',
+            patch: { mode: 'redirect' },
+            data: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url },
+          };
         } catch (err) {
           return { outcome: 'unchanged', data: i, answer: toApiError(err) };
         }
@@ -108,10 +117,12 @@ export function linkActions(core: Core) {
         });
         const bank = banks.find((b) => b.bankId === body.bankId);
         if (!bank || !bank.enabled) throw errors.validation([{ path: 'bankId', message: 'is not a bank that offers periodic payments now' }]);
-        if (!bank.frequencies.includes(body.frequency)) throw errors.validation([{ path: 'frequency', message: `must be one of ${bank.frequencies.join(', ')}` }]);
+        if (!bank.frequencies.includes(body.frequency))
+          throw errors.validation([{ path: 'frequency', message: `must be one of ${bank.frequencies.join(', ')}` }]);
         // The first payment within the merchant's window: a mandate that starts years away is no payment for an order.
         const latest = new Date(now() + config.periodicStartWithinDays * 86_400_000).toISOString().slice(0, 10);
-        if (body.startDate > latest) throw errors.validation([{ path: 'startDate', message: `must be within ${config.periodicStartWithinDays} days (by ${latest})` }]);
+        if (body.startDate > latest)
+          throw errors.validation([{ path: 'startDate', message: `must be within ${config.periodicStartWithinDays} days (by ${latest})` }]);
         const request = {
           subject: rec.subject,
           amount: rec.amount,
@@ -128,13 +139,25 @@ export function linkActions(core: Core) {
         };
         const checked = linkSchemas.createPeriodicSignerRequest({ now }).safeParse(request);
         if (!checked.success) {
-          throw errors.validation(zodIssues(checked.error.issues).map((x) => ({ ...x, path: x.path === 'subject' ? 'subject (set by the merchant)' : x.path })));
+          throw errors.validation(
+            zodIssues(checked.error.issues).map((x) => ({ ...x, path: x.path === 'subject' ? 'subject (set by the merchant)' : x.path })),
+          );
         }
         try {
           const res = await upstream.links.periodicSigner(request);
           if (!res.url) throw new UpstreamError('schema', 'url/periodic-payment-signer');
           const schedule = { frequency: body.frequency, startDate: body.startDate, ...(body.endDate ? { endDate: body.endDate } : {}) };
-          return { outcome: 'link-signed', patch: { mode: 'periodic' }, data: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url, schedule, linkBank: { bankId: bank.bankId, label: bank.name } } };
+          return {
+            outcome: 'link-signed',
+            patch: { mode: 'periodic' },
+            data: {
+              ...scrubSession(i),
+              ...(res.idDebt ? { idDebt: res.idDebt } : {}),
+              url: res.url,
+              schedule,
+              linkBank: { bankId: bank.bankId, label: bank.name },
+            },
+          };
         } catch (err) {
           return { outcome: 'unchanged', data: i, answer: toApiError(err) };
         }
@@ -147,7 +170,13 @@ export function linkActions(core: Core) {
         rec,
         (r) => {
           const next = linkOutcome(r.state, status);
-          return next ? { state: next, error: next === 'failed' ? linkError(status) : null, internal: { ...r.internal, linkTransactionId: transactionId, outcomeAt: now() } } : null;
+          return next
+            ? {
+                state: next,
+                error: next === 'failed' ? linkError(status) : null,
+                internal: { ...r.internal, linkTransactionId: transactionId, outcomeAt: now() },
+              }
+            : null;
         },
         source,
       );

@@ -5,14 +5,7 @@
  */
 import type { FieldBank, BankType } from '@bank-checkout/provider';
 import type { CheckoutRecord } from '../store/types.js';
-import {
-  fieldProblem,
-  type BankView,
-  type CheckoutView,
-  type FieldView,
-  type PeriodicBankView,
-  type StepView,
-} from '@bank-checkout/contract';
+import { fieldProblem, type BankView, type CheckoutView, type FieldView, type PeriodicBankView, type StepView } from '@bank-checkout/contract';
 import type { Issue } from '../errors.js';
 import { actionsFor, backTarget, isFinal, viewError } from './transitions.js';
 
@@ -85,7 +78,12 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
       return {
         state: 'select-account',
         bank,
-        accounts: (i.accounts ?? []).map((a) => ({ accountId: a.accountId, info: a.accountInfo, balance: a.amount ?? null, ...(i.refused?.includes(a.accountId) ? { refused: true } : {}) })),
+        accounts: (i.accounts ?? []).map((a) => ({
+          accountId: a.accountId,
+          info: a.accountInfo,
+          balance: a.amount ?? null,
+          ...(i.refused?.includes(a.accountId) ? { refused: true } : {}),
+        })),
         back: backTarget('select-account', i.contracts?.length ?? 0) === 'select-contract' ? 'select-contract' : 'login',
       };
     case 'validate':
@@ -177,9 +175,7 @@ const LOGIN_SLOTS = ['userId', 'userSecret', 'userExtraField'] as const;
 export function loginCredentials(fields: FieldBank[], values: Record<string, string>) {
   const out: { userId?: string; userSecret?: string; userExtraField?: string } = {};
   fields.forEach((f, index) => {
-    const slot = (LOGIN_SLOTS as readonly string[]).includes(f.fieldId)
-      ? (f.fieldId as (typeof LOGIN_SLOTS)[number])
-      : LOGIN_SLOTS[index];
+    const slot = (LOGIN_SLOTS as readonly string[]).includes(f.fieldId) ? (f.fieldId as (typeof LOGIN_SLOTS)[number]) : LOGIN_SLOTS[index];
     const v = values[f.fieldId];
     if (slot && v !== undefined && v !== '') out[slot] = v;
   });

@@ -37,7 +37,12 @@ export function nativeActions(core: Core) {
   const { config, upstream, now } = core;
 
   /** After login (or second login) succeeded: contracts to choose, or the accounts. */
-  async function afterSession(rec: CheckoutRecord, i: Internal, sessionId: string, contracts: { contractId: string; contractInfo: string }[] | null | undefined): Promise<Outcome> {
+  async function afterSession(
+    rec: CheckoutRecord,
+    i: Internal,
+    sessionId: string,
+    contracts: { contractId: string; contractInfo: string }[] | null | undefined,
+  ): Promise<Outcome> {
     const { secondLogin, ...base } = { ...i, sessionId, sessionAt: now() };
     if (contracts && contracts.length > 1) return { outcome: 'contracts-listed', data: { ...base, contracts } };
     const contractId = contracts?.[0]?.contractId;
@@ -74,7 +79,13 @@ export function nativeActions(core: Core) {
       });
       if (res.status === '200') return { outcome: 'paid', patch: { attemptsLeft }, data: scrubSession({ ...session, outcomeAt: now() }) };
       if (res.validations?.length) {
-        const next: Internal = { ...session, ...(res.transactionId ? { transactionId: res.transactionId } : {}), validations: res.validations, round: 1, deadline: deadlineFrom('validate', started) };
+        const next: Internal = {
+          ...session,
+          ...(res.transactionId ? { transactionId: res.transactionId } : {}),
+          validations: res.validations,
+          round: 1,
+          deadline: deadlineFrom('validate', started),
+        };
         return { outcome: 'validation-required', patch: { attemptsLeft, error: viewError('B103') }, data: next };
       }
     } catch {
@@ -107,7 +118,12 @@ export function nativeActions(core: Core) {
         if (!creds.userId || !creds.userSecret) throw errors.validation([{ path: 'fields', message: 'user and secret are required' }]);
         const fresh: Internal = { ...merchantData(i), bank: { bankId: bank.bankId, label: bank.label } };
         try {
-          const res = await upstream.native.login({ bankId: bank.bankId, userId: creds.userId, userSecret: creds.userSecret, ...(creds.userExtraField ? { userExtraField: creds.userExtraField } : {}) });
+          const res = await upstream.native.login({
+            bankId: bank.bankId,
+            userId: creds.userId,
+            userSecret: creds.userSecret,
+            ...(creds.userExtraField ? { userExtraField: creds.userExtraField } : {}),
+          });
           if (!res.sessionId) throw new UpstreamError('schema', 'login');
           if (res.status === '229') {
             if (!res.secondLoginField || !res.secondLoginType) throw new UpstreamError('schema', 'login');
@@ -138,14 +154,16 @@ export function nativeActions(core: Core) {
 
     async contract(rec: CheckoutRecord, contractId: string) {
       return core.act(rec, 'contract', async (_locked, i) => {
-        if (!(i.contracts ?? []).some((c) => c.contractId === contractId)) throw errors.validation([{ path: 'contractId', message: 'is not one of the contracts offered' }]);
+        if (!(i.contracts ?? []).some((c) => c.contractId === contractId))
+          throw errors.validation([{ path: 'contractId', message: 'is not one of the contracts offered' }]);
         return listAccounts(rec, { ...i, contractId }, contractId);
       });
     },
 
     async transfer(rec: CheckoutRecord, accountId: string) {
       return core.act(rec, 'transfer', async (_locked, i) => {
-        if (!(i.accounts ?? []).some((a) => a.accountId === accountId)) throw errors.validation([{ path: 'accountId', message: 'is not one of the accounts offered' }]);
+        if (!(i.accounts ?? []).some((a) => a.accountId === accountId))
+          throw errors.validation([{ path: 'accountId', message: 'is not one of the accounts offered' }]);
         const started = now();
         try {
           const res = await upstream.native.transferInit({
@@ -172,14 +190,18 @@ export function nativeActions(core: Core) {
         const validations = i.validations ?? [];
         // Answers to another round's codes (another window answered that one): a stale step.
         const keys = Object.keys(values);
-        if (keys.length && !keys.some((k) => validations.some((v) => v.fieldId === k))) throw new StaleStep('These codes answer a round of validations the checkout has left.');
+        if (keys.length && !keys.some((k) => validations.some((v) => v.fieldId === k)))
+          throw new StaleStep('These codes answer a round of validations the checkout has left.');
         const filled = { ...values };
         // Type 6: the payer signs in the bank's app; the answer is the "signed" confirmation.
         for (const v of validations) if (v.type === 6 && filled[v.fieldId] === undefined) filled[v.fieldId] = config.provider.indirectSignedValue;
         const issues = checkFields(validations as FieldBank[], filled, 'values', (f) => (f as { type?: number }).type === 6);
         if (issues.length) throw errors.validation(issues);
         try {
-          const res = await upstream.native.transferValidate({ sessionId: i.sessionId!, validations: validations.map((v) => ({ ...stripNulls(v), valueFromUser: filled[v.fieldId]! })) });
+          const res = await upstream.native.transferValidate({
+            sessionId: i.sessionId!,
+            validations: validations.map((v) => ({ ...stripNulls(v), valueFromUser: filled[v.fieldId]! })),
+          });
           if (res.status === '200') return { outcome: 'paid', data: scrubSession({ ...i, outcomeAt: now() }) };
           const nextValidations = res.validations?.length ? res.validations : validations;
           const same = JSON.stringify(nextValidations.map((v) => v.fieldId)) === JSON.stringify(validations.map((v) => v.fieldId));

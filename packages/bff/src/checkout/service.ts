@@ -63,7 +63,8 @@ export function createCheckoutService(deps: ServiceDeps) {
       if (found.id === except || isFinal(found.state)) continue;
       // What time alone has ended (past its expiry, not yet swept) no longer holds the reference.
       const open = await core.settle(found);
-      if (!isFinal(open.state)) throw errors.conflict('reference_in_use', `Checkout ${open.id} with this reference is still open; use it, or wait until it ends.`);
+      if (!isFinal(open.state))
+        throw errors.conflict('reference_in_use', `Checkout ${open.id} with this reference is still open; use it, or wait until it ends.`);
     }
   }
 
@@ -154,7 +155,11 @@ export function createCheckoutService(deps: ServiceDeps) {
       rec,
       (r) =>
         RESOLVE.from.includes(r.state)
-          ? { state: outcome, error: outcome === 'failed' ? viewError('unknown') : null, internal: { ...r.internal, resolution: { outcome, at: now(), ...(note ? { note } : {}) } } }
+          ? {
+              state: outcome,
+              error: outcome === 'failed' ? viewError('unknown') : null,
+              internal: { ...r.internal, resolution: { outcome, at: now(), ...(note ? { note } : {}) } },
+            }
           : null,
       'merchant',
     );
@@ -195,7 +200,8 @@ export function createCheckoutService(deps: ServiceDeps) {
     /** This instance, as the holder of leases. */
     holder: core.holder,
     commit: core.commit,
-    cancel: (rec: CheckoutRecord) => core.act(rec, 'cancel', async (_locked, i) => ({ outcome: 'cancelled', patch: { error: viewError('cancelled') }, data: scrubSession(i) })),
+    cancel: (rec: CheckoutRecord) =>
+      core.act(rec, 'cancel', async (_locked, i) => ({ outcome: 'cancelled', patch: { error: viewError('cancelled') }, data: scrubSession(i) })),
 
     /**
      * One step back before a transfer is initiated (backTarget): from the account list to the

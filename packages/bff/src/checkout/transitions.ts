@@ -393,7 +393,13 @@ export function resolveOutcome(from: CheckoutState, action: CheckoutAction, outc
 }
 
 /** A provider refusal at a step: where the checkout goes, attempts spent, and what it keeps. */
-function refusal(decl: ActionDecl, from: CheckoutState, action: CheckoutAction, outcome: Extract<ActionOutcome, { outcome: 'refused' }>, ctx: ResolveContext): CheckoutPatch {
+function refusal(
+  decl: ActionDecl,
+  from: CheckoutState,
+  action: CheckoutAction,
+  outcome: Extract<ActionOutcome, { outcome: 'refused' }>,
+  ctx: ResolveContext,
+): CheckoutPatch {
   const { step, code, data } = outcome;
   if (!decl.steps?.includes(step)) throw new UndeclaredTransition(from, action, `refusal at ${step}`);
   const spends = costsAttempt(code);

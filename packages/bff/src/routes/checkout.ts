@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { CheckoutRecord } from '../store/types.js';
 import * as contract from '@bank-checkout/contract/schemas';
-import { ApiError, StaleStep, errorResponse, errors } from '../errors.js';
+import { ApiError, StaleStep, errorResponse } from '../errors.js';
 import { bankView } from '../checkout/machine.js';
 import { corsAllowlist, countRequest, fromOwnOrigin, jsonBody, RATE_LIMIT_HEADERS, type BffEnv } from '../http.js';
 import { json, jsonRequest, router, SECURITY, withErrors } from '../openapi.js';
@@ -52,7 +52,14 @@ export function checkoutRoutes(p: AppParts) {
   };
 
   /** A route of the checkout API: the client secret, then the body, then the handler. */
-  const checkoutRoute = <B extends z.ZodType | undefined>(def: { method: 'get' | 'post'; path: string; summary: string; body?: B; response?: z.ZodType; notModified?: boolean }) =>
+  const checkoutRoute = <B extends z.ZodType | undefined>(def: {
+    method: 'get' | 'post';
+    path: string;
+    summary: string;
+    body?: B;
+    response?: z.ZodType;
+    notModified?: boolean;
+  }) =>
     createRoute(
       withErrors({
         method: def.method,
@@ -83,7 +90,13 @@ export function checkoutRoutes(p: AppParts) {
   };
 
   app.openapi(
-    checkoutRoute({ method: 'get', path: '/banks', summary: 'Bank groups of the native service (cached; revalidate with If-None-Match)', response: contract.banksResponse, notModified: true }),
+    checkoutRoute({
+      method: 'get',
+      path: '/banks',
+      summary: 'Bank groups of the native service (cached; revalidate with If-None-Match)',
+      response: contract.banksResponse,
+      notModified: true,
+    }),
     async (c) => {
       const groups = await p.upstream.nativeBanks().catch((err) => {
         throw toApiError(err);
@@ -100,10 +113,17 @@ export function checkoutRoutes(p: AppParts) {
     },
   );
 
-  app.openapi(checkoutRoute({ method: 'get', path: '/checkout', summary: 'The checkout view' }), async (c) => c.json(await p.service.view(c.get('checkout')), 200));
+  app.openapi(checkoutRoute({ method: 'get', path: '/checkout', summary: 'The checkout view' }), async (c) =>
+    c.json(await p.service.view(c.get('checkout')), 200),
+  );
 
   app.openapi(
-    checkoutRoute({ method: 'get', path: '/checkout/start', summary: 'The checkout view, with the bank list when the view opens on it (the first screen in one call)', response: contract.checkoutStart }),
+    checkoutRoute({
+      method: 'get',
+      path: '/checkout/start',
+      summary: 'The checkout view, with the bank list when the view opens on it (the first screen in one call)',
+      response: contract.checkoutStart,
+    }),
     async (c) => {
       const view = await p.service.view(c.get('checkout'));
       const listed = view.state === 'select-bank' && view.mode === 'native';
@@ -147,11 +167,13 @@ export function checkoutRoutes(p: AppParts) {
     async (c) => {
       if (!fromOwnOrigin(c, p.config.publicUrl)) throw originRefused();
       const { token } = c.req.valid('json');
-      const { key } = await p.guards.checkout(c, () => p.service.redeemLaunch(token)).catch((err: unknown) => {
-        // A token presented again: its event for the merchant is in the outbox, delivered now.
-        if (err instanceof ApiError && err.code === 'launch_used') p.webhook.kick();
-        throw err;
-      });
+      const { key } = await p.guards
+        .checkout(c, () => p.service.redeemLaunch(token))
+        .catch((err: unknown) => {
+          // A token presented again: its event for the merchant is in the outbox, delivered now.
+          if (err instanceof ApiError && err.code === 'launch_used') p.webhook.kick();
+          throw err;
+        });
       return c.json({ key }, 200);
     },
   );
@@ -167,7 +189,13 @@ export function checkoutRoutes(p: AppParts) {
   action('/checkout/redirect', 'Create the signed payment URL', contract.emptyBody, (rec) => p.service.redirect(rec));
   action('/checkout/periodic', 'Create the signed periodic-payment URL', contract.periodicBody, (rec, b) => p.service.periodic(rec, b));
   app.openapi(
-    checkoutRoute({ method: 'post', path: '/checkout/handoff', summary: "A single-use link that opens this checkout's bank page on the payer's phone (while it waits there)", body: contract.emptyBody, response: contract.handoffAnswer }),
+    checkoutRoute({
+      method: 'post',
+      path: '/checkout/handoff',
+      summary: "A single-use link that opens this checkout's bank page on the payer's phone (while it waits there)",
+      body: contract.emptyBody,
+      response: contract.handoffAnswer,
+    }),
     async (c) => c.json(await p.service.handoff.create(c.get('checkout')), 200),
   );
   action('/checkout/mode', 'Choose native, redirect or periodic', contract.modeBody, (rec, b) => p.service.chooseMode(rec, b.mode));

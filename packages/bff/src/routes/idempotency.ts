@@ -36,7 +36,13 @@ function mismatch(): ApiError {
 }
 
 /** Runs a creation once per Idempotency-Key of its `scope`; answers 201, or 200 with the first answer. */
-export async function replayable<T>(p: AppParts, c: Context, scope: string, body: unknown, create: () => Promise<T>): Promise<Response & TypedResponse<T, 200 | 201, 'json'>> {
+export async function replayable<T>(
+  p: AppParts,
+  c: Context,
+  scope: string,
+  body: unknown,
+  create: () => Promise<T>,
+): Promise<Response & TypedResponse<T, 200 | 201, 'json'>> {
   const key = idempotencyKey(c);
   if (key === undefined) return c.json((await create()) as never, 201);
   const scoped = `${scope}:${key}`;

@@ -27,7 +27,11 @@ export function merchantCheckoutView(p: AppParts, rec: CheckoutRecord) {
     ...(i.idDebt ? { idDebt: i.idDebt } : {}),
     ...(i.linkTransactionId ? { providerTransactionId: i.linkTransactionId } : {}),
     ...(rec.mode === 'periodic' && i.schedule ? { schedule: i.schedule } : {}),
-    ...(i.resolution ? { resolution: { outcome: i.resolution.outcome, at: new Date(i.resolution.at).toISOString(), ...(i.resolution.note ? { note: i.resolution.note } : {}) } } : {}),
+    ...(i.resolution
+      ? {
+          resolution: { outcome: i.resolution.outcome, at: new Date(i.resolution.at).toISOString(), ...(i.resolution.note ? { note: i.resolution.note } : {}) },
+        }
+      : {}),
     isolation: rec.isolation ?? ('inline' as const),
     ...(rec.launch ? { launch: launchView(rec.launch) } : {}),
   };

@@ -117,14 +117,12 @@ export function merchantRoutes(p: AppParts) {
         responses: { 200: json(m.providerStatusAnswer) },
       }),
       async (c) => {
-      const id = m.idParam.safeParse(c.req.param('id'));
-      if (!id.success) throw errors.validation([{ path: 'id', message: 'is not a valid order id' }]);
-      const res = await provider(() =>
-        legacy
-          ? p.upstream.legacyLinks.legacyEnableDisable({ idProvider: id.data, enable })
-          : p.upstream.links.enableDisable({ idDebt: id.data, enable }),
-      );
-      return c.json(res, 200);
+        const id = m.idParam.safeParse(c.req.param('id'));
+        if (!id.success) throw errors.validation([{ path: 'id', message: 'is not a valid order id' }]);
+        const res = await provider(() =>
+          legacy ? p.upstream.legacyLinks.legacyEnableDisable({ idProvider: id.data, enable }) : p.upstream.links.enableDisable({ idDebt: id.data, enable }),
+        );
+        return c.json(res, 200);
       },
     );
   toggle('/orders/{id}/enable', true, false);

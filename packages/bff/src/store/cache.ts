@@ -40,4 +40,3 @@ export function checkoutCache(enabled: boolean) {
     },
   };
 }
-

@@ -22,10 +22,24 @@ export class CommitInDoubt extends StoreUnavailable {
 /** Seconds a client is asked to wait before trying again while the store is unavailable. */
 export const STORE_RETRY_AFTER_S = 2;
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOSPC', 'EIO', 'EROFS']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOSPC',
+  'EIO',
+  'EROFS',
+]);
 /** PostgreSQL SQLSTATEs that say the server or the connection is going, not that the statement is wrong. */
 const PG_STATES = /^(08|57P0[1-3]|53300|53100|58)/;
-const PG_MESSAGES = /connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Connection ended|the database system is (starting up|shutting down|in recovery)|terminating connection/i;
+const PG_MESSAGES =
+  /connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Connection ended|the database system is (starting up|shutting down|in recovery)|terminating connection/i;
 /** SQLite: another writer holds the file, or the disk failed, is full or is gone. */
 const SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|NOMEM|PROTOCOL|READONLY_DBMOVED)/;
 

@@ -53,11 +53,22 @@ export function outboxMethods(query: Query, one: One): Pick<Store, 'claimDueEven
     },
     async settleEvent(id, outcome) {
       if ('deliveredAt' in outcome) {
-        await query('UPDATE webhook_outbox SET delivered_at = ?, attempts = attempts + 1, lease_until = NULL, last_error = NULL WHERE id = ?', [outcome.deliveredAt, id]);
+        await query('UPDATE webhook_outbox SET delivered_at = ?, attempts = attempts + 1, lease_until = NULL, last_error = NULL WHERE id = ?', [
+          outcome.deliveredAt,
+          id,
+        ]);
       } else if ('failedAt' in outcome) {
-        await query('UPDATE webhook_outbox SET failed_at = ?, attempts = attempts + 1, lease_until = NULL, last_error = ? WHERE id = ?', [outcome.failedAt, outcome.lastError, id]);
+        await query('UPDATE webhook_outbox SET failed_at = ?, attempts = attempts + 1, lease_until = NULL, last_error = ? WHERE id = ?', [
+          outcome.failedAt,
+          outcome.lastError,
+          id,
+        ]);
       } else {
-        await query('UPDATE webhook_outbox SET next_attempt_at = ?, attempts = attempts + 1, lease_until = NULL, last_error = ? WHERE id = ?', [outcome.nextAttemptAt, outcome.lastError, id]);
+        await query('UPDATE webhook_outbox SET next_attempt_at = ?, attempts = attempts + 1, lease_until = NULL, last_error = ? WHERE id = ?', [
+          outcome.nextAttemptAt,
+          outcome.lastError,
+          id,
+        ]);
       }
     },
     async listEvents(opts) {
@@ -70,7 +81,10 @@ export function outboxMethods(query: Query, one: One): Pick<Store, 'claimDueEven
     },
     getEvent: (id) => one('SELECT * FROM webhook_outbox WHERE id = ?', [id], eventFromRow),
     async redeliverEvent(id, now) {
-      const { count } = await query('UPDATE webhook_outbox SET delivered_at = NULL, failed_at = NULL, lease_until = NULL, next_attempt_at = ?, attempts = 0 WHERE id = ?', [now, id]);
+      const { count } = await query(
+        'UPDATE webhook_outbox SET delivered_at = NULL, failed_at = NULL, lease_until = NULL, next_attempt_at = ?, attempts = 0 WHERE id = ?',
+        [now, id],
+      );
       return count === 1 ? one('SELECT * FROM webhook_outbox WHERE id = ?', [id], eventFromRow) : null;
     },
   };

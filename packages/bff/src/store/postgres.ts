@@ -86,28 +86,31 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
   async function inTransaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
     let committing = false;
     try {
-      await retrying(async () => {
-        const client = await (await open()).connect();
-        let broken: Error | undefined;
-        try {
-          await client.query('BEGIN');
-          await work(client);
-          committing = true;
-          await client.query('COMMIT');
-        } catch (err) {
-          if (committing || isUnavailable(err)) {
-            broken = err instanceof Error ? err : new Error('connection broken');
+      await retrying(
+        async () => {
+          const client = await (await open()).connect();
+          let broken: Error | undefined;
+          try {
+            await client.query('BEGIN');
+            await work(client);
+            committing = true;
+            await client.query('COMMIT');
+          } catch (err) {
+            if (committing || isUnavailable(err)) {
+              broken = err instanceof Error ? err : new Error('connection broken');
+              throw err;
+            }
+            await client.query('ROLLBACK').catch((e: unknown) => {
+              broken = e instanceof Error ? e : new Error('rollback failed');
+            });
             throw err;
+          } finally {
+            // A broken connection is closed, not handed back to the pool.
+            client.release(broken);
           }
-          await client.query('ROLLBACK').catch((e: unknown) => {
-            broken = e instanceof Error ? e : new Error('rollback failed');
-          });
-          throw err;
-        } finally {
-          // A broken connection is closed, not handed back to the pool.
-          client.release(broken);
-        }
-      }, { retryable: (err) => !committing && isUnavailable(err) });
+        },
+        { retryable: (err) => !committing && isUnavailable(err) },
+      );
     } catch (err) {
       if (committing && isUnavailable(err)) throw new CommitInDoubt('The store did not confirm a commit.', { cause: err });
       throw asUnavailable(err);
@@ -145,7 +148,11 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     async close() {
       if (closed) return;
       closed = true;
-      if (opened) await opened.then((pool) => pool.end(), () => {});
+      if (opened)
+        await opened.then(
+          (pool) => pool.end(),
+          () => {},
+        );
     },
   };
   return createSqlStore(driver);

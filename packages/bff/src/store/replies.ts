@@ -22,11 +22,10 @@ type One = <T>(sql: string, args: SqlValue[], decode: (row: Row) => T) => Promis
 export function replyMethods(query: Query, one: One): Pick<Store, 'claimReply' | 'completeReply' | 'releaseReply'> {
   return {
     async claimReply(claim) {
-      const { count } = await query('INSERT INTO idempotent_replies (idem_key, fingerprint, status, body, created_at) VALUES (?, ?, NULL, NULL, ?) ON CONFLICT (idem_key) DO NOTHING', [
-        claim.key,
-        claim.fingerprint,
-        claim.createdAt,
-      ]);
+      const { count } = await query(
+        'INSERT INTO idempotent_replies (idem_key, fingerprint, status, body, created_at) VALUES (?, ?, NULL, NULL, ?) ON CONFLICT (idem_key) DO NOTHING',
+        [claim.key, claim.fingerprint, claim.createdAt],
+      );
       if (count === 1) return { claimed: true };
       const existing = await one('SELECT * FROM idempotent_replies WHERE idem_key = ?', [claim.key], replyFromRow);
       if (!existing) throw new Error('store: idempotency key vanished after insert');

@@ -57,7 +57,10 @@ export function retentionMethods(query: Query, forget: (checkoutId: string) => v
             if (!rows.length) break;
             const batch: CheckoutRecord[] = rows.map(checkoutFromRow);
             await opts.exportCheckouts?.(batch);
-            const { count } = await query(`DELETE FROM checkouts WHERE id IN (${batch.map(() => '?').join(', ')}) AND ${where}`, [...batch.map((r) => r.id), cutoff]);
+            const { count } = await query(`DELETE FROM checkouts WHERE id IN (${batch.map(() => '?').join(', ')}) AND ${where}`, [
+              ...batch.map((r) => r.id),
+              cutoff,
+            ]);
             for (const r of batch) forget(r.id);
             counts.checkouts += count;
             if (rows.length < BATCH) break;
@@ -65,7 +68,11 @@ export function retentionMethods(query: Query, forget: (checkoutId: string) => v
           continue;
         }
         for (;;) {
-          const { count } = await query(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT ?) AND ${where}`, [cutoff, BATCH, cutoff]);
+          const { count } = await query(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT ?) AND ${where}`, [
+            cutoff,
+            BATCH,
+            cutoff,
+          ]);
           counts[kind] += count;
           if (count < BATCH) break;
         }

@@ -6,8 +6,7 @@ import type { CheckoutRecord, IdempotencyRecord, NotificationRecord } from './ty
 export const CHECKOUT_COLUMNS = ['id', 'secret_hash', 'state', 'reference', 'version', 'created_at', 'updated_at', 'expires_at', 'data'];
 export const NOTIFICATION_COLUMNS = ['id', 'dedupe_key', 'received_at', 'reference', 'transaction_id', 'checkout_id', 'outcome', 'data'];
 
-export const insertSql = (table: string, columns: string[]) =>
-  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+export const insertSql = (table: string, columns: string[]) => `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 
 /** SQLite hands JSON back as text, PostgreSQL's jsonb as a parsed value. */
 const json = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
@@ -35,9 +34,9 @@ function checkoutData(r: CheckoutRecord): string {
 export function checkoutUpdate(current: CheckoutRecord, next: CheckoutRecord): { sql: string; args: SqlValue[] } {
   const sets = ['version = ?', 'updated_at = ?', 'data = ?'];
   const args: SqlValue[] = [next.version, next.updatedAt, checkoutData(next)];
-  if (next.state !== current.state) sets.push('state = ?'), args.push(next.state);
-  if (next.reference !== current.reference) sets.push('reference = ?'), args.push(next.reference);
-  if (next.expiresAt !== current.expiresAt) sets.push('expires_at = ?'), args.push(next.expiresAt);
+  if (next.state !== current.state) (sets.push('state = ?'), args.push(next.state));
+  if (next.reference !== current.reference) (sets.push('reference = ?'), args.push(next.reference));
+  if (next.expiresAt !== current.expiresAt) (sets.push('expires_at = ?'), args.push(next.expiresAt));
   args.push(current.id, current.version);
   return { sql: `UPDATE checkouts SET ${sets.join(', ')} WHERE id = ? AND version = ?`, args };
 }
@@ -77,4 +76,3 @@ export function notificationFromRow(row: Row): NotificationRecord {
 export function idempotencyFromRow(row: Row): IdempotencyRecord {
   return { key: str(row.idem_key), fingerprint: str(row.fingerprint), checkoutId: str(row.checkout_id), createdAt: num(row.created_at) };
 }
-

@@ -15,7 +15,17 @@ import { migrationPlan, type MigrationPlan } from './migrations.js';
 import { checkoutCache } from './cache.js';
 import { sweepMethods } from './sweep.js';
 import { CommitInDoubt, retrying } from './failure.js';
-import { CHECKOUT_COLUMNS, NOTIFICATION_COLUMNS, checkoutArgs, checkoutFromRow, checkoutUpdate, idempotencyFromRow, insertSql, notificationArgs, notificationFromRow } from './rows.js';
+import {
+  CHECKOUT_COLUMNS,
+  NOTIFICATION_COLUMNS,
+  checkoutArgs,
+  checkoutFromRow,
+  checkoutUpdate,
+  idempotencyFromRow,
+  insertSql,
+  notificationArgs,
+  notificationFromRow,
+} from './rows.js';
 
 export type SqlValue = string | number | null;
 export type Row = Record<string, unknown>;
@@ -56,7 +66,6 @@ export interface SqlDriver {
 
 /** Largest page `listNotifications` returns, whatever the caller asks. */
 export const MAX_PAGE = 500;
-
 
 /** The patched record: fields the patch leaves undefined keep their value; identity never changes. */
 function applyPatch(current: CheckoutRecord, patch: CheckoutPatch): CheckoutRecord {
@@ -116,7 +125,13 @@ export function createSqlStore(driver: SqlDriver): Store {
     return stored?.version === expectedVersion ? 'not-written' : 'stale';
   };
 
-  async function updateCheckout(id: string, expectedVersion: number, patch: CheckoutPatch, events: OutboxEvent[] = [], again = true): Promise<CheckoutRecord | null> {
+  async function updateCheckout(
+    id: string,
+    expectedVersion: number,
+    patch: CheckoutPatch,
+    events: OutboxEvent[] = [],
+    again = true,
+  ): Promise<CheckoutRecord | null> {
     const current = await getCheckout(id);
     if (!current || current.version !== expectedVersion) return null;
     const next = applyPatch(current, patch);
@@ -205,12 +220,19 @@ export function createSqlStore(driver: SqlDriver): Store {
     async listCheckouts(opts) {
       const where = [...(opts.state !== undefined ? ['state = ?'] : []), ...(opts.before !== undefined ? ['updated_at < ?'] : [])];
       const args: SqlValue[] = [...(opts.state !== undefined ? [opts.state] : []), ...(opts.before !== undefined ? [opts.before] : []), pageSize(opts.limit)];
-      const { rows } = await query(`SELECT * FROM checkouts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id DESC LIMIT ?`, args);
+      const { rows } = await query(
+        `SELECT * FROM checkouts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id DESC LIMIT ?`,
+        args,
+      );
       return rows.map(checkoutFromRow);
     },
 
     async listCheckoutsCreated(opts) {
-      const { rows } = await query('SELECT * FROM checkouts WHERE created_at >= ? AND created_at < ? ORDER BY created_at, id LIMIT ?', [opts.from, opts.to, Math.max(1, Math.floor(opts.limit))]);
+      const { rows } = await query('SELECT * FROM checkouts WHERE created_at >= ? AND created_at < ? ORDER BY created_at, id LIMIT ?', [
+        opts.from,
+        opts.to,
+        Math.max(1, Math.floor(opts.limit)),
+      ]);
       return rows.map(checkoutFromRow);
     },
 
@@ -235,16 +257,17 @@ export function createSqlStore(driver: SqlDriver): Store {
 
     async insertNotification(record, events = []) {
       if (events.length) {
-        const insert = { sql: `${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`, args: notificationArgs(record), expectChanges: 1 };
+        const insert = {
+          sql: `${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`,
+          args: notificationArgs(record),
+          expectChanges: 1,
+        };
         const inserted = await inTransaction([insert, ...events.map(outboxInsert)]);
         const stored = await one('SELECT * FROM notifications WHERE dedupe_key = ?', [record.dedupeKey], notificationFromRow);
         if (!stored) throw new Error('store: notification vanished after insert');
         return { inserted, record: stored };
       }
-      const { count } = await query(
-        `${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`,
-        notificationArgs(record),
-      );
+      const { count } = await query(`${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`, notificationArgs(record));
       const stored = await one('SELECT * FROM notifications WHERE dedupe_key = ?', [record.dedupeKey], notificationFromRow);
       if (!stored) throw new Error('store: notification vanished after insert');
       return { inserted: count === 1, record: stored };

@@ -114,7 +114,10 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
   const durable = async <T>(out: T): Promise<T> => {
     if (commits) {
       await commits.durable().catch((err: unknown) => {
-        throw new StoreUnavailable(`The store could not flush a write to disk${(err as { code?: string }).code ? ` (${(err as { code?: string }).code})` : ''}.`, { cause: err });
+        throw new StoreUnavailable(
+          `The store could not flush a write to disk${(err as { code?: string }).code ? ` (${(err as { code?: string }).code})` : ''}.`,
+          { cause: err },
+        );
       });
     }
     return out;
@@ -160,12 +163,14 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
       // is tried again a few times (jittered) before the store counts as unavailable.
       await retrying(async () =>
         guarded(() =>
-          db.transaction(() => {
-            for (const s of statements) {
-              const { count } = run(s.sql, s.args);
-              if (s.expectChanges !== undefined && count !== s.expectChanges) throw new StaleWrite();
-            }
-          }).immediate(),
+          db
+            .transaction(() => {
+              for (const s of statements) {
+                const { count } = run(s.sql, s.args);
+                if (s.expectChanges !== undefined && count !== s.expectChanges) throw new StaleWrite();
+              }
+            })
+            .immediate(),
         ),
       );
       await durable(undefined);
@@ -179,7 +184,8 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
       // another process migrating the same file waits (busy timeout), then finds the version.
       db.transaction(() => {
         for (const sql of plan.prepare) db.exec(sql);
-        for (const step of plan.steps(versionOf(db.prepare(plan.readVersion).get([]) as Record<string, unknown> | undefined))) db.prepare(step.sql).run(step.args);
+        for (const step of plan.steps(versionOf(db.prepare(plan.readVersion).get([]) as Record<string, unknown> | undefined)))
+          db.prepare(step.sql).run(step.args);
       }).immediate();
     },
     async close() {

@@ -27,7 +27,10 @@ export function sweepMethods(engine: Store['engine'], query: Query): Pick<Store,
       return rows.map(checkoutFromRow);
     },
     async listPendingNotifications(before, limit) {
-      const { rows } = await query("SELECT * FROM notifications WHERE outcome = 'pending' AND received_at < ? ORDER BY received_at, id LIMIT ?", [before, Math.max(1, Math.floor(limit))]);
+      const { rows } = await query("SELECT * FROM notifications WHERE outcome = 'pending' AND received_at < ? ORDER BY received_at, id LIMIT ?", [
+        before,
+        Math.max(1, Math.floor(limit)),
+      ]);
       return rows.map(notificationFromRow);
     },
   };

@@ -190,7 +190,10 @@ export interface Store {
   /** Leases up to `limit` events due at `now` for `leaseMs`, oldest due first. */
   claimDueEvents(now: number, leaseMs: number, limit: number): Promise<OutboxRecord[]>;
   /** Records a delivery: done, to be tried again at `nextAttemptAt`, or given up. */
-  settleEvent(id: string, outcome: { deliveredAt: number } | { nextAttemptAt: number; lastError: string } | { failedAt: number; lastError: string }): Promise<void>;
+  settleEvent(
+    id: string,
+    outcome: { deliveredAt: number } | { nextAttemptAt: number; lastError: string } | { failedAt: number; lastError: string },
+  ): Promise<void>;
   /** Newest first. */
   listEvents(opts: { status?: EventStatus; limit: number; before?: number }): Promise<OutboxRecord[]>;
   getEvent(id: string): Promise<OutboxRecord | null>;

@@ -42,7 +42,10 @@ export const periodicBody = z.strictObject({
   frequency: value(32),
   debtorAccount: value(42),
   startDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'),
-  endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').optional(),
+  endDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+    .optional(),
 });
 export type PeriodicBody = z.infer<typeof periodicBody>;
 

@@ -31,7 +31,13 @@ export const limited = (what: string, max: number) =>
   cleanText(z.string({ error: typeError(what, 'a string') }).max(max, `${what}: at most ${max} characters`));
 /** Required text: trimmed, and not empty once trimmed. */
 export const requiredText = (what: string, max: number) =>
-  cleanText(z.string({ error: typeError(what, 'a string') }).trim().max(max, `${what}: at most ${max} characters`).min(1, `${what} is required (not only spaces)`));
+  cleanText(
+    z
+      .string({ error: typeError(what, 'a string') })
+      .trim()
+      .max(max, `${what}: at most ${max} characters`)
+      .min(1, `${what} is required (not only spaces)`),
+  );
 
 const subject = requiredText('subject', LIMITS.subject);
 const reference = requiredText('reference', LIMITS.reference);
@@ -95,7 +101,6 @@ export const legacyBusinessSignerRequest = legacyCommerceSignerRequest.extend({
   customData: customData.optional(),
 });
 export type LegacyBusinessSignerRequest = z.input<typeof legacyBusinessSignerRequest>;
-
 
 /* ---------- 3. url/periodic-payment-signer ---------- */
 

@@ -8,36 +8,43 @@ import { amountCents, httpUrl, iban, trimmedText } from './primitives.js';
 import * as links from './links.js';
 import { checkoutView } from './checkout.js';
 
-export const createCheckoutBody = z.strictObject({
-  amount: amountCents,
-  /** 140 characters: what a SEPA transfer's remittance text holds, so both services accept it. */
-  subject: trimmedText(140),
-  reference: trimmedText(links.LIMITS.reference),
-  holderDestiny: trimmedText(140).optional(),
-  accountDestiny: iban.optional(),
-  customData: links.limited('customData', links.LIMITS.customData).optional(),
-  urlOk: httpUrl.optional(),
-  urlError: httpUrl.optional(),
-  modes: z
-    .array(z.enum(CHECKOUT_MODES))
-    .min(1)
-    .max(3)
-    .refine((m) => new Set(m).size === m.length, 'modes must not repeat')
-    .optional(),
-  expiresInMinutes: z.number().int().min(1).max(24 * 60).optional(),
-  /**
-   * `isolated` (the default, recommended): the payer's page gets a single-use launch token, and
-   * only the BFF's own frame ever holds what opens the checkout. `inline`: the page gets the
-   * client secret, which any script of the page can use (the weaker mode).
-   */
-  isolation: z.enum(CHECKOUT_ISOLATIONS).optional(),
-}).superRefine((b, ctx) => {
-  // A periodic order's subject travels to the bank's mandate, which takes only letters, digits,
-  // spaces and hyphens: refused now rather than when the payer has already chosen to pay so.
-  if (b.modes?.includes('periodic') && !links.PERIODIC_SUBJECT.test(b.subject)) {
-    ctx.addIssue({ code: 'custom', path: ['subject'], message: 'with the periodic mode, only letters, digits, spaces and hyphens' });
-  }
-});
+export const createCheckoutBody = z
+  .strictObject({
+    amount: amountCents,
+    /** 140 characters: what a SEPA transfer's remittance text holds, so both services accept it. */
+    subject: trimmedText(140),
+    reference: trimmedText(links.LIMITS.reference),
+    holderDestiny: trimmedText(140).optional(),
+    accountDestiny: iban.optional(),
+    customData: links.limited('customData', links.LIMITS.customData).optional(),
+    urlOk: httpUrl.optional(),
+    urlError: httpUrl.optional(),
+    modes: z
+      .array(z.enum(CHECKOUT_MODES))
+      .min(1)
+      .max(3)
+      .refine((m) => new Set(m).size === m.length, 'modes must not repeat')
+      .optional(),
+    expiresInMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .optional(),
+    /**
+     * `isolated` (the default, recommended): the payer's page gets a single-use launch token, and
+     * only the BFF's own frame ever holds what opens the checkout. `inline`: the page gets the
+     * client secret, which any script of the page can use (the weaker mode).
+     */
+    isolation: z.enum(CHECKOUT_ISOLATIONS).optional(),
+  })
+  .superRefine((b, ctx) => {
+    // A periodic order's subject travels to the bank's mandate, which takes only letters, digits,
+    // spaces and hyphens: refused now rather than when the payer has already chosen to pay so.
+    if (b.modes?.includes('periodic') && !links.PERIODIC_SUBJECT.test(b.subject)) {
+      ctx.addIssue({ code: 'custom', path: ['subject'], message: 'with the periodic mode, only letters, digits, spaces and hyphens' });
+    }
+  });
 export type CreateCheckoutBody = z.infer<typeof createCheckoutBody>;
 
 /** What the bank confirmed about a checkout left `unknown`, and a note of how it was checked (kept with the checkout). */
@@ -57,7 +64,10 @@ const notSetByMerchant = z
 /** The provider's signer body, with `urlNotif` refused and any field it does not know refused too (a typo is never dropped). */
 const noNotif = <Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) =>
   // safeExtend keeps the schema's own refinements (the periodic date rules).
-  schema.safeExtend({ urlNotif: notSetByMerchant } as never).strict() as unknown as z.ZodObject<Omit<Shape, 'urlNotif'> & { urlNotif: typeof notSetByMerchant }, z.core.$strict>;
+  schema.safeExtend({ urlNotif: notSetByMerchant } as never).strict() as unknown as z.ZodObject<
+    Omit<Shape, 'urlNotif'> & { urlNotif: typeof notSetByMerchant },
+    z.core.$strict
+  >;
 
 export const linkBody = noNotif(links.signerRequest);
 export const periodicLinkBody = (now: () => number) => noNotif(links.createPeriodicSignerRequest({ now }));
@@ -87,7 +97,10 @@ export const ordersQuery = (maxPageSize: number | null) =>
   });
 
 export const linkBanksQuery = z.strictObject({
-  country: z.string().regex(/^[A-Za-z]{2}$/, 'two-letter country code').optional(),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'two-letter country code')
+    .optional(),
   enabled: z.enum(['0', '1']).optional(),
   periodic: z.enum(['0', '1']).optional(),
 });
@@ -105,7 +118,11 @@ export const checkoutsQuery = z.strictObject({
   before: z.coerce.number().int().positive().optional(),
 });
 
-export const idParam = z.string().min(1).max(128).regex(/^[A-Za-z0-9_.:-]+$/, 'unexpected characters');
+export const idParam = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'unexpected characters');
 
 /* ---------- responses (BFF → merchant's server) ---------- */
 

@@ -17,11 +17,7 @@ export const cleanText = <S extends z.ZodString>(schema: S) =>
 /** Text a person reads (subject, reference, names): trimmed, not empty, at most `max`, clean. */
 export const trimmedText = (max: number) => cleanText(z.string().trim().min(1, 'must not be empty or only spaces').max(max, `at most ${max} characters`));
 
-export const iban = z
-  .string()
-  .max(42, 'IBAN too long')
-  .transform(normalizeIban)
-  .refine(isValidIban, 'must be a valid IBAN (ISO 13616 checksum)');
+export const iban = z.string().max(42, 'IBAN too long').transform(normalizeIban).refine(isValidIban, 'must be a valid IBAN (ISO 13616 checksum)');
 
 /** Amount in cents: a positive integer (the spec's "amount times 100, no decimals"). */
 export const amountCents = z

@@ -91,27 +91,33 @@ export class BankAccountPicker extends BankElement {
     const money = (cents: number) => formatCents(cents, currency, locale);
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
       ${this.renderError()}
-      ${items.length
-        ? renderChoices({
-            name: 'account',
-            legend: this.t('account.title'),
-            choices: items.map((a) => {
-              // An account the bank refused in this checkout says so, in words, beside its balance.
-              const detail = [a.balance != null ? this.t('account.balance', { amount: money(a.balance) }) : '', a.refused ? this.t('account.refused') : ''].filter(Boolean).join(' · ');
-              return { id: a.accountId, title: groupIbans(a.info), ...(detail ? { detail } : {}) };
-            }),
-            selected: this.selected,
-            disabled: this.busy,
-            onSelect: (id) => (this.selected = id),
-          })
-        : html`<p part="empty">${this.t('account.empty')}</p>`}
-      ${items.length
-        ? html`<div class="actions">
+      ${
+        items.length
+          ? renderChoices({
+              name: 'account',
+              legend: this.t('account.title'),
+              choices: items.map((a) => {
+                // An account the bank refused in this checkout says so, in words, beside its balance.
+                const detail = [a.balance != null ? this.t('account.balance', { amount: money(a.balance) }) : '', a.refused ? this.t('account.refused') : '']
+                  .filter(Boolean)
+                  .join(' · ');
+                return { id: a.accountId, title: groupIbans(a.info), ...(detail ? { detail } : {}) };
+              }),
+              selected: this.selected,
+              disabled: this.busy,
+              onSelect: (id) => (this.selected = id),
+            })
+          : html`<p part="empty">${this.t('account.empty')}</p>`
+      }
+      ${
+        items.length
+          ? html`<div class="actions">
             <button type="submit" class="primary" part="submit" ?disabled=${!this.selected || this.busy}>
               ${amount != null ? this.t('account.submit', { amount: money(amount) }) : this.t('action.continue')}
             </button>
           </div>`
-        : nothing}
+          : nothing
+      }
     </form>`;
   }
 }

@@ -169,7 +169,12 @@ export class ChallengeForm implements ReactiveController {
    * challenge after a wrong code comes with its error, and is not this.)
    */
   private static stillWaiting(next: CheckoutView | null, sent: string): boolean {
-    return next?.step.state === 'validate' && !next.error && next.step.validations.some((v) => v.type === 6) && ChallengeForm.keyOf(next.step.round, next.step.validations) === sent;
+    return (
+      next?.step.state === 'validate' &&
+      !next.error &&
+      next.step.validations.some((v) => v.type === 6) &&
+      ChallengeForm.keyOf(next.step.round, next.step.validations) === sent
+    );
   }
 
   private setNotYet(notYet: boolean): void {
@@ -269,7 +274,9 @@ export class ChallengeForm implements ReactiveController {
         body = this.renderField(v, 'challenge.type0');
         break;
       case 1:
-        body = v.value ? this.renderField(v, 'challenge.type1To', { phone: v.value }, 'one-time-code') : this.renderField(v, 'challenge.type1', undefined, 'one-time-code');
+        body = v.value
+          ? this.renderField(v, 'challenge.type1To', { phone: v.value }, 'one-time-code')
+          : this.renderField(v, 'challenge.type1', undefined, 'one-time-code');
         break;
       case 2:
         body = html`${this.renderPosition(v.value)}${this.renderField(v, 'challenge.type2', { position: v.value ?? '' })}`;
@@ -307,18 +314,23 @@ export class ChallengeForm implements ReactiveController {
     return html`<form class="stack" part="form" novalidate @submit=${this.onSubmit}>
       <div class="head">
         <h2 part="title" tabindex="-1">${this.t('challenge.title')}${round > 1 ? html` <span class="muted round">${this.t('challenge.round', { round })}</span>` : nothing}</h2>
-        ${deadline
-          ? html`<p class="countdown ${this.remaining <= LOW_SECONDS ? 'low' : ''}" part="countdown">
+        ${
+          deadline
+            ? html`<p class="countdown ${this.remaining <= LOW_SECONDS ? 'low' : ''}" part="countdown">
               <span>${this.t('challenge.timeLeft')}</span> <span role="timer">${formatClock(this.remaining)}</span>
             </p>`
-          : nothing}
+            : nothing
+        }
       </div>
       <p class="sr-only" role="status" aria-atomic="true">${this.announcement}</p>
-      ${this.expired
-        ? html`<div class="alert" role="alert" part="error" tabindex="-1"><p>${this.t('challenge.expired')}</p></div>`
-        : html`${this.host.renderError(
+      ${
+        this.expired
+          ? html`<div class="alert" role="alert" part="error" tabindex="-1"><p>${this.t('challenge.expired')}</p></div>`
+          : html`${this.host.renderError(
               // A wrong code with attempts left: a fresh challenge, and how many tries remain.
-              this.host.errorCode()?.code === 'B103' && view ? html`<p>${this.t('challenge.newCode')} ${this.t('field.attemptsLeft', { count: view.attemptsLeft })}</p>` : nothing,
+              this.host.errorCode()?.code === 'B103' && view
+                ? html`<p>${this.t('challenge.newCode')} ${this.t('field.attemptsLeft', { count: view.attemptsLeft })}</p>`
+                : nothing,
             )}
             ${this.notYet ? html`<p class="notice" role="alert">${this.t('challenge.notYet')}</p>` : nothing}
             ${validations.map((v) => this.renderValidation(v))}
@@ -326,13 +338,18 @@ export class ChallengeForm implements ReactiveController {
               <button type="submit" class="primary" part="submit" ?disabled=${busy}>
                 ${this.t(onlyDevice ? 'challenge.done' : 'challenge.submit')}
               </button>
-              ${sandbox && onlyDevice
-                ? html`<button type="button" part="test-not-yet" ?disabled=${busy || this.expired} @click=${this.onNotYet}>${this.t('challenge.testNotYet')}</button>`
-                : nothing}
-              ${sandbox && validations.some((v) => v.type !== 6 && v.testValue)
-                ? html`<button type="button" part="fill-test" ?disabled=${busy || this.expired} @click=${this.onFillTest}>${this.t('login.fillTest')}</button>`
-                : nothing}
-            </div>`}
+              ${
+                sandbox && onlyDevice
+                  ? html`<button type="button" part="test-not-yet" ?disabled=${busy || this.expired} @click=${this.onNotYet}>${this.t('challenge.testNotYet')}</button>`
+                  : nothing
+              }
+              ${
+                sandbox && validations.some((v) => v.type !== 6 && v.testValue)
+                  ? html`<button type="button" part="fill-test" ?disabled=${busy || this.expired} @click=${this.onFillTest}>${this.t('login.fillTest')}</button>`
+                  : nothing
+              }
+            </div>`
+      }
     </form>`;
   }
 }

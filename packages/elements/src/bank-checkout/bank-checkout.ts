@@ -18,9 +18,8 @@ import { PollController } from './poll-controller.js';
 import { ModeController } from './mode-controller.js';
 import { LATER_STATES, LATER_STEPS, loadExtras, loadFrameHost, loadLaterSteps, loadPeriodicForm, stepFilesSettled } from './loaders.js';
 import { renderChoices } from '../shared/choices.js';
-import { backTemplate, cancelTemplate, modesTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
+import { cancelTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
-
 
 /** How long the element watches an unknown outcome before telling the payer the shop will settle it. */
 export const UNKNOWN_WATCH_MS = 15 * 60_000;
@@ -126,7 +125,12 @@ export class BankCheckout extends BankBase {
   });
   /** The mode the payer chose at the start, and the switch of the BFF to it. */
   private readonly modes = new ModeController(this, this.checkout);
-  private readonly poll = new PollController(this, () => this.pollInterval, () => void this.checkout.check(), () => this.clock.now());
+  private readonly poll = new PollController(
+    this,
+    () => this.pollInterval,
+    () => void this.checkout.check(),
+    () => this.clock.now(),
+  );
   private readonly provider = new ContextProvider(this, { context: checkoutContext });
 
   /** Reads the checkout again (read-only, safe to repeat). */
@@ -164,24 +168,47 @@ export class BankCheckout extends BankBase {
       // The bank list first: the later steps' file is fetched once it is on screen (a frame,
       // then a task; its download and evaluation would delay it), unless the step shown needs
       // it or the page is hidden (no frame comes then).
-      const load = () => void loadLaterSteps().then(() => this.requestUpdate(), () => {});
+      const load = () =>
+        void loadLaterSteps().then(
+          () => this.requestUpdate(),
+          () => {},
+        );
       if (this.chosenBank || LATER_STATES.has(c.view.state) || document.visibilityState === 'hidden') load();
       else requestAnimationFrame(() => setTimeout(load));
     }
     if (c.view && !customElements.get('bank-receipt')) {
       // Like the later steps: after the first screen, at once when the page is hidden (no frame comes then).
-      const load = () => void loadExtras().then(() => this.requestUpdate(), () => {});
+      const load = () =>
+        void loadExtras().then(
+          () => this.requestUpdate(),
+          () => {},
+        );
       if (document.visibilityState === 'hidden') load();
       else requestAnimationFrame(() => setTimeout(load));
     }
-    this.provider.setValue({ view: c.view, groups: c.groups, client: c.client, locale: this.resolvedLocale, busy: c.busy, run: c.run, refresh: c.refresh, onPhone: c.stay, setOnPhone: this.setOnPhone });
+    this.provider.setValue({
+      view: c.view,
+      groups: c.groups,
+      client: c.client,
+      locale: this.resolvedLocale,
+      busy: c.busy,
+      run: c.run,
+      refresh: c.refresh,
+      onPhone: c.stay,
+      setOnPhone: this.setOnPhone,
+    });
   }
 
   /** In isolated mode: the frame shows the checkout; this element only hosts it. */
   private async runIsolated(): Promise<void> {
     const { IsolatedCheckout } = await loadFrameHost();
     if (!this.isConnected) return;
-    this.isolated ??= new IsolatedCheckout(this, this.renderRoot as ShadowRoot, () => this, (url) => this.navigate(url));
+    this.isolated ??= new IsolatedCheckout(
+      this,
+      this.renderRoot as ShadowRoot,
+      () => this,
+      (url) => this.navigate(url),
+    );
     this.isolated.connect();
     this.isolated.update();
   }
@@ -212,7 +239,9 @@ export class BankCheckout extends BankBase {
     this.confirmingBack = false;
     this.modesCollapsed = false;
     const fetch = this.fetch;
-    const client = this.client ?? (this.api && this.checkoutSecret ? createCheckoutClient({ api: this.api, secret: this.checkoutSecret, ...(fetch ? { fetch } : {}) }) : null);
+    const client =
+      this.client ??
+      (this.api && this.checkoutSecret ? createCheckoutClient({ api: this.api, secret: this.checkoutSecret, ...(fetch ? { fetch } : {}) }) : null);
     this.checkout.start(client);
     // In a language whose amounts need Intl (English and Spanish do without), the page's first
     // number format reads Intl's data (tens of ms): now, while the first call is on its way.
@@ -338,7 +367,9 @@ export class BankCheckout extends BankBase {
   }
 
   private renderSelector(): TemplateResult {
-    return this.chosenBank ? this.renderLogin(this.chosenBank) : html`<bank-selector @bank-select=${(e: CustomEvent<BankSelectDetail>) => this.chooseBank(e.detail.bankId)}></bank-selector>`;
+    return this.chosenBank
+      ? this.renderLogin(this.chosenBank)
+      : html`<bank-selector @bank-select=${(e: CustomEvent<BankSelectDetail>) => this.chooseBank(e.detail.bankId)}></bank-selector>`;
   }
 
   /**
@@ -390,7 +421,9 @@ export class BankCheckout extends BankBase {
         return this.loaded('bank-periodic-form', html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>`);
       default:
         return html`<bank-result></bank-result>${
-          step.state === 'unknown' && this.poll.gaveUp ? html`<p class="notice" role="status" part="unknown-later">${this.t('result.unknownLater')}</p>` : nothing
+          step.state === 'unknown' && this.poll.gaveUp
+            ? html`<p class="notice" role="status" part="unknown-later">${this.t('result.unknownLater')}</p>`
+            : nothing
         }`;
     }
   }
@@ -427,16 +460,24 @@ export class BankCheckout extends BankBase {
     const signsOut = v.step.state !== 'select-account' || v.step.back !== 'select-contract';
     const bank = 'bank' in v.step ? v.step.bank.label : '';
     return html`<div class="back actions" part="back">
-      ${this.confirmingBack
-        ? html`<p id="back-question">${this.t('action.backConfirm', { bank })}</p>
+      ${
+        this.confirmingBack
+          ? html`<p id="back-question">${this.t('action.backConfirm', { bank })}</p>
             <button type="button" aria-describedby="back-question" ?disabled=${this.checkout.busy} @click=${back}>${this.t('action.backYes')}</button>
             <button type="button" class="primary" aria-describedby="back-question" @click=${() => void this.confirmBack(false)}>${this.t('action.backNo')}</button>`
-        : html`<button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => (signsOut ? void this.confirmBack(true) : back())}>${this.t('action.stepBack')}</button>`}
+          : html`<button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => (signsOut ? void this.confirmBack(true) : back())}>${this.t('action.stepBack')}</button>`
+      }
     </div>`;
   }
 
   private renderCancel(): TemplateResult {
-    return cancelTemplate(this.tr, this.checkout.busy, this.confirmingCancel, () => void this.cancel(), (asking) => void this.confirmCancel(asking));
+    return cancelTemplate(
+      this.tr,
+      this.checkout.busy,
+      this.confirmingCancel,
+      () => void this.cancel(),
+      (asking) => void this.confirmCancel(asking),
+    );
   }
 
   override render() {

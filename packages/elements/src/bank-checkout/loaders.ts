@@ -11,8 +11,7 @@
  * it is tried again when the form shows).
  */
 let periodicForm: Promise<unknown> | undefined;
-export const loadPeriodicForm = () =>
-  (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js').then((m) => m.orderForm.load().catch(() => {})));
+export const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic-form/bank-periodic-form.js').then((m) => m.orderForm.load().catch(() => {})));
 
 /**
  * The native steps after the bank list (login, second login, contracts, accounts, validation):

@@ -4,9 +4,8 @@
  * The element decides when each shows.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { CheckoutMode, CheckoutView } from '@bank-checkout/contract';
+import type { CheckoutView } from '@bank-checkout/contract';
 import type { MessageKey, MessageParams } from '../i18n/index.js';
-import { renderChoices } from '../shared/choices.js';
 import { formatCents, formatIban } from '../logic/format.js';
 import { isWebUrl } from '../logic/redirect.js';
 import type { Notice } from './checkout-controller.js';
@@ -59,34 +58,15 @@ export function redirectTemplate(url: string, leaving: boolean, t: Translate, bu
     </div>`;
 }
 
-/** The choice of how to pay, among the modes the checkout allows. */
-export function modesTemplate(v: CheckoutView, t: Translate, selected: CheckoutMode, choose: (mode: CheckoutMode) => void): TemplateResult {
-  return html`<div class="modes" part="modes">
-    ${renderChoices({
-      name: 'mode',
-      legend: t('mode.title'),
-      choices: v.modes.map((m) => ({ id: m, title: t(`mode.${m}`), detail: t(`mode.${m}Detail`) })),
-      selected,
-      disabled: false,
-      onSelect: (m) => choose(m as CheckoutMode),
-    })}
-  </div>`;
-}
-
-/** One step back (another bank, person type, contract or account), before the transfer starts. */
-export function backTemplate(t: Translate, busy: boolean, back: () => void): TemplateResult {
-  return html`<div class="back actions" part="back">
-    <button type="button" class="link" ?disabled=${busy} @click=${back}>${t('action.stepBack')}</button>
-  </div>`;
-}
-
 /** The cancel button, or its confirmation (`confirming`). */
 export function cancelTemplate(t: Translate, busy: boolean, confirming: boolean, cancel: () => void, confirm: (asking: boolean) => void): TemplateResult {
   return html`<div class="cancel actions" part="cancel">
-    ${confirming
+    ${
+      confirming
         ? html`<p id="cancel-question">${t('action.cancelConfirm')}</p>
             <button type="button" aria-describedby="cancel-question" ?disabled=${busy} @click=${cancel}>${t('action.cancelYes')}</button>
             <button type="button" class="primary" aria-describedby="cancel-question" @click=${() => confirm(false)}>${t('action.cancelNo')}</button>`
-        : html`<button type="button" class="link" ?disabled=${busy} @click=${() => confirm(true)}>${t('action.cancel')}</button>`}
+        : html`<button type="button" class="link" ?disabled=${busy} @click=${() => confirm(true)}>${t('action.cancel')}</button>`
+    }
   </div>`;
 }

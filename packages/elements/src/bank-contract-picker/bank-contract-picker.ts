@@ -56,21 +56,25 @@ export class BankContractPicker extends BankElement {
     const items = this.items;
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
       ${this.renderError()}
-      ${items.length
-        ? renderChoices({
-            name: 'contract',
-            legend: this.t('contract.title'),
-            choices: items.map((c) => ({ id: c.contractId, title: c.info })),
-            selected: this.selected,
-            disabled: this.busy,
-            onSelect: (id) => (this.selected = id),
-          })
-        : html`<p part="empty">${this.t('contract.empty')}</p>`}
-      ${items.length
-        ? html`<div class="actions">
+      ${
+        items.length
+          ? renderChoices({
+              name: 'contract',
+              legend: this.t('contract.title'),
+              choices: items.map((c) => ({ id: c.contractId, title: c.info })),
+              selected: this.selected,
+              disabled: this.busy,
+              onSelect: (id) => (this.selected = id),
+            })
+          : html`<p part="empty">${this.t('contract.empty')}</p>`
+      }
+      ${
+        items.length
+          ? html`<div class="actions">
             <button type="submit" class="primary" part="submit" ?disabled=${!this.selected || this.busy}>${this.t('contract.submit')}</button>
           </div>`
-        : nothing}
+          : nothing
+      }
     </form>`;
   }
 }

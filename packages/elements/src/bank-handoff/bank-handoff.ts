@@ -168,13 +168,15 @@ export class BankHandoff extends BankElement {
     return html`<section class="panel" part="handoff" aria-labelledby="handoff-title">
       <h2 id="handoff-title" tabindex="-1">${this.t('handoff.title')}</h2>
       ${this.failed ? html`<p role="alert">${this.t('handoff.failed')}</p>` : nothing}
-      ${link && qr
-        ? html`<p>${this.t('handoff.body')}</p>
+      ${
+        link && qr
+          ? html`<p>${this.t('handoff.body')}</p>
             ${this.renderQr(qr)}
             <label for="handoff-link">${this.t('handoff.link')}</label>
             <input id="handoff-link" class="link-field" part="link" readonly .value=${link.url} />
             <p class="hint">${this.t('handoff.expires', { time: this.time(link.expiresAt) })}</p>`
-        : nothing}
+          : nothing
+      }
       <div class="actions">
         ${link ? html`<button type="button" part="copy" @click=${() => void this.copy()}>${this.t('handoff.copy')}</button>` : nothing}
         <button type="button" part="renew" @click=${() => void this.makeLink()}>${this.t('handoff.renew')}</button>

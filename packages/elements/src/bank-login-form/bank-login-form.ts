@@ -122,7 +122,8 @@ export class BankLoginForm extends BankElement {
     if (!bank) return nothing;
     const login = this.login;
     const sandbox = this.inSandbox;
-    const attempts = this.errorCode?.code === 'B100' && this.currentView ? html`<p>${this.t('field.attemptsLeft', { count: this.currentView.attemptsLeft })}</p>` : nothing;
+    const attempts =
+      this.errorCode?.code === 'B100' && this.currentView ? html`<p>${this.t('field.attemptsLeft', { count: this.currentView.attemptsLeft })}</p>` : nothing;
     // One attempt left (two wrong passwords, or a start again once they ran out): said before the payer types.
     const last = this.currentView?.attemptsLeft === 1 && this.errorCode?.code !== 'B100';
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
@@ -131,14 +132,18 @@ export class BankLoginForm extends BankElement {
       <p class="hint">${this.t('login.intro')}</p>
       ${last ? html`<p class="notice" part="last-attempt">${this.t('login.lastAttempt')}</p>` : nothing}
       ${bank.logins.length > 1 ? this.renderLoginTypes(bank) : nothing}
-      ${login
-        ? login.fields.map((f) => this.fields.render(f, { autocomplete: 'off', disabled: this.busy, showTestValue: sandbox, rejectedBy: this.rejectedBy }))
-        : html`<p class="alert" role="alert">${this.t('login.noActiveType')}</p>`}
+      ${
+        login
+          ? login.fields.map((f) => this.fields.render(f, { autocomplete: 'off', disabled: this.busy, showTestValue: sandbox, rejectedBy: this.rejectedBy }))
+          : html`<p class="alert" role="alert">${this.t('login.noActiveType')}</p>`
+      }
       <div class="actions">
         <button type="submit" class="primary" part="submit" ?disabled=${!login || this.busy}>${this.t('login.submit')}</button>
-        ${sandbox && login?.fields.some((f) => f.testValue)
-          ? html`<button type="button" part="fill-test" ?disabled=${this.busy} @click=${this.fillTestValues}>${this.t('login.fillTest')}</button>`
-          : nothing}
+        ${
+          sandbox && login?.fields.some((f) => f.testValue)
+            ? html`<button type="button" part="fill-test" ?disabled=${this.busy} @click=${this.fillTestValues}>${this.t('login.fillTest')}</button>`
+            : nothing
+        }
       </div>
     </form>`;
   }

@@ -130,7 +130,11 @@ export class OrderForm {
   }
 
   /** A field's error line, and the ids that describe its control. */
-  private messages(field: FieldName, error: FieldError | null, ...hintIds: string[]): { line: TemplateResult | typeof nothing; describedBy: string | typeof nothing } {
+  private messages(
+    field: FieldName,
+    error: FieldError | null,
+    ...hintIds: string[]
+  ): { line: TemplateResult | typeof nothing; describedBy: string | typeof nothing } {
     const shown = this.submitted || this.touched.has(field) ? error : null;
     const id = `${FIELD_IDS[field]}-error`;
     const ids = [...hintIds, shown ? id : ''].filter(Boolean).join(' ');
@@ -140,7 +144,14 @@ export class OrderForm {
     };
   }
 
-  private renderSelect(field: 'bank' | 'groupBank', label: string, error: FieldError | null, options: TemplateResult[], placeholder: boolean, onChange: (value: string) => void): TemplateResult {
+  private renderSelect(
+    field: 'bank' | 'groupBank',
+    label: string,
+    error: FieldError | null,
+    options: TemplateResult[],
+    placeholder: boolean,
+    onChange: (value: string) => void,
+  ): TemplateResult {
     const m = this.messages(field, error);
     return html`<div class="field" part="field">
       <label for=${FIELD_IDS[field]} part="label">${label}</label>
@@ -163,7 +174,14 @@ export class OrderForm {
     return html`<option value=${value} ?disabled=${!enabled} .selected=${selected}>${enabled ? name : `${name} ${this.t('login.unavailable')}`}</option>`;
   }
 
-  private renderDate(field: 'start' | 'end', label: string, min: string, value: string, error: FieldError | null, hint: { id: string; part: string; text: string } | null): TemplateResult {
+  private renderDate(
+    field: 'start' | 'end',
+    label: string,
+    min: string,
+    value: string,
+    error: FieldError | null,
+    hint: { id: string; part: string; text: string } | null,
+  ): TemplateResult {
     const id = FIELD_IDS[field];
     const m = this.messages(field, error, ...(hint ? [hint.id] : []));
     return html`<div class="field" part="field">

@@ -76,25 +76,32 @@ export class BankResult extends BankElement {
   override render() {
     const s = this.shown;
     if (!s) return nothing;
-    const fallback: MessageKey = s.status === 'cancelled' ? 'error.cancelled' : s.status === 'expired' ? 'error.expired' : s.status === 'unknown' ? 'error.unknown' : 'error.generic';
+    const fallback: MessageKey =
+      s.status === 'cancelled' ? 'error.cancelled' : s.status === 'expired' ? 'error.expired' : s.status === 'unknown' ? 'error.unknown' : 'error.generic';
     // A periodic order set up is a mandate, nothing paid today: never told as a payment.
     const mandate = s.status === 'succeeded' && this.currentView?.mode === 'periodic';
-    const message = mandate ? this.t('result.mandateBody') : s.status === 'succeeded' ? this.t('result.succeededBody') : this.t(s.code ? errorKey(s.code, s.message) : fallback);
+    const message = mandate
+      ? this.t('result.mandateBody')
+      : s.status === 'succeeded'
+        ? this.t('result.succeededBody')
+        : this.t(s.code ? errorKey(s.code, s.message) : fallback);
     return html`<section class="stack result ${s.status}" part="result">
       <div class="icon" part="icon" aria-hidden="true"></div>
       <h2 part="title" tabindex="-1">${this.t(mandate ? 'result.mandate' : `result.${s.status}`)}</h2>
       <p part="message">${message}</p>
-      ${this.restartable
-        ? html`<div class="actions">
+      ${
+        this.restartable
+          ? html`<div class="actions">
             <button type="button" class="primary" part="retry" ?disabled=${this.busy} @click=${this.restart}>${this.t('action.retry')}</button>
           </div>`
-        : canRetry(s.status, s.code)
-        ? html`<div class="actions">
+          : canRetry(s.status, s.code)
+            ? html`<div class="actions">
             <button type="button" class="primary" part="retry" ?disabled=${this.busy} @click=${this.retry}>
               ${this.t(s.status === 'unknown' ? 'action.refresh' : 'action.retry')}
             </button>
           </div>`
-        : nothing}
+            : nothing
+      }
     </section>`;
   }
 }

@@ -95,9 +95,11 @@ export class BankSecondLogin extends BankElement {
       })}
       <div class="actions">
         <button type="submit" class="primary" part="submit" ?disabled=${this.busy}>${this.t('second.submit')}</button>
-        ${this.inSandbox && s.field.testValue
-          ? html`<button type="button" part="fill-test" ?disabled=${this.busy} @click=${() => this.fields.set(s.field, s.field.testValue!)}>${this.t('login.fillTest')}</button>`
-          : nothing}
+        ${
+          this.inSandbox && s.field.testValue
+            ? html`<button type="button" part="fill-test" ?disabled=${this.busy} @click=${() => this.fields.set(s.field, s.field.testValue!)}>${this.t('login.fillTest')}</button>`
+            : nothing
+        }
       </div>
     </form>`;
   }

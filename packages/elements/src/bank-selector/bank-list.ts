@@ -35,7 +35,13 @@ export interface BankList {
  * searching), then each group's banks. A search looks in the bank's label and the group's name,
  * ignoring accents and case, under either person type. `previous` is the list shown before.
  */
-export function listBanks(groups: readonly BankGroupView[], search: string, personType: PersonType, recentId: string | null, previous?: BankList | null): BankList {
+export function listBanks(
+  groups: readonly BankGroupView[],
+  search: string,
+  personType: PersonType,
+  recentId: string | null,
+  previous?: BankList | null,
+): BankList {
   const query = normalizeForSearch(search);
   const same = previous?.groups === groups;
   const asks = same ? previous!.personType : needsPersonType(groups);

@@ -14,7 +14,18 @@ import { IsolatedCheckout, type IsolatedSource } from './host.js';
 
 export { IsolatedCheckout, readTheme, bffOrigin, INITIAL_HEIGHT, type IsolatedSource } from './host.js';
 export type { BankCheckoutElement, CheckoutStepDetail, CheckoutCompleteDetail, CheckoutErrorDetail, CheckoutOutcome } from '../events.js';
-export { FRAME_PROTOCOL, FRAME_EVENTS, THEME_VARS, readFrameMessage, readHostMessage, type FrameMessage, type HostMessage, type FrameTheme, type FrameSettings, type ThemeRefusal } from './messages.js';
+export {
+  FRAME_PROTOCOL,
+  FRAME_EVENTS,
+  THEME_VARS,
+  readFrameMessage,
+  readHostMessage,
+  type FrameMessage,
+  type HostMessage,
+  type FrameTheme,
+  type FrameSettings,
+  type ThemeRefusal,
+} from './messages.js';
 
 const ATTRIBUTES = ['api', 'launch-token', 'checkout-secret', 'locale', 'mode', 'poll-interval'] as const;
 
@@ -101,4 +112,3 @@ declare global {
     'bank-checkout': BankCheckoutElement;
   }
 }
-

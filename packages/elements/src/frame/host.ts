@@ -89,7 +89,7 @@ export class IsolatedCheckout {
     }
     if (origin === location.origin && dev()) {
       console.warn(
-        'bank-checkout: the BFF is on this page\'s own origin, so the isolated checkout is in the same origin as the page and its scripts can reach into it. Serve the BFF from an origin of its own (such as https://pay.shop.example) for the isolation to protect the payer.',
+        "bank-checkout: the BFF is on this page's own origin, so the isolated checkout is in the same origin as the page and its scripts can reach into it. Serve the BFF from an origin of its own (such as https://pay.shop.example) for the isolation to protect the payer.",
       );
     }
     this.origin = origin;
@@ -187,7 +187,8 @@ export class IsolatedCheckout {
       if (this.port && JSON.stringify(readTheme(this.host)) !== this.sentTheme) this.update();
     };
     const observer = new MutationObserver(check);
-    for (const el of [document.documentElement, document.body, this.host]) if (el) observer.observe(el, { attributes: true, attributeFilter: ['class', 'style', 'data-theme'] });
+    for (const el of [document.documentElement, document.body, this.host])
+      if (el) observer.observe(el, { attributes: true, attributeFilter: ['class', 'style', 'data-theme'] });
     const media = matchMedia('(prefers-color-scheme: dark)');
     media.addEventListener('change', check);
     this.watchers.push(() => {

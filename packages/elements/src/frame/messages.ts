@@ -35,10 +35,7 @@ export const FRAME_EVENTS: readonly FrameEventName[] = ['bank-checkout-step', 'b
 /** How the page opens the checkout: a launch token (isolated checkouts), or a client secret (inline ones). */
 export type FrameCredential = { token: string; secret?: undefined } | { secret: string; token?: undefined };
 
-export type HostMessage =
-  | ({ v: 1; type: 'init' } & FrameCredential & FrameSettings)
-  | ({ v: 1; type: 'update' } & FrameSettings)
-  | { v: 1; type: 'focus' };
+export type HostMessage = ({ v: 1; type: 'init' } & FrameCredential & FrameSettings) | ({ v: 1; type: 'update' } & FrameSettings) | { v: 1; type: 'focus' };
 
 export type FrameMessage =
   | { v: 1; type: 'ready' }
@@ -96,7 +93,9 @@ function hasSettings(m: Record<string, unknown>): boolean {
   return (
     optionalText(m.locale, 35) &&
     optionalText(m.mode, 16) &&
-    (m.pollInterval === undefined || m.pollInterval === null || (typeof m.pollInterval === 'number' && Number.isFinite(m.pollInterval) && m.pollInterval >= 0)) &&
+    (m.pollInterval === undefined ||
+      m.pollInterval === null ||
+      (typeof m.pollInterval === 'number' && Number.isFinite(m.pollInterval) && m.pollInterval >= 0)) &&
     (m.theme === undefined || isTheme(m.theme))
   );
 }
@@ -127,7 +126,11 @@ function isEventDetail(name: unknown, d: unknown): boolean {
   switch (name) {
     case 'bank-checkout-step':
       return (
-        isText(d.checkoutId, 128) && isText(d.state, 32) && (d.previous === null || isText(d.previous, 32)) && (d.funnel == null || isText(d.funnel, 16)) && (d.bankId === undefined || isText(d.bankId, 128))
+        isText(d.checkoutId, 128) &&
+        isText(d.state, 32) &&
+        (d.previous === null || isText(d.previous, 32)) &&
+        (d.funnel == null || isText(d.funnel, 16)) &&
+        (d.bankId === undefined || isText(d.bankId, 128))
       );
     case 'bank-checkout-complete':
       return isText(d.checkoutId, 128) && isText(d.outcome, 32) && (d.code === null || isText(d.code, 64));
@@ -145,13 +148,17 @@ export function readFrameMessage(data: unknown): FrameMessage | null {
     case 'ready':
       return { v: 1, type: 'ready' };
     case 'size':
-      return typeof data.height === 'number' && Number.isFinite(data.height) && data.height >= 0 && data.height < 100_000 ? { v: 1, type: 'size', height: data.height } : null;
+      return typeof data.height === 'number' && Number.isFinite(data.height) && data.height >= 0 && data.height < 100_000
+        ? { v: 1, type: 'size', height: data.height }
+        : null;
     case 'event':
       return isEventDetail(data.name, data.detail) ? (data as FrameMessage) : null;
     case 'navigate':
       return isText(data.url) && /^https?:\/\//i.test(data.url) ? { v: 1, type: 'navigate', url: data.url } : null;
     case 'refused':
-      return Array.isArray(data.items) && data.items.length <= 64 && data.items.every((i) => isRecord(i) && isText(i.name, 64) && isText(i.value, MAX_VALUE) && isText(i.reason, 256))
+      return Array.isArray(data.items) &&
+        data.items.length <= 64 &&
+        data.items.every((i) => isRecord(i) && isText(i.name, 64) && isText(i.value, MAX_VALUE) && isText(i.reason, 256))
         ? { v: 1, type: 'refused', items: data.items as ThemeRefusal[] }
         : null;
     default:

@@ -98,7 +98,13 @@ async function redeem(api: string, token: string): Promise<string | null> {
   let code = 'network';
   let requestId: string | null = null;
   try {
-    const res = await fetch(`${api}/v1/frame/launch`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }), credentials: 'omit', cache: 'no-store' });
+    const res = await fetch(`${api}/v1/frame/launch`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token }),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
     status = res.status;
     requestId = res.headers.get('X-Request-Id');
     const body = (await res.json().catch(() => null)) as (FrameLaunchAnswer & { error?: { code?: string } }) | null;
@@ -131,7 +137,8 @@ window.addEventListener('message', (e) => {
     else ignored('unknown message', m.data);
   };
   apply(msg);
-  for (const name of FRAME_EVENTS) checkout.addEventListener(name, (ev) => post({ v: 1, type: 'event', name, detail: (ev as CustomEvent).detail } as FrameMessage));
+  for (const name of FRAME_EVENTS)
+    checkout.addEventListener(name, (ev) => post({ v: 1, type: 'event', name, detail: (ev as CustomEvent).detail } as FrameMessage));
   checkout.navigate = (url) => post({ v: 1, type: 'navigate', url });
   new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement);
   const api = new URL('..', location.href).href.replace(/\/$/, '');

@@ -187,7 +187,8 @@ export function parseLength(value: string): { px: number } | { percent: number }
 }
 
 /** Keywords and functions whose effect the frame cannot check, refused wherever they appear. */
-const UNCHECKABLE = /\b(var|calc|min|max|clamp|env|attr|color-mix|light-dark)\(|\b(inherit|initial|unset|revert|revert-layer|hidden|collapse|currentcolor)\b|!important/i;
+const UNCHECKABLE =
+  /\b(var|calc|min|max|clamp|env|attr|color-mix|light-dark)\(|\b(inherit|initial|unset|revert|revert-layer|hidden|collapse|currentcolor)\b|!important/i;
 
 const fontPx = (px: number) => px >= THEME_FLOOR.fontPx[0] && px <= THEME_FLOOR.fontPx[1];
 
@@ -210,10 +211,13 @@ function lengthProblem(name: string, value: string): string | null {
     case '--bank-spacing':
     case '--bank-radius': {
       const parts = v.split(/\s+/);
-      const ok = parts.length >= 1 && parts.length <= 4 && parts.every((p) => {
-        const l = parseLength(p);
-        return l !== null && 'px' in l && l.px <= THEME_FLOOR.maxBoxPx;
-      });
+      const ok =
+        parts.length >= 1 &&
+        parts.length <= 4 &&
+        parts.every((p) => {
+          const l = parseLength(p);
+          return l !== null && 'px' in l && l.px <= THEME_FLOOR.maxBoxPx;
+        });
       return ok ? null : `must be lengths of at most ${THEME_FLOOR.maxBoxPx}px`;
     }
     case '--bank-font-family':
@@ -268,7 +272,7 @@ export function themeFloor(vars: Readonly<Record<string, string>>, opts: FloorOp
   const ratio = (fg: string, bg: string) => contrastRatio(color(fg), color(bg));
   // Refusing a background changes the pairs drawn on it: check again until nothing changes
   // (each round refuses at least one value, or ends).
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const [fg, bg, min] of PAIRS) {
       if (ratio(fg, bg) >= min) continue;

@@ -193,7 +193,8 @@ export const ca: Catalogue = {
   'error.checkout_busy': 'La teva petició anterior encara està en curs. Espera un moment.',
   'error.checkout_finished': 'Aquest pagament ja ha acabat.',
   'error.unauthorized': 'Aquest enllaç de pagament no és vàlid.',
-  'error.launch_used': 'Aquest pagament ja s\'ha obert en un altre lloc, així que no pot continuar aquí. No s\'ha enviat res del que hagis escrit. Torna a carregar la pàgina per començar de nou.',
+  'error.launch_used':
+    "Aquest pagament ja s'ha obert en un altre lloc, així que no pot continuar aquí. No s'ha enviat res del que hagis escrit. Torna a carregar la pàgina per començar de nou.",
   'error.launch_expired': 'Aquest pagament ha trigat massa a obrir-se. Torna a carregar la pàgina per començar de nou.',
   'error.not_found': 'No trobem aquest pagament.',
   'error.validation_failed': 'Algunes dades no són vàlides. Revisa-les i torna-ho a provar.',

@@ -141,7 +141,8 @@ export const en = {
   'error.checkout_busy': 'Your previous request is still in progress. Wait a moment.',
   'error.checkout_finished': 'This payment has already finished.',
   'error.unauthorized': 'This payment link is not valid.',
-  'error.launch_used': 'This checkout was already opened somewhere else, so it cannot continue here. Nothing you typed was sent. Reload the page to start again.',
+  'error.launch_used':
+    'This checkout was already opened somewhere else, so it cannot continue here. Nothing you typed was sent. Reload the page to start again.',
   'error.launch_expired': 'This checkout took too long to open. Reload the page to start again.',
   'error.not_found': 'This payment could not be found.',
   'error.validation_failed': 'Some of the data is not valid. Check it and try again.',

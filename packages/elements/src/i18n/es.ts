@@ -134,7 +134,8 @@ export const es: UpFrontTexts = {
   'error.checkout_busy': 'Tu petición anterior sigue en curso. Espera un momento.',
   'error.checkout_finished': 'Este pago ya ha terminado.',
   'error.unauthorized': 'Este enlace de pago no es válido.',
-  'error.launch_used': 'Este pago ya se abrió en otro sitio, así que no puede continuar aquí. No se ha enviado nada de lo que hayas escrito. Recarga la página para empezar de nuevo.',
+  'error.launch_used':
+    'Este pago ya se abrió en otro sitio, así que no puede continuar aquí. No se ha enviado nada de lo que hayas escrito. Recarga la página para empezar de nuevo.',
   'error.launch_expired': 'Este pago tardó demasiado en abrirse. Recarga la página para empezar de nuevo.',
   'error.not_found': 'No encontramos este pago.',
   'error.validation_failed': 'Algunos datos no son válidos. Revísalos e inténtalo de nuevo.',

@@ -193,7 +193,8 @@ export const eu: Catalogue = {
   'error.checkout_busy': 'Zure aurreko eskaera prozesatzen ari gara oraindik. Itxaron pixka bat.',
   'error.checkout_finished': 'Ordainketa hau amaitu da jada.',
   'error.unauthorized': 'Ordainketa-esteka hau ez da baliozkoa.',
-  'error.launch_used': 'Ordainketa hau beste nonbait ireki da jada, eta ezin da hemen jarraitu. Idatzi duzun ezer ez da bidali. Kargatu berriro orria berriro hasteko.',
+  'error.launch_used':
+    'Ordainketa hau beste nonbait ireki da jada, eta ezin da hemen jarraitu. Idatzi duzun ezer ez da bidali. Kargatu berriro orria berriro hasteko.',
   'error.launch_expired': 'Ordainketa honek gehiegi iraun du irekitzen. Kargatu berriro orria berriro hasteko.',
   'error.not_found': 'Ez dugu ordainketa hau aurkitu.',
   'error.validation_failed': 'Datu batzuk ez dira baliozkoak. Berrikusi eta saiatu berriro.',

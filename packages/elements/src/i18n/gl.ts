@@ -193,7 +193,8 @@ export const gl: Catalogue = {
   'error.checkout_busy': 'A túa solicitude anterior segue en curso. Agarda un momento.',
   'error.checkout_finished': 'Este pagamento xa rematou.',
   'error.unauthorized': 'Esta ligazón de pagamento non é válida.',
-  'error.launch_used': 'Este pagamento xa se abriu noutro sitio, así que non pode continuar aquí. Non se enviou nada do que escribiches. Recarga a páxina para comezar de novo.',
+  'error.launch_used':
+    'Este pagamento xa se abriu noutro sitio, así que non pode continuar aquí. Non se enviou nada do que escribiches. Recarga a páxina para comezar de novo.',
   'error.launch_expired': 'Este pagamento tardou demasiado en abrirse. Recarga a páxina para comezar de novo.',
   'error.not_found': 'Non atopamos este pagamento.',
   'error.validation_failed': 'Algúns datos non son válidos. Revísaos e téntao de novo.',

@@ -40,7 +40,10 @@ function lines(texts: readonly CardText[], tolerance: number): CardText[][] {
  * form such a grid.
  */
 export function cardGrid(texts: readonly CardText[], tolerance = 6): CardGrid | null {
-  const all = lines(texts.filter((t) => t.text.trim() !== ''), tolerance);
+  const all = lines(
+    texts.filter((t) => t.text.trim() !== ''),
+    tolerance,
+  );
   const headIndex = all.findIndex((l) => l.length >= 2 && l.every((t) => /^[A-Za-z]{1,2}$/.test(t.text.trim())));
   if (headIndex < 0) return null;
   const head = all[headIndex]!;

@@ -24,17 +24,20 @@ export const needsSwitch = (mode: CheckoutMode, v: CheckoutView): boolean => mod
 export const shownMode = (v: CheckoutView, wanted: CheckoutMode | null): CheckoutMode => (wanted && v.modes.includes(wanted) ? wanted : modeOf(v));
 
 /** The mode to switch to for the merchant's preferred `mode`, or null when it is shown already or cannot be chosen now. */
-export const preferredMode = (mode: CheckoutMode | undefined, v: CheckoutView): CheckoutMode | null => (mode && v.modes.includes(mode) && allows(v, 'mode') && modeOf(v) !== mode ? mode : null);
+export const preferredMode = (mode: CheckoutMode | undefined, v: CheckoutView): CheckoutMode | null =>
+  mode && v.modes.includes(mode) && allows(v, 'mode') && modeOf(v) !== mode ? mode : null;
 
 /** Redirect mode at the start: the button that creates the signed URL is shown instead of the step. */
 export const showsRedirectStart = (v: CheckoutView, wanted: CheckoutMode | null): boolean => allows(v, 'redirect') && shownMode(v, wanted) === 'redirect';
 
 /** The native bank list is shown (so the bank groups are needed). */
-export const showsBankList = (v: CheckoutView, wanted: CheckoutMode | null): boolean => v.state === 'select-bank' && shownMode(v, wanted) === 'native' && !needsSwitch('native', v);
+export const showsBankList = (v: CheckoutView, wanted: CheckoutMode | null): boolean =>
+  v.state === 'select-bank' && shownMode(v, wanted) === 'native' && !needsSwitch('native', v);
 
 /**
  * What to wait for with background checks: the step's key while the outcome is unknown, or
  * while in `redirect` when the payer is back from (not on the way to) the bank's page; null
  * when nothing is awaited.
  */
-export const waitKey = (v: CheckoutView | null, leaving: boolean): string | null => (v && (v.state === 'unknown' || (v.state === 'redirect' && !leaving)) ? stepKey(v) : null);
+export const waitKey = (v: CheckoutView | null, leaving: boolean): string | null =>
+  v && (v.state === 'unknown' || (v.state === 'redirect' && !leaving)) ? stepKey(v) : null;

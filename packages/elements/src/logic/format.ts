@@ -42,7 +42,10 @@ export function formatCents(cents: number, currency: string, locale: string): st
 
 /** An IBAN in groups of four (`ES9121000418450200051332` → `ES91 2100 0418 4502 0005 1332`). */
 export function formatIban(iban: string): string {
-  return iban.replace(/\s+/g, '').toUpperCase().replace(/(.{4})(?=.)/g, '$1 ');
+  return iban
+    .replace(/\s+/g, '')
+    .toUpperCase()
+    .replace(/(.{4})(?=.)/g, '$1 ');
 }
 
 /** Seconds as `m:ss` (`87` → `1:27`); negative counts as zero. */

@@ -140,7 +140,8 @@ export interface PeriodicSelection {
 export const chosenEntry = (choices: readonly PeriodicChoice[], key: string): PeriodicChoice | undefined => choices.find((c) => c.key === key && c.enabled);
 
 /** The chosen bank, when it is still in the entry and operational. */
-export const chosenBank = (entry: PeriodicChoice | undefined, bankId: string): PeriodicBankView | undefined => entry?.banks.find((b) => b.bankId === bankId && b.enabled);
+export const chosenBank = (entry: PeriodicChoice | undefined, bankId: string): PeriodicBankView | undefined =>
+  entry?.banks.find((b) => b.bankId === bankId && b.enabled);
 
 /** The selection with what is no longer listed or operational dropped (the bank list may change). */
 export function keepSelection(choices: readonly PeriodicChoice[], s: PeriodicSelection): PeriodicSelection {
@@ -178,7 +179,12 @@ export interface PeriodicForm extends PeriodicSelection {
  * Each field's error (null when it is fine): a bank (and a bank of its group), a frequency, a
  * valid IBAN that is not the payee's own account, a start from `first`, an end after the start.
  */
-export function periodicErrors(choices: readonly PeriodicChoice[], f: PeriodicForm, first: string, payeeIban: string | null | undefined): Record<PeriodicField, FieldError | null> {
+export function periodicErrors(
+  choices: readonly PeriodicChoice[],
+  f: PeriodicForm,
+  first: string,
+  payeeIban: string | null | undefined,
+): Record<PeriodicField, FieldError | null> {
   const entry = chosenEntry(choices, f.entryKey);
   const bank = chosenBank(entry, f.bankId);
   const iban = compactIban(f.iban);
@@ -193,7 +199,8 @@ export function periodicErrors(choices: readonly PeriodicChoice[], f: PeriodicFo
 }
 
 /** The first field with an error, in the order the payer meets them. */
-export const firstInvalid = (errors: Record<PeriodicField, FieldError | null>): PeriodicField | undefined => (Object.keys(PERIODIC_FIELD_IDS) as PeriodicField[]).find((f) => errors[f]);
+export const firstInvalid = (errors: Record<PeriodicField, FieldError | null>): PeriodicField | undefined =>
+  (Object.keys(PERIODIC_FIELD_IDS) as PeriodicField[]).find((f) => errors[f]);
 
 /** The earliest end date offered: the day after the start (or after `first` while the start is not a valid one). */
 export const firstEndDate = (start: string, first: string): string => addDays(isIsoDate(start) && start >= first ? start : first, 1);

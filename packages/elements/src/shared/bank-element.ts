@@ -82,7 +82,6 @@ export abstract class BankBase extends LitElement {
 
 /** A step of the checkout: context, view, client, and the view's error. */
 export abstract class BankElement extends BankBase {
-
   /** The checkout view to render when used without `<bank-checkout>`. */
   @property({ attribute: false }) view?: CheckoutView | null;
 
@@ -193,4 +192,3 @@ export abstract class BankElement extends BankBase {
     </div>`;
   }
 }
-

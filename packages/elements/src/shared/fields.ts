@@ -11,7 +11,8 @@ import type { MessageKey, MessageParams } from '../i18n/index.js';
 import { parseFieldInput } from '../logic/parsers.js';
 import { validateField, type FieldError } from '../logic/validators.js';
 
-export type FieldDescriptor = Pick<FieldView, 'fieldId' | 'label' | 'min' | 'max' | 'valueType' | 'specificType' | 'password'> & Partial<Pick<FieldView, 'testValue'>>;
+export type FieldDescriptor = Pick<FieldView, 'fieldId' | 'label' | 'min' | 'max' | 'valueType' | 'specificType' | 'password'> &
+  Partial<Pick<FieldView, 'testValue'>>;
 
 export interface FieldRenderOptions {
   /** The `autocomplete` token: `off` for credentials, `one-time-code` for codes by SMS. */
@@ -120,7 +121,13 @@ export class FieldsController implements ReactiveController {
     const label = opts.label ?? field.label;
     const testValue = opts.showTestValue ? field.testValue : undefined;
     const rejected = !error && !!opts.rejectedBy;
-    const describedBy = [opts.hint ? `${id}-hint` : '', opts.describedBy ?? '', testValue ? `${id}-test` : '', error ? `${id}-error` : '', rejected ? opts.rejectedBy : '']
+    const describedBy = [
+      opts.hint ? `${id}-hint` : '',
+      opts.describedBy ?? '',
+      testValue ? `${id}-test` : '',
+      error ? `${id}-error` : '',
+      rejected ? opts.rejectedBy : '',
+    ]
       .filter(Boolean)
       .join(' ');
     const numeric = field.valueType === 'numeric';
@@ -147,8 +154,9 @@ export class FieldsController implements ReactiveController {
           @input=${(e: InputEvent) => this.set(field, (e.target as HTMLInputElement).value)}
           @blur=${() => this.leave(field)}
         />
-        ${field.password
-          ? html`<button
+        ${
+          field.password
+            ? html`<button
               type="button"
               class="reveal"
               part="reveal"
@@ -163,7 +171,8 @@ export class FieldsController implements ReactiveController {
             >
               ${this.host.t('field.reveal')}<span class="sr-only"> ${label}</span>
             </button>`
-          : nothing}
+            : nothing
+        }
       </div>
       ${error ? html`<p id="${id}-error" class="error" part="field-error">${this.host.t(error.key, error.params)}</p>` : nothing}
     </div>`;

@@ -82,7 +82,11 @@ export abstract class FormStepElement<Form extends StepForm> extends BankElement
     const file = this.formFile;
     if (!this.form && file.form) this.form = new file.form(this.formHost() as never);
     if (this.form) this.form.willUpdate(changed);
-    else void file.load().then(() => this.requestUpdate(), () => {});
+    else
+      void file.load().then(
+        () => this.requestUpdate(),
+        () => {},
+      );
   }
 
   /** Resolves once the form is shown (its file may still be coming at the first update). */

@@ -40,7 +40,8 @@ export function orderRules(deps: { store: Pick<OrderStore, 'get'>; now: () => nu
       if (order.kind === 'cancel' && targetOf(order)?.periodic?.status !== 'ACTIVE') {
         return { status: 409, title: 'The periodic payment order is already cancelled', text: 'Nothing more can be done with this link.' };
       }
-      if (!order.enabled) return { status: 403, title: 'This payment link is disabled', text: 'The merchant has disabled this link. Ask the merchant for a new one.' };
+      if (!order.enabled)
+        return { status: 403, title: 'This payment link is disabled', text: 'The merchant has disabled this link. Ask the merchant for a new one.' };
       if (isExpired(order, deps.now())) return { status: 410, title: 'This payment link has expired', text: 'Ask the merchant for a new link.' };
       return null;
     },

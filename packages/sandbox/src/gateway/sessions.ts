@@ -30,7 +30,15 @@ export function createSessionStore(now: () => number) {
       const t = now();
       for (const [id, s] of sessions) if (t - s.lastUsed > GATEWAY_SESSION_TTL_MS) sessions.delete(id);
       while (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
-      const s: GatewaySession = { id: randomBytes(18).toString('base64url'), env: order.env, idDebt: order.idDebt, stage, initAt: t, lastUsed: t, ...(bankId ? { bankId } : {}) };
+      const s: GatewaySession = {
+        id: randomBytes(18).toString('base64url'),
+        env: order.env,
+        idDebt: order.idDebt,
+        stage,
+        initAt: t,
+        lastUsed: t,
+        ...(bankId ? { bankId } : {}),
+      };
       sessions.set(s.id, s);
       return s;
     },

@@ -57,12 +57,14 @@ export function summary(order: Order, terms: PeriodicTerms | undefined, bankId: 
 <dt>Subject</dt><dd>${order.subject}</dd>
 ${lines ? html`<dt>Recipient</dt><dd>${lines}</dd>` : ''}
 <dt>Payee</dt><dd>${order.holderDestiny}<br>${order.accountDestiny}</dd>
-${terms
-  ? html`<dt>Debtor account</dt><dd>${terms.debtorAccount}</dd>
+${
+  terms
+    ? html`<dt>Debtor account</dt><dd>${terms.debtorAccount}</dd>
 <dt>Frequency</dt><dd>${terms.frequency}</dd>
 <dt>Start date</dt><dd>${terms.startDate}</dd>
 <dt>End date</dt><dd>${terms.endDate ?? 'None (until cancelled)'}</dd>`
-  : ''}
+    : ''
+}
 ${bankId ? html`<dt>Bank</dt><dd>${findLinkBank(bankId)?.name ?? bankId}</dd>` : ''}
 </dl>`;
 }
@@ -82,19 +84,30 @@ const backToSummary = (order: Order) => html`<p><a href="${safeHref(order.urlLon
 
 export function summaryView(order: Order, shown: Html): View {
   const intro = order.kind === 'cancel' ? html`<p>The merchant asks you to cancel this periodic payment order.</p>` : '';
-  return { status: 200, title: TEXTS[order.kind].title, body: html`${intro}${shown}${stepForm(order, 'start', undefined, '', 'Continue')}${leaveForm(order)}`, context: 'Payment gateway (sandbox)' };
+  return {
+    status: 200,
+    title: TEXTS[order.kind].title,
+    body: html`${intro}${shown}${stepForm(order, 'start', undefined, '', 'Continue')}${leaveForm(order)}`,
+    context: 'Payment gateway (sandbox)',
+  };
 }
 
 /** The bank selector: every choosable bank and group, or the banks of one group. */
 export function bankView(order: Order, shown: Html, session: GatewaySession, banks: LinkBank[], opts: { error?: string; group?: number } = {}): View {
   const inGroup = opts.group !== undefined ? banks.filter((b) => b.bankGroupId === opts.group) : null;
-  const radio = (value: string, label: string) => html`<label><input type="radio" name="bankId" value="${value}" required${described(opts.error)}> ${label}</label>`;
+  const radio = (value: string, label: string) =>
+    html`<label><input type="radio" name="bankId" value="${value}" required${described(opts.error)}> ${label}</label>`;
   const options = inGroup
     ? inGroup.map((b) => radio(b.bankId, b.name))
     : selectorEntries(banks).map((e) => (e.type === 'bank' ? radio(e.bank.bankId, e.bank.name) : radio(`group:${e.id}`, `${e.name} (choose the bank next)`)));
   const legend = inGroup ? `Choose your bank in ${inGroup[0]?.bankGroupName ?? 'the group'}` : 'Choose your bank';
   const fields = html`${errorLine(opts.error)}<fieldset><legend>${legend}</legend>${options}</fieldset>`;
-  return { status: opts.error ? 400 : 200, title: 'Choose your bank', body: html`${shown}${stepForm(order, 'bank', session, fields, 'Continue')}${leaveForm(order, session)}`, context: TEXTS[order.kind].title };
+  return {
+    status: opts.error ? 400 : 200,
+    title: 'Choose your bank',
+    body: html`${shown}${stepForm(order, 'bank', session, fields, 'Continue')}${leaveForm(order, session)}`,
+    context: TEXTS[order.kind].title,
+  };
 }
 
 export function loginView(order: Order, session: GatewaySession, error?: string): View {
@@ -105,14 +118,24 @@ export function loginView(order: Order, session: GatewaySession, error?: string)
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" maxlength="64" required${described(error)}>
 ${key ? html`<label for="loginKey">Additional login key</label><input type="text" id="loginKey" name="loginKey" maxlength="64" required aria-describedby="loginKey-hint"><p class="hint" id="loginKey-hint">Sandbox: the additional login key is ${LINK_BANK_LOGIN_KEY}.</p>` : ''}
 <p class="hint">Sandbox: any user and password are accepted.</p>`;
-  return { status: error ? 400 : 200, title: `Log in to ${name}`, body: html`${stepForm(order, 'login', session, fields, 'Log in')}${leaveForm(order, session)}`, context: atBank(session) };
+  return {
+    status: error ? 400 : 200,
+    title: `Log in to ${name}`,
+    body: html`${stepForm(order, 'login', session, fields, 'Log in')}${leaveForm(order, session)}`,
+    context: atBank(session),
+  };
 }
 
 export function codeView(order: Order, shown: Html, session: GatewaySession, error?: string): View {
   const fields = html`${errorLine(error)}
 <label for="code">Validation code</label><input type="text" id="code" name="code" autocomplete="one-time-code" maxlength="32" required aria-describedby="code-hint"${error ? html` aria-invalid="true"` : ''}>
 <p class="hint" id="code-hint">Sandbox: any letters and digits authorise; ${GATEWAY_FAIL_CODE} makes the validation fail.</p>`;
-  return { status: error ? 400 : 200, title: TEXTS[order.kind].authorise, body: html`${shown}${stepForm(order, 'code', session, fields, 'Authorise')}${leaveForm(order, session)}`, context: atBank(session) };
+  return {
+    status: error ? 400 : 200,
+    title: TEXTS[order.kind].authorise,
+    body: html`${shown}${stepForm(order, 'code', session, fields, 'Authorise')}${leaveForm(order, session)}`,
+    context: atBank(session),
+  };
 }
 
 /** The bank refused the code: the payer can only leave. */

@@ -13,15 +13,7 @@ import { filterLinkBanks, periodicBankIssue } from './banks.js';
 import { createNotifier, type NotificationAttempt } from './notify.js';
 import { createOrderStore, LINK_ENVS, paginate, setEnabled, toDebt, toPaymentOrder, type LinkEnv, type Order, type OrderDraft } from './store.js';
 
-export {
-  LINK_BANKS,
-  LINK_BANK_LOGIN_KEY,
-  PERIODIC_FREQUENCIES,
-  asksLoginKey,
-  filterLinkBanks,
-  findLinkBank,
-  testPayer,
-} from './banks.js';
+export { LINK_BANKS, LINK_BANK_LOGIN_KEY, PERIODIC_FREQUENCIES, asksLoginKey, filterLinkBanks, findLinkBank, testPayer } from './banks.js';
 export { DEFAULT_RETRY_DELAYS_MS, DEFAULT_NOTIFY_TIMEOUT_MS, type NotificationAttempt } from './notify.js';
 export { LEFT_GATEWAY, VALIDATION_FAILED, executionOf } from './settle.js';
 export { LINK_ENVS, MAX_ORDERS_PER_ENV, type LinkEnv } from './store.js';
@@ -142,7 +134,16 @@ export function createLinksService(config: SandboxConfig, options: LinksServiceO
         const dest = destination(b.accountDestiny, b.holderDestiny);
         if (typeof dest === 'string') return e301(c, dest);
         const order = store.add(
-          draft(client, { kind: 'pay', variant: 'business', amount: b.amount, subject: b.subject, reference: b.reference, customRecipient: b.customRecipient, ...dest, ...common(b) }),
+          draft(client, {
+            kind: 'pay',
+            variant: 'business',
+            amount: b.amount,
+            subject: b.subject,
+            reference: b.reference,
+            customRecipient: b.customRecipient,
+            ...dest,
+            ...common(b),
+          }),
           minutes(b.expireMinutes ?? links.LIMITS.legacyBusinessExpireMinutesDefault),
         );
         return answer(c, '200', OK, { url: order.urlLong });
@@ -268,8 +269,14 @@ export function createLinksService(config: SandboxConfig, options: LinksServiceO
         return answer(c, '200', req.data.enable ? 'Payment order enabled' : 'Payment order disabled');
       };
     }
-    app.post(`${base}/update/enable-disable-payment-order`, toggle((b) => String(b.idDebt), links.enableDisableRequest, 'idDebt'));
-    app.post(`${base}/update/enable-disable-url`, toggle((b) => String(b.idProvider), links.legacyEnableDisableRequest, 'idProvider'));
+    app.post(
+      `${base}/update/enable-disable-payment-order`,
+      toggle((b) => String(b.idDebt), links.enableDisableRequest, 'idDebt'),
+    );
+    app.post(
+      `${base}/update/enable-disable-url`,
+      toggle((b) => String(b.idProvider), links.legacyEnableDisableRequest, 'idProvider'),
+    );
   }
 
   const app = new Hono<Env>();

@@ -17,8 +17,7 @@ export const VALIDATION_FAILED = { code: 'B103', description: 'Transfer validati
 const MAX_TRANSACTIONS = 100;
 
 export type Outcome =
-  | { ok: true; bankId: string; dateInitPayment: number }
-  | { ok: false; code: string; description: string; bankId?: string; dateInitPayment: number };
+  { ok: true; bankId: string; dateInitPayment: number } | { ok: false; code: string; description: string; bankId?: string; dateInitPayment: number };
 
 const SUCCESS_TEXT = {
   pay: 'Payment completed',

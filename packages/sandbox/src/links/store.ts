@@ -73,7 +73,10 @@ export interface Order {
   cancels?: string;
 }
 
-export type OrderDraft = Omit<Order, 'seq' | 'idDebt' | 'urlLong' | 'short' | 'transactions' | 'codStatus' | 'enabled' | 'createAt' | 'updateAt' | 'expireAt' | 'validityMs'>;
+export type OrderDraft = Omit<
+  Order,
+  'seq' | 'idDebt' | 'urlLong' | 'short' | 'transactions' | 'codStatus' | 'enabled' | 'createAt' | 'updateAt' | 'expireAt' | 'validityMs'
+>;
 
 /** Most orders kept per environment; the oldest goes first beyond it. */
 export const MAX_ORDERS_PER_ENV = 20_000;

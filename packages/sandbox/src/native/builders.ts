@@ -79,13 +79,10 @@ export function field(fieldId: string, label: string, r: Rules, testValue: strin
   };
 }
 
-export const dniField = (testValue: string, label = 'DNI / NIE') =>
-  field('userId', label, { min: 9, max: 9, specificType: 'DNI_NIE' }, testValue);
+export const dniField = (testValue: string, label = 'DNI / NIE') => field('userId', label, { min: 9, max: 9, specificType: 'DNI_NIE' }, testValue);
 export const cifField = (testValue: string) => field('userId', 'CIF de la empresa', { min: 9, max: 9, specificType: 'CIF' }, testValue);
-export const pinField = (testValue: string, min = 4, max = 8) =>
-  field('userSecret', 'Clave de acceso', { min, max, numeric: true, password: true }, testValue);
-export const passwordField = (testValue: string, min = 6, max = 20) =>
-  field('userSecret', 'Contraseña', { min, max, password: true }, testValue);
+export const pinField = (testValue: string, min = 4, max = 8) => field('userSecret', 'Clave de acceso', { min, max, numeric: true, password: true }, testValue);
+export const passwordField = (testValue: string, min = 6, max = 20) => field('userSecret', 'Contraseña', { min, max, password: true }, testValue);
 
 export function login(loginId: string, label: string, fields: FieldBank[], active = true): LoginType {
   return { loginId, label, active, fields };
@@ -109,7 +106,14 @@ export function cif(org: string, digits: string): string {
 }
 
 type Numeric = { numeric?: boolean; min?: number; max?: number; password?: boolean };
-export function validation(type: ValidationKind, fieldId: string, label: string, testValue: string | null, value: string | null = null, r: Numeric = {}): ValidationSpec {
+export function validation(
+  type: ValidationKind,
+  fieldId: string,
+  label: string,
+  testValue: string | null,
+  value: string | null = null,
+  r: Numeric = {},
+): ValidationSpec {
   return {
     type,
     fieldId,

@@ -34,11 +34,15 @@ function cardSvg(): string {
     `<text x="${width / 2}" y="20" text-anchor="middle" font-family="sans-serif" font-size="12" fill="#1f3a68">Tarjeta de coordenadas</text>`,
   ];
   CARD_COLUMNS.forEach((col, i) => {
-    parts.push(`<text x="${left + cell.w * i + cell.w / 2}" y="${top - 8}" text-anchor="middle" font-family="sans-serif" font-size="12" font-weight="bold" fill="#1f3a68">${col}</text>`);
+    parts.push(
+      `<text x="${left + cell.w * i + cell.w / 2}" y="${top - 8}" text-anchor="middle" font-family="sans-serif" font-size="12" font-weight="bold" fill="#1f3a68">${col}</text>`,
+    );
   });
   CARD_ROWS.forEach((row, j) => {
     const y = top + cell.h * j;
-    parts.push(`<text x="${left / 2 + 2}" y="${y + 19}" text-anchor="middle" font-family="sans-serif" font-size="12" font-weight="bold" fill="#1f3a68">${row}</text>`);
+    parts.push(
+      `<text x="${left / 2 + 2}" y="${y + 19}" text-anchor="middle" font-family="sans-serif" font-size="12" font-weight="bold" fill="#1f3a68">${row}</text>`,
+    );
     CARD_COLUMNS.forEach((col, i) => {
       const x = left + cell.w * i;
       parts.push(

@@ -74,10 +74,7 @@ const GROUPS: GroupDef[] = [
       {
         bank: bank('aurora', 0, 'Banco Aurora · Particulares', [
           login('dni', 'DNI y clave', [dniField(AURORA_USER.dni), pinField(AURORA_USER.pin)]),
-          login('user', 'Usuario y contraseña', [
-            field('userId', 'Usuario', { min: 6, max: 16 }, 'aurora.demo'),
-            passwordField('Aurora2024'),
-          ]),
+          login('user', 'Usuario y contraseña', [field('userId', 'Usuario', { min: 6, max: 16 }, 'aurora.demo'), passwordField('Aurora2024')]),
           login(
             'card',
             'Tarjeta y PIN',
@@ -129,10 +126,7 @@ const GROUPS: GroupDef[] = [
           value: '+34 6** *** 218',
           field: field('smsCode', 'Código de acceso recibido por SMS', { min: 4, max: 8, numeric: true }, '731904'),
         },
-        accounts: [
-          account('LEV-0001', 'Cuenta Corriente', '90020001140100044556', null),
-          account('LEV-0002', 'Cuenta Joven', '90020001180100077889', null),
-        ],
+        accounts: [account('LEV-0001', 'Cuenta Corriente', '90020001140100044556', null), account('LEV-0002', 'Cuenta Joven', '90020001180100077889', null)],
         rounds: [[coordinates(2)]],
       },
       {
@@ -198,11 +192,18 @@ const GROUPS: GroupDef[] = [
         ],
         rounds: [
           [
-            validation(6, 'appConfirmation', 'Confirme la operación en la app Meridiano de su móvil', SIGNED, 'Abra la app Meridiano en su móvil y confirme el pago', {
-              numeric: false,
-              min: 4,
-              max: 16,
-            }),
+            validation(
+              6,
+              'appConfirmation',
+              'Confirme la operación en la app Meridiano de su móvil',
+              SIGNED,
+              'Abra la app Meridiano en su móvil y confirme el pago',
+              {
+                numeric: false,
+                min: 4,
+                max: 16,
+              },
+            ),
           ],
         ],
       },
@@ -270,7 +271,7 @@ export const NATIVE_ERROR_INPUTS: Readonly<Record<NativeErrorCode, string>> = {
   E300: `transfer/validate more than ${NATIVE_VALIDATION_DEADLINE_MS / 1000} s after transfer/init: the transfer is cancelled`,
   E301: 'a malformed body (a field missing or of the wrong type, an unknown bankId), or a call out of order (see sessions)',
   E302: `transfer/init with accountDestiny equal to the origin account's IBAN, e.g. from AUR-0005 (aurora) to ${SANDBOX_DEFAULTS.merchantIban}`,
-  B100: 'login with values that are not a login type\'s test values (e.g. a wrong userSecret, of any shape); a wrong second-login code',
+  B100: "login with values that are not a login type's test values (e.g. a wrong userSecret, of any shape); a wrong second-login code",
   B101: `transfer/init from AUR-0004 (aurora, blocked) or from an accountId the session does not list (e.g. ${NATIVE_TEST_INPUTS.unknownAccountId})`,
   B102: `transfer/init with amount above ${NATIVE_MAGIC.maxAmountCents} cents`,
   B103: `${NATIVE_MAGIC.failValidation} or any other wrong value at transfer/validate, at every bank`,

@@ -20,13 +20,7 @@ import { Hono } from 'hono';
 import { isValidIban, native, normalizeIban } from '@bank-checkout/provider';
 import { answer, requireClient, type Env, type SandboxConfig } from '../context.js';
 import { createChallenges } from './challenges.js';
-import {
-  NATIVE_MAGIC,
-  NATIVE_SESSION_IDLE_MS,
-  NATIVE_VALIDATION_DEADLINE_MS,
-  NATIVE_BANKS,
-  SIM_BANKS,
-} from './catalogue.js';
+import { NATIVE_MAGIC, NATIVE_SESSION_IDLE_MS, NATIVE_VALIDATION_DEADLINE_MS, NATIVE_BANKS, SIM_BANKS } from './catalogue.js';
 import { fieldIssue, sameValue } from './fields.js';
 import { parseBody, sessionFor } from './requests.js';
 import { createSessionStore, type Session, type Transaction } from './sessions.js';
@@ -41,7 +35,10 @@ export function createNativeService(config: SandboxConfig): { app: Hono<Env> } {
   const app = new Hono<Env>();
   const base = `/${config.nativeEnv}`;
   // Login and second login answer with `descripción`, as the spec shows; so do their refusals.
-  app.use(`${base}/*`, requireClient(config, (path) => (/\/(login|secondlogin)$/.test(path) ? DESCRIPCION : 'description')));
+  app.use(
+    `${base}/*`,
+    requireClient(config, (path) => (/\/(login|secondlogin)$/.test(path) ? DESCRIPCION : 'description')),
+  );
 
   function contractsOf(session: Session) {
     return session.sim.contracts ? { listContracts: session.sim.contracts } : {};

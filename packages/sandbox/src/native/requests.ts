@@ -19,13 +19,7 @@ export async function parseBody<T>(c: Context, schema: Schema<T>, descriptionFie
 }
 
 /** The live session a call names, in the state it needs; otherwise the E301 answer. */
-export function sessionFor(
-  c: Context,
-  sessions: SessionStore,
-  id: string,
-  needs: Session['state'],
-  descriptionField = 'description',
-): Session | Response {
+export function sessionFor(c: Context, sessions: SessionStore, id: string, needs: Session['state'], descriptionField = 'description'): Session | Response {
   const found = sessions.find(id);
   if (typeof found === 'string') return answer(c, 'E301', found, {}, descriptionField);
   if (found.state !== needs) {
