@@ -8,8 +8,13 @@ import { build as esbuild, type Metafile } from 'esbuild';
 import { build, type Rollup } from 'vite';
 import { elementsLibrary } from '../../vite.config.js';
 
-/** The budget of `<bank-checkout>` (every step, Lit, @lit/context, es + en), gzip -9. */
-export const BUNDLE_BUDGET_GZIP = 26 * 1024;
+/**
+ * The budget of `<bank-checkout>` (every step, Lit, @lit/context, es + en), gzip -9: 27 KB since
+ * the phone layout (folded summary and ways to pay), the confirmed Back and the hooks of the
+ * phone hand-off and the receipt came up front (26.2 KB); the next size round should take it
+ * back under 26.
+ */
+export const BUNDLE_BUDGET_GZIP = 27 * 1024;
 
 export interface BundleSize {
   min: number;
@@ -55,7 +60,7 @@ export async function measureSizes(): Promise<{ checkout: BundleSize; kit: Bundl
  * entry and its static imports, each file compressed alone with gzip -9 (as the network sends
  * them), summed.
  */
-export const KIT_BUDGET_GZIP = 33 * 1024;
+export const KIT_BUDGET_GZIP = 35 * 1024;
 /** Where the kit should get to (the budget above catches a regression until it does). */
 export const KIT_GOAL_GZIP = 28 * 1024;
 
