@@ -18,6 +18,12 @@ const TYPE_ONLY = [
   'packages/elements/src/shared/bank-element.ts → packages/elements/src/shared/step-form.ts',
   'packages/elements/src/bank-challenge/bank-challenge.ts → packages/elements/src/bank-challenge/challenge-form.ts',
   'packages/elements/src/bank-periodic-form/bank-periodic-form.ts → packages/elements/src/bank-periodic-form/order-form.ts',
+  'packages/bff/src/store/retention.ts → packages/bff/src/store/rows.ts → packages/bff/src/store/sql.ts',
+  'packages/bff/src/store/retention.ts → packages/bff/src/store/sql.ts',
+  'packages/bff/src/store/migrations.ts → packages/bff/src/store/sql.ts',
+  'packages/bff/src/store/sql.ts → packages/bff/src/store/sweep.ts',
+  'packages/bff/src/checkout/core.ts → packages/bff/src/webhook.ts → packages/bff/src/checkout/launch.ts',
+  'packages/contract/src/errors.ts → packages/contract/src/schemas/checkout.ts',
 ];
 
 describe('import circles', () => {

@@ -82,6 +82,10 @@ describe('the contract’s error codes', () => {
       'provider_rejected',
       'frame_unavailable',
       'unavailable',
+      'store_unavailable',
+      'origin_refused',
+      'handoff_invalid',
+      'handoff_expired',
       'internal',
     ];
     for (const code of payer) {

@@ -24,8 +24,11 @@ export function assertNoInternals(text: string, what: string): void {
 export function checkBffError(status: number, contentType: string | null, text: string, what: string): void {
   assertNoInternals(text, what);
   assert.match(contentType ?? '', /^application\/json/, `${what}: ${status} is JSON`);
-  const body = JSON.parse(text) as { error?: Record<string, unknown> };
-  assert.deepEqual(Object.keys(body), ['error'], `${what}: ${text}`);
+  const body = JSON.parse(text) as { error?: Record<string, unknown>; view?: { id?: unknown } };
+  // A stale step (409 `stale_step`) also carries the checkout's current view, and nothing else.
+  const stale = status === 409 && body.error?.code === 'stale_step';
+  assert.deepEqual(Object.keys(body), stale ? ['error', 'view'] : ['error'], `${what}: ${text}`);
+  if (stale) assert.equal(typeof body.view?.id, 'string', `${what}: the current view`);
   const e = body.error!;
   const keys = Object.keys(e).sort();
   assert.ok(

@@ -98,8 +98,10 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
       return { state: 'redirect', url: i.url ?? '' };
     case 'succeeded': {
       // The payer's receipt: the payment is done, the id opens nothing at the provider without the BFF's keys.
-      const operationId = i.transactionId ?? i.linkTransactionId;
-      return { state: 'succeeded', ...(operationId ? { operationId } : {}), ...(i.outcomeAt ? { paidAt: new Date(i.outcomeAt).toISOString() } : {}) };
+      // The receipt's reference of the operation is the checkout's own id: the provider's session
+      // and transaction ids never leave the BFF (the merchant reads them through its own API).
+      const operationId = rec.id;
+      return { state: 'succeeded', operationId, ...(i.outcomeAt ? { paidAt: new Date(i.outcomeAt).toISOString() } : {}) };
     }
     case 'periodic':
       return { state: 'periodic', banks: ctx.periodicBanks ?? [], ...(ctx.periodicBanksError ? { banksError: ctx.periodicBanksError } : {}) };

@@ -6,7 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { json, router, withErrors } from '../openapi.js';
 import { errorBody } from '@bank-checkout/contract/schemas';
-import type { AppParts } from '../app.js';
+import type { AppParts } from '../parts.js';
 
 export function handoffRoutes(p: AppParts) {
   const app = router();
