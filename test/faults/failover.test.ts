@@ -270,7 +270,7 @@ describe(
      */
     async function pay(reference: string): Promise<{ id: string; state: string }> {
       let created: Response;
-      do created = await request('/v1/checkouts', { body: { amount: 1999, subject: 'Failover order', reference } });
+      do created = await request('/v1/checkouts', { body: { amount: 1999, subject: 'Failover order', reference, isolation: 'inline' } });
       while (created.status === 503 && (await sleep(200), true));
       assert.equal(created.status, 201);
       const { id, clientSecret: secret } = (await created.json()) as { id: string; clientSecret: string };
@@ -352,7 +352,7 @@ describe(
     });
 
     it('answers 503 with Retry-After on every API while the database is stopped, and pays again once it is back', async () => {
-      const c = (await (await request('/v1/checkouts', { body: { amount: 500, subject: 'Before the outage', reference: 'FO-OUTAGE' } })).json()) as {
+      const c = (await (await request('/v1/checkouts', { body: { amount: 500, subject: 'Before the outage', reference: 'FO-OUTAGE', isolation: 'inline' } })).json()) as {
         id: string;
         clientSecret: string;
       };
@@ -397,7 +397,7 @@ describe(
     });
 
     it('an instance killed while it holds a checkout leaves it locked no longer than the lease; the other serves on', async () => {
-      const created = await request('/v1/checkouts', { body: { amount: 700, subject: 'Killed mid-login', reference: 'FO-KILL' } });
+      const created = await request('/v1/checkouts', { body: { amount: 700, subject: 'Killed mid-login', reference: 'FO-KILL', isolation: 'inline' } });
       const { id, clientSecret: secret } = (await created.json()) as { id: string; clientSecret: string };
       const victim = instances[1]!;
       const bankRes = await fetch(`${victim.url}/v1/banks`, { headers: { 'X-Checkout-Secret': secret } });
