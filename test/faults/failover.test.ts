@@ -352,7 +352,9 @@ describe(
     });
 
     it('answers 503 with Retry-After on every API while the database is stopped, and pays again once it is back', async () => {
-      const c = (await (await request('/v1/checkouts', { body: { amount: 500, subject: 'Before the outage', reference: 'FO-OUTAGE', isolation: 'inline' } })).json()) as {
+      const c = (await (
+        await request('/v1/checkouts', { body: { amount: 500, subject: 'Before the outage', reference: 'FO-OUTAGE', isolation: 'inline' } })
+      ).json()) as {
         id: string;
         clientSecret: string;
       };
