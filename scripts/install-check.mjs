@@ -386,7 +386,7 @@ const client = createMerchantClient({ url: 'http://127.0.0.1:4020', secret: 's' 
 export async function order(raw: string, headers: Headers): Promise<string> {
   const c = await client.createCheckout({ amount: 100, subject: 'Typed', reference: 'T-1' });
   const event = await verifyWebhook(raw, headers, 'secret');
-  return event.type === 'checkout.updated' ? event.data.state : c.clientSecret;
+  return event.type === 'checkout.updated' ? event.data.state : c.id;
 }
 `,
   );

@@ -44,7 +44,9 @@ function publishedPaths() {
 }
 
 const outdir = 'dist/editor';
-const componentTypePath = (_name, tag) => `../${tag}/${tag}.js`;
+/** Where each element's class is published: its own folder, but for the few kept beside the element they serve. */
+const ELSEWHERE = { 'bank-rail-offer': '../bank-checkout/rail-offer.js', 'bank-receipt': '../bank-result/receipt.js' };
+const componentTypePath = (_name, tag) => ELSEWHERE[tag] ?? `../${tag}/${tag}.js`;
 
 export default {
   globs: ['src/**/*.ts'],
