@@ -68,7 +68,6 @@ try {
 const { server, listening } = serveBff(app.fetch, { port: config.port, hostname: config.host, maxConnectionsPerAddress: config.maxConnectionsPerAddress });
 server.on('error', (err) => fail(`cannot listen on ${config.host}:${config.port} (PORT, HOST): ${reason(err)}`));
 const info = await listening;
-console.log(`bff: listening on http://${config.host}:${info.port} (provider ${config.provider.env}, store ${app.parts.store.engine})`);
 let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
@@ -84,3 +83,5 @@ const stop = (signal: string) => {
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
+// Announced once the signals are handled: a supervisor that reads the line may stop it at once.
+console.log(`bff: listening on http://${config.host}:${info.port} (provider ${config.provider.env}, store ${app.parts.store.engine})`);
