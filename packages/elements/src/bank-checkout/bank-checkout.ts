@@ -16,7 +16,7 @@ import '../bank-result/bank-result.js';
 import { CheckoutController } from './checkout-controller.js';
 import { PollController } from './poll-controller.js';
 import { ModeController } from './mode-controller.js';
-import { LATER_STATES, LATER_STEPS, loadExtras, loadFrameHost, loadLaterSteps, loadPeriodicForm, stepFilesSettled } from './loaders.js';
+import { LATER_STATES, LATER_STEPS, extrasReady, loadExtras, loadFrameHost, loadLaterSteps, loadPeriodicForm, stepFilesSettled } from './loaders.js';
 import { renderChoices } from '../shared/choices.js';
 import { cancelTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
@@ -176,7 +176,7 @@ export class BankCheckout extends BankBase {
       if (this.chosenBank || LATER_STATES.has(c.view.state) || document.visibilityState === 'hidden') load();
       else requestAnimationFrame(() => setTimeout(load));
     }
-    if (c.view && !customElements.get('bank-receipt')) {
+    if (c.view && !extrasReady()) {
       // Like the later steps: after the first screen, at once when the page is hidden (no frame comes then).
       const load = () =>
         void loadExtras().then(
@@ -435,7 +435,7 @@ export class BankCheckout extends BankBase {
 
   /** What extras.ts adds, once it is in (nothing until then: none of it is needed at once). */
   private extra(t: TemplateResult): TemplateResult | typeof nothing {
-    return customElements.get('bank-receipt') ? t : nothing;
+    return extrasReady() ? t : nothing;
   }
 
   /**

@@ -31,11 +31,19 @@ export const loadLaterSteps = () =>
  * receipt, fetched in the background once the checkout is on screen.
  */
 let extras: Promise<unknown> | undefined;
+let extrasIn = false;
 export const loadExtras = () =>
-  (extras ??= import('./extras.js').catch((err: unknown) => {
-    extras = undefined;
-    throw err;
-  }));
+  (extras ??= import('./extras.js').then(
+    () => {
+      extrasIn = true;
+    },
+    (err: unknown) => {
+      extras = undefined;
+      throw err;
+    },
+  ));
+/** Whether extras.ts is in (one of its elements defined alone, by a page that imported it, is not). */
+export const extrasReady = (): boolean => extrasIn;
 
 /** Settles once the step files asked for so far are in (or failed). */
 export const stepFilesSettled = (): Promise<unknown> => Promise.all([laterSteps, periodicForm].map((p) => p?.catch(() => {})));
