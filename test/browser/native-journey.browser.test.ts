@@ -109,7 +109,7 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     await expect(el).to.be.accessible();
   });
 
-  it.skip('goes one step back from the account list to the banks, and starts again after a cancellation (skipped: Back from the accounts now lands on the same bank’s sign-in)', async () => {
+  it("goes back from the account list to the same bank's sign-in after asking, and starts again after a cancellation", async () => {
     const j = await newCheckout();
     const el = await fixture<BankCheckout>(html`<bank-checkout api=${j.bffUrl} checkout-secret=${j.clientSecret} locale="en"></bank-checkout>`);
     const selector = await waitFor(() => stepEl(el, 'bank-selector'), 'bank selector');
@@ -123,8 +123,21 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     expect(text(back)).to.equal('Back');
     await expect(el).to.be.accessible();
     back.click();
-    await waitFor(() => stepEl(el, 'bank-selector'), 'the bank list again');
-    expect((await current(j)).state).to.equal('select-bank');
+    // Going back ends the bank session: asked first, focus on the answer that keeps it.
+    const question = await waitFor(() => el.shadowRoot!.querySelector('#back-question'), 'the question');
+    expect(text(question)).to.contain('Aurora');
+    await waitFor(() => el.shadowRoot!.activeElement?.textContent?.trim() === 'No, stay here', 'focus on "No, stay here"');
+    await expect(el).to.be.accessible();
+    const yes = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=back] button')].find((b) => text(b) === 'Yes, go back')!;
+    yes.click();
+    // The same bank's sign-in (the form that was hidden behind the accounts shows again).
+    await waitFor(() => {
+      const form = stepEl(el, 'bank-login-form');
+      return form && !form.hidden && !el.shadowRoot!.querySelector('#back-question');
+    }, 'the sign-in shown');
+    const signIn = await current(j);
+    expect(signIn.state).to.equal('login');
+    expect(signIn.step.state === 'login' && signIn.step.bank.bankId).to.equal('aurora');
 
     // Cancel (confirmed), then "Try again" on the result.
     (await waitFor(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=cancel] button'), 'cancel')).click();
@@ -136,10 +149,10 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     const result = await waitFor(() => stepEl(el, 'bank-result'), 'the result');
     // Focus follows to the result's heading, never dropped on the page.
     await waitFor(() => result.shadowRoot!.activeElement?.localName === 'h2', 'focus on the result');
-    const again = await waitFor(() => result.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]:not([disabled])'), 'try again');
-    expect(text(again)).to.equal('Try again');
+    const retry = await waitFor(() => result.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]:not([disabled])'), 'try again');
+    expect(text(retry)).to.equal('Try again');
     await expect(el).to.be.accessible();
-    again.click();
+    retry.click();
     await waitFor(() => stepEl(el, 'bank-selector'), 'the bank list after starting again');
     expect((await current(j)).state).to.equal('select-bank');
   });

@@ -156,8 +156,7 @@ describe('a hostile script in the shop page', () => {
     it(
       inline
         ? 'captures every credential and code typed into the inline checkout (why the isolated mode exists)'
-        : 'captures none of the credentials and codes typed into the isolated checkout (skipped: waits for its account step, which answers no view since the launch tokens met the phone layout)',
-      { skip: !inline },
+        : 'captures none of the credentials and codes typed into the isolated checkout',
       async () => {
         const { page, assertClean, close } = await openPage(stack);
         // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).

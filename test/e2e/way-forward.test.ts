@@ -64,52 +64,62 @@ describe('a way forward in the shop', () => {
     await close();
   });
 
-  it(
-    'goes back from the account list to the banks, cancels, and starts again (skipped: Back now lands on the same bank’s sign-in, this journey still expects the bank list)',
-    { skip: true },
-    async () => {
-      const { page, assertClean, close } = await openPage(stack);
-      await checkoutFromCart(page, stack, 'native');
-      await signIn(page, stack, 'aurora');
-      await kit(page).locator('bank-account-picker').waitFor();
-      assert.match((await kit(page).locator('bank-checkout [part=bank]').textContent()) ?? '', /Your bank: /);
-      const back = await act(page, stack, () => kit(page).locator('bank-checkout [part=back]').getByRole('button', { name: 'Back' }).click());
-      assert.equal(back.state, 'select-bank');
-      await kit(page).locator('bank-checkout [part=cancel]').getByRole('button', { name: 'Cancel payment' }).click();
-      const cancelled = await act(page, stack, () => kit(page).locator('bank-checkout [part=cancel]').getByRole('button').first().click());
-      assert.equal(cancelled.state, 'cancelled');
-      const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
-      assert.equal(again.state, 'select-bank');
-      assertClean();
-      await close();
-    },
-  );
+  it("goes back from the account list to the same bank's sign-in after asking, cancels, and starts again", async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    await checkoutFromCart(page, stack, 'native');
+    await signIn(page, stack, 'aurora');
+    await kit(page).locator('bank-account-picker').waitFor();
+    assert.match((await kit(page).locator('bank-checkout [part=bank]').textContent()) ?? '', /Your bank: /);
+    const backPart = kit(page).locator('bank-checkout [part=back]');
+    // Going back ends the bank session: the payer is asked first, and "No" keeps the accounts.
+    await backPart.getByRole('button', { name: 'Back' }).click();
+    await backPart.getByRole('button', { name: 'No, stay here' }).click();
+    await kit(page).locator('bank-account-picker input[type=radio]').first().waitFor();
+    await backPart.getByRole('button', { name: 'Back' }).click();
+    const back = await act(page, stack, () => backPart.getByRole('button', { name: 'Yes, go back' }).click());
+    assert.equal(back.state, 'login');
+    assert.equal(back.step.state === 'login' ? back.step.bank.bankId : null, 'aurora', 'the same bank');
+    // The same bank's sign-in, the identity still typed.
+    const identity = kit(page).locator('bank-login-form input:not([type=radio])').first();
+    await identity.waitFor();
+    assert.notEqual(await identity.inputValue(), '');
+    await kit(page).locator('bank-checkout [part=cancel]').getByRole('button', { name: 'Cancel payment' }).click();
+    const cancelled = await act(page, stack, () => kit(page).locator('bank-checkout [part=cancel]').getByRole('button').first().click());
+    assert.equal(cancelled.state, 'cancelled');
+    const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
+    assert.equal(again.state, 'select-bank');
+    assertClean();
+    await close();
+  });
 
-  it(
-    'goes back from the second login and from the contracts, and says when a second-login code was wrong (skipped: Back now asks first and lands on the same bank’s sign-in, this journey expects the old steps)',
-    { skip: true },
-    async () => {
-      const { page, assertClean, close } = await openPage(stack);
-      await checkoutFromCart(page, stack, 'native');
-      const back = () => act(page, stack, () => kit(page).locator('bank-checkout [part=back]').getByRole('button', { name: 'Back' }).click());
-      assert.equal((await signIn(page, stack, 'levante')).state, 'second-login');
-      assert.equal((await back()).state, 'select-bank');
-      assert.equal((await signIn(page, stack, 'aurora-empresas', { legal: true })).state, 'select-contract');
-      assert.equal((await back()).state, 'select-bank');
-      // A wrong second-login code: the message says it was the code, not the credentials.
-      await kit(page).locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
-      assert.equal((await signIn(page, stack, 'levante')).state, 'second-login');
-      await kit(page).locator('bank-second-login input').fill('000001');
-      const wrong = await act(page, stack, () => kit(page).locator('bank-second-login [part=submit]').click());
-      assert.equal(wrong.state, 'login');
-      await kit(page).locator('bank-login-form [part=error]').getByText('The code was not correct').waitFor();
-      // Only the code was wrong: the identity stays typed, the password is to be typed again.
-      const fields = kit(page).locator('bank-login-form input:not([type=radio])');
-      assert.deepEqual([await fields.nth(0).inputValue(), await fields.nth(1).inputValue()], ['X1234567L', '']);
-      assertClean();
-      await close();
-    },
-  );
+  it('goes back from the second login and from the contracts to the sign-in, and says when a second-login code was wrong', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    await checkoutFromCart(page, stack, 'native');
+    const backPart = kit(page).locator('bank-checkout [part=back]');
+    const back = async () => {
+      await backPart.getByRole('button', { name: 'Back' }).click();
+      return act(page, stack, () => backPart.getByRole('button', { name: 'Yes, go back' }).click());
+    };
+    const anotherBank = () => backPart.getByText('Choose another bank').click();
+    assert.equal((await signIn(page, stack, 'levante')).state, 'second-login');
+    assert.equal((await back()).state, 'login');
+    await anotherBank();
+    assert.equal((await signIn(page, stack, 'aurora-empresas', { legal: true })).state, 'select-contract');
+    assert.equal((await back()).state, 'login');
+    await anotherBank();
+    // A wrong second-login code: the message says it was the code, not the credentials.
+    await kit(page).locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
+    assert.equal((await signIn(page, stack, 'levante')).state, 'second-login');
+    await kit(page).locator('bank-second-login input').fill('000001');
+    const wrong = await act(page, stack, () => kit(page).locator('bank-second-login [part=submit]').click());
+    assert.equal(wrong.state, 'login');
+    await kit(page).locator('bank-login-form [part=error]').getByText('The code was not correct').waitFor();
+    // Only the code was wrong: the identity stays typed, the password is to be typed again.
+    const fields = kit(page).locator('bank-login-form input:not([type=radio])');
+    assert.deepEqual([await fields.nth(0).inputValue(), await fields.nth(1).inputValue()], ['X1234567L', '']);
+    assertClean();
+    await close();
+  });
 
   it('letting the 90-second deadline pass offers a new transfer from the account list, which pays', async () => {
     const { page, assertClean, close } = await openPage(stack);
@@ -171,28 +181,24 @@ describe('a way forward in the shop', () => {
     await close();
   });
 
-  it(
-    'after a failure, the cart leads to a checkout that can be paid (skipped: its payment stalls at the account step since the merges of this round)',
-    { skip: true },
-    async () => {
-      const { page, assertClean, close } = await openPage(stack);
-      const id = await checkoutFromCart(page, stack, 'native');
-      assert.equal((await payNative(page, stack, 'aurora', { validationValue: '0000' })).state, 'failed');
-      await page.goto(`${stack.urls.demo}/cart`);
-      await page.getByRole('button', { name: 'Continue to payment' }).click();
-      await page.waitForURL(/\/checkout\?order=/);
-      const next = new URL(page.url()).searchParams.get('order');
-      // The same checkout (the cart did not change), which offers a fresh start until it expires.
-      assert.equal(next, id);
-      const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
-      assert.equal(again.state, 'select-bank');
-      const paid = await payNative(page, stack, 'aurora');
-      assert.equal(paid.state, 'succeeded');
-      assert.equal((await merchantCheckout(stack, next!)).state, 'succeeded');
-      assertClean();
-      await close();
-    },
-  );
+  it('after a failure, the cart leads to a checkout that can be paid', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    const id = await checkoutFromCart(page, stack, 'native');
+    assert.equal((await payNative(page, stack, 'aurora', { validationValue: '0000' })).state, 'failed');
+    await page.goto(`${stack.urls.demo}/cart`);
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await page.waitForURL(/\/checkout\?order=/);
+    const next = new URL(page.url()).searchParams.get('order');
+    // The same checkout (the cart did not change), which offers a fresh start until it expires.
+    assert.equal(next, id);
+    const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
+    assert.equal(again.state, 'select-bank');
+    const paid = await payNative(page, stack, 'aurora');
+    assert.equal(paid.state, 'succeeded');
+    assert.equal((await merchantCheckout(stack, next!)).state, 'succeeded');
+    assertClean();
+    await close();
+  });
 
   it('approving in the bank\'s app: "not yet" first, then approved', async () => {
     const { page, assertClean, close } = await openPage(stack);

@@ -160,7 +160,7 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
     const res = await fetch(`${bffUrl}/v1/checkouts`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${SECRETS.merchantSecret}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ amount: 4250, subject: 'CSP order', reference: `CSP-${Date.now()}` }),
+      body: JSON.stringify({ amount: 4250, subject: 'CSP order', reference: `CSP-${Date.now()}`, isolation: 'inline' }),
     });
     assert.equal(res.status, 201);
     return (await res.json()) as { id: string; clientSecret: string };
@@ -168,81 +168,74 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
 
   const view = async (secret: string) => (await (await fetch(`${bffUrl}/v1/checkout`, { headers: { 'X-Checkout-Secret': secret } })).json()) as CheckoutView;
 
-  it(
-    'pays a native checkout with zero CSP violations and talks only to the page and the BFF (skipped: its journey stalls at the account step since the merges of this round)',
-    { timeout: 60_000, skip: true },
-    async () => {
-      const checkout = await createCheckout();
-      page.secret = checkout.clientSecret;
-      const context = await browser.newContext();
-      const tab = await context.newPage();
-      const requests: string[] = [];
-      const consoleErrors: string[] = [];
-      tab.on('request', (r) => requests.push(r.url()));
-      tab.on('console', (m) => {
-        if (m.type() === 'error' || /Content Security Policy|Trusted Type/i.test(m.text())) consoleErrors.push(`${m.type()}: ${m.text()}`);
-      });
-      tab.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  it('pays a native checkout with zero CSP violations and talks only to the page and the BFF', { timeout: 60_000 }, async () => {
+    const checkout = await createCheckout();
+    page.secret = checkout.clientSecret;
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    const requests: string[] = [];
+    const consoleErrors: string[] = [];
+    tab.on('request', (r) => requests.push(r.url()));
+    tab.on('console', (m) => {
+      if (m.type() === 'error' || /Content Security Policy|Trusted Type/i.test(m.text())) consoleErrors.push(`${m.type()}: ${m.text()}`);
+    });
+    tab.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    await tab.addInitScript(() => {
+      const w = window as unknown as { __violations: string[] };
+      w.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective}: ${e.blockedURI} ${e.sample}`));
+    });
+
+    try {
+      const main = await tab.goto(shopUrl);
+      assert.equal(main?.headers()['content-security-policy'], csp());
+      await tab.locator('bank-selector #bank-aurora').click();
+      await tab.locator('bank-login-form [part=fill-test]').click();
+      await tab.locator('bank-login-form button[type=submit]:not([disabled])').click();
+      await tab.locator('bank-account-picker input[type=radio]').first().check();
+      await tab.locator('bank-account-picker button[type=submit]:not([disabled])').click();
+      await tab.locator('bank-challenge input').first().waitFor();
+      const v = await view(checkout.clientSecret);
+      assert.equal(v.step.state, 'validate');
+      if (v.step.state !== 'validate') return;
+      const inputs = tab.locator('bank-challenge input');
+      assert.equal(await inputs.count(), v.step.validations.length);
+      for (let i = 0; i < v.step.validations.length; i++) await inputs.nth(i).fill(v.step.validations[i]!.testValue!);
+      await tab.locator('bank-challenge button[type=submit]:not([disabled])').click();
+      await tab.locator('bank-result h2').filter({ hasText: 'Payment completed' }).waitFor();
+      assert.equal((await view(checkout.clientSecret)).state, 'succeeded');
+
+      const violations = await tab.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+      assert.deepEqual(violations, [], 'no CSP or Trusted Types violation');
+      assert.deepEqual(consoleErrors, [], 'no error on the console');
+      const origins = new Set(requests.map((u) => new URL(u).origin));
+      assert.deepEqual([...origins].sort(), [bffUrl, shopUrl].sort(), `requests went only to the page and the BFF: ${[...origins].join(', ')}`);
+      assert.ok(
+        requests.some((u) => u === `${bffUrl}/v1/checkout/validate`),
+        'the kit called the BFF',
+      );
+      const storage = await tab.evaluate(() => ({ local: { ...localStorage }, session: Object.keys(sessionStorage), cookie: document.cookie }));
+      assert.deepEqual(storage, { local: { 'bank-checkout:last-bank': 'aurora' }, session: [], cookie: '' }, 'only the last bank chosen is stored');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the page itself enforces the policy: an inline script and an unlisted origin are refused', { timeout: 30_000 }, async () => {
+    const checkout = await createCheckout();
+    page.secret = checkout.clientSecret;
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    try {
       await tab.addInitScript(() => {
         const w = window as unknown as { __violations: string[] };
         w.__violations = [];
-        document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective}: ${e.blockedURI} ${e.sample}`));
+        document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.violatedDirective));
       });
-
-      try {
-        const main = await tab.goto(shopUrl);
-        assert.equal(main?.headers()['content-security-policy'], csp());
-        await tab.locator('bank-selector #bank-aurora').click();
-        await tab.locator('bank-login-form [part=fill-test]').click();
-        await tab.locator('bank-login-form button[type=submit]:not([disabled])').click();
-        await tab.locator('bank-account-picker input[type=radio]').first().check();
-        await tab.locator('bank-account-picker button[type=submit]:not([disabled])').click();
-        await tab.locator('bank-challenge input').first().waitFor();
-        const v = await view(checkout.clientSecret);
-        assert.equal(v.step.state, 'validate');
-        if (v.step.state !== 'validate') return;
-        const inputs = tab.locator('bank-challenge input');
-        assert.equal(await inputs.count(), v.step.validations.length);
-        for (let i = 0; i < v.step.validations.length; i++) await inputs.nth(i).fill(v.step.validations[i]!.testValue!);
-        await tab.locator('bank-challenge button[type=submit]:not([disabled])').click();
-        await tab.locator('bank-result h2').filter({ hasText: 'Payment completed' }).waitFor();
-        assert.equal((await view(checkout.clientSecret)).state, 'succeeded');
-
-        const violations = await tab.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
-        assert.deepEqual(violations, [], 'no CSP or Trusted Types violation');
-        assert.deepEqual(consoleErrors, [], 'no error on the console');
-        const origins = new Set(requests.map((u) => new URL(u).origin));
-        assert.deepEqual([...origins].sort(), [bffUrl, shopUrl].sort(), `requests went only to the page and the BFF: ${[...origins].join(', ')}`);
-        assert.ok(
-          requests.some((u) => u === `${bffUrl}/v1/checkout/validate`),
-          'the kit called the BFF',
-        );
-        const storage = await tab.evaluate(() => ({ local: { ...localStorage }, session: Object.keys(sessionStorage), cookie: document.cookie }));
-        assert.deepEqual(storage, { local: { 'bank-checkout:last-bank': 'aurora' }, session: [], cookie: '' }, 'only the last bank chosen is stored');
-      } finally {
-        await context.close();
-      }
-    },
-  );
-
-  it(
-    'the page itself enforces the policy: an inline script and an unlisted origin are refused (skipped: its page stalls since the merges of this round)',
-    { timeout: 30_000, skip: true },
-    async () => {
-      const checkout = await createCheckout();
-      page.secret = checkout.clientSecret;
-      const context = await browser.newContext();
-      const tab = await context.newPage();
-      try {
-        await tab.addInitScript(() => {
-          const w = window as unknown as { __violations: string[] };
-          w.__violations = [];
-          document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.violatedDirective));
-        });
-        await tab.goto(shopUrl);
-        await tab.locator('bank-selector #bank-aurora').waitFor();
-        // A string, so that the test's compiler adds no helper to the code run in the page.
-        const refused = (await tab.evaluate(`(async () => {
+      await tab.goto(shopUrl);
+      await tab.locator('bank-selector #bank-aurora').waitFor();
+      // A string, so that the test's compiler adds no helper to the code run in the page.
+      const refused = (await tab.evaluate(`(async () => {
         const w = window;
         const reported = new Promise((resolve) => {
           document.addEventListener('securitypolicyviolation', () => setTimeout(() => w.__violations.length >= 3 && resolve()));
@@ -265,23 +258,22 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
         await reported;
         return { html, connect, violations: w.__violations };
       })()`)) as { html: string; connect: string; violations: string[] };
-        assert.equal(refused.html, 'refused', 'Trusted Types refuse a string as HTML');
-        assert.equal(refused.connect, 'refused');
-        assert.ok(
-          refused.violations.some((v) => v.startsWith('style-src')),
-          `an inline style is reported (${refused.violations.join(', ')})`,
-        );
-        assert.ok(
-          refused.violations.some((v) => v.startsWith('require-trusted-types-for')),
-          'the Trusted Types refusal is reported',
-        );
-        assert.ok(
-          refused.violations.some((v) => v.startsWith('connect-src')),
-          'the unlisted origin is reported',
-        );
-      } finally {
-        await context.close();
-      }
-    },
-  );
+      assert.equal(refused.html, 'refused', 'Trusted Types refuse a string as HTML');
+      assert.equal(refused.connect, 'refused');
+      assert.ok(
+        refused.violations.some((v) => v.startsWith('style-src')),
+        `an inline style is reported (${refused.violations.join(', ')})`,
+      );
+      assert.ok(
+        refused.violations.some((v) => v.startsWith('require-trusted-types-for')),
+        'the Trusted Types refusal is reported',
+      );
+      assert.ok(
+        refused.violations.some((v) => v.startsWith('connect-src')),
+        'the unlisted origin is reported',
+      );
+    } finally {
+      await context.close();
+    }
+  });
 });

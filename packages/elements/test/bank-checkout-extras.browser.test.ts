@@ -61,7 +61,7 @@ const need = <T extends Element = HTMLElement>(el: Element, selector: string, ti
   );
 
 describe('<bank-checkout> beyond the steps', () => {
-  it.skip('finishes on the phone: a QR code of a single-use link, no navigation here, and the result when the bank confirms (skipped: the offer does not show since the ways to pay fold to one line)', async () => {
+  it('finishes on the phone: a QR code of a single-use link, no navigation here, and the result when the bank confirms', async () => {
     const visited: string[] = [];
     const { bff, set } = bffOf(view({ state: 'select-bank' }, { modes: ALL }));
     const el = await mount(bff.fetch, { mode: 'redirect', visited });
@@ -93,7 +93,7 @@ describe('<bank-checkout> beyond the steps', () => {
     expect(visited).to.deep.equal([]);
   });
 
-  it.skip('offers the phone for a periodic order as a toggle the payer can take back (skipped: the offer does not show since the ways to pay fold to one line)', async () => {
+  it('offers the phone for a periodic order as a toggle the payer can take back', async () => {
     const { bff } = bffOf(view({ state: 'periodic', banks: [] }, { mode: 'periodic', modes: ['periodic', 'redirect'] }));
     const el = await mount(bff.fetch);
     const toggle = await need<HTMLButtonElement>(el, 'bank-handoff [part=offer]');
@@ -104,7 +104,7 @@ describe('<bank-checkout> beyond the steps', () => {
     await until(() => toggle.getAttribute('aria-pressed') === 'false', 'released');
   });
 
-  it.skip('offers the same bank at its own page when its sign-in fails upstream, in one tap (skipped: the offer does not show since the ways to pay fold to one line)', async () => {
+  it('offers the same bank at its own page when its sign-in fails upstream, in one tap', async () => {
     const visited: string[] = [];
     const failed = view({ state: 'login', bank: AURORA }, { modes: ['native', 'redirect'], error: { code: 'upstream', message: 'error.upstream' } });
     const { bff } = bffOf(failed);
@@ -118,7 +118,7 @@ describe('<bank-checkout> beyond the steps', () => {
     expect(paths(bff.calls).filter((p) => p.startsWith('POST'))).to.deep.equal(['POST /v1/checkout/redirect']);
   });
 
-  it.skip('after a technical refusal that ended the payment (B108), starts again at the bank’s page in one tap; none when redirect is not allowed (skipped: the offer does not show since the ways to pay fold to one line)', async () => {
+  it('after a technical refusal that ended the payment (B108), starts again at the bank’s page in one tap; none when redirect is not allowed', async () => {
     const visited: string[] = [];
     const { bff } = bffOf(view({ state: 'failed' }, { modes: ['native', 'redirect'], error: { code: 'B108', message: 'error.B108' } }));
     const el = await mount(bff.fetch, { visited, locale: 'es' });
