@@ -310,8 +310,11 @@ export function nextTask(): Promise<void> {
   });
 }
 
-/** Waits until `check` returns a truthy value (3 s at most, unless told otherwise). */
-export async function until<T>(check: () => T | null | undefined | false, what = 'condition', timeoutMs = 3000): Promise<T> {
+/**
+ * Waits until `check` returns a truthy value (10 s at most, unless told otherwise: a ceiling for
+ * a loaded machine, where a step's file may take seconds to arrive, never a measure).
+ */
+export async function until<T>(check: () => T | null | undefined | false, what = 'condition', timeoutMs = 10_000): Promise<T> {
   const end = performance.now() + timeoutMs;
   for (;;) {
     const v = check();
