@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { act, checkoutFromCart, kit, merchantCheckout, openPage, startStack, type Stack } from './lib.js';
+import { act, checkoutFromCart, kit, merchantCheckout, openPage, signIn, startStack, transferFromFirstAccount, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -141,6 +141,29 @@ describe('the isolated checkout', () => {
     await tabUntil(page, frame, /^a .*your order/i);
     assert.deepEqual(violations, []);
     assertClean();
+    await close();
+  });
+});
+
+describe('one checkout in two tabs', () => {
+  it('the tab opened last takes the payment over; the first says where it goes on, at its next action', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    const id = await checkoutFromCart(page, stack, 'native');
+    await signIn(page, stack, 'aurora');
+    await kit(page).locator('bank-account-picker input[type=radio]').first().waitFor();
+    // The same order's page in a second tab: a fresh frame, which signs in again (no bank session is handed over).
+    const second = await page.context().newPage();
+    await second.goto(page.url());
+    assert.equal((await signIn(second, stack, 'aurora')).state, 'select-account');
+    assert.equal((await transferFromFirstAccount(second, stack)).state, 'validate');
+    // The first tab, still at its accounts, acts: it is told the payment goes on in the other tab.
+    const picker = kit(page).locator('bank-account-picker');
+    await picker.locator('input[type=radio]').first().check();
+    await picker.locator('button[type=submit]').click();
+    await kit(page).locator('bank-result').getByText('it continues there. To continue here instead, reload this page.').waitFor();
+    assert.equal((await merchantCheckout(stack, id)).state, 'validate', 'the payment goes on in the second tab');
+    await second.close();
+    assertClean([/status of 409/]);
     await close();
   });
 });

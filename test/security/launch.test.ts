@@ -153,7 +153,16 @@ describe('the isolated checkout', () => {
     const view = await json<CheckoutView>(await rig.checkout(second, '/v1/checkout'));
     assert.equal(view.state, 'select-bank', 'the session opened in the other frame is closed');
     assert.ok(!JSON.stringify(view).includes('AUR-'), 'no account of it is shown');
-    assert.equal((await rig.checkout(first, '/v1/checkout')).status, 401, "the earlier frame's key is gone");
+    // The earlier frame's key opens nothing: it is only told that the payment goes on elsewhere.
+    for (const res of [await rig.checkout(first, '/v1/checkout'), await login(first)]) {
+      assert.equal(res.status, 409);
+      const body = (await res.json()) as { error: { code: string }; view?: unknown };
+      assert.equal(body.error.code, 'opened_elsewhere');
+      assert.equal(body.view, undefined, 'no view, no state, nothing of the checkout');
+      assert.ok(!JSON.stringify(body).includes(c.id.slice(4)) && !JSON.stringify(body).includes('AUR-'));
+    }
+    // A key that never opened it stays a plain 401.
+    assert.equal((await rig.checkout(`fk_${c.id}.${'A'.repeat(43)}`, '/v1/checkout')).status, 401);
 
     const replay = await json<{ id: string; launchToken: string }>(
       await rig.merchant('/v1/checkouts', { body: { amount: 4250, subject: 'Order', reference: 'LAUNCH-RELOAD' }, headers: { 'Idempotency-Key': key } }),

@@ -73,6 +73,35 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     await expect(el).to.be.accessible();
   });
 
+  it('says the payment goes on in another window when this page was replaced there, at an action or when the payer comes back', async () => {
+    const elsewhere = { status: 409, body: { error: { code: 'opened_elsewhere', message: 'opened again', requestId: 'r2' } } };
+    let replaced = false;
+    const bff = fakeBff({
+      'GET /v1/checkout': () => (replaced ? elsewhere : accounts()),
+      'POST /v1/checkout/transfer': () => elsewhere,
+    });
+    const el = await mount(bff.fetch);
+    const picker = await need<LitElement>(el, 'bank-account-picker');
+    const first = await until(() => picker.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]'), 'an account');
+    first.click();
+    await picker.updateComplete;
+    picker.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    const result = await need<LitElement>(el, 'bank-result');
+    const message = 'This payment was opened again in another window or tab, and it continues there. To continue here instead, reload this page.';
+    await until(() => text(result.shadowRoot!.querySelector('[part=message]')) === message, 'the message');
+    expect(deep(el.shadowRoot!, 'bank-account-picker'), 'no step left to act on').to.equal(null);
+    await expect(el).to.be.accessible();
+
+    // Another page, still showing its step, learns it when the payer comes back to it.
+    replaced = false;
+    const other = await mount(bff.fetch);
+    await need(other, 'bank-account-picker');
+    replaced = true;
+    window.dispatchEvent(new FocusEvent('focus'));
+    const told = await need<LitElement>(other, 'bank-result');
+    await until(() => text(told.shadowRoot!.querySelector('[part=message]')) === message, 'the message after a read');
+  });
+
   it('follows another window when the payer comes back to this one, focus on the new step', async () => {
     let current = accounts();
     const bff = fakeBff({ 'GET /v1/checkout': () => current });
