@@ -42,6 +42,15 @@ const accounts = (over: Partial<CheckoutView> = {}, back: 'login' | 'select-cont
   );
 const challenge = () => view({ state: 'validate', bank: bankRef, round: 1, deadline: later(), validations: [validation(1, { fieldId: 'smsCode' })] });
 
+/** At the account list: the first account, and Pay. */
+async function payFromFirstAccount(el: BankCheckout): Promise<void> {
+  const picker = await need<LitElement>(el, 'bank-account-picker');
+  const first = await until(() => picker.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]'), 'an account');
+  first.click();
+  await picker.updateComplete;
+  picker.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+}
+
 async function mount(fetch: typeof globalThis.fetch, attrs: { mode?: string } = {}) {
   return fixture<BankCheckout>(
     html`<bank-checkout api="https://bff.test" checkout-secret="cs_test_0123456789abcdef" locale="en" mode=${attrs.mode ?? ''} .fetch=${fetch}></bank-checkout>`,
@@ -57,11 +66,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
       'POST /v1/checkout/transfer': () => ({ status: 409, body: { error: { code: 'stale_step', message: 'moved on', requestId: 'r1' }, view: challenge() } }),
     });
     const el = await mount(bff.fetch);
-    const picker = await need<LitElement>(el, 'bank-account-picker');
-    const first = await until(() => picker.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]'), 'an account');
-    first.click();
-    await picker.updateComplete;
-    picker.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await payFromFirstAccount(el);
     const form = await inStep(el, 'bank-challenge', 'form');
     expect(text(el.shadowRoot!.querySelector('[part=notice]'))).to.equal('This payment moved on in another window: this page now shows where it is.');
     expect(
@@ -81,11 +86,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
       'POST /v1/checkout/transfer': () => elsewhere,
     });
     const el = await mount(bff.fetch);
-    const picker = await need<LitElement>(el, 'bank-account-picker');
-    const first = await until(() => picker.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]'), 'an account');
-    first.click();
-    await picker.updateComplete;
-    picker.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await payFromFirstAccount(el);
     const result = await need<LitElement>(el, 'bank-result');
     const message = 'This payment was opened again in another window or tab, and it continues there. To continue here instead, reload this page.';
     await until(() => text(result.shadowRoot!.querySelector('[part=message]')) === message, 'the message');
