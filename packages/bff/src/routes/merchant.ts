@@ -60,7 +60,7 @@ export function merchantRoutes(p: AppParts) {
 
   const notif = `${p.config.publicUrl}/v1/notifications/provider`;
 
-  const signed = (path: string, summary: string, schema: z.ZodType) =>
+  const signed = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
     merchantRoute({
       method: 'post',
       path,
@@ -71,20 +71,20 @@ export function merchantRoutes(p: AppParts) {
     });
 
   app.openapi(signed('/links', 'Signed payment URL', m.linkBody), async (c) => {
-    const body = c.req.valid('json') as z.output<typeof m.linkBody>;
+    const body = c.req.valid('json');
     withinCeiling(body.amount);
     return replayable(p, c, 'links', body, () => provider(() => p.upstream.links.signer({ ...body, urlNotif: notif })));
   });
 
   const periodicLinkBody = m.periodicLinkBody(p.now);
   app.openapi(signed('/links/periodic', 'Signed periodic-payment URL', periodicLinkBody), async (c) => {
-    const body = c.req.valid('json') as z.output<typeof periodicLinkBody>;
+    const body = c.req.valid('json');
     withinCeiling(body.amount);
     return replayable(p, c, 'links/periodic', body, () => provider(() => p.upstream.links.periodicSigner({ ...body, urlNotif: notif })));
   });
 
   app.openapi(signed('/links/periodic/cancel', 'Signed periodic-cancellation URL', m.cancelPeriodicBody), async (c) => {
-    const body = c.req.valid('json') as z.output<typeof m.cancelPeriodicBody>;
+    const body = c.req.valid('json');
     return replayable(p, c, 'links/periodic/cancel', body, () => provider(() => p.upstream.links.cancelPeriodic({ ...body, urlNotif: notif })));
   });
 
@@ -104,7 +104,7 @@ export function merchantRoutes(p: AppParts) {
   });
   app.openapi(ordersRoute, async (c) => {
     const args = ordersArgs(c.req.valid('query'));
-    return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.links.paymentOrders(args))));
+    return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.links.paymentOrders(args))), 200);
   });
 
   const toggle = (path: string, enable: boolean, legacy: boolean) =>
@@ -146,7 +146,7 @@ export function merchantRoutes(p: AppParts) {
         }),
       ),
     );
-    return c.json(res);
+    return c.json(res, 200);
   });
 
   /* ---------- earlier variant ---------- */
@@ -162,7 +162,7 @@ export function merchantRoutes(p: AppParts) {
   });
   app.openapi(legacySigner, async (c) => {
     const variant = p.config.provider.legacy.variant;
-    const body = c.req.valid('json') as z.output<typeof legacyBody>;
+    const body = c.req.valid('json');
     withinCeiling(body.amount);
     return replayable(p, c, `legacy/${variant}`, body, async () => {
       const res = await provider(() =>
@@ -183,7 +183,7 @@ export function merchantRoutes(p: AppParts) {
   });
   app.openapi(legacyDebts, async (c) => {
     const args = ordersArgs(c.req.valid('query'));
-    return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.legacyLinks.debts(args))));
+    return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.legacyLinks.debts(args))), 200);
   });
   toggle('/legacy/links/{id}/enable', true, true);
   toggle('/legacy/links/{id}/disable', false, true);
@@ -200,10 +200,13 @@ export function merchantRoutes(p: AppParts) {
   app.openapi(notificationsRoute, async (c) => {
     const q = c.req.valid('query');
     const rows = await p.store.listNotifications({ limit: q.limit, ...(q.before ? { before: q.before } : {}) });
-    return c.json({
-      notifications: rows.map(notificationView),
-      next: rows.length === q.limit ? rows.at(-1)!.receivedAt : null,
-    });
+    return c.json(
+      {
+        notifications: rows.map(notificationView),
+        next: rows.length === q.limit ? rows.at(-1)!.receivedAt : null,
+      },
+      200,
+    );
   });
 
   return app;
