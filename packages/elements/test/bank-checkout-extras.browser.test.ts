@@ -43,7 +43,7 @@ async function mount(fetch: typeof globalThis.fetch, opts: { mode?: CheckoutMode
       poll-interval="30"
       .fetch=${fetch}
       .navigate=${(u: string) => visited.push(u)}
-      .clock=${{ now: () => FIXED_NOW, every: systemClock.every }}
+      .clock=${{ ...systemClock, now: () => FIXED_NOW }}
     ></bank-checkout>`,
   );
 }
