@@ -3,6 +3,7 @@
  * checkouts, payment links, orders, link banks, the earlier variant, notifications.
  */
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { links as L } from '@bank-checkout/provider';
 import { errors } from '../errors.js';
 import { json, jsonRequest, router } from '../openapi.js';
@@ -151,28 +152,33 @@ export function merchantRoutes(p: AppParts) {
 
   /* ---------- earlier variant ---------- */
 
-  const legacyBody = p.config.provider.legacy.variant === 'commerce' ? m.legacyCommerceBody : m.legacyBusinessBody;
-  const legacySigner = merchantRoute({
-    method: 'post',
-    path: '/legacy/links',
-    summary: "Earlier signer variant (the body is the configured variant's)",
-    parameters: [idempotencyHeader],
-    request: { body: jsonRequest(legacyBody) },
-    responses: { 201: json(m.legacySignedLink, 'Signed'), 200: json(m.legacySignedLink, 'The link this Idempotency-Key made') },
-  });
-  app.openapi(legacySigner, async (c) => {
-    const variant = p.config.provider.legacy.variant;
-    const body = c.req.valid('json');
-    withinCeiling(body.amount);
-    return replayable(p, c, `legacy/${variant}`, body, async () => {
-      const res = await provider(() =>
-        variant === 'commerce'
-          ? p.upstream.legacyLinks.legacySigner({ variant, body: { ...(body as L.LegacyCommerceSignerRequest), urlNotif: notif } })
-          : p.upstream.legacyLinks.legacySigner({ variant, body: { ...(body as L.LegacyBusinessSignerRequest), urlNotif: notif } }),
-      );
-      return { variant, ...res };
+  /** The earlier signer takes the configured variant's body; the route is declared with it. */
+  const legacySigner = <S extends z.ZodType>(body: S) =>
+    merchantRoute({
+      method: 'post',
+      path: '/legacy/links',
+      summary: "Earlier signer variant (the body is the configured variant's)",
+      parameters: [idempotencyHeader],
+      request: { body: jsonRequest(body) },
+      responses: { 201: json(m.legacySignedLink, 'Signed'), 200: json(m.legacySignedLink, 'The link this Idempotency-Key made') },
     });
-  });
+  /** Signs once per Idempotency-Key, within the merchant's ceiling. */
+  const legacySigned = (c: Context, variant: 'commerce' | 'business', body: { amount?: number }, sign: () => Promise<L.SignerResponse>) => {
+    withinCeiling(body.amount);
+    return replayable(p, c, `legacy/${variant}`, body, async () => ({ variant, ...(await provider(sign)) }));
+  };
+  const variant = p.config.provider.legacy.variant;
+  if (variant === 'commerce') {
+    app.openapi(legacySigner(m.legacyCommerceBody), async (c) => {
+      const body = c.req.valid('json');
+      return legacySigned(c, variant, body, () => p.upstream.legacyLinks.legacySigner({ variant, body: { ...body, urlNotif: notif } }));
+    });
+  } else {
+    app.openapi(legacySigner(m.legacyBusinessBody), async (c) => {
+      const body = c.req.valid('json');
+      return legacySigned(c, variant, body, () => p.upstream.legacyLinks.legacySigner({ variant, body: { ...body, urlNotif: notif } }));
+    });
+  }
 
   const legacyDebts = merchantRoute({
     method: 'get',
