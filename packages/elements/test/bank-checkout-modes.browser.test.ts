@@ -22,13 +22,15 @@ import {
   view,
   type FakeRoute,
   type ManualClock,
+  text,
+  paths,
+  need,
+  stepTag,
 } from './fixtures.js';
 
 const GATEWAY = 'https://gateway.example/pay/abc';
 const SIGNED = 'https://gateway.example/periodic/xyz';
 const ALL: CheckoutMode[] = ['native', 'redirect', 'periodic'];
-const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-const paths = (calls: { method: string; path: string }[]) => calls.map((c) => `${c.method} ${c.path}`);
 
 interface Recorded {
   type: string;
@@ -81,8 +83,6 @@ async function mount(fetch: typeof globalThis.fetch, opts: { locale?: string; mo
   return el;
 }
 
-const need = <T extends Element = HTMLElement>(el: BankCheckout, selector: string) => until(() => deep<T>(el.shadowRoot!, selector), selector);
-const stepTag = (el: BankCheckout) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
 const modeRadios = (el: BankCheckout) => [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('[part=modes] input[type=radio]')];
 const checkedMode = (el: BankCheckout) => modeRadios(el).findIndex((r) => r.checked);
 

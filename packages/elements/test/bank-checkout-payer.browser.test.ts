@@ -10,11 +10,10 @@ import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
 import type { BankChallenge } from '../src/bank-challenge/bank-challenge.js';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { AURORA, GROUPS, deep, fakeBff, type, until, validation, view, manualClock } from './fixtures.js';
+import { AURORA, GROUPS, deep, fakeBff, type, until, validation, view, manualClock, text } from './fixtures.js';
 
 const bankRef = { bankId: 'aurora', label: AURORA.label };
 const later = (s = 90) => new Date(Date.now() + s * 1000).toISOString();
-const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 // The later steps' file comes on demand: a loaded machine may take a while.
 const need = <T extends Element = HTMLElement>(el: Element, selector: string) => until(() => deep<T>(el.shadowRoot!, selector), selector, 15_000);
 /** `selector` inside the shadow root of the step element `tag`, once both are there. */

@@ -22,6 +22,9 @@ import {
   validation,
   view,
   type FakeRoute,
+  text,
+  need,
+  stepTag,
 } from './fixtures.js';
 
 const SECRET = 'cs_live_0123456789abcdef';
@@ -29,11 +32,8 @@ const CREDENTIALS = ['12345678Z', '135790', '999999', '4821', '2580', '613579'];
 const bankRef = { bankId: 'aurora', label: AURORA.label };
 const later = () => new Date(Date.now() + 90_000).toISOString();
 
-const need = <T extends Element = HTMLElement>(el: BankCheckout, selector: string) => until(() => deep<T>(el.shadowRoot!, selector), selector);
-const stepTag = (el: BankCheckout) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
 /** A read of the checkout: the first screen (`/start`) or a later read. */
 const isRead = (c: { method: string; path: string }) => c.method === 'GET' && /^\/v1\/checkout(\/start)?$/.test(c.path);
-const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 
 interface Recorded {
   type: string;

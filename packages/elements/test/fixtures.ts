@@ -390,6 +390,19 @@ export type ManualClock = ReturnType<typeof manualClock>;
 export const untilPolled = <T>(clock: ManualClock, check: () => T | null | undefined | false, what?: string): Promise<T> =>
   until<T>(() => check() || (clock.next(), false), what);
 
+/** An element's text, its white space collapsed. */
+export const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+
+/** The calls a fake BFF received, as `METHOD /path`. */
+export const paths = (calls: { method: string; path: string }[]) => calls.map((c) => `${c.method} ${c.path}`);
+
+/** Waits for `selector` anywhere in the shadow roots below `el`'s. */
+export const need = <T extends Element = HTMLElement>(el: Element, selector: string, timeoutMs?: number) =>
+  until(() => deep<T>(el.shadowRoot!, selector), selector, timeoutMs);
+
+/** The tag of the step `<bank-checkout>` shows. */
+export const stepTag = (el: Element) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
+
 /** Finds an element through the open shadow roots below `root`. */
 export function deep<T extends Element = HTMLElement>(root: Element | ShadowRoot, selector: string): T | null {
   const direct = root.querySelector<T>(selector);
