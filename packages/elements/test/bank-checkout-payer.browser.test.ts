@@ -8,13 +8,12 @@ import { setViewport } from '@web/test-runner-commands';
 import type { LitElement } from 'lit';
 import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
-import type { BankChallenge, Clock } from '../src/bank-challenge/bank-challenge.js';
+import type { BankChallenge } from '../src/bank-challenge/bank-challenge.js';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { AURORA, GROUPS, deep, fakeBff, type, until, validation, view } from './fixtures.js';
+import { AURORA, GROUPS, deep, fakeBff, type, until, validation, view, manualClock, text } from './fixtures.js';
 
 const bankRef = { bankId: 'aurora', label: AURORA.label };
 const later = (s = 90) => new Date(Date.now() + s * 1000).toISOString();
-const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 // The later steps' file comes on demand: a loaded machine may take a while.
 const need = <T extends Element = HTMLElement>(el: Element, selector: string) => until(() => deep<T>(el.shadowRoot!, selector), selector, 15_000);
 /** `selector` inside the shadow root of the step element `tag`, once both are there. */
@@ -214,24 +213,6 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     expect(focused()).to.equal(el.shadowRoot!.querySelector('[part=modes] input:checked'));
   });
 });
-
-/** A clock that moves only when told to. */
-function manualClock(now = Date.UTC(2030, 0, 1)) {
-  const fns = new Set<() => void>();
-  return {
-    now: () => now,
-    every: (_ms: number, fn: () => void) => {
-      fns.add(fn);
-      return () => fns.delete(fn);
-    },
-    advance(seconds: number) {
-      for (let i = 0; i < seconds; i++) {
-        now += 1000;
-        for (const f of [...fns]) f();
-      }
-    },
-  } satisfies Clock & Record<string, unknown>;
-}
 
 /** The simulator's kind of card: an SVG drawing of a 3 × 3 grid. */
 function svgCard(): string {

@@ -149,14 +149,15 @@ describe('fault rules: every kind', () => {
   });
 
   test('hang: no answer until the client aborts, then a body that fails', async () => {
-    const { addRule, app } = setup();
-    await addRule({ path: BANKS, kind: 'hang' });
+    const { addRule, app, sandbox } = setup();
+    const rule = await addRule({ path: BANKS, kind: 'hang' });
     const ctl = new AbortController();
     let settled = false;
     const pending = Promise.resolve(app.request(BANKS, { method: 'POST', headers: AUTH, body: '{}', signal: ctl.signal })).finally(() => {
       settled = true;
     });
-    await new Promise((r) => setTimeout(r, 40));
+    // The request is in and the rule holds it (without the rule it is answered at once).
+    await until(() => sandbox.faults.rules().some((r) => r.id === rule.id && r.hits === 1));
     assert.equal(settled, false, 'answered before the client aborted');
     ctl.abort();
     const res = await pending;
