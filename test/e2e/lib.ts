@@ -107,7 +107,10 @@ const isCheckoutCall = (stack: Stack) => (r: Response) => r.url().startsWith(`${
 /** Clicks and waits for the checkout action that click sends; answers the view the BFF returned. */
 export async function act(page: Page, stack: Stack, click: () => Promise<void>): Promise<CheckoutView> {
   const [response] = await Promise.all([page.waitForResponse(isCheckoutCall(stack)), click()]);
-  return (await response.json()) as CheckoutView;
+  const text = await response.text();
+  // An action answers the checkout's view; anything else is told with what it was.
+  assert.ok(response.ok(), `${response.request().method()} ${new URL(response.url()).pathname}: ${response.status()} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as CheckoutView;
 }
 
 /** Picks `bankId` in the bank list (under Business when `legal`), fills its test values and signs in; answers the BFF's view. */
