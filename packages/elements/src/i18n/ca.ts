@@ -4,6 +4,7 @@ import type { Catalogue } from './en.js';
 export const ca: Catalogue = {
   'summary.label': 'Resum del pagament',
   'frame.title': 'Paga amb el teu banc',
+  'frame.loading': "S'està carregant el pagament…",
   'summary.amount': 'Import',
   'summary.payee': 'Pagar a',
   'summary.iban': 'Compte',

@@ -11,6 +11,7 @@ import type { enExtras } from './en-extras.js';
 export const en = {
   'summary.label': 'Payment summary',
   'frame.title': 'Pay by bank',
+  'frame.loading': 'Loading the payment…',
   'summary.amount': 'Amount',
   'summary.payee': 'Pay to',
   'summary.iban': 'Account',

@@ -4,6 +4,7 @@ import type { UpFrontTexts } from './en.js';
 export const es: UpFrontTexts = {
   'summary.label': 'Resumen del pago',
   'frame.title': 'Pagar con tu banco',
+  'frame.loading': 'Cargando el pago…',
   'summary.amount': 'Importe',
   'summary.payee': 'Pagar a',
   'summary.iban': 'Cuenta',

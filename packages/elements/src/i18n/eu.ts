@@ -4,6 +4,7 @@ import type { Catalogue } from './en.js';
 export const eu: Catalogue = {
   'summary.label': 'Ordainketaren laburpena',
   'frame.title': 'Ordaindu zure bankuarekin',
+  'frame.loading': 'Ordainketa kargatzen…',
   'summary.amount': 'Zenbatekoa',
   'summary.payee': 'Onuraduna',
   'summary.iban': 'Kontua',

@@ -4,6 +4,7 @@ import type { Catalogue } from './en.js';
 export const gl: Catalogue = {
   'summary.label': 'Resumo do pagamento',
   'frame.title': 'Pagar co teu banco',
+  'frame.loading': 'Cargando o pagamento…',
   'summary.amount': 'Importe',
   'summary.payee': 'Pagamento a',
   'summary.iban': 'Conta',
