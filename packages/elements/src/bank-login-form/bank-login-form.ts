@@ -3,6 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { BankView, CheckoutView, LoginTypeView } from '@bank-checkout/contract';
 import { BankElement } from '../shared/bank-element.js';
 import { FieldsController } from '../shared/fields.js';
+import { fieldName, loginTypeName } from '../shared/bank-fields.js';
 import { elementStyles } from '../shared/styles.js';
 import { loginFormStyles } from './bank-login-form.styles.js';
 
@@ -101,8 +102,9 @@ export class BankLoginForm extends BankElement {
     return html`<fieldset part="login-types">
       <legend>${this.t('login.type')}</legend>
       <div class="types">
-        ${bank.logins.map(
-          (l) => html`<label class="choice">
+        ${bank.logins.map((l) => {
+          const name = loginTypeName(l, this.resolvedLocale, (k) => this.t(k));
+          return html`<label class="choice">
             <input
               type="radio"
               name="login-type"
@@ -110,9 +112,9 @@ export class BankLoginForm extends BankElement {
               ?disabled=${!l.active || this.busy}
               @change=${() => this.chooseLogin(l.loginId)}
             />
-            <span>${l.label}${l.active ? nothing : html` <span class="muted">${this.t('login.unavailable')}</span>`}</span>
-          </label>`,
-        )}
+            <span><span lang=${name.lang ?? nothing}>${name.text}</span>${l.active ? nothing : html` <span class="muted">${this.t('login.unavailable')}</span>`}</span>
+          </label>`;
+        })}
       </div>
     </fieldset>`;
   }
@@ -134,7 +136,17 @@ export class BankLoginForm extends BankElement {
       ${bank.logins.length > 1 ? this.renderLoginTypes(bank) : nothing}
       ${
         login
-          ? login.fields.map((f) => this.fields.render(f, { autocomplete: 'off', disabled: this.busy, showTestValue: sandbox, rejectedBy: this.rejectedBy }))
+          ? login.fields.map((f) => {
+              const name = fieldName(f, this.resolvedLocale, (k) => this.t(k));
+              return this.fields.render(f, {
+                autocomplete: 'off',
+                label: name.text,
+                labelLang: name.lang,
+                disabled: this.busy,
+                showTestValue: sandbox,
+                rejectedBy: this.rejectedBy,
+              });
+            })
           : html`<p class="alert" role="alert">${this.t('login.noActiveType')}</p>`
       }
       <div class="actions">
