@@ -286,6 +286,53 @@ describe('webhook', () => {
     assert.match(console, /<tr data-id="chk_9:succeeded">/);
   });
 
+  it('empties the cart a payment paid as soon as its verified update arrives, and only that cart', async () => {
+    const cookie = cookieOf(await demo.request(`${SHOP}/`));
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'coffee', quantity: '1' }, cookie));
+    const made = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    const id = new URL(made.headers.get('Location')!, SHOP).searchParams.get('order')!;
+    bff.views.set(id, { state: 'select-bank' });
+    const cart = async () => (await demo.request(`${SHOP}/cart`, { headers: { Cookie: cookie } })).text();
+    assert.match(await cart(), /Single-origin coffee/);
+
+    const update = (state: string) =>
+      JSON.stringify({
+        id: `evt_${id}_${state}`,
+        type: 'checkout.updated',
+        data: { checkoutId: id, reference: 'ORD-X', amount: 2990, state, previousState: 'validate' },
+      });
+    assert.equal((await post(sign(update('failed')), update('failed'))).status, 200);
+    assert.match(await cart(), /Single-origin coffee/, 'a failure keeps the cart');
+    assert.equal((await post(sign(update('succeeded')), update('succeeded'))).status, 200);
+    const after = await cart();
+    assert.match(after, /Your cart is empty/, 'emptied on the verified outcome, before the order page is opened');
+    assert.doesNotMatch(after, /class="badge"/);
+    bff.views.delete(id);
+  });
+
+  it('empties a paid cart on its next view when no webhook came (the outcome read from the BFF), and keeps a cart changed since', async () => {
+    const cookie = cookieOf(await demo.request(`${SHOP}/`));
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'notebook', quantity: '1' }, cookie));
+    const made = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    const id = new URL(made.headers.get('Location')!, SHOP).searchParams.get('order')!;
+    const cart = async () => (await demo.request(`${SHOP}/cart`, { headers: { Cookie: cookie } })).text();
+    bff.views.set(id, { state: 'login' });
+    assert.match(await cart(), /Dot-grid notebook/, 'not paid yet');
+    bff.views.set(id, { state: 'succeeded' });
+    assert.match(await cart(), /Your cart is empty/);
+
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'notebook', quantity: '1' }, cookie));
+    const second = new URL((await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie))).headers.get('Location')!, SHOP).searchParams.get(
+      'order',
+    )!;
+    bff.views.set(second, { state: 'select-bank' });
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: '1' }, cookie));
+    bff.views.set(second, { state: 'succeeded' });
+    assert.match(await cart(), /Stoneware mug/, 'a cart changed after the payment began is not the one it paid');
+    bff.views.delete(id);
+    bff.views.delete(second);
+  });
+
   it('streams a payment link’s notification as it arrives, once, and ignores a malformed one', async () => {
     const notification = {
       id: 'ntf_link_1',
