@@ -53,12 +53,12 @@ export function cartView(lines: { p: Product; quantity: number }[], total: numbe
   const body = lines.length
     ? html`<table class="cart">
             <caption class="visually-hidden">Items in your cart</caption>
-            <thead><tr><th scope="col">Product</th><th scope="col">Price</th><th scope="col">Quantity</th><th scope="col" class="num">Subtotal</th></tr></thead>
+            <thead><tr><th scope="col">Product</th><th scope="col" class="price">Price</th><th scope="col">Quantity</th><th scope="col" class="num">Subtotal</th></tr></thead>
             <tbody>
               ${lines.map(
                 ({ p, quantity }) => html`<tr>
-                  <th scope="row"><a href="/products/${p.id}">${p.name}</a></th>
-                  <td>${euros(p.price)}</td>
+                  <th scope="row"><a href="/products/${p.id}">${p.name}</a><span class="unit">${euros(p.price)} each</span></th>
+                  <td class="price">${euros(p.price)}</td>
                   <td>
                     <form method="post" action="/cart/update" class="inline">
                       <input type="hidden" name="productId" value="${p.id}">
@@ -71,7 +71,7 @@ export function cartView(lines: { p: Product; quantity: number }[], total: numbe
                 </tr>`,
               )}
             </tbody>
-            <tfoot><tr><th scope="row" colspan="3">Total</th><td class="num total">${euros(total)}</td></tr></tfoot>
+            <tfoot><tr><th scope="row">Total</th><td class="price"></td><td></td><td class="num total">${euros(total)}</td></tr></tfoot>
           </table>
           <form method="post" action="/checkout" class="pay-form">
             <fieldset>
