@@ -48,20 +48,4 @@ describe('<bank-checkout isolate> (full kit)', () => {
       console.warn = warn;
     }
   });
-
-  // Last: the frame's page takes over this document (its style, its message listener).
-  it('in the frame’s page, names the main landmark without a heading of its own (the host page has one above the frame)', async () => {
-    const warn = console.warn;
-    console.warn = () => {};
-    try {
-      document.body.innerHTML = '<main aria-labelledby="frame-title"><bank-checkout></bank-checkout></main>';
-      await import('../src/frame/page.js');
-      const name = await until(() => document.getElementById('frame-title')?.textContent, 'the landmark’s name');
-      expect(name).to.equal('Pay by bank');
-      expect(document.querySelector('main h1, main h2, main h3, main [role=heading]'), 'no heading in the frame’s page but the steps’').to.equal(null);
-      expect(document.getElementById('frame-title')!.hidden, 'not read twice: it names the landmark only').to.equal(true);
-    } finally {
-      console.warn = warn;
-    }
-  });
 });

@@ -29,25 +29,25 @@ const ignored = (why: string, data?: unknown) => {
 const checkout = document.querySelector('bank-checkout') as BankCheckout;
 
 // The page is the checkout and nothing else: no margin, sized by the host to its content, on
-// an opaque background of its own (the theme's, once it passed the floor); its title (what the
+// an opaque background of its own (the theme's, once it passed the floor); its heading (what the
 // page is, for assistive technology) is not drawn.
 const bg = (scheme: 'light' | 'dark') => `html{background:var(--bank-color-background,${DEFAULT_COLORS[scheme]['--bank-color-background']})}`;
 const sheet = new CSSStyleSheet();
 sheet.replaceSync(
   `html,body,main{margin:0;padding:0;overflow:hidden}body,main{background:transparent}${bg('light')}@media (prefers-color-scheme: dark){${bg('dark')}}` +
+    '.title{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}' +
     '.launch-failed{margin:0;padding:16px;font:1rem/1.45 system-ui,sans-serif}',
 );
 document.adoptedStyleSheets = [sheet];
-// It names the page's main landmark (the BFF's page: `<main aria-labelledby="frame-title">`),
-// so the landmark differs from the host page's own main. It is no heading: the host page has
-// its own above the frame (such as a shop's "Pay by bank"), and the steps' headings follow it.
-const title = document.createElement('span');
-title.hidden = true;
+// It names the page's main landmark too (the BFF's page: `<main aria-labelledby="frame-title">`),
+// so the landmark differs from the host page's own main.
+const title = document.createElement('h1');
+title.className = 'title';
 title.id = 'frame-title';
 checkout.before(title);
 
 let spoken = '';
-/** The document speaks the checkout's language: its `lang` and its main landmark's name (the last asked for wins). */
+/** The document speaks the checkout's language: its `lang` and its heading (the last asked for wins). */
 async function speak(requested: string | null | undefined): Promise<void> {
   const locale = (spoken = resolveLocale(requested, browserLanguages()));
   await loadLocale(locale);
