@@ -127,6 +127,11 @@ export function checkoutElement(api: string, credential: PageCredential, mode?: 
   return html`<bank-checkout id="bank-checkout"${opens} locale="${locale}" api="${api}"${mode ? html` mode="${mode}"` : ''}></bank-checkout>`;
 }
 
+/**
+ * The checkout page: the order, then the checkout. The checkout brings its own headings (its
+ * steps'; isolated, its frame's document is titled "Pay by bank" with a level-one heading), so
+ * the page adds none around it: "Pay by bank" is a heading once.
+ */
 export function checkoutView(order: SessionOrder, element: Html, locale = 'en'): Html {
   return html`<div class="checkout-page">
         <section class="order-summary" aria-labelledby="order-title">
@@ -136,14 +141,13 @@ export function checkoutView(order: SessionOrder, element: Html, locale = 'en'):
           <p class="total">Total <strong>${euros(order.amount)}</strong></p>
           <p><a href="/cart">← Back to your cart</a></p>
         </section>
-        <section class="pay" aria-labelledby="pay-title">
-          <h2 id="pay-title">Pay by bank</h2>
+        <div class="pay">
           ${languageSwitch(locale)}
           ${element}
           <p class="after" id="after" hidden data-words="${JSON.stringify(RESULT_WORDS)}">
             <a id="after-link" href="/result?checkout=${order.checkoutId}" data-checkout="${order.checkoutId}">See your order</a>
           </p>
-        </section>
+        </div>
       </div>`;
 }
 

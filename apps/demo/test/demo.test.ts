@@ -128,6 +128,8 @@ describe('shop server', () => {
       page,
     )?.[1];
     assert.ok(token, page);
+    // The checkout's frame is titled "Pay by bank" with its own level-one heading: the page adds no second one.
+    assert.deepEqual(page.match(/<h[1-6][^>]*>[^<]*/g), ['<h1 id="order-title">Checkout']);
     assert.ok(!page.includes('checkout-secret'));
     assert.ok(!page.includes(MERCHANT_SECRET), 'the merchant secret never reaches a page');
 
