@@ -36,6 +36,7 @@ const wanted = (name) => !only || only === name;
 const SLOW_FIRST = [
   'test/faults/failover',
   'test/e2e/isolation',
+  'test/e2e/hostile',
   'test/e2e/way-forward',
   'test/e2e/',
   'test/faults/',

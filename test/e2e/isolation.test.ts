@@ -1,19 +1,14 @@
 /**
- * Why the isolated mode exists, shown in the shop: a hostile script in the shop's page (key
- * listeners on the document, a MutationObserver over everything, `attachShadow` forced open and
- * watched, input value getters and setters wrapped, `fetch`, `XMLHttpRequest` and every message
- * listened to) runs while payers type their bank's credentials and codes. With the checkout
- * isolated it captures none of them; inline, in the same page, it captures them all.
- *
- * Also here: a keyboard-only payment across the frame's boundary, axe inside the frame, and the
- * theme, the language and the events passing between the page and the frame.
+ * The isolated checkout in the shop: a keyboard-only payment across the frame's boundary, axe
+ * inside the frame at every step, and the theme, the language and the events passing between
+ * the page and the frame. (What a hostile script in the page gets: hostile.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import type { Frame, Locator, Page } from 'playwright-core';
-import { act, checkoutFromCart, kit, merchantCheckout, openPage, startStack, type Stack } from './lib.js';
+import type { Frame, Page } from 'playwright-core';
+import { act, checkoutFromCart, kit, merchantCheckout, openPage, signIn, startStack, transferFromFirstAccount, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -24,225 +19,6 @@ after(async () => {
 });
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** What payers type at two banks (the simulator's test values): login, second login, validation code. */
-const JOURNEYS = [
-  { bankId: 'aurora', login: ['12345678Z', '135790'], secondLogin: null, code: '482913' },
-  { bankId: 'levante', login: ['X1234567L', '246810'], secondLogin: '731904', code: null },
-] as const;
-const CANARIES: string[] = JOURNEYS.flatMap((j) => [...j.login, ...(j.secondLogin ? [j.secondLogin] : []), ...(j.code ? [j.code] : [])]);
-
-/**
- * The hostile script, run first in the shop's page (not in other origins' frames: no script of
- * the page can run there). It keeps everything it sees in `window.__stolen`.
- */
-function hostile(): void {
-  if (window.top !== window || location.pathname.startsWith('/v1/')) return;
-  const stolen: string[] = [];
-  (window as unknown as { __stolen: string[] }).__stolen = stolen;
-  let keys = '';
-  const keep = (kind: string, value: unknown) => {
-    try {
-      stolen.push(`${kind}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
-    } catch {
-      stolen.push(`${kind}: (unreadable)`);
-    }
-  };
-  const valueOf = (t: EventTarget | null | undefined) => (t && 'value' in (t as object) ? String((t as HTMLInputElement).value) : null);
-  const listen = (target: Document | ShadowRoot, where: string) => {
-    for (const type of ['keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'change', 'paste', 'submit', 'focusin']) {
-      target.addEventListener(
-        type,
-        (e) => {
-          if (e instanceof KeyboardEvent && type === 'keydown' && e.key.length === 1) keys += e.key;
-          keep(`${where} ${type}`, [valueOf(e.composedPath()[0]), (e as InputEvent).data ?? null]);
-        },
-        true,
-      );
-    }
-    new MutationObserver((records) => {
-      for (const r of records) keep(`${where} mutation`, [r.target.nodeValue, valueOf(r.target), (r.target as Element).outerHTML?.slice(0, 4000)]);
-    }).observe(target, { subtree: true, childList: true, attributes: true, characterData: true, characterDataOldValue: true, attributeOldValue: true });
-  };
-  listen(document, 'document');
-  const attach = Element.prototype.attachShadow;
-  Element.prototype.attachShadow = function (init: ShadowRootInit) {
-    const root = attach.call(this, { ...init, mode: 'open' });
-    listen(root, `shadow of ${this.localName}`);
-    return root;
-  };
-  for (const proto of [HTMLInputElement.prototype, HTMLTextAreaElement.prototype]) {
-    const d = Object.getOwnPropertyDescriptor(proto, 'value')!;
-    Object.defineProperty(proto, 'value', {
-      configurable: true,
-      get(this: HTMLInputElement) {
-        const v = d.get!.call(this);
-        keep('value get', v);
-        return v;
-      },
-      set(this: HTMLInputElement, v: string) {
-        keep('value set', v);
-        d.set!.call(this, v);
-      },
-    });
-  }
-  const realFetch = window.fetch;
-  window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
-    keep('fetch', [String(input instanceof Request ? input.url : input), typeof init?.body === 'string' ? init.body : null, init?.headers ?? null]);
-    return realFetch.call(this, input, init).then((res) => {
-      void res
-        .clone()
-        .text()
-        .then((t) => keep('fetch answer', t));
-      return res;
-    });
-  };
-  const send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (body?: Document | XMLHttpRequestBodyInit | null) {
-    keep('xhr', typeof body === 'string' ? body : null);
-    return send.call(this, body);
-  };
-  window.addEventListener('message', (e) => keep('message', e.data), true);
-  const portPost = MessagePort.prototype.postMessage;
-  const ports: MessagePort[] = ((window as unknown as { __ports: MessagePort[] }).__ports = []);
-  MessagePort.prototype.postMessage = function (this: MessagePort, message: unknown, transfer?: Transferable[] | StructuredSerializeOptions) {
-    if (!ports.includes(this)) ports.push(this);
-    keep('port out', message);
-    return portPost.call(this, message, transfer as StructuredSerializeOptions);
-  } as MessagePort['postMessage'];
-  const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage')!;
-  Object.defineProperty(MessagePort.prototype, 'onmessage', {
-    configurable: true,
-    get: onmessage.get,
-    set(this: MessagePort, fn: ((e: MessageEvent) => void) | null) {
-      onmessage.set!.call(this, fn && ((e: MessageEvent) => (keep('port in', e.data), fn.call(this, e))));
-    },
-  });
-  // And a sweep every 50 ms over every input it can reach (open shadow roots included).
-  const sweep = (root: Document | ShadowRoot) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el instanceof HTMLInputElement && el.value) keep('sweep', el.value);
-      if (el.shadowRoot) sweep(el.shadowRoot);
-    }
-  };
-  setInterval(() => {
-    sweep(document);
-    keep('keys', keys);
-  }, 50);
-}
-
-/** Pays one journey by typing, in the checkout under `root` (the frame's document, or the page's). */
-async function payByTyping(page: Page, root: Locator, j: (typeof JOURNEYS)[number]): Promise<string> {
-  await root.locator(`bank-selector [role=option]#bank-${j.bankId}`).click();
-  const fields = root.locator('bank-login-form input:not([type=radio])');
-  for (const [i, value] of j.login.entries()) await fields.nth(i).pressSequentially(value);
-  let view = await act(page, stack, () => root.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
-  if (j.secondLogin) {
-    await root.locator('bank-second-login input').pressSequentially(j.secondLogin);
-    view = await act(page, stack, () => root.locator('bank-second-login [part=submit]').click());
-  }
-  assert.equal(view.state, 'select-account');
-  await root.locator('bank-account-picker input[type=radio]').first().check();
-  view = await act(page, stack, () => root.locator('bank-account-picker button[type=submit]').click());
-  assert.equal(view.state, 'validate');
-  if (j.code) await root.locator('bank-challenge input').pressSequentially(j.code);
-  else await root.locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
-  view = await act(page, stack, () => root.locator('bank-challenge [part=submit]').click());
-  return view.state;
-}
-
-describe('a hostile script in the shop page', () => {
-  for (const inline of [false, true]) {
-    it(
-      inline
-        ? 'captures every credential and code typed into the inline checkout (why the isolated mode exists)'
-        : 'captures none of the credentials and codes typed into the isolated checkout',
-      async () => {
-        const { page, assertClean, close } = await openPage(stack);
-        // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).
-        await page.addInitScript({ content: `var __name = (f) => f; (${hostile.toString()})();` });
-        for (const j of JOURNEYS) {
-          const id = await checkoutFromCart(page, stack, 'native');
-          if (inline) await page.goto(`${page.url()}&embed=inline`);
-          const root = inline ? page.locator(':root') : kit(page).locator(':root');
-          assert.equal(await payByTyping(page, root, j), 'succeeded');
-          // Inline, the shop shows the order as an inline checkout of its own (the weaker mode).
-          if (!inline) assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
-          const stolen = await page.evaluate(() => (window as unknown as { __stolen: string[] }).__stolen.join('\n'));
-          assert.ok(stolen.length > 1000, 'the script ran and saw the page');
-          const seen = CANARIES.filter((c) => stolen.includes(c));
-          const typedHere = ([...j.login, j.secondLogin, j.code] as (string | null)[]).filter((c): c is string => !!c);
-          if (inline)
-            assert.deepEqual(
-              typedHere.filter((c) => !seen.includes(c)),
-              [],
-              'inline, the script sees every value typed',
-            );
-          else assert.deepEqual(seen, [], 'isolated, the script sees none');
-        }
-        assertClean();
-        await close();
-      },
-    );
-  }
-});
-
-/**
- * The hostile script's second move, once the payer has signed in inside the frame: everything
- * it can find in the page (every attribute of every element, open shadow roots included, and
- * anything shaped like a credential among what it captured) tried against the BFF from the
- * page's origin, as a checkout credential and as a launch token; a second `init` to the frame
- * and through every port it saw; and a frame of its own given the launch token. Answers what
- * came back.
- */
-async function attack(bff: string): Promise<{ what: string; status: number; body: string }[]> {
-  const found = new Set<string>();
-  const walk = (root: Document | ShadowRoot) => {
-    for (const el of root.querySelectorAll('*')) {
-      for (const a of el.getAttributeNames()) {
-        const v = el.getAttribute(a) ?? '';
-        if (v.length >= 16 && !/^https?:/.test(v)) found.add(v);
-      }
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  };
-  walk(document);
-  const stolen = (window as unknown as { __stolen: string[] }).__stolen.join('\n');
-  for (const m of stolen.matchAll(/\b(?:lt|fk|cs)_[\w.-]{16,}/g)) found.add(m[0]);
-  // What looks like a credential first (the page's own guard counts wrong ones per address).
-  const likely = (v: string) => Number(/^(lt|fk|cs)_/.test(v));
-  const candidates = [...found].sort((a, b) => likely(b) - likely(a)).slice(0, 8);
-  const results: { what: string; status: number; body: string }[] = [];
-  const attempt = async (what: string, url: string, init?: RequestInit) => {
-    try {
-      const res = await fetch(url, init);
-      results.push({ what, status: res.status, body: await res.text() });
-    } catch (err) {
-      results.push({ what, status: 0, body: String(err) });
-    }
-  };
-  for (const c of candidates) {
-    for (const path of ['/v1/checkout', '/v1/banks'])
-      await attempt(`GET ${path} with ${c.slice(0, 8)}…`, `${bff}${path}`, { headers: { 'X-Checkout-Secret': c } });
-    await attempt(`redeem ${c.slice(0, 8)}…`, `${bff}/v1/frame/launch`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token: c }),
-    });
-  }
-  const host = document.querySelector('bank-checkout')!;
-  const frame = host.shadowRoot!.querySelector('iframe')!;
-  for (const c of candidates) {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = (e) => results.push({ what: 'frame answered a second init', status: 200, body: JSON.stringify(e.data) });
-    frame.contentWindow!.postMessage({ v: 1, type: 'init', token: c }, '*', [channel.port2]);
-  }
-  for (const port of (window as unknown as { __ports: MessagePort[] }).__ports) {
-    port.postMessage({ v: 1, type: 'init', token: candidates[0] ?? 'x' });
-    port.postMessage({ v: 1, type: 'focus' });
-  }
-  return results;
-}
 
 /** Where focus is: the page's active element, or inside the frame, the deepest one. */
 async function focused(page: Page, frame: Frame): Promise<string> {
@@ -315,71 +91,6 @@ async function axeInFrame(frame: Frame): Promise<string[]> {
   });
 }
 
-describe('a hostile script that waits for the payer to sign in', () => {
-  it('reads nothing of the bank session with whatever it finds in the page, and the payer pays on', async () => {
-    const { page, assertClean, close } = await openPage(stack);
-    await page.addInitScript({ content: `var __name = (f) => f; (${hostile.toString()})();` });
-    const id = await checkoutFromCart(page, stack, 'native');
-    const ui = kit(page);
-    const j = JOURNEYS[0];
-    await ui.locator(`bank-selector [role=option]#bank-${j.bankId}`).click();
-    const fields = ui.locator('bank-login-form input:not([type=radio])');
-    for (const [i, value] of j.login.entries()) await fields.nth(i).pressSequentially(value);
-    const signedIn = await act(page, stack, () => ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
-    assert.equal(signedIn.state, 'select-account');
-    // The bank session: the accounts the payer's bank listed, as the frame shows them.
-    const accounts = signedIn.step.state === 'select-account' ? signedIn.step.accounts.map((a) => a.info) : [];
-    assert.ok(accounts.length > 0);
-
-    // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).
-    const results = (await page.evaluate(`var __name = (f) => f; (${attack.toString()})(${JSON.stringify(stack.urls.bff)})`)) as Awaited<
-      ReturnType<typeof attack>
-    >;
-    assert.ok(results.length >= 6, `the script tried what it found: ${results.map((r) => r.what).join(', ')}`);
-    assert.ok(
-      results.some((r) => r.what.startsWith('redeem lt_')),
-      'the launch token was among what it found',
-    );
-    for (const r of results) {
-      assert.notEqual(r.status, 200, `${r.what} answered ${r.body.slice(0, 200)}`);
-      for (const a of accounts) assert.ok(!r.body.includes(a), `${r.what} showed an account`);
-    }
-    // No redemption from the page's origin: the browser does not even send it (no CORS for it), or the BFF says 403.
-    assert.ok(
-      results.filter((r) => r.what.startsWith('redeem')).every((r) => r.status === 0 || r.status === 403),
-      JSON.stringify(results.filter((r) => r.what.startsWith('redeem'))),
-    );
-
-    // The payer goes on in the frame, undisturbed.
-    await ui.locator('bank-account-picker input[type=radio]').first().check();
-    assert.equal((await act(page, stack, () => ui.locator('bank-account-picker button[type=submit]').click())).state, 'validate');
-    await ui.locator('bank-challenge input').pressSequentially(j.code!);
-    assert.equal((await act(page, stack, () => ui.locator('bank-challenge [part=submit]').click())).state, 'succeeded');
-    assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
-
-    const stolen = await page.evaluate(() => (window as unknown as { __stolen: string[] }).__stolen.join('\n'));
-    assert.deepEqual(
-      CANARIES.filter((c) => stolen.includes(c)),
-      [],
-      'no password or code',
-    );
-    assert.deepEqual(
-      accounts.filter((a) => stolen.includes(a)),
-      [],
-      'no account',
-    );
-    const refused = (await merchantCheckout(stack, id)) as { launch?: { refusals: number } };
-    assert.equal(refused.launch?.refusals, 0, 'the launch token was never presented again at the BFF');
-    // What the browser logs of the script's refused calls.
-    assertClean([
-      /Failed to load resource: the server responded with a status of (401|403)/,
-      /blocked by CORS policy/,
-      /Failed to load resource: net::ERR_FAILED/,
-    ]);
-    await close();
-  });
-});
-
 describe('the isolated checkout', () => {
   it('is paid with the keyboard alone, from the page into the frame and back, axe clean inside at every step', async () => {
     const { page, assertClean, close } = await openPage(stack);
@@ -433,6 +144,29 @@ describe('the isolated checkout', () => {
     await tabUntil(page, frame, /^a .*your order/i);
     assert.deepEqual(violations, []);
     assertClean();
+    await close();
+  });
+});
+
+describe('one checkout in two tabs', () => {
+  it('the tab opened last takes the payment over; the first says where it goes on, at its next action', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    const id = await checkoutFromCart(page, stack, 'native');
+    await signIn(page, stack, 'aurora');
+    await kit(page).locator('bank-account-picker input[type=radio]').first().waitFor();
+    // The same order's page in a second tab: a fresh frame, which signs in again (no bank session is handed over).
+    const second = await page.context().newPage();
+    await second.goto(page.url());
+    assert.equal((await signIn(second, stack, 'aurora')).state, 'select-account');
+    assert.equal((await transferFromFirstAccount(second, stack)).state, 'validate');
+    // The first tab, still at its accounts, acts: it is told the payment goes on in the other tab.
+    const picker = kit(page).locator('bank-account-picker');
+    await picker.locator('input[type=radio]').first().check();
+    await picker.locator('button[type=submit]').click();
+    await kit(page).locator('bank-result').getByText('it continues there. To continue here instead, reload this page.').waitFor();
+    assert.equal((await merchantCheckout(stack, id)).state, 'validate', 'the payment goes on in the second tab');
+    await second.close();
+    assertClean([/status of 409/]);
     await close();
   });
 });

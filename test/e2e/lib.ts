@@ -149,7 +149,7 @@ export async function payNative(
   const option = kit(page).locator(`bank-selector [role=option]#bank-${bankId}`);
   if (opts.legal) await kit(page).locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
   await option.click();
-  if (opts.loginType) await kit(page).locator('bank-login-form').getByRole('radio', { name: opts.loginType }).check();
+  if (opts.loginType) await kit(page).locator('bank-login-form').getByLabel('How do you want to sign in?').selectOption({ label: opts.loginType });
   // In test mode each value asked for is shown as text too, beside the fill button.
   await kit(page).locator('bank-login-form [part=test-value]').first().waitFor();
   await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();

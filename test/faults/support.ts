@@ -96,9 +96,9 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
 }
 
 /** The BFF's one error shape, with the expected status and code, and nothing upstream in it. */
-export async function assertUpstreamError(res: Response, fault: Pick<Fault, 'status' | 'code'>): Promise<void> {
+export async function assertUpstreamError(res: Response, fault: Pick<Fault, 'status' | 'code'>, context = ''): Promise<void> {
   const text = await res.text();
-  assert.equal(res.status, fault.status, text);
+  assert.equal(res.status, fault.status, `${text.slice(0, 300)}${context ? `\n${context}` : ''}`);
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
   const parsed = errorBody.strict().safeParse(JSON.parse(text));
   assert.ok(parsed.success, `error shape: ${text}`);
@@ -117,6 +117,16 @@ export function assertElapsed(ms: number, fault: Fault, tries: number): void {
   if (fault.status !== 504) return;
   const min = tries * TIMEOUT_MS - 20;
   assert.ok(ms >= min, `${ms.toFixed(0)} ms: less than ${tries} timeouts of ${TIMEOUT_MS} ms`);
+}
+
+/** The upstream calls the BFF logged since log line `from`, in short. */
+function upstreamLog(h: Harness, from: number): string {
+  return h.logs
+    .slice(from)
+    .map((line) => JSON.parse(line) as { event: string; endpoint?: string; outcome?: string; durationMs?: number })
+    .filter((l) => l.event === 'upstream.call')
+    .map((l) => `${l.endpoint} ${l.outcome} ${l.durationMs} ms`)
+    .join(', ');
 }
 
 /** The outcomes of the upstream calls that failed, as the BFF logged them since log line `from`. */
@@ -204,7 +214,8 @@ export function describeFaults(title: string, step: FaultStep): void {
         await arm(h, method, path, fault.rule);
         const logged = h.logs.length;
         const { value: res, ms } = await timed(run);
-        await assertUpstreamError(res, fault);
+        // On a failure, the upstream calls the BFF logged meanwhile say what it saw.
+        await assertUpstreamError(res, fault, `${ms.toFixed(0)} ms; ${upstreamLog(h, logged)}`);
         assertElapsed(ms, fault, tries);
         assert.deepEqual(await sandboxCalls(h), step.calls(tries));
         assert.deepEqual(failedOutcomes(h, logged), Array(tries).fill(fault.outcome));

@@ -11,12 +11,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { createPostgresStore } from '@bank-checkout/bff';
 import { describeLeaks, encodings, findLeaks, GATEWAY_PAYER, MIN_CANARY_LENGTH, SECRETS, type Sample } from './lib/canary.js';
 import { createRig, type Rig } from './lib/rig.js';
 import { payByLink, payNative } from './lib/journeys.js';
-import { dropSchema, dumpPostgres, dumpSqlite } from './lib/db.js';
+import { dumpPostgres, dumpSqlite } from './lib/db.js';
+import { dropSchemas, freshSchema, withPostgres } from '../../packages/bff/test/store-fixtures.js';
 
 const secretCanaries = Object.values(SECRETS);
 
@@ -202,30 +202,22 @@ describe('canaries on the embedded SQLite store', () => {
   });
 });
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-if (pgUrl) {
+withPostgres('canaries', (url) => {
   describe('canaries on PostgreSQL', () => {
-    const schema = `security_${randomBytes(6).toString('hex')}`;
+    const schema = freshSchema('security');
     let rig: Rig;
     before(async () => {
-      rig = await createRig({ databaseUrl: pgUrl, store: createPostgresStore(pgUrl, { schema, max: 4 }) });
+      rig = await createRig({ databaseUrl: url, store: createPostgresStore(url, { schema, max: 4 }) });
       await runJourneys(rig, { full: false });
       await rig.close();
     });
-    after(() => dropSchema(pgUrl, schema));
+    after(() => dropSchemas(url, schema));
 
     it('no canary appears in any row', async () => {
-      const { samples, rows } = await dumpPostgres(pgUrl, schema);
+      const { samples, rows } = await dumpPostgres(url, schema);
       assert.ok((rows.checkouts?.length ?? 0) >= 2 && (rows.notifications?.length ?? 0) >= 1, 'the database holds the journeys');
       assertNoLeaks(samples, [...payerCanaries(rig), ...secretCanaries], 'a canary');
       assertNoLeaks(rig.samples(), [...payerCanaries(rig), ...secretCanaries], 'a canary');
     });
   });
-} else if (process.env.CI === 'true') {
-  it('canaries on PostgreSQL need TEST_DATABASE_URL', () => {
-    assert.fail('TEST_DATABASE_URL is not set. Start PostgreSQL with `bash scripts/postgres-test.sh`.');
-  });
-} else {
-  const reason = 'TEST_DATABASE_URL is not set (start PostgreSQL with: bash scripts/postgres-test.sh)';
-  it(`canaries on PostgreSQL skipped: ${reason}`, { skip: reason }, () => {});
-}
+});

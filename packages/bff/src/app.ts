@@ -176,7 +176,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const document = openApiDocument(app, config.publicUrl);
   app.openapi(
     createRoute({ method: 'get', path: '/v1/openapi.json', summary: 'This document', tags: ['service'], responses: { 200: json(openApiAnswer) } }),
-    (c) => c.json(document() as never, 200),
+    (c) => c.json(document(), 200),
   );
 
   app.notFound((c) => errorResponse(c, errors.notFound('Route')));

@@ -5,6 +5,7 @@
  */
 import type { Context } from 'hono';
 import type { ApiErrorCode } from '@bank-checkout/contract';
+import type { ErrorBody } from '@bank-checkout/contract/schemas';
 import type { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -31,6 +32,7 @@ export class ApiError extends Error {
  * 409 `stale_step`, answered with the checkout's current view beside the error.
  */
 export class StaleStep extends ApiError {
+  declare readonly status: 409;
   constructor(message: string) {
     super(409, 'stale_step', message);
   }
@@ -54,10 +56,12 @@ export const errors = {
   upstreamTimeout: (message = 'The payment provider did not answer in time.') => new ApiError(504, 'upstream_timeout', message),
 };
 
-export function errorResponse(c: Context, err: ApiError, extra?: Record<string, unknown>) {
-  const requestId = (c.get('requestId' as never) as string | undefined) ?? 'unknown';
+/** The error answer of `err` (its status and headers), with `extra` beside the error (the view of a stale step). */
+export function errorResponse<V extends { Variables: { requestId: string } }, E extends ApiError>(c: Context<V>, err: E, extra?: Pick<ErrorBody, 'view'>) {
+  const requestId = c.get('requestId') ?? 'unknown';
   for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
-  return c.json({ error: { code: err.code, message: err.message, requestId, ...(err.issues ? { issues: err.issues } : {}) }, ...extra }, err.status);
+  const body: ErrorBody = { error: { code: err.code, message: err.message, requestId, ...(err.issues ? { issues: err.issues } : {}) }, ...extra };
+  return c.json<ErrorBody, E['status']>(body, err.status);
 }
 
 export function zodIssues(issues: readonly { path: PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[]): Issue[] {

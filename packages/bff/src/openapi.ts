@@ -4,6 +4,9 @@
  * /v1/openapi.json is generated from those same declarations.
  */
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import type { Context, TypedResponse } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { JSONParsed } from 'hono/utils/types';
 import type { z } from 'zod';
 import { errorBody } from '@bank-checkout/contract/schemas';
 import { errors, zodIssues } from './errors.js';
@@ -44,21 +47,35 @@ export const json = <S extends z.ZodType>(schema: S, description = 'OK') => ({ d
 /** A JSON request body of `schema`; `required: false` for bodies that may be left out. */
 export const jsonRequest = <S extends z.ZodType>(schema: S, required = true) => ({ required, content: { 'application/json': { schema } } });
 
+/** A JSON answer as a route declares it: what `c.json(value, status)` gives for a `T`. */
+export type JsonAnswer<T, U extends ContentfulStatusCode> = Response & TypedResponse<JSONParsed<T>, U, 'json'>;
+
+/**
+ * A JSON answer whose text was made beforehand (the cached bank list, a stored reply), sent as
+ * it is. Hono types an answer by the value given to `c.json`; here there is only the text, so
+ * this is the one place an answer's type is asserted: the caller names the `T` it was made from.
+ */
+export function jsonText<T>(c: Context, text: string): JsonAnswer<T, 200> {
+  return c.body(text, 200, { 'Content-Type': 'application/json' }) as Response as JsonAnswer<T, 200>;
+}
+
 /** Adds the error answers to a route's responses. */
-export const withErrors = <R extends RouteConfig>(route: R): R => ({ ...route, responses: { ...errorResponses, ...route.responses } });
+export const withErrors = <R extends RouteConfig>(route: R) => ({ ...route, responses: { ...errorResponses, ...route.responses } });
 
 /** The document of every route registered on `app` (built once, on first use). */
 export function openApiDocument(app: OpenAPIHono<BffEnv>, serverUrl: string) {
-  let doc: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  let doc: (ReturnType<typeof app.getOpenAPI31Document> & { paths: object }) | undefined;
   return () => {
     if (doc) return doc;
     app.openAPIRegistry.registerComponent('securitySchemes', 'checkoutSecret', { type: 'apiKey', in: 'header', name: 'X-Checkout-Secret' });
     app.openAPIRegistry.registerComponent('securitySchemes', 'merchantBearer', { type: 'http', scheme: 'bearer' });
-    doc = app.getOpenAPI31Document({
+    const generated = app.getOpenAPI31Document({
       openapi: '3.1.0',
       info: { title: 'bank-checkout BFF', version: BFF_VERSION, description: 'Checkout API for the elements, merchant API, provider callbacks.' },
       servers: [{ url: serverUrl }],
     });
+    // Typed for what it always has: the paths of the routes (the type leaves them optional).
+    doc = { ...generated, paths: generated.paths ?? {} };
     return doc;
   };
 }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import Database from 'libsql';
 import { createSqlStore, StaleWrite, type SqlDriver } from '../src/store/sql.js';
 import { CommitInDoubt } from '../src/store/failure.js';
-import type { CheckoutRecord } from '../src/store/types.js';
+import { checkoutRecord } from './store-fixtures.js';
 
 function doubtfulDriver() {
   const db = new Database(':memory:');
@@ -64,28 +64,7 @@ function doubtfulDriver() {
   return { store: createSqlStore(driver), state };
 }
 
-const record = (id: string): CheckoutRecord => ({
-  id,
-  secretHash: `hash-${id}`,
-  mode: 'native',
-  state: 'select-bank',
-  version: 1,
-  amount: 100,
-  subject: 'Order',
-  reference: `REF-${id}`,
-  holderDestiny: 'Shop',
-  accountDestiny: 'ES9121000418450200051332',
-  customData: null,
-  urlOk: null,
-  urlError: null,
-  modes: ['native'],
-  attemptsLeft: 3,
-  createdAt: 1,
-  updatedAt: 1,
-  expiresAt: 10_000,
-  internal: {},
-  error: null,
-});
+const record = (id: string) => checkoutRecord({ id, createdAt: 1, expiresAt: 10_000 });
 
 describe('a commit in doubt', () => {
   it('that did commit is read back as written, not repeated', async () => {

@@ -12,6 +12,7 @@ import { createCore } from '../src/checkout/core.js';
 import { createLogger } from '../src/log.js';
 import { ApiError } from '../src/errors.js';
 import { createStore, type CheckoutRecord, type Store } from '../src/store/index.js';
+import { checkoutRecord } from './store-fixtures.js';
 import type { Upstream } from '../src/upstream.js';
 
 const busy = (err: unknown) => err instanceof ApiError && err.status === 409 && err.code === 'checkout_busy';
@@ -33,28 +34,7 @@ describe('checkout lock (embedded store)', () => {
   async function checkout(): Promise<CheckoutRecord> {
     const id = `chk_lock_${++seq}`;
     const at = now();
-    const result = await store.createCheckout({
-      id,
-      secretHash: `hash-${id}`,
-      mode: 'native',
-      state: 'select-bank',
-      version: 1,
-      amount: 1000,
-      subject: 'Order',
-      reference: `REF-${id}`,
-      holderDestiny: 'Shop S.L.',
-      accountDestiny: 'ES9121000418450200051332',
-      customData: null,
-      urlOk: null,
-      urlError: null,
-      modes: ['native'],
-      attemptsLeft: 3,
-      createdAt: at,
-      updatedAt: at,
-      expiresAt: at + 60 * 60_000,
-      internal: {},
-      error: null,
-    });
+    const result = await store.createCheckout(checkoutRecord({ id, createdAt: at, expiresAt: at + 60 * 60_000 }));
     assert.ok(result.created);
     return result.record;
   }

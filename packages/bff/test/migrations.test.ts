@@ -6,7 +6,6 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import pg from 'pg';
 import Database from 'libsql';
 import { createPostgresStore, createSqliteStore, type Store } from '../src/store/index.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/store/migrations.js';
+import { dropSchemas, freshSchema, withPostgres } from './store-fixtures.js';
 
 /** The statements 0.1.0 ran at boot, as it wrote them (its store's schema, outbox and replies). */
 function schema010(jsonType: string): string[] {
@@ -233,25 +233,16 @@ suite('sqlite', () => {
 
 /* ---------- PostgreSQL ---------- */
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-if (pgUrl) {
+withPostgres('migrations', (url) => {
   const schemas: string[] = [];
-  after(async () => {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    try {
-      for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
-    } finally {
-      await client.end();
-    }
-  });
+  after(() => dropSchemas(url, ...schemas));
   suite('postgres', () => {
-    const schema = `migrations_test_${randomBytes(6).toString('hex')}`;
+    const schema = freshSchema('migrations_test');
     schemas.push(schema);
     return {
       name: 'postgres',
       async raw(statements) {
-        const client = new pg.Client({ connectionString: pgUrl, options: `-c search_path=${schema}` });
+        const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
         await client.connect();
         try {
           await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
@@ -272,17 +263,7 @@ if (pgUrl) {
           await client.end();
         }
       },
-      open: () => createPostgresStore(pgUrl, { schema }),
+      open: () => createPostgresStore(url, { schema }),
     };
   });
-} else if (process.env.CI === 'true') {
-  test('migrations: postgres needs TEST_DATABASE_URL', () => {
-    assert.fail(
-      'TEST_DATABASE_URL is not set. Start PostgreSQL with `bash scripts/postgres-test.sh` and run with ' +
-        'TEST_DATABASE_URL=postgres://bank_checkout:bank_checkout@127.0.0.1:5432/bank_checkout_test',
-    );
-  });
-} else {
-  const reason = 'TEST_DATABASE_URL is not set (start PostgreSQL with: bash scripts/postgres-test.sh)';
-  test(`migrations: postgres skipped: ${reason}`, { skip: reason }, () => {});
-}
+});

@@ -157,11 +157,10 @@ describe('notifications and returns', () => {
     assert.equal((await h.bff.request('http://bff.test/v1/return/ok?c=chk_none', form({}))).status, 404);
   });
 
-  /** The first webhook of a type sent after the first `from` ones (waiting a little for it). */
+  /** The first webhook of a type sent after the first `from` ones (once what is due is delivered). */
   async function webhookOf(type: string, from: number) {
-    const find = () => h.webhooks.slice(from).find((w) => (JSON.parse(w.body) as Json).type === type);
-    for (let i = 0; i < 100 && !find(); i++) await new Promise((r) => setTimeout(r, 5));
-    const hook = find();
+    await h.bff.parts.webhook.drain();
+    const hook = h.webhooks.slice(from).find((w) => (JSON.parse(w.body) as Json).type === type);
     assert.ok(hook, `a ${type} webhook`);
     return hook;
   }
@@ -200,7 +199,7 @@ describe('notifications and returns', () => {
     const hook = await webhookOf('notification.received', hooksBefore);
     assert.deepEqual((JSON.parse(hook.body) as Json).data, event);
     assert.match(hook.headers.get('X-Bank-Checkout-Signature') ?? '', /^t=\d+,v1=[0-9a-f]{64}$/);
-    await new Promise((r) => setTimeout(r, 20));
+    await h.bff.parts.webhook.drain();
     assert.equal(h.webhooks.slice(hooksBefore).filter((w) => (JSON.parse(w.body) as Json).type === 'notification.received').length, 1);
   });
 

@@ -6,13 +6,12 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { createPostgresStore, createSqliteStore, type CheckoutRecord, type Store } from '../src/store/index.js';
+import { checkoutRecord, dropSchemas, freshSchema, unique, withPostgres } from './store-fixtures.js';
 import { loadConfig, ConfigError } from '../src/config.js';
 import { checkoutExporter, startRetention } from '../src/retention.js';
 import { createLogger } from '../src/log.js';
@@ -22,34 +21,8 @@ const NOW = Date.parse('2027-06-01T00:00:00Z');
 const OLD = NOW - 500 * DAY;
 const RECENT = NOW - DAY;
 const cutoffs = { events: NOW - 30 * DAY, idempotency: NOW - 7 * DAY, notifications: NOW - 90 * DAY, checkouts: NOW - 400 * DAY };
-let seq = 0;
-const unique = (p: string) => `${p}_${++seq}_${randomBytes(4).toString('hex')}`;
-
-function checkout(state: CheckoutRecord['state'], at: number): CheckoutRecord {
-  const id = unique('chk');
-  return {
-    id,
-    secretHash: randomBytes(32).toString('hex'),
-    mode: 'native',
-    state,
-    version: 1,
-    amount: 100,
-    subject: 's',
-    reference: unique('ref'),
-    holderDestiny: 'Shop',
-    accountDestiny: 'ES9121000418450200051332',
-    customData: null,
-    urlOk: null,
-    urlError: null,
-    modes: ['native'],
-    attemptsLeft: 3,
-    createdAt: at,
-    updatedAt: at,
-    expiresAt: at + 1000,
-    internal: {},
-    error: null,
-  };
-}
+/** A checkout in `state`, made and last changed at `at`. */
+const checkout = (state: CheckoutRecord['state'], at: number) => checkoutRecord({ state, createdAt: at, expiresAt: at + 1000 });
 
 /** One row of each kind that must go, and rows beside each that must stay. */
 async function seed(store: Store) {
@@ -185,32 +158,14 @@ suite(
   async () => {},
 );
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-if (pgUrl) {
-  const schema = `retention_test_${randomBytes(6).toString('hex')}`;
+withPostgres('retention', (url) => {
+  const schema = freshSchema('retention_test');
   suite(
     'postgres',
-    () => createPostgresStore(pgUrl, { schema }),
-    async () => {
-      const client = new pg.Client({ connectionString: pgUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      } finally {
-        await client.end();
-      }
-    },
+    () => createPostgresStore(url, { schema }),
+    () => dropSchemas(url, schema),
   );
-} else if (process.env.CI === 'true') {
-  test('retention: postgres needs TEST_DATABASE_URL', () => {
-    assert.fail(
-      'TEST_DATABASE_URL is not set. Start PostgreSQL with `bash scripts/postgres-test.sh` and run with TEST_DATABASE_URL=postgres://bank_checkout:bank_checkout@127.0.0.1:5432/bank_checkout_test',
-    );
-  });
-} else {
-  const reason = 'TEST_DATABASE_URL is not set (start PostgreSQL with: bash scripts/postgres-test.sh)';
-  test(`retention: postgres skipped: ${reason}`, { skip: reason }, () => {});
-}
+});
 
 /* ---------- settings, export, command ---------- */
 

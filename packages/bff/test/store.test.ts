@@ -4,44 +4,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import Database from 'libsql';
 import { createPostgresStore, createSqliteStore, createStore, type CheckoutRecord, type NotificationRecord, type Store } from '../src/store/index.js';
-
-let seq = 0;
-const unique = (prefix: string) => `${prefix}_${++seq}_${randomBytes(4).toString('hex')}`;
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-
-function checkout(overrides: Partial<CheckoutRecord> = {}): CheckoutRecord {
-  const id = unique('chk');
-  return {
-    id,
-    secretHash: sha256(`secret-${id}`),
-    mode: 'native',
-    state: 'select-bank',
-    version: 1,
-    amount: 1250,
-    subject: 'Order 42',
-    reference: unique('ref'),
-    holderDestiny: 'Shop S.L.',
-    accountDestiny: 'ES9121000418450200051332',
-    customData: null,
-    urlOk: 'https://shop.example/ok',
-    urlError: null,
-    modes: ['native', 'redirect'],
-    attemptsLeft: 3,
-    createdAt: 1_700_000_000_000,
-    updatedAt: 1_700_000_000_000,
-    expiresAt: 1_700_000_000_000 + 30 * 60_000,
-    internal: {},
-    error: null,
-    ...overrides,
-  };
-}
+import { checkoutRecord, dropSchemas, freshSchema, sha256, unique, withPostgres } from './store-fixtures.js';
 
 function notification(overrides: Partial<NotificationRecord> = {}): NotificationRecord {
   const id = unique('ntf');
@@ -86,7 +54,7 @@ function contract(name: string, makeEngine: () => Engine) {
       try {
         await Promise.all([store.init(), ...others.map((s) => s.init())]);
         await store.init();
-        const rec = checkout();
+        const rec = checkoutRecord();
         await others[1]!.createCheckout(rec);
         assert.deepEqual(await store.getCheckout(rec.id), rec);
       } finally {
@@ -97,7 +65,7 @@ function contract(name: string, makeEngine: () => Engine) {
     test('creates a checkout and finds it by id, secret hash and reference', async () => {
       const reference = unique('ref');
       // One open checkout per reference: the older ones have ended.
-      const [a, b, c] = [1000, 3000, 2000].map((t) => checkout({ reference, createdAt: t, updatedAt: t, state: t === 3000 ? 'select-bank' : 'expired' }));
+      const [a, b, c] = [1000, 3000, 2000].map((t) => checkoutRecord({ reference, createdAt: t, updatedAt: t, state: t === 3000 ? 'select-bank' : 'expired' }));
       for (const rec of [a!, b!, c!]) assert.deepEqual(await store.createCheckout(rec), { created: true, record: rec });
       assert.deepEqual(await store.getCheckout(a!.id), a);
       assert.deepEqual(await store.getCheckoutBySecretHash(b!.secretHash), b);
@@ -112,26 +80,26 @@ function contract(name: string, makeEngine: () => Engine) {
 
     test('holds one open checkout per reference: a second open one is refused, an ended one makes way', async () => {
       const reference = unique('ref');
-      const open = checkout({ reference });
+      const open = checkoutRecord({ reference });
       await store.createCheckout(open);
-      await assert.rejects(store.createCheckout(checkout({ reference })));
+      await assert.rejects(store.createCheckout(checkoutRecord({ reference })));
       assert.deepEqual(
         (await store.findCheckoutsByReference(reference)).map((r) => r.id),
         [open.id],
       );
       const ended = await store.updateCheckout(open.id, open.version, { state: 'cancelled' });
       assert.equal(ended?.state, 'cancelled');
-      const next = checkout({ reference });
+      const next = checkoutRecord({ reference });
       assert.deepEqual(await store.createCheckout(next), { created: true, record: next });
       // Reopening the ended one while the next is open is refused too.
       await assert.rejects(store.updateCheckout(open.id, ended!.version, { state: 'select-bank' }));
     });
 
     test('rejects a second checkout with the same id or secret hash', async () => {
-      const rec = checkout();
+      const rec = checkoutRecord();
       await store.createCheckout(rec);
-      await assert.rejects(store.createCheckout({ ...checkout(), id: rec.id }));
-      const twin = checkout({ secretHash: rec.secretHash });
+      await assert.rejects(store.createCheckout({ ...checkoutRecord(), id: rec.id }));
+      const twin = checkoutRecord({ secretHash: rec.secretHash });
       await assert.rejects(store.createCheckout(twin));
       assert.equal(await store.getCheckout(twin.id), null);
       assert.deepEqual(await store.getCheckout(rec.id), rec);
@@ -147,7 +115,7 @@ function contract(name: string, makeEngine: () => Engine) {
         text: 'quotes " \' backslash \\ emoji 😀 newline \n',
         deadline: 1_700_000_123_456,
       } as unknown as CheckoutRecord['internal'];
-      const rec = checkout({
+      const rec = checkoutRecord({
         mode: 'periodic',
         modes: ['periodic', 'native'],
         customData: '{"order":42}',
@@ -165,7 +133,7 @@ function contract(name: string, makeEngine: () => Engine) {
     });
 
     test('an update writes the indexed columns it changes and keeps the others, as another instance reads them', async () => {
-      const rec = checkout({ state: 'login', expiresAt: 1_700_000_100_000 });
+      const rec = checkoutRecord({ state: 'login', expiresAt: 1_700_000_100_000 });
       await store.createCheckout(rec);
       const kept = await store.updateCheckout(rec.id, rec.version, { internal: { sessionId: 's-1' }, updatedAt: 1_700_000_000_100 });
       const reference = unique('ref');
@@ -195,13 +163,13 @@ function contract(name: string, makeEngine: () => Engine) {
 
     test('idempotency: a second create with the same key returns the first and writes nothing', async () => {
       const key = unique('idem');
-      const first = checkout();
+      const first = checkoutRecord();
       const idem = { key, fingerprint: sha256('body-1'), createdAt: 1_700_000_000_500 };
       assert.deepEqual(await store.createCheckout(first, idem), { created: true, record: first });
       const expected = { ...idem, checkoutId: first.id };
       assert.deepEqual(await store.getIdempotency(key), expected);
 
-      const second = checkout();
+      const second = checkoutRecord();
       const again = await store.createCheckout(second, { key, fingerprint: sha256('body-2'), createdAt: 1_700_000_009_000 });
       assert.deepEqual(again, { created: false, existing: expected });
       assert.equal(await store.getCheckout(second.id), null);
@@ -209,22 +177,22 @@ function contract(name: string, makeEngine: () => Engine) {
     });
 
     test('idempotency: the checkout and its key are written both or neither', async () => {
-      const taken = checkout();
+      const taken = checkoutRecord();
       await store.createCheckout(taken);
       const key = unique('idem');
-      const clash = checkout({ secretHash: taken.secretHash });
+      const clash = checkoutRecord({ secretHash: taken.secretHash });
       await assert.rejects(store.createCheckout(clash, { key, fingerprint: sha256('b'), createdAt: 1 }));
       assert.equal(await store.getIdempotency(key), null);
       assert.equal(await store.getCheckout(clash.id), null);
 
-      const ok = checkout();
+      const ok = checkoutRecord();
       assert.equal((await store.createCheckout(ok, { key, fingerprint: sha256('b'), createdAt: 2 })).created, true);
       assert.equal((await store.getIdempotency(key))?.checkoutId, ok.id);
     });
 
     test('idempotency: concurrent creates with one key create exactly one checkout', async () => {
       const key = unique('idem');
-      const records = Array.from({ length: 5 }, () => checkout());
+      const records = Array.from({ length: 5 }, () => checkoutRecord());
       const results = await Promise.all(records.map((r) => store.createCheckout(r, { key, fingerprint: sha256('same'), createdAt: 3 })));
       const winners = results.filter((r) => r.created);
       assert.equal(winners.length, 1);
@@ -238,7 +206,7 @@ function contract(name: string, makeEngine: () => Engine) {
     });
 
     test('updateCheckout applies a patch with the current version and bumps it', async () => {
-      const rec = checkout({ internal: { sessionId: 's1' } });
+      const rec = checkoutRecord({ internal: { sessionId: 's1' } });
       await store.createCheckout(rec);
       const patch = { state: 'login' as const, updatedAt: rec.updatedAt + 5000, attemptsLeft: 2, internal: { sessionId: 's1', bankId: 'b' } };
       const next = await store.updateCheckout(rec.id, 1, patch);
@@ -250,7 +218,7 @@ function contract(name: string, makeEngine: () => Engine) {
     });
 
     test('updateCheckout with a stale version or unknown id changes nothing and returns null', async () => {
-      const rec = checkout();
+      const rec = checkoutRecord();
       await store.createCheckout(rec);
       const next = await store.updateCheckout(rec.id, 1, { state: 'login' });
       assert.equal(next?.version, 2);
@@ -261,7 +229,7 @@ function contract(name: string, makeEngine: () => Engine) {
     });
 
     test('of 10 concurrent updates naming the same version exactly one succeeds', async () => {
-      const rec = checkout();
+      const rec = checkoutRecord();
       await store.createCheckout(rec);
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) => store.updateCheckout(rec.id, 1, { attemptsLeft: i, updatedAt: rec.updatedAt + i })),
@@ -307,7 +275,7 @@ function contract(name: string, makeEngine: () => Engine) {
     });
 
     test('an outbox event written with its change is leased to one of several instances at a time', async () => {
-      const rec = checkout();
+      const rec = checkoutRecord();
       await store.createCheckout(rec);
       const event = { id: unique('evt'), type: 'checkout.updated', createdAt: 5_000_000_000_000, data: { checkoutId: rec.id } };
       const written = await store.updateCheckout(rec.id, rec.version, { state: 'cancelled' }, [event]);
@@ -368,7 +336,7 @@ function contract(name: string, makeEngine: () => Engine) {
     });
 
     test('data survives closing the store and opening a new one', async () => {
-      const rec = checkout({ internal: { sessionId: 'kept' } });
+      const rec = checkoutRecord({ internal: { sessionId: 'kept' } });
       const key = unique('idem');
       await store.createCheckout(rec, { key, fingerprint: sha256('x'), createdAt: 9 });
       const n = notification();
@@ -431,7 +399,7 @@ describe('sqlite engine', () => {
     });
     try {
       await store.init();
-      const records = Array.from({ length: 20 }, () => checkout());
+      const records = Array.from({ length: 20 }, () => checkoutRecord());
       const acked = await Promise.all(
         records.map(async (rec) => {
           const before = started;
@@ -456,7 +424,7 @@ describe('sqlite engine', () => {
     test(`${url} gives a working private database`, async () => {
       const store = createStore(url);
       assert.equal(store.engine, 'sqlite');
-      const rec = checkout();
+      const rec = checkoutRecord();
       await store.createCheckout(rec);
       assert.deepEqual(await store.getCheckout(rec.id), rec);
       const other = createStore(url);
@@ -492,29 +460,7 @@ describe('createStore', () => {
 
 /* ---------- PostgreSQL ---------- */
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-if (pgUrl) {
-  const schema = `store_test_${randomBytes(6).toString('hex')}`;
-  contract('postgres', () => ({
-    open: () => createPostgresStore(pgUrl, { schema, max: 12 }),
-    async teardown() {
-      const client = new pg.Client({ connectionString: pgUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      } finally {
-        await client.end();
-      }
-    },
-  }));
-} else if (process.env.CI === 'true') {
-  test('store contract: postgres needs TEST_DATABASE_URL', () => {
-    assert.fail(
-      'TEST_DATABASE_URL is not set. Start PostgreSQL with `bash scripts/postgres-test.sh` and run with ' +
-        'TEST_DATABASE_URL=postgres://bank_checkout:bank_checkout@127.0.0.1:5432/bank_checkout_test',
-    );
-  });
-} else {
-  const reason = 'TEST_DATABASE_URL is not set (start PostgreSQL with: bash scripts/postgres-test.sh)';
-  test(`store contract: postgres skipped: ${reason}`, { skip: reason }, () => {});
-}
+withPostgres('store contract', (url) => {
+  const schema = freshSchema('store_test');
+  contract('postgres', () => ({ open: () => createPostgresStore(url, { schema, max: 12 }), teardown: () => dropSchemas(url, schema) }));
+});

@@ -20,6 +20,7 @@ import {
   resolveOutcome,
   stateAfterError,
   ERROR_TARGETS,
+  missingData,
 } from '../src/checkout/transitions.js';
 import { createCore } from '../src/checkout/core.js';
 import { withTables } from '../../../scripts/state-table.js';
@@ -184,5 +185,41 @@ describe('the service obeys the table', () => {
     assert.deepEqual(await h.bff.parts.store.getCheckout(c.id), rec);
     const cancelled = await core.act(rec, 'cancel', async () => ({ outcome: 'cancelled', data: {} }));
     assert.equal(cancelled.state, 'cancelled', 'the checkout is not left locked');
+  });
+
+  it('enters a state only with the data its declaration holds, and acts only on a checkout that holds it', async () => {
+    assert.deepEqual(missingData('validate', { sessionId: 's' }), ['accountId', 'validations', 'deadline']);
+    assert.deepEqual(missingData('select-bank', {}), []);
+    const c = await h.createCheckout();
+    const rec = (await h.bff.parts.store.getCheckout(c.id))!;
+    const core = createCore({
+      config: h.bff.parts.config,
+      store: h.bff.parts.store,
+      upstream: h.bff.parts.upstream,
+      logger: h.bff.parts.logger,
+      now: h.bff.parts.now,
+      onFinal: () => {},
+    });
+    // A login whose outcome forgets the bank session: the accounts' state is not entered.
+    await assert.rejects(
+      core.act(rec, 'login', async () => ({ outcome: 'accounts-listed', data: { accounts: [] } })),
+      /without sessionId/,
+    );
+    const after = (await h.bff.parts.store.getCheckout(c.id))!;
+    assert.equal(after.state, 'select-bank', 'nothing written');
+    assert.equal(after.internal.busy, undefined, 'the lock released');
+
+    // A checkout stored at the accounts without them (a damaged record): no call is made for it.
+    const damaged = (await h.bff.parts.store.updateCheckout(c.id, after.version, { state: 'select-account', internal: { sessionId: 's' } }))!;
+    let called = false;
+    await assert.rejects(
+      core.act(damaged, 'transfer', async () => {
+        called = true;
+        return { outcome: 'paid', data: {} };
+      }),
+      /lacks accounts/,
+    );
+    assert.equal(called, false);
+    assert.ok(h.logs.some((l) => l.includes('checkout.undeclared_data')));
   });
 });

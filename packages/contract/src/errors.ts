@@ -38,6 +38,7 @@ export const API_ERROR_CODES = [
   // An isolated checkout's launch and its frame
   'launch_used',
   'launch_expired',
+  'opened_elsewhere',
   'not_isolated',
   'origin_refused',
   // The merchant API and the provider's calls to the BFF

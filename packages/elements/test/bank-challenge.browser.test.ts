@@ -1,33 +1,12 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../src/bank-challenge/bank-challenge.js';
-import type { BankChallenge, Clock } from '../src/bank-challenge/bank-challenge.js';
+import type { BankChallenge } from '../src/bank-challenge/bank-challenge.js';
 import { createCheckoutClient, INDIRECT_SIGNED_VALUE } from '../src/client.js';
 import type { ValidationView } from '@bank-checkout/contract';
-import { CARD_IMAGE, allAttributeValues, fakeBff, type, until, validation, view } from './fixtures.js';
+import { CARD_IMAGE, allAttributeValues, fakeBff, type, until, validation, view, manualClock } from './fixtures.js';
 
 const START = Date.UTC(2030, 0, 1);
 const bank = { bankId: 'aurora', label: 'Banco Aurora' };
-
-/** A clock that moves only when told to. */
-function manualClock(now = START) {
-  const fns = new Set<() => void>();
-  return {
-    now: () => now,
-    every: (_ms: number, fn: () => void) => {
-      fns.add(fn);
-      return () => fns.delete(fn);
-    },
-    advance(seconds: number) {
-      for (let i = 0; i < seconds; i++) {
-        now += 1000;
-        for (const f of [...fns]) f();
-      }
-    },
-    get timers() {
-      return fns.size;
-    },
-  } satisfies Clock & Record<string, unknown>;
-}
 
 const q = <T extends Element = HTMLElement>(el: Element, sel: string) => el.shadowRoot!.querySelector(sel) as T;
 const hints = (el: BankChallenge) => [...el.shadowRoot!.querySelectorAll('[part=hint]')].map((h) => h.textContent);

@@ -10,13 +10,11 @@ import type { BankCheckout } from '../src/index.js';
 import type { BankReceipt } from '../src/bank-result/receipt.js';
 import type { CheckoutMode, CheckoutView } from '@bank-checkout/contract';
 import { systemClock } from '../src/bank-challenge/bank-challenge.js';
-import { AURORA, FIXED_NOW, GROUPS, deep, fakeBff, until, view, type FakeRoute } from './fixtures.js';
+import { AURORA, FIXED_NOW, GROUPS, deep, fakeBff, until, view, type FakeRoute, text, paths } from './fixtures.js';
 
 const GATEWAY = 'https://gateway.example/pay/abc';
 const HANDOFF = 'https://bff.test/v1/handoff/chk_test.AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const ALL: CheckoutMode[] = ['native', 'redirect', 'periodic'];
-const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-const paths = (calls: { method: string; path: string }[]) => calls.map((c) => `${c.method} ${c.path}`);
 
 function bffOf(start: CheckoutView, extra: Record<string, FakeRoute> = {}) {
   let current = start;
@@ -43,7 +41,7 @@ async function mount(fetch: typeof globalThis.fetch, opts: { mode?: CheckoutMode
       poll-interval="30"
       .fetch=${fetch}
       .navigate=${(u: string) => visited.push(u)}
-      .clock=${{ now: () => FIXED_NOW, every: systemClock.every }}
+      .clock=${{ ...systemClock, now: () => FIXED_NOW }}
     ></bank-checkout>`,
   );
 }

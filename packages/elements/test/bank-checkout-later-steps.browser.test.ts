@@ -6,6 +6,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../src/bank-checkout/bank-checkout.js';
 import type { BankCheckout } from '../src/bank-checkout/bank-checkout.js';
+import { extrasReady, stepFilesSettled } from '../src/bank-checkout/loaders.js';
 import { GROUPS, fakeBff, until, view } from './fixtures.js';
 
 const LATER = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank-second-login', 'bank-contract-picker'];
@@ -13,14 +14,21 @@ const LATER = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank
 describe('<bank-checkout> alone', () => {
   // In this order: the registry is the page's, and the first test must find nothing loaded yet.
   it('loads no native step for a checkout that only pays at the bank’s page', async () => {
-    const bff = fakeBff({ 'GET /v1/checkout': () => view({ state: 'select-bank' }, { mode: 'redirect', modes: ['redirect'] }) });
-    const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret="s" locale="en" .fetch=${bff.fetch}></bank-checkout>`);
-    expect(
-      LATER.filter((t) => customElements.get(t)),
-      'no later step defined at import',
-    ).to.deep.equal([]);
-    await until(() => el.shadowRoot!.querySelector('[part=redirect-start]'), 'the redirect start');
-    await new Promise((r) => setTimeout(r, 200));
+    // A hidden page loads what it loads at once (no frame comes then): nothing is left for later.
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    try {
+      const bff = fakeBff({ 'GET /v1/checkout': () => view({ state: 'select-bank' }, { mode: 'redirect', modes: ['redirect'] }) });
+      const el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret="s" locale="en" .fetch=${bff.fetch}></bank-checkout>`);
+      expect(
+        LATER.filter((t) => customElements.get(t)),
+        'no later step defined at import',
+      ).to.deep.equal([]);
+      await until(() => el.shadowRoot!.querySelector('[part=redirect-start]'), 'the redirect start');
+      await until(extrasReady, 'what comes after the first screen');
+      await stepFilesSettled();
+    } finally {
+      delete (document as { visibilityState?: unknown }).visibilityState;
+    }
     expect(
       LATER.filter((t) => customElements.get(t)),
       'no native step for a redirect-only checkout',
@@ -42,7 +50,8 @@ describe('<bank-checkout> alone', () => {
     try {
       el = await fixture<BankCheckout>(html`<bank-checkout api="https://bff.test" checkout-secret="s" locale="en" .fetch=${bff.fetch}></bank-checkout>`);
       await until(() => el.shadowRoot!.querySelector('bank-selector')?.shadowRoot?.querySelector('[role=option]'), 'the bank list');
-      await new Promise((r) => setTimeout(r, 100));
+      // A load asked for too early would be under way: let it finish before looking.
+      await stepFilesSettled();
       const laterFile = () => performance.getEntriesByType('resource').some((r) => r.name.includes('/bank-checkout/later-steps.'));
       expect(
         LATER.filter((t) => customElements.get(t)).concat(laterFile() ? ['later-steps'] : []),

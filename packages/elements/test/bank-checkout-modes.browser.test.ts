@@ -15,17 +15,22 @@ import {
   gate,
   inlineStyled,
   leave,
+  manualClock,
   type,
   until,
+  untilPolled,
   view,
   type FakeRoute,
+  type ManualClock,
+  text,
+  paths,
+  need,
+  stepTag,
 } from './fixtures.js';
 
 const GATEWAY = 'https://gateway.example/pay/abc';
 const SIGNED = 'https://gateway.example/periodic/xyz';
 const ALL: CheckoutMode[] = ['native', 'redirect', 'periodic'];
-const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-const paths = (calls: { method: string; path: string }[]) => calls.map((c) => `${c.method} ${c.path}`);
 
 interface Recorded {
   type: string;
@@ -61,7 +66,7 @@ function modesBff(start: CheckoutView, extra: Record<string, FakeRoute> = {}) {
   return { bff: fakeBff(routes), set, routes };
 }
 
-async function mount(fetch: typeof globalThis.fetch, opts: { locale?: string; mode?: CheckoutMode; visited?: string[] } = {}) {
+async function mount(fetch: typeof globalThis.fetch, opts: { locale?: string; mode?: CheckoutMode; visited?: string[]; clock?: ManualClock } = {}) {
   const visited = opts.visited ?? [];
   const el = await fixture<BankCheckout>(
     html`<bank-checkout
@@ -72,14 +77,12 @@ async function mount(fetch: typeof globalThis.fetch, opts: { locale?: string; mo
       poll-interval="30"
       .fetch=${fetch}
       .navigate=${(u: string) => visited.push(u)}
-      .clock=${{ now: () => FIXED_NOW, every: systemClock.every }}
+      .clock=${opts.clock ?? { ...systemClock, now: () => FIXED_NOW }}
     ></bank-checkout>`,
   );
   return el;
 }
 
-const need = <T extends Element = HTMLElement>(el: BankCheckout, selector: string) => until(() => deep<T>(el.shadowRoot!, selector), selector);
-const stepTag = (el: BankCheckout) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
 const modeRadios = (el: BankCheckout) => [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('[part=modes] input[type=radio]')];
 const checkedMode = (el: BankCheckout) => modeRadios(el).findIndex((r) => r.checked);
 
@@ -232,7 +235,7 @@ describe('<bank-checkout> modes', () => {
     expect(text(notice)).to.contain('This way of paying is not available for this payment.');
     await until(() => checkedMode(el) === 0);
     expect(stepTag(el)).to.equal('bank-selector');
-    await new Promise((r) => setTimeout(r, 100));
+    await until(bff.idle, 'every answer read');
     expect(
       paths(bff.calls).filter((p) => p.startsWith('POST')),
       'a failed switch is not repeated',
@@ -243,7 +246,8 @@ describe('<bank-checkout> modes', () => {
   it('sends the payer to the bank’s page with the URL the redirect call created', async () => {
     const visited: string[] = [];
     const { bff } = modesBff(view({ state: 'select-bank' }, { modes: ALL }));
-    const el = await mount(bff.fetch, { mode: 'redirect', visited });
+    const clock = manualClock(FIXED_NOW);
+    const el = await mount(bff.fetch, { mode: 'redirect', visited, clock });
     const events = record(el);
     (await need<HTMLButtonElement>(el, '[part=redirect-start]')).click();
     await until(() => visited.length, 'navigation');
@@ -254,9 +258,8 @@ describe('<bank-checkout> modes', () => {
     expect(el.shadowRoot!.querySelector('[part=modes]'), 'no choice once on the way').to.equal(null);
     expect(states(events)).to.deep.equal(['select-bank', 'redirect']);
     await expect(el).to.be.accessible();
-    const reads = bff.calls.length;
-    await new Promise((r) => setTimeout(r, 120));
-    expect(bff.calls.length, 'no checks while the page is leaving').to.equal(reads);
+    await until(bff.idle, 'every answer read');
+    expect(clock.timers, 'no checks while the page is leaving: none is set').to.equal(0);
   });
 
   it('back from the bank before the result: waits, checks with backoff, shows the result, completes once', async () => {
@@ -264,7 +267,8 @@ describe('<bank-checkout> modes', () => {
     const visited: string[] = [];
     const waiting = view({ state: 'redirect', url: GATEWAY }, { mode: 'redirect', modes: ALL });
     const bff = fakeBff({ 'GET /v1/checkout': () => (++reads >= 4 ? view({ state: 'succeeded' }, { mode: 'redirect', modes: ALL }) : waiting) });
-    const el = await mount(bff.fetch, { visited });
+    const clock = manualClock(FIXED_NOW);
+    const el = await mount(bff.fetch, { visited, clock });
     const events = record(el);
     const heading = await need(el, 'h2');
     expect(text(heading)).to.equal('Waiting for your bank');
@@ -275,15 +279,14 @@ describe('<bank-checkout> modes', () => {
     expect(el.shadowRoot!.querySelector('[part=modes]')).to.equal(null);
     await expect(el).to.be.accessible();
 
-    const result = await need(el, 'bank-result');
+    const result = await untilPolled(clock, () => deep(el.shadowRoot!, 'bank-result'), 'bank-result');
     await until(() => text(result.shadowRoot!.querySelector('h2')) === 'Payment completed', 'the result');
     expect(visited, 'never sent to the bank again').to.deep.equal([]);
     expect(states(events)).to.deep.equal(['redirect', 'succeeded']);
     expect(completions(events)).to.deep.equal([{ checkoutId: 'chk_test', outcome: 'succeeded', code: null }]);
     await expect(el).to.be.accessible();
-    const after = reads;
-    await new Promise((r) => setTimeout(r, 150));
-    expect(reads, 'checks stop at the final state').to.equal(after);
+    await until(bff.idle, 'every answer read');
+    expect(clock.timers, 'checks stop at the final state: none is set').to.equal(0);
     await (el as unknown as { refresh(): Promise<void> }).refresh();
     expect(completions(events), 'a later read does not complete again').to.have.length(1);
   });
@@ -297,21 +300,22 @@ describe('<bank-checkout> modes', () => {
         return offline ? new Error('offline') : view({ state: 'redirect', url: GATEWAY }, { mode: 'redirect', modes: ALL });
       },
     });
-    const el = await mount(bff.fetch);
+    const clock = manualClock(FIXED_NOW);
+    const el = await mount(bff.fetch, { clock });
     await need(el, '[part=redirect-check]');
     offline = true;
     const failedFrom = reads;
-    await until(() => reads >= failedFrom + 2, 'checks go on after a failure');
+    await untilPolled(clock, () => reads >= failedFrom + 2, 'checks go on after a failure');
     expect(el.shadowRoot!.querySelector('[part=notice]'), 'a background check fails quietly').to.equal(null);
     offline = false;
 
     const parent = el.parentElement!;
     el.remove();
+    await until(bff.idle, 'every answer read');
     const stopped = reads;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(reads, 'no checks off the page').to.equal(stopped);
+    expect(clock.timers, 'no checks off the page: none is set').to.equal(0);
     parent.append(el);
-    await until(() => reads > stopped, 'checks resume on the page');
+    await untilPolled(clock, () => reads > stopped, 'checks resume on the page');
 
     const before = reads;
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part=redirect-check]')!.click();

@@ -8,13 +8,12 @@ import { setViewport } from '@web/test-runner-commands';
 import type { LitElement } from 'lit';
 import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
-import type { BankChallenge, Clock } from '../src/bank-challenge/bank-challenge.js';
+import type { BankChallenge } from '../src/bank-challenge/bank-challenge.js';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { AURORA, GROUPS, deep, fakeBff, type, until, validation, view } from './fixtures.js';
+import { AURORA, GROUPS, deep, fakeBff, type, until, validation, view, manualClock, text } from './fixtures.js';
 
 const bankRef = { bankId: 'aurora', label: AURORA.label };
 const later = (s = 90) => new Date(Date.now() + s * 1000).toISOString();
-const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 // The later steps' file comes on demand: a loaded machine may take a while.
 const need = <T extends Element = HTMLElement>(el: Element, selector: string) => until(() => deep<T>(el.shadowRoot!, selector), selector, 15_000);
 /** `selector` inside the shadow root of the step element `tag`, once both are there. */
@@ -42,6 +41,15 @@ const accounts = (over: Partial<CheckoutView> = {}, back: 'login' | 'select-cont
   );
 const challenge = () => view({ state: 'validate', bank: bankRef, round: 1, deadline: later(), validations: [validation(1, { fieldId: 'smsCode' })] });
 
+/** At the account list: the first account, and Pay. */
+async function payFromFirstAccount(el: BankCheckout): Promise<void> {
+  const picker = await need<LitElement>(el, 'bank-account-picker');
+  const first = await until(() => picker.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]'), 'an account');
+  first.click();
+  await picker.updateComplete;
+  picker.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+}
+
 async function mount(fetch: typeof globalThis.fetch, attrs: { mode?: string } = {}) {
   return fixture<BankCheckout>(
     html`<bank-checkout api="https://bff.test" checkout-secret="cs_test_0123456789abcdef" locale="en" mode=${attrs.mode ?? ''} .fetch=${fetch}></bank-checkout>`,
@@ -57,11 +65,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
       'POST /v1/checkout/transfer': () => ({ status: 409, body: { error: { code: 'stale_step', message: 'moved on', requestId: 'r1' }, view: challenge() } }),
     });
     const el = await mount(bff.fetch);
-    const picker = await need<LitElement>(el, 'bank-account-picker');
-    const first = await until(() => picker.shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]'), 'an account');
-    first.click();
-    await picker.updateComplete;
-    picker.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await payFromFirstAccount(el);
     const form = await inStep(el, 'bank-challenge', 'form');
     expect(text(el.shadowRoot!.querySelector('[part=notice]'))).to.equal('This payment moved on in another window: this page now shows where it is.');
     expect(
@@ -71,6 +75,31 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     await until(() => focused()?.localName === 'h2', 'focus on the step heading');
     expect(form.getRootNode()).to.equal(focused()!.getRootNode());
     await expect(el).to.be.accessible();
+  });
+
+  it('says the payment goes on in another window when this page was replaced there, at an action or when the payer comes back', async () => {
+    const elsewhere = { status: 409, body: { error: { code: 'opened_elsewhere', message: 'opened again', requestId: 'r2' } } };
+    let replaced = false;
+    const bff = fakeBff({
+      'GET /v1/checkout': () => (replaced ? elsewhere : accounts()),
+      'POST /v1/checkout/transfer': () => elsewhere,
+    });
+    const el = await mount(bff.fetch);
+    await payFromFirstAccount(el);
+    const result = await need<LitElement>(el, 'bank-result');
+    const message = 'This payment was opened again in another window or tab, and it continues there. To continue here instead, reload this page.';
+    await until(() => text(result.shadowRoot!.querySelector('[part=message]')) === message, 'the message');
+    expect(deep(el.shadowRoot!, 'bank-account-picker'), 'no step left to act on').to.equal(null);
+    await expect(el).to.be.accessible();
+
+    // Another page, still showing its step, learns it when the payer comes back to it.
+    replaced = false;
+    const other = await mount(bff.fetch);
+    await need(other, 'bank-account-picker');
+    replaced = true;
+    window.dispatchEvent(new FocusEvent('focus'));
+    const told = await need<LitElement>(other, 'bank-result');
+    await until(() => text(told.shadowRoot!.querySelector('[part=message]')) === message, 'the message after a read');
   });
 
   it('follows another window when the payer comes back to this one, focus on the new step', async () => {
@@ -170,11 +199,13 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     await expect(el).to.be.accessible();
   });
 
-  it('on a 375 px phone: the way to pay on one line, the summary folded, the first field within 560 px', async () => {
+  it('on a 375 px phone: the way to pay on one line, the summary folded, the first field within 560 px (a bank of three login types)', async () => {
     await setViewport({ width: 375, height: 700 });
     const over = { sandbox: true, modes: ['native', 'redirect', 'periodic'] as CheckoutView['modes'] };
     const bff = fakeBff({ 'GET /v1/checkout': () => view({ state: 'select-bank' }, over), 'GET /v1/banks': () => ({ status: 200, body: { groups: GROUPS } }) });
     const el = await mount(bff.fetch, { mode: 'native' });
+    // As wide as the demo shop's page gives it on a 375 px phone (its card's margins and padding).
+    el.style.width = '299px';
     const modes = await need(el, '[part=modes]');
     await until(() => modes.querySelector('[part=modes-change]'), 'the chosen way, on one line');
     expect(modes.querySelectorAll('input[type=radio]')).to.have.length(0);
@@ -183,7 +214,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     expect(text(el.shadowRoot!.querySelector('[part=amount]'))).to.equal('€42.50');
     const option = await inStep(el, 'bank-selector', '[role=option]');
     option.click();
-    const input = await inStep<HTMLInputElement>(el, 'bank-login-form', 'input');
+    const input = await inStep<HTMLInputElement>(el, 'bank-login-form', 'input:not([type=radio])');
     const offset = input.getBoundingClientRect().top - el.getBoundingClientRect().top;
     expect(offset, `the first field starts ${Math.round(offset)} px down the checkout`).to.be.below(560);
     await expect(el).to.be.accessible();
@@ -194,24 +225,6 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     expect(focused()).to.equal(el.shadowRoot!.querySelector('[part=modes] input:checked'));
   });
 });
-
-/** A clock that moves only when told to. */
-function manualClock(now = Date.UTC(2030, 0, 1)) {
-  const fns = new Set<() => void>();
-  return {
-    now: () => now,
-    every: (_ms: number, fn: () => void) => {
-      fns.add(fn);
-      return () => fns.delete(fn);
-    },
-    advance(seconds: number) {
-      for (let i = 0; i < seconds; i++) {
-        now += 1000;
-        for (const f of [...fns]) f();
-      }
-    },
-  } satisfies Clock & Record<string, unknown>;
-}
 
 /** The simulator's kind of card: an SVG drawing of a 3 × 3 grid. */
 function svgCard(): string {

@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia, setViewport } from '@web/test-runner-commands';
 import '../src/index.js';
-import type { BankCheckout } from '../src/index.js';
+import { systemClock, type BankCheckout } from '../src/index.js';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { LAST_BANK_KEY } from '../src/logic/banks.js';
 import {
@@ -15,11 +15,16 @@ import {
   field,
   gate,
   inlineStyled,
+  manualClock,
   type,
   until,
+  untilPolled,
   validation,
   view,
   type FakeRoute,
+  text,
+  need,
+  stepTag,
 } from './fixtures.js';
 
 const SECRET = 'cs_live_0123456789abcdef';
@@ -27,11 +32,8 @@ const CREDENTIALS = ['12345678Z', '135790', '999999', '4821', '2580', '613579'];
 const bankRef = { bankId: 'aurora', label: AURORA.label };
 const later = () => new Date(Date.now() + 90_000).toISOString();
 
-const need = <T extends Element = HTMLElement>(el: BankCheckout, selector: string) => until(() => deep<T>(el.shadowRoot!, selector), selector);
-const stepTag = (el: BankCheckout) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
 /** A read of the checkout: the first screen (`/start`) or a later read. */
 const isRead = (c: { method: string; path: string }) => c.method === 'GET' && /^\/v1\/checkout(\/start)?$/.test(c.path);
-const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 
 interface Recorded {
   type: string;
@@ -92,7 +94,14 @@ function nativeFlow() {
 
 async function mount(fetch: typeof globalThis.fetch, locale: string | null = 'es', extra: Partial<BankCheckout> = {}) {
   const el = await fixture<BankCheckout>(
-    html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale=${locale ?? ''} .fetch=${fetch} poll-interval="30"></bank-checkout>`,
+    html`<bank-checkout
+      api="https://bff.test"
+      checkout-secret=${SECRET}
+      locale=${locale ?? ''}
+      .fetch=${fetch}
+      .clock=${extra.clock ?? systemClock}
+      poll-interval="30"
+    ></bank-checkout>`,
   );
   Object.assign(el, extra);
   if (!locale) el.removeAttribute('locale');
@@ -302,7 +311,8 @@ describe('<bank-checkout>', () => {
         return current;
       },
     });
-    const el = await mount(bff.fetch, 'en');
+    const clock = manualClock();
+    const el = await mount(bff.fetch, 'en', { clock });
     const events = record(el);
     await need(el, 'bank-account-picker');
     await submitStep(el, 'bank-account-picker');
@@ -310,13 +320,12 @@ describe('<bank-checkout>', () => {
     await until(() => text(result.shadowRoot!.querySelector('h2')) === 'We are confirming your payment');
     expect(el.shadowRoot!.querySelector('[part=notice]'), 'the result tells the story').to.equal(null);
     await expect(el).to.be.accessible();
-    await until(() => text(result.shadowRoot!.querySelector('h2')) === 'Payment completed', 'polling');
+    await untilPolled(clock, () => text(result.shadowRoot!.querySelector('h2')) === 'Payment completed', 'polling');
     expect(bff.calls.filter((c) => c.method === 'POST')).to.have.length(1);
     expect(events.filter((e) => e.type === 'bank-checkout-error').map((e) => (e.detail as { code: string }).code)).to.deep.equal(['upstream_timeout']);
     expect(events.filter((e) => e.type === 'bank-checkout-complete')).to.have.length(1);
-    const polls = reads;
-    await new Promise((r) => setTimeout(r, 100));
-    expect(reads, 'polling stops once the outcome is known').to.equal(polls);
+    await until(bff.idle, 'every answer read');
+    expect(clock.timers, 'polling stops once the outcome is known: no check is set').to.equal(0);
   });
 
   it('stops watching an unknown outcome after its window and tells the payer what happens next', async () => {
@@ -327,26 +336,19 @@ describe('<bank-checkout>', () => {
         return view({ state: 'unknown' }, { error: { code: 'unknown', message: 'error.unknown' } });
       },
     });
-    const clock = {
-      at: Date.now(),
-      now() {
-        return this.at;
-      },
-      every: () => () => {},
-    };
+    const clock = manualClock(Date.now());
     const el = await fixture<BankCheckout>(
       html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale="en" .fetch=${bff.fetch} .clock=${clock} poll-interval="20"></bank-checkout>`,
     );
     const result = await need(el, 'bank-result');
     await until(() => text(result.shadowRoot!.querySelector('h2')) === 'We are confirming your payment');
-    await until(() => reads >= 3, 'a few checks');
+    await untilPolled(clock, () => reads >= 3, 'a few checks');
     expect(el.shadowRoot!.querySelector('[part=unknown-later]')).to.equal(null);
-    clock.at += 15 * 60_000 + 1;
-    await until(() => el.shadowRoot!.querySelector('[part=unknown-later]'), 'the message once the window is over');
+    clock.advance(15 * 60 + 1);
+    await untilPolled(clock, () => el.shadowRoot!.querySelector('[part=unknown-later]'), 'the message once the window is over');
     expect(text(el.shadowRoot!.querySelector('[part=unknown-later]'))).to.contain('The shop will settle it with the bank');
-    const after = reads;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(reads, 'no more checks').to.equal(after);
+    await until(bff.idle, 'every answer read');
+    expect(clock.timers, 'no more checks: none is set').to.equal(0);
     await expect(el).to.be.accessible();
   });
 
@@ -528,7 +530,7 @@ describe('<bank-checkout>', () => {
     el.checkoutSecret = 'cs_new';
     await need(el, 'bank-selector');
     hold.open();
-    await new Promise((r) => setTimeout(r, 50));
+    await until(bff.idle, 'the late answer read');
     expect(steps, 'the old checkout’s late answer is dropped').to.deep.equal(['cs_new']);
     expect(el.shadowRoot!.querySelector('bank-result')).to.equal(null);
 
@@ -543,7 +545,7 @@ describe('<bank-checkout>', () => {
     const parent = other.parentElement!;
     other.remove();
     held.open();
-    await new Promise((r) => setTimeout(r, 50));
+    await until(away.idle, 'the answer read off the page');
     expect(done, 'nothing happens off the page').to.deep.equal([]);
     parent.append(other);
     await need(other, 'bank-result');

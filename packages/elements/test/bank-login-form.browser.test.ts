@@ -16,13 +16,14 @@ describe('<bank-login-form>', () => {
   it('builds the form from the bank’s login types and field descriptors', async () => {
     const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
     expect(q(el, 'h2').textContent).to.equal('Sign in to Banco Aurora · Particulares');
-    const radios = [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')];
-    expect(radios.map((r) => r.closest('label')!.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
+    const types = q(el, 'select#login-type') as HTMLSelectElement;
+    expect(q(el, 'label[for=login-type]').textContent).to.equal('How do you want to sign in?');
+    expect([...types.options].map((o) => o.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
       'ID number (DNI / NIE) and password',
       'Username and password',
       'Card number (not available right now)',
     ]);
-    expect(radios.map((r) => [r.checked, r.disabled])).to.deep.equal([
+    expect([...types.options].map((o) => [o.selected, o.disabled])).to.deep.equal([
       [true, false],
       [false, false],
       [false, true],
@@ -60,7 +61,7 @@ describe('<bank-login-form>', () => {
       ['DNI / NIE', null],
       ['Clave', null],
     ]);
-    expect(es.shadowRoot!.querySelector('input[type=radio]')!.closest('label')!.textContent!.trim()).to.equal('DNI y clave');
+    expect(es.shadowRoot!.querySelector('select#login-type option')!.textContent!.trim()).to.equal('DNI y clave');
     const ca = await fixture<BankLoginForm>(html`<bank-login-form locale="ca" .bank=${GALICIA}></bank-login-form>`);
     await until(() => labels(ca)[0]?.[0] === 'Usuari', 'the Catalan names');
     expect(labels(ca)).to.deep.equal([
@@ -127,7 +128,9 @@ describe('<bank-login-form>', () => {
   it('switches login type with the fields of that type, starting empty', async () => {
     const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
     type(inputs(el)[0]!, '12345678Z');
-    el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')[1]!.click();
+    const types = q(el, 'select#login-type') as HTMLSelectElement;
+    types.value = 'user';
+    types.dispatchEvent(new Event('change'));
     await el.updateComplete;
     const [user, pass] = inputs(el);
     expect(q(el, `label[for=${user!.id}]`).textContent).to.equal('Username');

@@ -5,13 +5,12 @@ import { registerCatalogue } from '../src/i18n/index.js';
 import { ca } from '../src/i18n/ca.js';
 import type { BankPeriodicForm } from '../src/bank-periodic-form/bank-periodic-form.js';
 import { createCheckoutClient } from '../src/client.js';
-import { DEBTOR_IBAN, FIXED_NOW, PERIODIC_BANKS, allAttributeValues, apiError, fakeBff, inlineStyled, leave, type, until, view } from './fixtures.js';
+import { DEBTOR_IBAN, FIXED_NOW, PERIODIC_BANKS, allAttributeValues, apiError, fakeBff, inlineStyled, leave, type, until, view, text } from './fixtures.js';
 
 registerCatalogue('ca', ca);
 
 const clock = { now: () => FIXED_NOW };
 const q = <T extends Element = HTMLElement>(el: Element, sel: string) => el.shadowRoot!.querySelector(sel) as T;
-const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 const options = (select: HTMLSelectElement) => [...select.options].map((o) => [text(o), o.disabled]);
 const radios = (el: Element) => [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[name=frequency]')];
 const radioLabels = (el: Element) => radios(el).map((r) => text(r.closest('label')));

@@ -14,6 +14,7 @@ import type {
   StepView,
   ValidationView,
 } from '@bank-checkout/contract';
+import type { Clock } from '../src/shared/clock.js';
 
 export const field = (over: Partial<FieldView> & Pick<FieldView, 'fieldId' | 'label'>): FieldView => ({
   min: null,
@@ -219,11 +220,29 @@ export type FakeRoute = (body: any, call: FakeCall) => FakeReply | Promise<FakeR
  * A fake fetch for `https://bff.test`: routes are keyed `METHOD /path`; every call is recorded.
  * A route answering an Error makes fetch reject (network failure). `GET /v1/checkout/start`,
  * unless routed, answers as the BFF does: the `GET /v1/checkout` route's view, with the
- * `GET /v1/banks` route's list when the view opens on the native bank list.
+ * `GET /v1/banks` route's list when the view opens on the native bank list. `idle()` tells
+ * whether the element has read every answer so far (a failed fetch counts once it failed):
+ * awaited with `until`, what the element does with the answers has been done by then.
  */
 export function fakeBff(routes: Record<string, FakeRoute>) {
   const calls: FakeCall[] = [];
+  let unread = 0;
+  const read = () => void unread--;
+  const answer = (res: Response): Response => {
+    const json = res.json.bind(res);
+    res.json = () => json().finally(read);
+    return res;
+  };
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    unread++;
+    try {
+      return answer(await respond(input, init));
+    } catch (err) {
+      read();
+      throw err;
+    }
+  };
+  const respond = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input));
     const method = init?.method ?? 'GET';
     const headers = Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
@@ -237,7 +256,7 @@ export function fakeBff(routes: Record<string, FakeRoute>) {
     if ('status' in reply && 'body' in reply && !('step' in reply)) return Response.json(reply.body, { status: reply.status });
     return Response.json(reply);
   };
-  return { fetch: fetch as typeof globalThis.fetch, calls };
+  return { fetch: fetch as typeof globalThis.fetch, calls, idle: () => unread === 0 };
 }
 
 /** The BFF's first-screen answer, made of the fake's own checkout and bank-list routes. */
@@ -310,8 +329,11 @@ export function nextTask(): Promise<void> {
   });
 }
 
-/** Waits until `check` returns a truthy value (3 s at most, unless told otherwise). */
-export async function until<T>(check: () => T | null | undefined | false, what = 'condition', timeoutMs = 3000): Promise<T> {
+/**
+ * Waits until `check` returns a truthy value (10 s at most, unless told otherwise: a ceiling for
+ * a loaded machine, where a step's file may take seconds to arrive, never a measure).
+ */
+export async function until<T>(check: () => T | null | undefined | false, what = 'condition', timeoutMs = 10_000): Promise<T> {
   const end = performance.now() + timeoutMs;
   for (;;) {
     const v = check();
@@ -320,6 +342,66 @@ export async function until<T>(check: () => T | null | undefined | false, what =
     await nextTask();
   }
 }
+
+/**
+ * A clock that moves only when told to: the countdowns tick and the one-shot timers (the
+ * background checks) fall due as it moves.
+ */
+export function manualClock(now = Date.UTC(2030, 0, 1)) {
+  const ticks = new Set<() => void>();
+  const timers = new Set<{ at: number; fn: () => void }>();
+  return {
+    now: () => now,
+    every: (_ms: number, fn: () => void) => {
+      ticks.add(fn);
+      return () => void ticks.delete(fn);
+    },
+    after: (ms: number, fn: () => void) => {
+      const timer = { at: now + ms, fn };
+      timers.add(timer);
+      return () => void timers.delete(timer);
+    },
+    /** Moves on `seconds`, one at a time: the countdowns tick, then the timers due run. */
+    advance(seconds: number) {
+      for (let i = 0; i < seconds; i++) {
+        now += 1000;
+        for (const f of [...ticks]) f();
+        for (const t of [...timers]) if (t.at <= now) (timers.delete(t), t.fn());
+      }
+    },
+    /** Moves on to the first one-shot timer and runs it; false when none is set. */
+    next(): boolean {
+      const first = [...timers].sort((a, b) => a.at - b.at)[0];
+      if (!first) return false;
+      now = Math.max(now, first.at);
+      timers.delete(first);
+      first.fn();
+      return true;
+    },
+    /** The countdowns and timers set and not yet over or cancelled. */
+    get timers() {
+      return ticks.size + timers.size;
+    },
+  } satisfies Clock & Record<string, unknown>;
+}
+export type ManualClock = ReturnType<typeof manualClock>;
+
+/** Waits until `check` holds, running each background check as `clock` reaches it. */
+export const untilPolled = <T>(clock: ManualClock, check: () => T | null | undefined | false, what?: string): Promise<T> =>
+  until<T>(() => check() || (clock.next(), false), what);
+
+/** An element's text, its white space collapsed. */
+export const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+
+/** The calls a fake BFF received, as `METHOD /path`. */
+export const paths = (calls: { method: string; path: string }[]) => calls.map((c) => `${c.method} ${c.path}`);
+
+/** Waits for `selector` anywhere in the shadow roots below `el`'s. */
+export const need = <T extends Element = HTMLElement>(el: Element, selector: string, timeoutMs?: number) =>
+  until(() => deep<T>(el.shadowRoot!, selector), selector, timeoutMs);
+
+/** The tag of the step `<bank-checkout>` shows. */
+export const stepTag = (el: Element) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
 
 /** Finds an element through the open shadow roots below `root`. */
 export function deep<T extends Element = HTMLElement>(root: Element | ShadowRoot, selector: string): T | null {

@@ -371,8 +371,11 @@ describe('deadlines and aborts', () => {
     const f = fakeFetch(untilAborted);
     const client = createNativeClient(options(f.fetch, { timeoutMs: 5000 }));
     const ctl = new AbortController();
-    setTimeout(() => ctl.abort(), 10);
-    const err = await rejection(client.login(LOGIN, { signal: ctl.signal }));
+    const login = rejection(client.login(LOGIN, { signal: ctl.signal }));
+    // Aborted once the request is out (not before it is sent).
+    while (f.sent.length === 0) await new Promise((r) => setImmediate(r));
+    ctl.abort();
+    const err = await login;
     assert.ok(err instanceof UpstreamError && err.kind === 'aborted', String(err));
     assert.equal(f.sent.length, 1);
     const err2 = await rejection(client.login(LOGIN, { signal: AbortSignal.abort() }));

@@ -39,13 +39,3 @@ export async function dumpPostgres(url: string, schema: string): Promise<{ sampl
   }
   return { samples: Object.entries(rows).map(([table, r]) => ({ where: `PostgreSQL table ${table}`, text: JSON.stringify(r) })), rows };
 }
-
-export async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}

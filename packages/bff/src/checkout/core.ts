@@ -14,7 +14,18 @@ import type { CheckoutPatch, CheckoutRecord, OutboxEvent, Store } from '../store
 import type { Upstream } from '../upstream.js';
 import type { WebhookEvent } from '../webhook.js';
 import { finished, unlocked, type Internal } from './internal.js';
-import { ACTIONS, TIME_RULES, isFinal, modeAllowed, resolveOutcome, timePatch, type ActionOutcome } from './transitions.js';
+import {
+  ACTIONS,
+  TIME_RULES,
+  isFinal,
+  missingData,
+  modeAllowed,
+  resolveOutcome,
+  timePatch,
+  type AcceptingStates,
+  type ActionOutcome,
+  type InternalIn,
+} from './transitions.js';
 import { newId } from './secrets.js';
 
 /** How much longer than one provider call a checkout's lease runs before it must be renewed. */
@@ -101,6 +112,8 @@ export function createCore(deps: ServiceDeps) {
     patch = withFunnel(from, patch);
     // A checkout that ends keeps only what an ended one needs (internal.ts `finished`).
     if (isFinal(patch.state ?? from.state)) patch = { ...patch, internal: finished(patch.internal ?? from.internal) };
+    // A state is entered only with the data its declaration says it holds (transitions.ts `holds`).
+    assertHolds(from.id, patch.state ?? from.state, patch.internal ?? from.internal);
     const event = checkoutEvent(before, patch.state ?? from.state, patch.mode ?? from.mode, patch.internal ?? from.internal, source);
     const events = event && deps.webhook?.enabled ? [deps.webhook.event({ type: 'checkout.updated', data: event })] : [];
     const written = await store.updateCheckout(from.id, from.version, patch, events);
@@ -185,10 +198,22 @@ export function createCore(deps: ServiceDeps) {
    * before any upstream call, or an outcome the declaration does not name, releases it and
    * changes nothing.
    */
-  async function act(
+  /** Refuses (500, nothing written) a checkout in `state` without the data the state declares it holds. */
+  function assertHolds(id: string, state: CheckoutRecord['state'], data: Internal): void {
+    const missing = missingData(state, data);
+    if (!missing.length) return;
+    logger.log('error', 'checkout.undeclared_data', { checkoutId: id, state, missing });
+    throw new Error(`checkout ${id} in ${state} lacks ${missing.join(', ')}`);
+  }
+
+  /**
+   * Runs a payer action: `run` gets the checkout's data as the states that accept the action
+   * hold it (typed from their declarations, checked before the call).
+   */
+  async function act<A extends CheckoutAction>(
     rec: CheckoutRecord,
-    action: CheckoutAction,
-    run: (locked: CheckoutRecord, i: Internal) => Promise<Outcome>,
+    action: A,
+    run: (locked: CheckoutRecord, i: InternalIn<AcceptingStates<A>>) => Promise<Outcome>,
     mode = ACTIONS[action].needsMode,
   ): Promise<CheckoutRecord> {
     if (!modeAllowed(rec.modes, mode)) throw errors.conflict('mode_not_allowed', `This checkout does not allow the ${mode} mode.`);
@@ -213,7 +238,8 @@ export function createCore(deps: ServiceDeps) {
       let outcome: Outcome;
       let patch: CheckoutPatch;
       try {
-        outcome = await run(locked, locked.internal);
+        assertHolds(locked.id, locked.state, locked.internal);
+        outcome = await run(locked, locked.internal as InternalIn<AcceptingStates<A>>);
         patch = resolveOutcome(locked.state, action, outcome, {
           attemptsLeft: locked.attemptsLeft,
           now: now(),

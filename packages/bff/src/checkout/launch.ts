@@ -135,7 +135,15 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
     const keyHash = await sha256Hex(key);
     const record = await write(found, async (r) => {
       if (!sameHash(r.launch?.tokenHash ?? null, hash)) throw invalid();
-      const launch: LaunchRecord = { ...r.launch!, tokenHash: null, keyHash, redeemedAt: now(), usedHashes: [...r.launch!.usedHashes, hash].slice(-USED_KEPT) };
+      const replaced = r.launch!.keyHash ? [...(r.launch!.replacedKeyHashes ?? []), r.launch!.keyHash].slice(-USED_KEPT) : r.launch!.replacedKeyHashes;
+      const launch: LaunchRecord = {
+        ...r.launch!,
+        tokenHash: null,
+        keyHash,
+        redeemedAt: now(),
+        usedHashes: [...r.launch!.usedHashes, hash].slice(-USED_KEPT),
+        ...(replaced ? { replacedKeyHashes: replaced } : {}),
+      };
       // A bank session opened in another frame is closed, not handed over: the payer signs in again.
       return holdsSession(r) ? { launch, state: 'select-bank', error: null, internal: merchantData(r.internal) } : { launch };
     });
@@ -143,12 +151,20 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
     return { record, key };
   }
 
-  /** The checkout a frame key opens, or 401. */
+  /**
+   * The checkout a frame key opens, or 401. The key of a frame that the page loaded again
+   * replaced gets 409 `opened_elsewhere` and nothing of the checkout: that window can only say
+   * the payment goes on elsewhere (a reload there takes it back, with a bank session of its own).
+   */
   async function byFrameKey(key: string): Promise<CheckoutRecord> {
     const id = credentialCheckout('fk', key);
     const rec = id ? await store.getCheckout(id) : null;
-    if (!rec || rec.isolation !== 'isolated' || !sameHash(rec.launch?.keyHash ?? null, await sha256Hex(key)))
+    const hash = await sha256Hex(key);
+    if (!rec || rec.isolation !== 'isolated' || !sameHash(rec.launch?.keyHash ?? null, hash)) {
+      if (rec?.launch?.replacedKeyHashes?.some((h) => sameHash(h, hash)))
+        throw new ApiError(409, 'opened_elsewhere', 'This checkout was opened again in another window; it continues there.');
       throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
+    }
     return rec;
   }
 

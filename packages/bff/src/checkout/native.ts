@@ -13,7 +13,7 @@ import type { Core, Outcome } from './core.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
 import { bankTried } from './funnel.js';
 import { checkField, checkFields, loginCredentials } from './machine.js';
-import { deadlineFrom, faultCode as faultCodeOf, viewError, type ErrorStep } from './transitions.js';
+import { deadlineFrom, faultCode as faultCodeOf, viewError, type ErrorStep, type InternalIn } from './transitions.js';
 
 const timedOut = (err: unknown) => err instanceof UpstreamError && err.kind === 'timeout';
 
@@ -49,9 +49,9 @@ export function nativeActions(core: Core) {
     return listAccounts(rec, { ...base, ...(contractId ? { contractId, contracts: contracts ?? [] } : {}) }, contractId);
   }
 
-  async function listAccounts(rec: CheckoutRecord, i: Internal, contractId: string | undefined): Promise<Outcome> {
+  async function listAccounts(rec: CheckoutRecord, i: Internal & { sessionId: string }, contractId: string | undefined): Promise<Outcome> {
     try {
-      const res = await upstream.readOnly(() => upstream.native.accountsList({ sessionId: i.sessionId!, ...(contractId ? { contractId } : {}) }));
+      const res = await upstream.readOnly(() => upstream.native.accountsList({ sessionId: i.sessionId, ...(contractId ? { contractId } : {}) }));
       const accounts = (res.listAccounts ?? []).map((a) => ({ accountId: a.accountId, accountInfo: a.accountInfo, amount: a.amount ?? null }));
       return { outcome: 'accounts-listed', data: { ...i, accounts, sessionAt: now() } };
     } catch (err) {
@@ -64,14 +64,14 @@ export function nativeActions(core: Core) {
    * but keeps the session, so the same transfer is started again at once and the payer gets a
    * fresh challenge; if the bank will not, the account list is where to try again.
    */
-  async function retryChallenge(rec: CheckoutRecord, i: Internal): Promise<Outcome> {
+  async function retryChallenge(rec: CheckoutRecord, i: InternalIn<'validate'>): Promise<Outcome> {
     const attemptsLeft = rec.attemptsLeft - 1;
     const { validations, round, deadline, transactionId, ...session } = i;
     const started = now();
     try {
       const res = await upstream.native.transferInit({
-        sessionId: i.sessionId!,
-        accountIdOrigin: i.accountId!,
+        sessionId: i.sessionId,
+        accountIdOrigin: i.accountId,
         amount: rec.amount,
         subject: rec.subject,
         holderDestiny: rec.holderDestiny,
@@ -140,12 +140,12 @@ export function nativeActions(core: Core) {
 
     async secondLogin(rec: CheckoutRecord, value: string) {
       return core.act(rec, 'second-login', async (_locked, i) => {
-        const s = i.secondLogin!;
+        const s = i.secondLogin;
         const msg = checkField(s.field, value);
         if (msg) throw errors.validation([{ path: 'value', message: msg }]);
         try {
-          const res = await upstream.native.secondLogin({ sessionId: i.sessionId!, secondLoginType: String(s.type), valueFromUser: value });
-          return afterSession(rec, i, res.sessionId ?? i.sessionId!, res.listContracts);
+          const res = await upstream.native.secondLogin({ sessionId: i.sessionId, secondLoginType: String(s.type), valueFromUser: value });
+          return afterSession(rec, i, res.sessionId ?? i.sessionId, res.listContracts);
         } catch (err) {
           return failure('second-login', err, err instanceof ProviderError ? i : scrubSession(i));
         }
@@ -154,7 +154,7 @@ export function nativeActions(core: Core) {
 
     async contract(rec: CheckoutRecord, contractId: string) {
       return core.act(rec, 'contract', async (_locked, i) => {
-        if (!(i.contracts ?? []).some((c) => c.contractId === contractId))
+        if (!i.contracts.some((c) => c.contractId === contractId))
           throw errors.validation([{ path: 'contractId', message: 'is not one of the contracts offered' }]);
         return listAccounts(rec, { ...i, contractId }, contractId);
       });
@@ -162,12 +162,11 @@ export function nativeActions(core: Core) {
 
     async transfer(rec: CheckoutRecord, accountId: string) {
       return core.act(rec, 'transfer', async (_locked, i) => {
-        if (!(i.accounts ?? []).some((a) => a.accountId === accountId))
-          throw errors.validation([{ path: 'accountId', message: 'is not one of the accounts offered' }]);
+        if (!i.accounts.some((a) => a.accountId === accountId)) throw errors.validation([{ path: 'accountId', message: 'is not one of the accounts offered' }]);
         const started = now();
         try {
           const res = await upstream.native.transferInit({
-            sessionId: i.sessionId!,
+            sessionId: i.sessionId,
             accountIdOrigin: accountId,
             amount: rec.amount,
             subject: rec.subject,
@@ -187,7 +186,7 @@ export function nativeActions(core: Core) {
 
     async validate(rec: CheckoutRecord, values: Record<string, string>) {
       return core.act(rec, 'validate', async (_locked, i) => {
-        const validations = i.validations ?? [];
+        const validations = i.validations;
         // Answers to another round's codes (another window answered that one): a stale step.
         const keys = Object.keys(values);
         if (keys.length && !keys.some((k) => validations.some((v) => v.fieldId === k)))
@@ -199,7 +198,7 @@ export function nativeActions(core: Core) {
         if (issues.length) throw errors.validation(issues);
         try {
           const res = await upstream.native.transferValidate({
-            sessionId: i.sessionId!,
+            sessionId: i.sessionId,
             validations: validations.map((v) => ({ ...stripNulls(v), valueFromUser: filled[v.fieldId]! })),
           });
           if (res.status === '200') return { outcome: 'paid', data: scrubSession({ ...i, outcomeAt: now() }) };

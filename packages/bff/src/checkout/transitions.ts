@@ -170,7 +170,7 @@ const restart: ActionDecl = { on: { 'bank-list': 'select-bank', 'periodic-form':
 const expires: TimeRule = { expires: { grace: false } };
 const bankOnly = (i: Internal): Internal => ({ ...merchantData(i), ...(i.bank ? { bank: i.bank } : {}) });
 
-export const STATES: Readonly<Record<CheckoutState, StateDecl>> = {
+const DECLARED = {
   'select-bank': { on: { login, cancel, mode, redirect, periodic }, time: expires, holds: [], keepsOnError: merchantData },
   login: { on: { login, cancel, mode, redirect, back }, time: expires, holds: [], keepsOnError: bankOnly },
   'second-login': {
@@ -215,7 +215,23 @@ export const STATES: Readonly<Record<CheckoutState, StateDecl>> = {
   cancelled: { on: { restart }, time: {}, holds: [] },
   // Only the merchant's decision moves it (RESOLVE).
   unknown: { on: {}, time: {}, holds: [] },
-};
+} satisfies Readonly<Record<CheckoutState, StateDecl>>;
+
+/** One declaration per state: the actions it accepts, where each leads, its time rule and the data it holds. */
+export const STATES: Readonly<Record<CheckoutState, StateDecl>> = DECLARED;
+
+/** The data a checkout in one of `S` holds for sure (its declaration's `holds`), beside what it may hold. */
+export type InternalIn<S extends CheckoutState> = S extends CheckoutState ? Internal & Required<Pick<Internal, (typeof DECLARED)[S]['holds'][number]>> : never;
+
+/** The states that accept `A`. */
+export type AcceptingStates<A extends CheckoutAction> = {
+  [S in CheckoutState]: A extends keyof (typeof DECLARED)[S]['on'] ? S : never;
+}[CheckoutState];
+
+/** The data `state` must hold that `data` lacks (none: the checkout may be in that state). */
+export function missingData(state: CheckoutState, data: Internal): (keyof Internal)[] {
+  return STATES[state].holds.filter((k) => data[k] === undefined || data[k] === null);
+}
 
 /**
  * Where the back action leads from `state` (the view tells the payer before they go): from the
@@ -387,7 +403,7 @@ export function resolveOutcome(from: CheckoutState, action: CheckoutAction, outc
       patch = { error: null, ...outcome.patch, state, internal: outcome.data };
     }
   }
-  const missing = STATES[patch.state!].holds.filter((k) => patch.internal![k] === undefined);
+  const missing = missingData(patch.state!, patch.internal!);
   if (missing.length) throw new UndeclaredTransition(from, action, `${outcome.outcome} without ${missing.join(', ')} for ${patch.state}`);
   return patch;
 }

@@ -3,19 +3,19 @@
  * view; CORS only for the allowed origins; JSON bodies only.
  */
 import { createHash } from 'node:crypto';
-import { createRoute } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import { createRoute, type RouteConfig } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { CheckoutRecord } from '../store/types.js';
 import * as contract from '@bank-checkout/contract/schemas';
 import { ApiError, StaleStep, errorResponse } from '../errors.js';
 import { bankView } from '../checkout/machine.js';
 import { corsAllowlist, countRequest, fromOwnOrigin, jsonBody, RATE_LIMIT_HEADERS, type BffEnv } from '../http.js';
-import { json, jsonRequest, router, SECURITY, withErrors } from '../openapi.js';
+import { json, jsonRequest, jsonText, router, SECURITY, withErrors } from '../openapi.js';
 import { toApiError } from '../upstream.js';
 import type { AppParts } from '../parts.js';
 
-const isEmpty = (schema: z.ZodType) => schema === (contract.emptyBody as z.ZodType);
+const isEmpty = (schema: z.ZodType) => schema === contract.emptyBody;
 
 /** Whether an If-None-Match header names `etag` (a list, weak or strong, or `*`). */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -51,30 +51,24 @@ export function checkoutRoutes(p: AppParts) {
     await next();
   };
 
-  /** A route of the checkout API: the client secret, then the body, then the handler. */
-  const checkoutRoute = <B extends z.ZodType | undefined>(def: {
-    method: 'get' | 'post';
-    path: string;
-    summary: string;
-    body?: B;
-    response?: z.ZodType;
-    notModified?: boolean;
-  }) =>
-    createRoute(
-      withErrors({
-        method: def.method,
-        path: def.path,
-        summary: def.summary,
-        tags: ['checkout'],
-        security: SECURITY.checkout,
-        middleware: def.body ? [checkoutAuth, jsonBody({ allowEmpty: isEmpty(def.body) })] : [checkoutAuth],
-        ...(def.body ? { request: { body: jsonRequest(def.body, !isEmpty(def.body)) } } : {}),
-        responses: {
-          200: json(def.response ?? contract.checkoutView, 'The checkout view'),
-          ...(def.notModified ? { 304: { description: 'Not modified: the ETag given in If-None-Match is still current' } } : {}),
-        },
-      }),
-    );
+  /** The parts every route of the checkout API shares: the tag, the client secret and the error answers. */
+  const checkoutRoute = <R extends Omit<RouteConfig, 'tags' | 'security'>>(def: R) =>
+    createRoute(withErrors({ ...def, tags: ['checkout'], security: SECURITY.checkout }));
+
+  /** A route that reads the checkout: the client secret, then the handler. */
+  const checkoutRead = <S extends z.ZodType>(path: string, summary: string, response: S) =>
+    checkoutRoute({ method: 'get', path, summary, middleware: [checkoutAuth], responses: { 200: json(response, 'The checkout view') } });
+
+  /** A route that acts on the checkout: the client secret, then the JSON body, then the handler. */
+  const checkoutAction = <B extends z.ZodType, S extends z.ZodType>(path: string, summary: string, body: B, response: S) =>
+    checkoutRoute({
+      method: 'post',
+      path,
+      summary,
+      middleware: [checkoutAuth, jsonBody({ allowEmpty: isEmpty(body) })],
+      request: { body: jsonRequest(body, !isEmpty(body)) },
+      responses: { 200: json(response, 'The checkout view') },
+    });
 
   /** The bank list as the elements get it, serialised (and its ETag made) once per cached upstream list. */
   let banksBody: { from: unknown; json: string; etag: string } | null = null;
@@ -94,8 +88,11 @@ export function checkoutRoutes(p: AppParts) {
       method: 'get',
       path: '/banks',
       summary: 'Bank groups of the native service (cached; revalidate with If-None-Match)',
-      response: contract.banksResponse,
-      notModified: true,
+      middleware: [checkoutAuth],
+      responses: {
+        200: json(contract.banksResponse, 'The checkout view'),
+        304: { description: 'Not modified: the ETag given in If-None-Match is still current' },
+      },
     }),
     async (c) => {
       const groups = await p.upstream.nativeBanks().catch((err) => {
@@ -106,47 +103,37 @@ export function checkoutRoutes(p: AppParts) {
       const { json, etag } = banksOf(groups);
       c.header('ETag', etag);
       c.header('Cache-Control', 'private, no-cache');
-      if (matchesEtag(c.req.header('If-None-Match'), etag)) return c.body(null, 304) as never;
-      // The cached serialisation, sent as it is (it has the banksResponse shape).
-      c.header('Content-Type', 'application/json');
-      return c.body(json) as never;
+      if (matchesEtag(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
+      return jsonText<contract.BanksResponse>(c, json);
     },
   );
 
-  app.openapi(checkoutRoute({ method: 'get', path: '/checkout', summary: 'The checkout view' }), async (c) =>
-    c.json(await p.service.view(c.get('checkout')), 200),
-  );
+  app.openapi(checkoutRead('/checkout', 'The checkout view', contract.checkoutView), async (c) => c.json(await p.service.view(c.get('checkout')), 200));
 
   app.openapi(
-    checkoutRoute({
-      method: 'get',
-      path: '/checkout/start',
-      summary: 'The checkout view, with the bank list when the view opens on it (the first screen in one call)',
-      response: contract.checkoutStart,
-    }),
+    checkoutRead('/checkout/start', 'The checkout view, with the bank list when the view opens on it (the first screen in one call)', contract.checkoutStart),
     async (c) => {
       const view = await p.service.view(c.get('checkout'));
       const listed = view.state === 'select-bank' && view.mode === 'native';
       // Without the list (the provider did not answer), the element asks GET /v1/banks, which says why.
       const groups = listed ? await p.upstream.nativeBanks().catch(() => null) : null;
-      c.header('Content-Type', 'application/json');
-      return c.body(`{"view":${JSON.stringify(view)},"banks":${groups ? banksOf(groups).json : 'null'}}`) as never;
+      return jsonText<contract.CheckoutStart>(c, `{"view":${JSON.stringify(view)},"banks":${groups ? banksOf(groups).json : 'null'}}`);
     },
   );
 
-  const action = <S extends z.ZodType>(path: string, summary: string, schema: S, run: (rec: CheckoutRecord, body: z.output<S>) => Promise<CheckoutRecord>) =>
-    app.openapi(checkoutRoute({ method: 'post', path, summary, body: schema }), async (c) => {
-      const body = (c.req as unknown as { valid(target: 'json'): z.output<S> }).valid('json');
-      const rec = c.get('checkout');
-      try {
-        return c.json(await p.service.view(await run(rec, body)), 200);
-      } catch (err) {
-        if (!(err instanceof StaleStep)) throw err;
-        // Another window (or time) moved the checkout on: the answer shows where it is now.
-        const now = await p.service.settle((await p.store.getCheckout(rec.id)) ?? rec);
-        return errorResponse(c, err, { view: await p.service.view(now) }) as never;
-      }
-    });
+  /** A payer's action: the checkout's view after `run`, or (the step left meanwhile) a 409 with the view as it is now. */
+  const act = async (c: Context<CheckoutEnv>, run: (rec: CheckoutRecord) => Promise<CheckoutRecord>) => {
+    const rec = c.get('checkout');
+    try {
+      return c.json(await p.service.view(await run(rec)), 200);
+    } catch (err) {
+      if (!(err instanceof StaleStep)) throw err;
+      // Another window (or time) moved the checkout on: the answer shows where it is now.
+      const now = await p.service.settle((await p.store.getCheckout(rec.id)) ?? rec);
+      return errorResponse(c, err, { view: await p.service.view(now) });
+    }
+  };
+  const action = <B extends z.ZodType>(path: string, summary: string, body: B) => checkoutAction(path, summary, body, contract.checkoutView);
 
   /**
    * The isolated checkout's frame redeems its page's launch token, once, from the BFF's own
@@ -178,26 +165,39 @@ export function checkoutRoutes(p: AppParts) {
     },
   );
 
-  action('/checkout/login', 'Log in at the chosen bank', contract.loginBody, (rec, b) => p.service.login(rec, b));
-  action('/checkout/second-login', 'Answer the second login', contract.secondLoginBody, (rec, b) => p.service.secondLogin(rec, b.value));
-  action('/checkout/contract', 'Choose a contract', contract.contractBody, (rec, b) => p.service.contract(rec, b.contractId));
-  action('/checkout/transfer', 'Choose the account and start the transfer', contract.transferBody, (rec, b) => p.service.transfer(rec, b.accountId));
-  action('/checkout/validate', 'Answer a round of validations', contract.validateBody, (rec, b) => p.service.validate(rec, b.values));
-  action('/checkout/cancel', 'Cancel the checkout', contract.emptyBody, (rec) => p.service.cancel(rec));
-  action('/checkout/back', 'One step back (another bank, person type, contract or account)', contract.emptyBody, (rec) => p.service.back(rec));
-  action('/checkout/restart', 'Start again after a failure or a cancellation', contract.emptyBody, (rec) => p.service.restart(rec));
-  action('/checkout/redirect', 'Create the signed payment URL', contract.emptyBody, (rec) => p.service.redirect(rec));
-  action('/checkout/periodic', 'Create the signed periodic-payment URL', contract.periodicBody, (rec, b) => p.service.periodic(rec, b));
+  app.openapi(action('/checkout/login', 'Log in at the chosen bank', contract.loginBody), (c) => act(c, (rec) => p.service.login(rec, c.req.valid('json'))));
+  app.openapi(action('/checkout/second-login', 'Answer the second login', contract.secondLoginBody), (c) =>
+    act(c, (rec) => p.service.secondLogin(rec, c.req.valid('json').value)),
+  );
+  app.openapi(action('/checkout/contract', 'Choose a contract', contract.contractBody), (c) =>
+    act(c, (rec) => p.service.contract(rec, c.req.valid('json').contractId)),
+  );
+  app.openapi(action('/checkout/transfer', 'Choose the account and start the transfer', contract.transferBody), (c) =>
+    act(c, (rec) => p.service.transfer(rec, c.req.valid('json').accountId)),
+  );
+  app.openapi(action('/checkout/validate', 'Answer a round of validations', contract.validateBody), (c) =>
+    act(c, (rec) => p.service.validate(rec, c.req.valid('json').values)),
+  );
+  app.openapi(action('/checkout/cancel', 'Cancel the checkout', contract.emptyBody), (c) => act(c, (rec) => p.service.cancel(rec)));
+  app.openapi(action('/checkout/back', 'One step back (another bank, person type, contract or account)', contract.emptyBody), (c) =>
+    act(c, (rec) => p.service.back(rec)),
+  );
+  app.openapi(action('/checkout/restart', 'Start again after a failure or a cancellation', contract.emptyBody), (c) => act(c, (rec) => p.service.restart(rec)));
+  app.openapi(action('/checkout/redirect', 'Create the signed payment URL', contract.emptyBody), (c) => act(c, (rec) => p.service.redirect(rec)));
+  app.openapi(action('/checkout/periodic', 'Create the signed periodic-payment URL', contract.periodicBody), (c) =>
+    act(c, (rec) => p.service.periodic(rec, c.req.valid('json'))),
+  );
   app.openapi(
-    checkoutRoute({
-      method: 'post',
-      path: '/checkout/handoff',
-      summary: "A single-use link that opens this checkout's bank page on the payer's phone (while it waits there)",
-      body: contract.emptyBody,
-      response: contract.handoffAnswer,
-    }),
+    checkoutAction(
+      '/checkout/handoff',
+      "A single-use link that opens this checkout's bank page on the payer's phone (while it waits there)",
+      contract.emptyBody,
+      contract.handoffAnswer,
+    ),
     async (c) => c.json(await p.service.handoff.create(c.get('checkout')), 200),
   );
-  action('/checkout/mode', 'Choose native, redirect or periodic', contract.modeBody, (rec, b) => p.service.chooseMode(rec, b.mode));
+  app.openapi(action('/checkout/mode', 'Choose native, redirect or periodic', contract.modeBody), (c) =>
+    act(c, (rec) => p.service.chooseMode(rec, c.req.valid('json').mode)),
+  );
   return app;
 }

@@ -6,9 +6,10 @@
  * A key reused with another body is refused (409 `idempotency_mismatch`); a retry while the
  * first request still runs gets 409 `idempotency_in_progress` with Retry-After.
  */
-import type { Context, TypedResponse } from 'hono';
+import type { Context } from 'hono';
 import { ApiError, errors } from '../errors.js';
 import { sha256Hex } from '../checkout/secrets.js';
+import { jsonText, type JsonAnswer } from '../openapi.js';
 import type { AppParts } from '../parts.js';
 
 export const idempotencyHeader = {
@@ -36,15 +37,18 @@ function mismatch(): ApiError {
 }
 
 /** Runs a creation once per Idempotency-Key of its `scope`; answers 201, or 200 with the first answer. */
-export async function replayable<T>(
+export async function replayable<T extends object>(
   p: AppParts,
   c: Context,
   scope: string,
   body: unknown,
   create: () => Promise<T>,
-): Promise<Response & TypedResponse<T, 200 | 201, 'json'>> {
+): Promise<JsonAnswer<T, 200 | 201>> {
   const key = idempotencyKey(c);
-  if (key === undefined) return c.json((await create()) as never, 201);
+  if (key === undefined) {
+    const created: T = await create();
+    return c.json(created, 201);
+  }
   const scoped = `${scope}:${key}`;
   const fingerprint = await bodyFingerprint(body);
   const claim = await p.store.claimReply({ key: scoped, fingerprint, createdAt: p.now() });
@@ -55,7 +59,8 @@ export async function replayable<T>(
       c.header('Retry-After', '1');
       throw err;
     }
-    return c.json(claim.existing.body as never, 200);
+    // The answer stored when the key was first used: the JSON of a `T`, sent again as it is.
+    return jsonText<T>(c, JSON.stringify(claim.existing.body));
   }
   let result: T;
   try {
@@ -66,5 +71,5 @@ export async function replayable<T>(
     throw err;
   }
   await p.store.completeReply(scoped, 201, result);
-  return c.json(result as never, 201);
+  return c.json(result, 201);
 }

@@ -19,7 +19,7 @@ export function merchantRouteFactory(p: AppParts) {
       countRequest(c, p.merchantLimiter, `merchant:${kind}`);
       await next();
     };
-  return <R extends RouteConfig>(def: R): R =>
+  return <R extends RouteConfig>(def: R) =>
     createRoute(
       withErrors({
         ...def,
@@ -27,5 +27,5 @@ export function merchantRouteFactory(p: AppParts) {
         security: SECURITY.merchant,
         middleware: [auth, limit(def.method === 'get' ? 'read' : def.path.includes('{id}') ? 'update' : 'create'), ...(def.request?.body ? [jsonBody()] : [])],
       }),
-    ) as R;
+    );
 }

@@ -3,6 +3,7 @@
  * checkouts, payment links, orders, link banks, the earlier variant, notifications.
  */
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { links as L } from '@bank-checkout/provider';
 import { errors } from '../errors.js';
 import { json, jsonRequest, router } from '../openapi.js';
@@ -60,7 +61,7 @@ export function merchantRoutes(p: AppParts) {
 
   const notif = `${p.config.publicUrl}/v1/notifications/provider`;
 
-  const signed = (path: string, summary: string, schema: z.ZodType) =>
+  const signed = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
     merchantRoute({
       method: 'post',
       path,
@@ -71,20 +72,20 @@ export function merchantRoutes(p: AppParts) {
     });
 
   app.openapi(signed('/links', 'Signed payment URL', m.linkBody), async (c) => {
-    const body = c.req.valid('json') as z.output<typeof m.linkBody>;
+    const body = c.req.valid('json');
     withinCeiling(body.amount);
     return replayable(p, c, 'links', body, () => provider(() => p.upstream.links.signer({ ...body, urlNotif: notif })));
   });
 
   const periodicLinkBody = m.periodicLinkBody(p.now);
   app.openapi(signed('/links/periodic', 'Signed periodic-payment URL', periodicLinkBody), async (c) => {
-    const body = c.req.valid('json') as z.output<typeof periodicLinkBody>;
+    const body = c.req.valid('json');
     withinCeiling(body.amount);
     return replayable(p, c, 'links/periodic', body, () => provider(() => p.upstream.links.periodicSigner({ ...body, urlNotif: notif })));
   });
 
   app.openapi(signed('/links/periodic/cancel', 'Signed periodic-cancellation URL', m.cancelPeriodicBody), async (c) => {
-    const body = c.req.valid('json') as z.output<typeof m.cancelPeriodicBody>;
+    const body = c.req.valid('json');
     return replayable(p, c, 'links/periodic/cancel', body, () => provider(() => p.upstream.links.cancelPeriodic({ ...body, urlNotif: notif })));
   });
 
@@ -104,7 +105,7 @@ export function merchantRoutes(p: AppParts) {
   });
   app.openapi(ordersRoute, async (c) => {
     const args = ordersArgs(c.req.valid('query'));
-    return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.links.paymentOrders(args))));
+    return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.links.paymentOrders(args))), 200);
   });
 
   const toggle = (path: string, enable: boolean, legacy: boolean) =>
@@ -146,33 +147,38 @@ export function merchantRoutes(p: AppParts) {
         }),
       ),
     );
-    return c.json(res);
+    return c.json(res, 200);
   });
 
   /* ---------- earlier variant ---------- */
 
-  const legacyBody = p.config.provider.legacy.variant === 'commerce' ? m.legacyCommerceBody : m.legacyBusinessBody;
-  const legacySigner = merchantRoute({
-    method: 'post',
-    path: '/legacy/links',
-    summary: "Earlier signer variant (the body is the configured variant's)",
-    parameters: [idempotencyHeader],
-    request: { body: jsonRequest(legacyBody) },
-    responses: { 201: json(m.legacySignedLink, 'Signed'), 200: json(m.legacySignedLink, 'The link this Idempotency-Key made') },
-  });
-  app.openapi(legacySigner, async (c) => {
-    const variant = p.config.provider.legacy.variant;
-    const body = c.req.valid('json') as z.output<typeof legacyBody>;
-    withinCeiling(body.amount);
-    return replayable(p, c, `legacy/${variant}`, body, async () => {
-      const res = await provider(() =>
-        variant === 'commerce'
-          ? p.upstream.legacyLinks.legacySigner({ variant, body: { ...(body as L.LegacyCommerceSignerRequest), urlNotif: notif } })
-          : p.upstream.legacyLinks.legacySigner({ variant, body: { ...(body as L.LegacyBusinessSignerRequest), urlNotif: notif } }),
-      );
-      return { variant, ...res };
+  /** The earlier signer takes the configured variant's body; the route is declared with it. */
+  const legacySigner = <S extends z.ZodType>(body: S) =>
+    merchantRoute({
+      method: 'post',
+      path: '/legacy/links',
+      summary: "Earlier signer variant (the body is the configured variant's)",
+      parameters: [idempotencyHeader],
+      request: { body: jsonRequest(body) },
+      responses: { 201: json(m.legacySignedLink, 'Signed'), 200: json(m.legacySignedLink, 'The link this Idempotency-Key made') },
     });
-  });
+  /** Signs once per Idempotency-Key, within the merchant's ceiling. */
+  const legacySigned = (c: Context, variant: 'commerce' | 'business', body: { amount?: number }, sign: () => Promise<L.SignerResponse>) => {
+    withinCeiling(body.amount);
+    return replayable(p, c, `legacy/${variant}`, body, async () => ({ variant, ...(await provider(sign)) }));
+  };
+  const variant = p.config.provider.legacy.variant;
+  if (variant === 'commerce') {
+    app.openapi(legacySigner(m.legacyCommerceBody), async (c) => {
+      const body = c.req.valid('json');
+      return legacySigned(c, variant, body, () => p.upstream.legacyLinks.legacySigner({ variant, body: { ...body, urlNotif: notif } }));
+    });
+  } else {
+    app.openapi(legacySigner(m.legacyBusinessBody), async (c) => {
+      const body = c.req.valid('json');
+      return legacySigned(c, variant, body, () => p.upstream.legacyLinks.legacySigner({ variant, body: { ...body, urlNotif: notif } }));
+    });
+  }
 
   const legacyDebts = merchantRoute({
     method: 'get',
@@ -183,7 +189,7 @@ export function merchantRoutes(p: AppParts) {
   });
   app.openapi(legacyDebts, async (c) => {
     const args = ordersArgs(c.req.valid('query'));
-    return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.legacyLinks.debts(args))));
+    return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.legacyLinks.debts(args))), 200);
   });
   toggle('/legacy/links/{id}/enable', true, true);
   toggle('/legacy/links/{id}/disable', false, true);
@@ -200,10 +206,13 @@ export function merchantRoutes(p: AppParts) {
   app.openapi(notificationsRoute, async (c) => {
     const q = c.req.valid('query');
     const rows = await p.store.listNotifications({ limit: q.limit, ...(q.before ? { before: q.before } : {}) });
-    return c.json({
-      notifications: rows.map(notificationView),
-      next: rows.length === q.limit ? rows.at(-1)!.receivedAt : null,
-    });
+    return c.json(
+      {
+        notifications: rows.map(notificationView),
+        next: rows.length === q.limit ? rows.at(-1)!.receivedAt : null,
+      },
+      200,
+    );
   });
 
   return app;

@@ -56,6 +56,8 @@ export interface LaunchRecord {
   redeemedAt: number | null;
   /** Hashes of the last tokens redeemed, newest last. */
   usedHashes: string[];
+  /** Hashes of the frame keys a later launch replaced, newest last (absent before any). */
+  replacedKeyHashes?: string[];
   /** Times a token already redeemed was presented again. */
   refusals: number;
   lastRefusedAt: number | null;

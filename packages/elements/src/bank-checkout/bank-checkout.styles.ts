@@ -58,6 +58,10 @@ export const checkoutStyles = css`
     padding: 4px var(--_gap);
     font-size: 0.875em;
   }
+  /* The other rail's offer adds no gap when it has nothing to offer. */
+  bank-rail-offer {
+    display: contents;
+  }
   .status:empty {
     display: none;
   }

@@ -79,7 +79,7 @@ export class BankCheckout extends BankBase {
   @property() mode?: CheckoutMode;
   /** A ready client instead of `api`, `checkout-secret` and `fetch`. */
   @property({ attribute: false }) client?: CheckoutClient;
-  /** The clock of the validation countdown. */
+  /** The clock of the validation countdown and of the background checks. */
   @property({ attribute: false }) clock: Clock = systemClock;
   /**
    * Milliseconds before the first check while the outcome is unknown or the payer is back from
@@ -132,7 +132,7 @@ export class BankCheckout extends BankBase {
     this,
     () => this.pollInterval,
     () => void this.checkout.check(),
-    () => this.clock.now(),
+    () => this.clock,
   );
   private readonly provider = new ContextProvider(this, { context: checkoutContext });
 

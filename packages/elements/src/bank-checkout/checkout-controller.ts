@@ -45,6 +45,8 @@ const movedOn: Notice = { key: errorKey('stale_step'), retry: false };
  * checkout again and goes on from what it says.
  */
 const isBusyLine = (e: CheckoutApiError): boolean => e.status === 503 || e.code === 'checkout_busy';
+/** This page can no longer open the checkout: it is gone, or it goes on in another window. */
+const lost = (e: CheckoutApiError): boolean => e.status === 401 || e.status === 404 || e.code === 'opened_elsewhere';
 
 const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -213,7 +215,7 @@ export class CheckoutController implements ReactiveController {
         e = waited;
       }
       this.report(e);
-      if (!this.view || e.status === 401 || e.status === 404) this.lose(e);
+      if (!this.view || lost(e)) this.lose(e);
       else if (quiet) this.hooks.idle();
       else this.set({ notice: notice(e) });
     } finally {
@@ -242,7 +244,7 @@ export class CheckoutController implements ReactiveController {
       const e = asApiError(err);
       if (!isBusyLine(e)) this.report(e);
       this.set({ busy: false });
-      if (e.status === 401 || e.status === 404) {
+      if (lost(e)) {
         this.lose(e);
         return null;
       }

@@ -7,9 +7,11 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { pollDelay } from '../logic/redirect.js';
+import type { Clock } from '../shared/clock.js';
 
 export class PollController implements ReactiveController {
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the check that is due, if any. */
+  private cancel: (() => void) | undefined;
   /** What is awaited (null: nothing), and the checks made for it so far. */
   private key: string | null = null;
   private attempt = 0;
@@ -22,28 +24,29 @@ export class PollController implements ReactiveController {
     private readonly host: ReactiveControllerHost & Element,
     private readonly interval: () => number,
     private readonly check: () => void,
-    private readonly now: () => number = Date.now,
+    /** The host's clock (read each time: the host may be given another). */
+    private readonly clock: () => Pick<Clock, 'now' | 'after'>,
   ) {
     host.addController(this);
   }
 
   /** Waits for `key` (a new key starts the backoff over), at most `windowMs` when given; null stops. */
   schedule(key: string | null, windowMs?: number): void {
-    clearTimeout(this.timer);
+    this.stop();
     if (key !== this.key) {
       this.attempt = 0;
-      this.since = this.now();
+      this.since = this.clock().now();
       this.gaveUp = false;
       this.windowMs = windowMs;
     }
     this.key = key;
     if (key === null || !this.host.isConnected || this.gaveUp) return;
-    if (this.windowMs !== undefined && this.now() - this.since > this.windowMs) {
+    if (this.windowMs !== undefined && this.clock().now() - this.since > this.windowMs) {
       this.gaveUp = true;
       this.host.requestUpdate();
       return;
     }
-    this.timer = setTimeout(this.check, pollDelay(this.attempt++, this.interval()));
+    this.cancel = this.clock().after(pollDelay(this.attempt++, this.interval()), this.check);
   }
 
   hostConnected(): void {
@@ -51,6 +54,11 @@ export class PollController implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    clearTimeout(this.timer);
+    this.stop();
+  }
+
+  private stop(): void {
+    this.cancel?.();
+    this.cancel = undefined;
   }
 }

@@ -26,7 +26,7 @@ export function initialLogin(bank: BankView): LoginTypeView | undefined {
  * @csspart form - The form.
  * @csspart title - The heading.
  * @csspart sandbox-banner - The test-mode banner.
- * @csspart login-types - The choice of login type.
+ * @csspart login-types - The choice of login type (a label and a list).
  * @csspart field - A field (label, input, messages).
  * @csspart label - A field's label.
  * @csspart input - A field's input.
@@ -98,25 +98,19 @@ export class BankLoginForm extends BankElement {
     await this.run((client) => client.login({ bankId: bank.bankId, loginId: login.loginId, fields: values }));
   }
 
+  /** The bank's login types, as one line (a list, those in maintenance disabled): the fields come soon after it on a phone. */
   private renderLoginTypes(bank: BankView): TemplateResult {
-    return html`<fieldset part="login-types">
-      <legend>${this.t('login.type')}</legend>
-      <div class="types">
+    return html`<div class="field" part="login-types">
+      <label for="login-type">${this.t('login.type')}</label>
+      <select id="login-type" ?disabled=${this.busy} @change=${(e: Event) => this.chooseLogin((e.target as HTMLSelectElement).value)}>
         ${bank.logins.map((l) => {
           const name = loginTypeName(l, this.resolvedLocale, (k) => this.t(k));
-          return html`<label class="choice">
-            <input
-              type="radio"
-              name="login-type"
-              .checked=${l.loginId === this.loginId}
-              ?disabled=${!l.active || this.busy}
-              @change=${() => this.chooseLogin(l.loginId)}
-            />
-            <span><span lang=${name.lang ?? nothing}>${name.text}</span>${l.active ? nothing : html` <span class="muted">${this.t('login.unavailable')}</span>`}</span>
-          </label>`;
+          return html`<option value=${l.loginId} lang=${name.lang ?? nothing} ?disabled=${!l.active} .selected=${l.loginId === this.loginId}>
+            ${l.active ? name.text : `${name.text} ${this.t('login.unavailable')}`}
+          </option>`;
         })}
-      </div>
-    </fieldset>`;
+      </select>
+    </div>`;
   }
 
   override render() {
@@ -131,7 +125,6 @@ export class BankLoginForm extends BankElement {
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
       <h2 part="title" tabindex="-1">${this.t('login.title', { bank: bank.label })}</h2>
       ${sandbox && !this.checkout ? html`<p class="notice" part="sandbox-banner">${this.t('sandbox.banner')}</p>` : nothing} ${this.renderError(attempts)}
-      <p class="hint">${this.t('login.intro')}</p>
       ${last ? html`<p class="notice" part="last-attempt">${this.t('login.lastAttempt')}</p>` : nothing}
       ${bank.logins.length > 1 ? this.renderLoginTypes(bank) : nothing}
       ${
@@ -149,8 +142,9 @@ export class BankLoginForm extends BankElement {
             })
           : html`<p class="alert" role="alert">${this.t('login.noActiveType')}</p>`
       }
+      <p class="hint" id="login-intro">${this.t('login.intro')}</p>
       <div class="actions">
-        <button type="submit" class="primary" part="submit" ?disabled=${!login || this.busy}>${this.t('login.submit')}</button>
+        <button type="submit" class="primary" part="submit" aria-describedby="login-intro" ?disabled=${!login || this.busy}>${this.t('login.submit')}</button>
         ${
           sandbox && login?.fields.some((f) => f.testValue)
             ? html`<button type="button" part="fill-test" ?disabled=${this.busy} @click=${this.fillTestValues}>${this.t('login.fillTest')}</button>`

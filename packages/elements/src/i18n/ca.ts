@@ -205,6 +205,8 @@ export const ca: Catalogue = {
   'error.unauthorized': 'Aquest enllaç de pagament no és vàlid.',
   'error.launch_used':
     "Aquest pagament ja s'ha obert en un altre lloc, així que no pot continuar aquí. No s'ha enviat res del que hagis escrit. Torna a carregar la pàgina per començar de nou.",
+  'error.opened_elsewhere':
+    "Aquest pagament s'ha tornat a obrir en una altra finestra o pestanya, i continua allà. Per continuar aquí, torna a carregar aquesta pàgina.",
   'error.launch_expired': 'Aquest pagament ha trigat massa a obrir-se. Torna a carregar la pàgina per començar de nou.',
   'error.not_found': 'No trobem aquest pagament.',
   'error.validation_failed': 'Algunes dades no són vàlides. Revisa-les i torna-ho a provar.',

@@ -153,6 +153,7 @@ export const en = {
   'error.unauthorized': 'This payment link is not valid.',
   'error.launch_used':
     'This checkout was already opened somewhere else, so it cannot continue here. Nothing you typed was sent. Reload the page to start again.',
+  'error.opened_elsewhere': 'This payment was opened again in another window or tab, and it continues there. To continue here instead, reload this page.',
   'error.launch_expired': 'This checkout took too long to open. Reload the page to start again.',
   'error.not_found': 'This payment could not be found.',
   'error.validation_failed': 'Some of the data is not valid. Check it and try again.',

@@ -205,6 +205,7 @@ export const eu: Catalogue = {
   'error.unauthorized': 'Ordainketa-esteka hau ez da baliozkoa.',
   'error.launch_used':
     'Ordainketa hau beste nonbait ireki da jada, eta ezin da hemen jarraitu. Idatzi duzun ezer ez da bidali. Kargatu berriro orria berriro hasteko.',
+  'error.opened_elsewhere': 'Ordainketa hau beste leiho edo fitxa batean ireki da berriro, eta han jarraitzen du. Hemen jarraitzeko, kargatu berriro orri hau.',
   'error.launch_expired': 'Ordainketa honek gehiegi iraun du irekitzen. Kargatu berriro orria berriro hasteko.',
   'error.not_found': 'Ez dugu ordainketa hau aurkitu.',
   'error.validation_failed': 'Datu batzuk ez dira baliozkoak. Berrikusi eta saiatu berriro.',

@@ -205,6 +205,7 @@ export const gl: Catalogue = {
   'error.unauthorized': 'Esta ligazón de pagamento non é válida.',
   'error.launch_used':
     'Este pagamento xa se abriu noutro sitio, así que non pode continuar aquí. Non se enviou nada do que escribiches. Recarga a páxina para comezar de novo.',
+  'error.opened_elsewhere': 'Este pagamento volveuse abrir noutra ventá ou lapela, e continúa alí. Para continuar aquí, recarga esta páxina.',
   'error.launch_expired': 'Este pagamento tardou demasiado en abrirse. Recarga a páxina para comezar de novo.',
   'error.not_found': 'Non atopamos este pagamento.',
   'error.validation_failed': 'Algúns datos non son válidos. Revísaos e téntao de novo.',
