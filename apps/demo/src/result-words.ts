@@ -1,6 +1,6 @@
 /**
  * The words of the shop's result page in the payment's language (the language the payer chose
- * for the checkout: English and Spanish; other languages read the English ones), so the page
+ * for the checkout: the five the checkout speaks; any other reads the English ones), so the page
  * and the checkout on it speak one language and offer the same next step. Dates are written
  * with Intl in that language, never as `YYYY-MM-DD`.
  */
@@ -29,10 +29,9 @@ export interface ResultWords {
   seeOrder: string;
   seeWhatHappened: string;
   frequencies: Record<string, string>;
-  /** `{frequency} from {start}`, then `until {end}` or `until you cancel it`. */
-  from: string;
-  until: string;
-  untilCancelled: string;
+  /** A periodic order's schedule with an end, and without one. */
+  schedule: string;
+  scheduleOpen: string;
 }
 
 const en: ResultWords = {
@@ -55,9 +54,8 @@ const en: ResultWords = {
   seeOrder: 'Continue: see your order',
   seeWhatHappened: 'See what happened to your order',
   frequencies: { Weekly: 'Weekly', Monthly: 'Monthly', Quarterly: 'Every three months', Yearly: 'Yearly' },
-  from: '{frequency} from {start}',
-  until: 'until {end}',
-  untilCancelled: 'until you cancel it',
+  schedule: '{frequency} from {start} until {end}',
+  scheduleOpen: '{frequency} from {start} until you cancel it',
 };
 
 const es: ResultWords = {
@@ -80,13 +78,87 @@ const es: ResultWords = {
   seeOrder: 'Continuar: ver tu pedido',
   seeWhatHappened: 'Ver qué ha pasado con tu pedido',
   frequencies: { Weekly: 'Semanal', Monthly: 'Mensual', Quarterly: 'Trimestral', Yearly: 'Anual' },
-  from: '{frequency} desde el {start}',
-  until: 'hasta el {end}',
-  untilCancelled: 'hasta que lo canceles',
+  schedule: '{frequency} desde el {start} hasta el {end}',
+  scheduleOpen: '{frequency} desde el {start} hasta que lo canceles',
+};
+
+const ca: ResultWords = {
+  intl: 'ca-ES',
+  final: {
+    succeeded: { title: "Gràcies: el pagament s'ha completat", body: 'Hem rebut el pagament i estem preparant la comanda.' },
+    failed: { title: "El pagament no s'ha fet", body: "No s'ha cobrat res. Pots tornar-ho a provar des de la cistella." },
+    failedAgain: { title: "El pagament no s'ha fet", body: "No s'ha cobrat res. Pots tornar-ho a provar aquí sota." },
+    cancelled: { title: 'Has cancel·lat el pagament', body: "No s'ha cobrat res. La cistella continua aquí." },
+    cancelledAgain: { title: 'Has cancel·lat el pagament', body: "No s'ha cobrat res. Pots tornar-ho a provar aquí sota." },
+    expired: { title: 'El pagament ha caducat', body: "No s'ha cobrat res. Torna a començar des de la cistella." },
+    unknown: { title: 'Esperant el teu banc', body: 'El banc encara no ens ha dit com ha anat; aquesta pàgina ho torna a comprovar.' },
+  },
+  underWay: { title: 'El pagament està en curs', body: "El banc encara no l'ha confirmat; aquesta pàgina mostra el resultat tan bon punt arribi." },
+  payAgain: { title: 'Paga la comanda', body: "No s'ha cobrat res. Paga aquí sota, en aquesta pàgina o en la del teu banc." },
+  mandate: { title: 'El pagament periòdic està autoritzat', body: "Avui no s'ha cobrat res: el banc pagarà aquest import segons el calendari de sota." },
+  order: 'Comanda',
+  continueShopping: 'Continua comprant',
+  backToCart: 'Torna a la cistella',
+  seeOrder: 'Continua: mira la comanda',
+  seeWhatHappened: 'Mira què ha passat amb la comanda',
+  frequencies: { Weekly: 'Setmanal', Monthly: 'Mensual', Quarterly: 'Trimestral', Yearly: 'Anual' },
+  schedule: '{frequency} des del {start} fins al {end}',
+  scheduleOpen: '{frequency} des del {start} fins que el cancel·lis',
+};
+
+const gl: ResultWords = {
+  intl: 'gl-ES',
+  final: {
+    succeeded: { title: 'Grazas: o teu pagamento completouse', body: 'Recibimos o teu pagamento e estamos a preparar o teu pedido.' },
+    failed: { title: 'O pagamento non se realizou', body: 'Non se cobrou nada. Podes tentalo de novo desde o teu carro.' },
+    failedAgain: { title: 'O pagamento non se realizou', body: 'Non se cobrou nada. Podes tentalo de novo aquí abaixo.' },
+    cancelled: { title: 'Cancelaches o pagamento', body: 'Non se cobrou nada. O teu carro segue aquí.' },
+    cancelledAgain: { title: 'Cancelaches o pagamento', body: 'Non se cobrou nada. Podes tentalo de novo aquí abaixo.' },
+    expired: { title: 'O pagamento caducou', body: 'Non se cobrou nada. Comeza de novo desde o teu carro.' },
+    unknown: { title: 'Á espera do teu banco', body: 'O teu banco aínda non nos dixo como foi; esta páxina volve comprobalo.' },
+  },
+  underWay: { title: 'O teu pagamento está en curso', body: 'O banco aínda non o confirmou; esta páxina amosa o resultado en canto chegue.' },
+  payAgain: { title: 'Paga o teu pedido', body: 'Non se cobrou nada. Paga aquí abaixo, nesta páxina ou na do teu banco.' },
+  mandate: {
+    title: 'O teu pagamento periódico está autorizado',
+    body: 'Hoxe non se cobrou nada: o teu banco pagará este importe segundo o calendario de abaixo.',
+  },
+  order: 'Pedido',
+  continueShopping: 'Seguir mercando',
+  backToCart: 'Volver ao teu carro',
+  seeOrder: 'Continuar: ver o teu pedido',
+  seeWhatHappened: 'Ver que pasou co teu pedido',
+  frequencies: { Weekly: 'Semanal', Monthly: 'Mensual', Quarterly: 'Trimestral', Yearly: 'Anual' },
+  schedule: '{frequency} desde o {start} ata o {end}',
+  scheduleOpen: '{frequency} desde o {start} ata que o canceles',
+};
+
+const eu: ResultWords = {
+  intl: 'eu-ES',
+  final: {
+    succeeded: { title: 'Eskerrik asko: ordainketa osatu da', body: 'Zure ordainketa jaso dugu eta eskaera prestatzen ari gara.' },
+    failed: { title: 'Ordainketa ez da egin', body: 'Ez da ezer kobratu. Saskitik berriro saia zaitezke.' },
+    failedAgain: { title: 'Ordainketa ez da egin', body: 'Ez da ezer kobratu. Hemen behean berriro saia zaitezke.' },
+    cancelled: { title: 'Ordainketa bertan behera utzi duzu', body: 'Ez da ezer kobratu. Saskia hemen duzu oraindik.' },
+    cancelledAgain: { title: 'Ordainketa bertan behera utzi duzu', body: 'Ez da ezer kobratu. Hemen behean berriro saia zaitezke.' },
+    expired: { title: 'Ordainketa iraungi da', body: 'Ez da ezer kobratu. Hasi berriro saskitik.' },
+    unknown: { title: 'Zure bankuaren zain', body: 'Zure bankuak ez digu oraindik emaitza esan; orri honek berriro egiaztatzen du.' },
+  },
+  underWay: { title: 'Ordainketa bidean da', body: 'Bankuak ez du oraindik berretsi; orri honek emaitza erakutsiko du iritsi bezain laster.' },
+  payAgain: { title: 'Ordaindu eskaera', body: 'Ez da ezer kobratu. Ordaindu hemen behean, orri honetan edo zure bankuarenean.' },
+  mandate: { title: 'Aldizkako ordainketa baimendu da', body: 'Gaur ez da ezer kobratu: zure bankuak zenbateko hau ordainduko du beheko egutegiaren arabera.' },
+  order: 'Eskaera',
+  continueShopping: 'Jarraitu erosten',
+  backToCart: 'Itzuli saskira',
+  seeOrder: 'Jarraitu: ikusi eskaera',
+  seeWhatHappened: 'Ikusi zer gertatu den eskaerarekin',
+  frequencies: { Weekly: 'Astero', Monthly: 'Hilero', Quarterly: 'Hiru hilean behin', Yearly: 'Urtero' },
+  schedule: '{frequency}; hasiera: {start}; amaiera: {end}',
+  scheduleOpen: '{frequency}; hasiera: {start}; bertan behera utzi arte',
 };
 
 /** The languages the result page has words in. */
-export const RESULT_WORDS: Readonly<Record<string, ResultWords>> = { en, es };
+export const RESULT_WORDS: Readonly<Record<string, ResultWords>> = { en, es, ca, eu, gl };
 
 /** The words for `locale`, and the language they are in (English for a language without its own). */
 export function resultWords(locale: string): { lang: string; words: ResultWords } {
@@ -106,6 +178,7 @@ export function longDate(iso: string, lang: string): string {
 /** "Monthly from 30 November 2026 until you cancel it", in `lang`. */
 export function scheduleText(schedule: { frequency: string; startDate: string; endDate?: string | null | undefined }, lang: string): string {
   const w = resultWords(lang).words;
-  const from = fill(w.from, { frequency: w.frequencies[schedule.frequency] ?? schedule.frequency, start: longDate(schedule.startDate, lang) });
-  return `${from} ${schedule.endDate ? fill(w.until, { end: longDate(schedule.endDate, lang) }) : w.untilCancelled}`;
+  const frequency = w.frequencies[schedule.frequency] ?? schedule.frequency;
+  const start = longDate(schedule.startDate, lang);
+  return schedule.endDate ? fill(w.schedule, { frequency, start, end: longDate(schedule.endDate, lang) }) : fill(w.scheduleOpen, { frequency, start });
 }

@@ -194,7 +194,8 @@ describe('shop server', () => {
 
     bff.views.set(id, { state: 'failed', mode: 'redirect', actions: [] });
     assert.match(await result('en'), /Nothing was charged\. You can try again from your cart\./, 'no way to pay again below: the cart');
-    assert.match(await result('ca'), /lang="en"/, 'a language the shop has no words in reads English, and says so');
+    assert.match(await result('gl'), /lang="gl"[\s\S]*O pagamento non se realizou[\s\S]*Podes tentalo de novo desde o teu carro\./);
+    assert.match(await result('fr'), /lang="en"/, 'a language the shop has no words in reads English, and says so');
 
     bff.views.set(id, { state: 'succeeded', mode: 'periodic', actions: [], schedule: { frequency: 'Monthly', startDate: '2026-11-30' } });
     const mandate = await result('es');
