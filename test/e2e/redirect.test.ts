@@ -79,6 +79,11 @@ describe('redirect payments through the gateway', () => {
     assert.equal(again.state, 'select-bank');
     await page.getByRole('heading', { level: 1, name: 'Paga tu pedido' }).waitFor();
     await kit(page).locator('bank-checkout [part=redirect-start]').waitFor();
+    // The page's words follow the language switch with the checkout.
+    await page.getByLabel('Language of the payment').selectOption('en');
+    await page.getByRole('heading', { level: 1, name: 'Pay for your order' }).waitFor();
+    assert.equal(await page.locator('.result-page').getAttribute('lang'), 'en');
+    assert.equal(await page.locator('[data-word=backToCart]').textContent(), 'Back to your cart');
     payer.assertClean();
     await payer.close();
   });
