@@ -26,7 +26,7 @@ describe('<bank-checkout isolate> (full kit)', () => {
       expect(frame.src).to.equal(`${location.origin}/v1/frame`);
       expect(el.shadowRoot!.querySelector('.checkout, bank-selector'), 'no step rendered in the page').to.equal(null);
       const placeholder = el.shadowRoot!.querySelector('[part="placeholder"][role="status"]');
-      expect(placeholder?.textContent, 'the placeholder in the kit’s own words while the frame loads').to.equal('Loading the payment…');
+      await until(() => placeholder?.textContent === 'Loading the payment…', 'the placeholder in the kit’s own words while the frame loads');
       expect(frame.title).to.equal('Pay by bank');
       await new Promise((r) => frame.addEventListener('load', r, { once: true }));
       const sent: { message: { secret?: string }; transfer: Transferable[] }[] = [];

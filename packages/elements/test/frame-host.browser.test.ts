@@ -59,7 +59,7 @@ describe('the isolated checkout host', () => {
     const placeholder = el.shadowRoot!.querySelector<HTMLElement>('[part="placeholder"]')!;
     expect(placeholder, 'a placeholder').to.exist;
     expect(placeholder.getAttribute('role')).to.equal('status');
-    expect(placeholder.textContent, 'in the checkout’s language').to.equal('Cargando el pago…');
+    await until(() => placeholder.textContent === 'Cargando el pago…', 'its words in the checkout’s language, once the status is in the page');
     expect(placeholder.getBoundingClientRect().height, 'about the first screen, 32rem').to.equal(512);
     expect(frame.inert, 'the loading frame is out of reach').to.equal(true);
     expect(getComputedStyle(frame).opacity, 'and out of view').to.equal('0');
@@ -87,7 +87,7 @@ describe('the isolated checkout host', () => {
     }
     const { el, frame } = await mount(location.origin);
     el.setAttribute('locale', 'ca-ES');
-    expect(el.shadowRoot!.querySelector('[part="placeholder"]')!.textContent).to.equal(HOST_TEXTS.ca![1]);
+    await until(() => el.shadowRoot!.querySelector('[part="placeholder"]')!.textContent === HOST_TEXTS.ca![1], 'the Catalan words');
     expect(frame.title).to.equal(HOST_TEXTS.ca![0]);
   });
 

@@ -122,13 +122,14 @@ export class IsolatedCheckout {
     this.origin = origin;
     this.loadedFor = key;
     adoptStyle(this.root);
-    const [title, loading] = this.texts(this.source().locale);
+    const [title] = this.texts(this.source().locale);
     const placeholder = document.createElement('div');
     placeholder.className = 'loading';
     placeholder.setAttribute('part', 'placeholder');
     placeholder.setAttribute('role', 'status');
-    placeholder.textContent = loading;
     this.placeholder = placeholder;
+    // Its words come once the status is in the page, so that screen readers announce them.
+    setTimeout(() => (placeholder.textContent = this.texts(this.source().locale)[1]));
     const frame = document.createElement('iframe');
     frame.title = this.host.getAttribute('frame-title') || title;
     frame.setAttribute('part', 'frame');
