@@ -99,6 +99,9 @@ describe('the isolated checkout', () => {
     await ui.locator('bank-selector [role=option]').first().waitFor();
     const frame = await checkoutFrame(page);
     assert.equal(await page.locator('bank-checkout iframe').getAttribute('title'), 'Pay by bank');
+    // "Pay by bank" is a heading once: the frame's own (its document's level one), not the shop's too.
+    assert.equal(await page.getByRole('heading', { name: 'Pay by bank' }).count(), 0);
+    assert.equal(await ui.getByRole('heading', { level: 1, name: 'Pay by bank' }).count(), 1);
     const violations: string[] = [];
     const check = async (step: string) => {
       const { violations: found, inFrame } = await axeWithFrame(page, frame);

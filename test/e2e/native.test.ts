@@ -38,7 +38,12 @@ describe('native payments on the checkout page', () => {
       assert.equal(await resultTitle(page), 'Payment completed');
       assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
 
-      // The shop's page for the order: read from the BFF on the server, and the cart emptied.
+      // The cart is emptied as the payment succeeds, before the order's page is opened (another tab shows it).
+      const tab = await page.context().newPage();
+      await tab.goto(`${stack.urls.demo}/cart`);
+      assert.match((await tab.locator('main').textContent()) ?? '', /Your cart is empty/);
+      await tab.close();
+      // The shop's page for the order: read from the BFF on the server.
       await page.getByRole('link', { name: 'Continue: see your order' }).click();
       await page.waitForURL(/\/result\?/);
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Thank you: your payment is complete');
@@ -62,4 +67,51 @@ describe('native payments on the checkout page', () => {
     assertClean();
     await close();
   });
+});
+
+describe('the shop on a phone', () => {
+  for (const width of [320, 375]) {
+    it(`at ${width} px: the cart fits the screen and “Continue to payment” takes its own taps`, async () => {
+      const context = await stack.browser.newContext({ viewport: { width, height: 700 }, isMobile: true, hasTouch: true });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${stack.urls.demo}/`);
+        for (const name of ['Stoneware mug', 'Single-origin coffee, 1 kg', 'Dot-grid notebook']) {
+          await page.getByRole('button', { name: `Add to cart: ${name}` }).click();
+          await page.waitForURL('**/cart');
+          await page.goto(`${stack.urls.demo}/`);
+        }
+        await page.goto(`${stack.urls.demo}/cart`);
+        const wide = await page.evaluate(() => {
+          const edge = document.documentElement.clientWidth;
+          return [...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > edge + 0.5).map((e) => e.localName);
+        });
+        assert.deepEqual(wide, [], 'nothing of the cart reaches past the screen’s edge');
+        assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width, 'no sideways scroll');
+        assert.match((await page.locator('table.cart tbody tr').first().textContent()) ?? '', /€18\.50 each/, 'the unit price stays, under the name');
+
+        const button = page.getByRole('button', { name: 'Continue to payment' });
+        await button.scrollIntoViewIfNeeded();
+        const taps = await button.evaluate((b) => {
+          const r = b.getBoundingClientRect();
+          // Its edges, inside its rounded corners, and its middle.
+          const points = [
+            [r.left + 10, r.top + 2],
+            [r.right - 10, r.top + 2],
+            [r.left + r.width / 2, r.top + r.height / 2],
+            [r.left + 10, r.bottom - 2],
+            [r.right - 10, r.bottom - 2],
+          ];
+          const overlapping = [...document.querySelectorAll('.pay-form .choice, .pay-form fieldset')].filter((c) => c.getBoundingClientRect().bottom > r.top);
+          return { hits: points.map(([x, y]) => b.contains(document.elementFromPoint(x!, y!))), overlapping: overlapping.length };
+        });
+        assert.deepEqual(taps, { hits: [true, true, true, true, true], overlapping: 0 });
+        await page.getByRole('radio', { name: "At my bank's page" }).tap();
+        await button.tap();
+        await page.waitForURL(/\/checkout\?order=.*mode=redirect/);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });

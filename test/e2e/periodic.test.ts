@@ -44,7 +44,10 @@ describe('periodic orders', () => {
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Your periodic payment is set up');
     assert.match(
       (await page.locator('.result-page').textContent()) ?? '',
-      new RegExp(`Nothing was charged today[\\s\\S]*Monthly from ${start} until you cancel it`),
+      // The date as people write it (Intl, the payment's language), never as YYYY-MM-DD.
+      new RegExp(
+        `Nothing was charged today[\\s\\S]*Monthly from ${new Intl.DateTimeFormat('en-IE', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${start}T00:00:00Z`))} until you cancel it`,
+      ),
     );
     await kit(page).locator('bank-result [part=title]').getByText('Periodic payment set up').waitFor();
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');

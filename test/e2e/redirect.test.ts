@@ -70,13 +70,20 @@ describe('redirect payments through the gateway', () => {
     await page.getByRole('button', { name: 'Leave and return to the shop' }).click();
     await page.getByRole('button', { name: 'Return to the shop' }).click();
     await page.waitForURL(`${stack.urls.demo}/result?**`);
-    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'The payment did not go through');
+    // The shop's page speaks the payment's language too, and offers the step the checkout offers.
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'El pago no se ha realizado');
+    assert.equal(await page.locator('#result-body').textContent(), 'No se ha cobrado nada. Puedes volver a intentarlo aquí abajo.');
     assert.equal(await page.getByLabel('Language of the payment').inputValue(), 'es');
     await kit(page).locator('bank-result [part=title]').getByText('El pago no se ha completado').waitFor();
     const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Reintentar' }).click());
     assert.equal(again.state, 'select-bank');
-    await page.getByRole('heading', { level: 1, name: 'Pay for your order' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Paga tu pedido' }).waitFor();
     await kit(page).locator('bank-checkout [part=redirect-start]').waitFor();
+    // The page's words follow the language switch with the checkout.
+    await page.getByLabel('Language of the payment').selectOption('en');
+    await page.getByRole('heading', { level: 1, name: 'Pay for your order' }).waitFor();
+    assert.equal(await page.locator('.result-page').getAttribute('lang'), 'en');
+    assert.equal(await page.locator('[data-word=backToCart]').textContent(), 'Back to your cart');
     payer.assertClean();
     await payer.close();
   });

@@ -51,6 +51,11 @@ export function createDemo(options: DemoOptions): DemoApp {
     ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
     intervalMs: options.feedIntervalMs ?? 3000,
     now: ctx.opts.now,
+    // A payment that succeeded (the BFF's signed word, verified above) empties the cart it paid
+    // for at once, not when the payer opens the order's page.
+    onCheckoutUpdate: (u) => {
+      if (u.state === 'succeeded') for (const [session, order] of ctx.sessions.withCheckout(u.checkoutId)) ctx.sessions.paid(session, order);
+    },
   });
 
   let assets: Map<string, Asset> | null = null;

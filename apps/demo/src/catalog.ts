@@ -1,8 +1,8 @@
 /**
- * What the shop sells and how a cart adds up: the products, the ways to pay by bank, and the
- * words for each final state of a payment. Pure data and functions.
+ * What the shop sells and how a cart adds up: the products and the ways to pay by bank (the
+ * result page's words are in result-words.ts). Pure data and functions.
  */
-import type { CheckoutMode, CheckoutState } from '@bank-checkout/contract';
+import type { CheckoutMode } from '@bank-checkout/contract';
 import type { Session } from './session.js';
 
 export interface Product {
@@ -42,29 +42,3 @@ export const isMode = (v: unknown): v is CheckoutMode => MODES.some((m) => m.mod
 
 /** `mode` first, then the other modes: the order the checkout offers them. */
 export const modesWith = (mode: CheckoutMode): CheckoutMode[] => [mode, ...MODES.map((m) => m.mode).filter((m) => m !== mode)];
-
-export const FINAL_TEXT: Partial<Record<CheckoutState, { title: string; body: string }>> = {
-  succeeded: { title: 'Thank you: your payment is complete', body: 'We have received your payment and are preparing your order.' },
-  failed: { title: 'The payment did not go through', body: 'Nothing was charged. You can try again from your cart.' },
-  cancelled: { title: 'The payment was cancelled', body: 'Nothing was charged. Your cart is still here.' },
-  expired: { title: 'The payment expired', body: 'Nothing was charged. Start again from your cart.' },
-  unknown: { title: 'Waiting for your bank', body: 'Your bank has not told us the outcome yet; this page checks again.' },
-};
-
-/** Words for a payment still under way. */
-export const UNDER_WAY = {
-  title: 'Your payment is under way',
-  body: 'The bank has not confirmed it yet; this page shows the outcome as soon as it arrives.',
-};
-
-/** Words for a payment started again on the result page (after a failure or a cancellation). */
-export const PAY_AGAIN = {
-  title: 'Pay for your order',
-  body: 'Nothing was charged. Pay below, in the page or at your bank.',
-};
-
-/** Words for a periodic order the payer set up: a mandate, nothing paid today. */
-export const MANDATE_SET_UP = {
-  title: 'Your periodic payment is set up',
-  body: 'Nothing was charged today: your bank pays this amount on the schedule below.',
-};

@@ -92,7 +92,14 @@ function isStoredNotification(d: Record<string, unknown>): d is Record<string, u
   );
 }
 
-export function createFeed(opts: { merchant: MerchantClient; webhookSecret?: string; intervalMs: number; now: () => number }) {
+export function createFeed(opts: {
+  merchant: MerchantClient;
+  webhookSecret?: string;
+  intervalMs: number;
+  now: () => number;
+  /** Each checkout update of a verified webhook (the shop empties a paid cart at once). */
+  onCheckoutUpdate?: (update: CheckoutUpdate) => void;
+}) {
   const listeners = new Set<(e: FeedEvent) => void>();
   const seen = new Set<string>();
   /** Webhook event ids already handled (the BFF may deliver one twice). */
@@ -165,6 +172,7 @@ export function createFeed(opts: { merchant: MerchantClient; webhookSecret?: str
         updates.unshift(update);
         updates.length = Math.min(updates.length, KEEP);
         broadcast({ type: 'checkout', row: checkoutRow(update) });
+        opts.onCheckoutUpdate?.(update);
       }
       if (event?.type === 'notification.received' && d && isStoredNotification(d)) {
         if (!seen.has(d.id)) {

@@ -21,7 +21,8 @@ export function toText(page: Html): string {
 }
 
 /** An attribute present or absent (`required`, `disabled`, …). */
-export const flag = (on: boolean | undefined, name: 'required' | 'checked' | 'selected' | 'open' | 'disabled'): Html | '' => (on ? raw(` ${name}`) : '');
+export const flag = (on: boolean | undefined, name: 'required' | 'checked' | 'selected' | 'open' | 'disabled' | 'data-mandate' | 'data-again'): Html | '' =>
+  on ? raw(` ${name}`) : '';
 
 export type Section = 'shop' | 'cart' | 'console' | 'examples';
 

@@ -84,6 +84,16 @@ export function createSessions(opts: { secureCookie: boolean; now?: () => number
       s.flash = null;
       return f;
     },
+    /** The sessions with an order for this checkout (its own, or its inline twin), each with that order. */
+    *withCheckout(checkoutId: string): Generator<[Session, SessionOrder]> {
+      for (const s of sessions.values()) for (const o of s.orders) if (o.checkoutId === checkoutId || o.inline?.checkoutId === checkoutId) yield [s, o];
+    },
+    /** A paid order empties the cart it was made for (a cart changed since stays as it is). */
+    paid(s: Session, order: SessionOrder): void {
+      if (s.cartRevision !== order.cartRevision) return;
+      s.cart = [];
+      s.cartRevision++;
+    },
     addOrder(s: Session, order: SessionOrder): void {
       s.orders = [order, ...s.orders.filter((o) => o.checkoutId !== order.checkoutId)].slice(0, MAX_ORDERS);
     },

@@ -4,7 +4,8 @@
  * the routes read.
  */
 import type { CheckoutMode } from '@bank-checkout/contract';
-import { FINAL_TEXT, MANDATE_SET_UP, MAX_QUANTITY, MODES, PAY_AGAIN, UNDER_WAY, type Product } from './catalog.js';
+import { MAX_QUANTITY, MODES, type Product } from './catalog.js';
+import { RESULT_WORDS, resultWords, scheduleText } from './result-words.js';
 import { euros } from './format.js';
 import { flag, flashBox, html, type Html } from './layout.js';
 import type { MerchantCheckout } from './merchant.js';
@@ -52,12 +53,12 @@ export function cartView(lines: { p: Product; quantity: number }[], total: numbe
   const body = lines.length
     ? html`<table class="cart">
             <caption class="visually-hidden">Items in your cart</caption>
-            <thead><tr><th scope="col">Product</th><th scope="col">Price</th><th scope="col">Quantity</th><th scope="col" class="num">Subtotal</th></tr></thead>
+            <thead><tr><th scope="col">Product</th><th scope="col" class="price">Price</th><th scope="col">Quantity</th><th scope="col" class="num">Subtotal</th></tr></thead>
             <tbody>
               ${lines.map(
                 ({ p, quantity }) => html`<tr>
-                  <th scope="row"><a href="/products/${p.id}">${p.name}</a></th>
-                  <td>${euros(p.price)}</td>
+                  <th scope="row"><a href="/products/${p.id}">${p.name}</a><span class="unit">${euros(p.price)} each</span></th>
+                  <td class="price">${euros(p.price)}</td>
                   <td>
                     <form method="post" action="/cart/update" class="inline">
                       <input type="hidden" name="productId" value="${p.id}">
@@ -70,7 +71,7 @@ export function cartView(lines: { p: Product; quantity: number }[], total: numbe
                 </tr>`,
               )}
             </tbody>
-            <tfoot><tr><th scope="row" colspan="3">Total</th><td class="num total">${euros(total)}</td></tr></tfoot>
+            <tfoot><tr><th scope="row">Total</th><td class="price"></td><td></td><td class="num total">${euros(total)}</td></tr></tfoot>
           </table>
           <form method="post" action="/checkout" class="pay-form">
             <fieldset>
@@ -126,6 +127,11 @@ export function checkoutElement(api: string, credential: PageCredential, mode?: 
   return html`<bank-checkout id="bank-checkout"${opens} locale="${locale}" api="${api}"${mode ? html` mode="${mode}"` : ''}></bank-checkout>`;
 }
 
+/**
+ * The checkout page: the order, then the checkout. The checkout brings its own headings (its
+ * steps'; isolated, its frame's document is titled "Pay by bank" with a level-one heading), so
+ * the page adds none around it: "Pay by bank" is a heading once.
+ */
 export function checkoutView(order: SessionOrder, element: Html, locale = 'en'): Html {
   return html`<div class="checkout-page">
         <section class="order-summary" aria-labelledby="order-title">
@@ -135,14 +141,13 @@ export function checkoutView(order: SessionOrder, element: Html, locale = 'en'):
           <p class="total">Total <strong>${euros(order.amount)}</strong></p>
           <p><a href="/cart">← Back to your cart</a></p>
         </section>
-        <section class="pay" aria-labelledby="pay-title">
-          <h2 id="pay-title">Pay by bank</h2>
+        <div class="pay">
           ${languageSwitch(locale)}
           ${element}
-          <p class="after" id="after" hidden>
+          <p class="after" id="after" hidden data-words="${JSON.stringify(RESULT_WORDS)}">
             <a id="after-link" href="/result?checkout=${order.checkoutId}" data-checkout="${order.checkoutId}">See your order</a>
           </p>
-        </section>
+        </div>
       </div>`;
 }
 
@@ -152,21 +157,29 @@ export function resultUnavailableView(message: string, retryUrl: string): Html {
 }
 
 /**
- * The outcome read from the BFF. With the session's own checkout (`element`) the element shows
- * it and follows it (a payment started again here included: the page's script changes the
- * heading to the texts in its `data-texts`); otherwise `<bank-result>` shows a final state. A
+ * The outcome read from the BFF, in the payment's language (`locale`, the one chosen for the
+ * checkout). With the session's own checkout (`element`) the element shows it and follows it (a
+ * payment started again here included: the page's script changes the words to those in its
+ * `data-words`, and follows the language switch); otherwise `<bank-result>` shows a final state.
+ * When the checkout below offers to pay again, the page says so too (one next step, not two). A
  * periodic order set up is told as a mandate with its schedule, never as a payment.
  */
 export function resultView(checkout: MerchantCheckout, element: Html | null, locale = 'en'): Html {
+  const { lang, words } = resultWords(locale);
   const mandate = checkout.state === 'succeeded' && checkout.mode === 'periodic';
-  const text = mandate ? MANDATE_SET_UP : (FINAL_TEXT[checkout.state] ?? UNDER_WAY);
-  const retry = checkout.state === 'succeeded' ? html`<a href="/">Continue shopping</a>` : html`<a href="/cart">Back to your cart</a>`;
+  const again = !!element && (checkout.state === 'failed' || checkout.state === 'cancelled') && checkout.actions.includes('restart');
+  const text = mandate
+    ? words.mandate
+    : (words.final[again ? (`${checkout.state}Again` as 'failedAgain' | 'cancelledAgain') : checkout.state] ?? words.underWay);
+  const [href, word] = checkout.state === 'succeeded' ? ['/', 'continueShopping' as const] : ['/cart', 'backToCart' as const];
   const schedule = mandate && checkout.schedule ? checkout.schedule : null;
-  const texts = JSON.stringify({ final: FINAL_TEXT, underWay: UNDER_WAY, payAgain: PAY_AGAIN });
-  return html`<div class="result-page" data-state="${checkout.state}" data-texts="${texts}">
+  const schedules = schedule ? Object.fromEntries(Object.keys(RESULT_WORDS).map((l) => [l, scheduleText(schedule, l)])) : {};
+  return html`<div class="result-page" lang="${lang}" data-state="${checkout.state}"${flag(mandate, 'data-mandate')}${flag(again, 'data-again')} data-words="${JSON.stringify(RESULT_WORDS)}">
         <h1 id="result-title">${text.title}</h1>
         <p id="result-body">${text.body}</p>
-        <p>Order <strong>${checkout.reference}</strong> · ${euros(checkout.amount)}${schedule ? html` · ${schedule.frequency} from ${schedule.startDate}${schedule.endDate ? html` until ${schedule.endDate}` : ' until you cancel it'}` : ''}</p>
+        <p><span data-word="order">${words.order}</span> <strong>${checkout.reference}</strong> · ${euros(checkout.amount)}${
+          schedule ? html` · <span id="result-schedule" data-schedules="${JSON.stringify(schedules)}">${schedules[lang]}</span>` : ''
+        }</p>
         ${
           element
             ? html`${languageSwitch(locale)}${element}`
@@ -174,6 +187,6 @@ export function resultView(checkout: MerchantCheckout, element: Html | null, loc
               ? html`<bank-result locale="${locale}" status="${checkout.state}"${checkout.error ? html` code="${checkout.error.code}"` : ''}></bank-result>`
               : ''
         }
-        <p>${retry}</p>
+        <p><a href="${href}" data-word="${word}">${words[word]}</a></p>
       </div>`;
 }

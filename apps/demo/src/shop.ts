@@ -120,8 +120,16 @@ export function shopRoutes(ctx: DemoContext) {
     return c.redirect('/cart', 303);
   });
 
-  app.get('/cart', (c) => {
+  app.get('/cart', async (c) => {
     const session = sessions.get(c);
+    // A payment of this very cart that succeeded empties it, even when its webhook never came:
+    // the outcome read from the BFF, never one the browser says.
+    const pending = session.cart.length ? session.orders.filter((o) => o.cartRevision === session.cartRevision) : [];
+    const found = await Promise.all(pending.flatMap((o) => [o.checkoutId, ...(o.inline ? [o.inline.checkoutId] : [])].map((id) => merchant.getCheckout(id))));
+    const paid = pending.find((o) =>
+      found.some((f) => f.ok && f.data.state === 'succeeded' && (f.data.id === o.checkoutId || f.data.id === o.inline?.checkoutId)),
+    );
+    if (paid) sessions.paid(session, paid);
     const flash = sessions.takeFlash(session);
     const lines = session.cart.flatMap((l) => {
       const p = findProduct(l.productId);
@@ -211,10 +219,7 @@ export function shopRoutes(ctx: DemoContext) {
     }
     const checkout = found.data;
     const order = session.orders.find((o) => o.checkoutId === checkout.id || o.inline?.checkoutId === checkout.id);
-    if (order && checkout.state === 'succeeded' && session.cartRevision === order.cartRevision) {
-      session.cart = [];
-      session.cartRevision++;
-    }
+    if (order && checkout.state === 'succeeded') sessions.paid(session, order);
     // The checkout the payer came back from: the inline twin's result shows inline.
     const { inline, scripts, preconnect } = embedding(c, order?.inline?.checkoutId === checkout.id);
     return page(

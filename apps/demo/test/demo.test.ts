@@ -27,6 +27,8 @@ function fakeBff() {
   const calls: Call[] = [];
   const checkouts = new Map<string, { id: string; clientSecret?: string; launchToken?: string; reference: string; amount: number; state: string }>();
   let launches = 0;
+  /** What GET /v1/checkouts/:id answers beyond `succeeded`, by checkout id. */
+  const views = new Map<string, Record<string, unknown>>();
   const resolved = new Set<string>();
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -56,7 +58,7 @@ function fakeBff() {
     if (m) {
       const found = [...checkouts.values()].find((c) => c.id === m[1]);
       return found
-        ? json(200, { ...found, clientSecret: undefined, state: 'succeeded' })
+        ? json(200, { ...found, clientSecret: undefined, state: 'succeeded', actions: [], ...views.get(found.id) })
         : json(404, { error: { code: 'not_found', message: 'Checkout not found.' } });
     }
     if (url.pathname === '/v1/links') {
@@ -79,7 +81,7 @@ function fakeBff() {
     if (url.pathname === '/v1/orders') return json(200, { currentPage: 1, totalPages: 0, totalItems: 0, paymentOrders: [] });
     return json(404, { error: { code: 'not_found', message: 'Route not found.' } });
   };
-  return { fetch: fetch as typeof globalThis.fetch, calls, checkouts };
+  return { fetch: fetch as typeof globalThis.fetch, calls, checkouts, views };
 }
 
 const bff = fakeBff();
@@ -126,6 +128,8 @@ describe('shop server', () => {
       page,
     )?.[1];
     assert.ok(token, page);
+    // The checkout's frame is titled "Pay by bank" with its own level-one heading: the page adds no second one.
+    assert.deepEqual(page.match(/<h[1-6][^>]*>[^<]*/g), ['<h1 id="order-title">Checkout']);
     assert.ok(!page.includes('checkout-secret'));
     assert.ok(!page.includes(MERCHANT_SECRET), 'the merchant secret never reaches a page');
 
@@ -165,6 +169,47 @@ describe('shop server', () => {
     assert.match(await res.text(), /Thank you: your payment is complete/);
     assert.equal((await demo.request(`${SHOP}/result?checkout=chk_404`)).status, 404);
     assert.equal((await demo.request(`${SHOP}/result?checkout=${encodeURIComponent('../x')}`)).status, 404);
+  });
+
+  it('speaks the payment’s language on /result, offers the next step the checkout offers, and writes dates with Intl', async () => {
+    const cookie = cookieOf(await demo.request(`${SHOP}/`));
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'tote', quantity: '1' }, cookie));
+    const made = await demo.request(`${SHOP}/checkout`, form({ mode: 'redirect' }, cookie));
+    const id = new URL(made.headers.get('Location')!, SHOP).searchParams.get('order')!;
+    const result = async (language: string) => {
+      const res = await demo.request(`${SHOP}/result?checkout=${id}&result=failed`, { headers: { Cookie: `${cookie}; checkout-language=${language}` } });
+      assert.equal(res.status, 200);
+      return res.text();
+    };
+
+    bff.views.set(id, { state: 'failed', mode: 'redirect', actions: ['restart'] });
+    const es = await result('es');
+    assert.match(es, /<div class="result-page" lang="es" data-state="failed" data-again/);
+    assert.match(es, /<h1 id="result-title">El pago no se ha realizado<\/h1>/);
+    assert.match(es, /No se ha cobrado nada\. Puedes volver a intentarlo aquí abajo\./, 'the step the checkout below offers, not the cart');
+    assert.match(es, /<a href="\/cart" data-word="backToCart">Volver a tu carrito<\/a>/);
+    assert.match(es, /<bank-checkout id="bank-checkout" isolate launch-token="[^"]+" locale="es"/);
+    const en = await result('en');
+    assert.match(en, /lang="en"[\s\S]*The payment did not go through[\s\S]*Nothing was charged\. You can try again below\./);
+
+    bff.views.set(id, { state: 'failed', mode: 'redirect', actions: [] });
+    assert.match(await result('en'), /Nothing was charged\. You can try again from your cart\./, 'no way to pay again below: the cart');
+    assert.match(await result('gl'), /lang="gl"[\s\S]*O pagamento non se realizou[\s\S]*Podes tentalo de novo desde o teu carro\./);
+    assert.match(await result('fr'), /lang="en"/, 'a language the shop has no words in reads English, and says so');
+
+    bff.views.set(id, { state: 'succeeded', mode: 'periodic', actions: [], schedule: { frequency: 'Monthly', startDate: '2026-11-30' } });
+    const mandate = await result('es');
+    assert.match(mandate, /Tu pago periódico está autorizado/);
+    assert.match(mandate, /Mensual desde el 30 de noviembre de 2026 hasta que lo canceles/);
+    assert.ok(!mandate.includes('>2026-11-30'), 'no ISO date shown');
+    bff.views.set(id, {
+      state: 'succeeded',
+      mode: 'periodic',
+      actions: [],
+      schedule: { frequency: 'Quarterly', startDate: '2026-11-30', endDate: '2027-11-30' },
+    });
+    assert.match(await result('en'), /Every three months from 30 November 2026 until 30 November 2027/);
+    bff.views.delete(id);
   });
 
   it('refuses changes from other origins, bad input and oversized bodies with 4xx', async () => {
@@ -242,6 +287,53 @@ describe('webhook', () => {
     await reader.cancel();
     const console = await (await demo.request(`${SHOP}/console`)).text();
     assert.match(console, /<tr data-id="chk_9:succeeded">/);
+  });
+
+  it('empties the cart a payment paid as soon as its verified update arrives, and only that cart', async () => {
+    const cookie = cookieOf(await demo.request(`${SHOP}/`));
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'coffee', quantity: '1' }, cookie));
+    const made = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    const id = new URL(made.headers.get('Location')!, SHOP).searchParams.get('order')!;
+    bff.views.set(id, { state: 'select-bank' });
+    const cart = async () => (await demo.request(`${SHOP}/cart`, { headers: { Cookie: cookie } })).text();
+    assert.match(await cart(), /Single-origin coffee/);
+
+    const update = (state: string) =>
+      JSON.stringify({
+        id: `evt_${id}_${state}`,
+        type: 'checkout.updated',
+        data: { checkoutId: id, reference: 'ORD-X', amount: 2990, state, previousState: 'validate' },
+      });
+    assert.equal((await post(sign(update('failed')), update('failed'))).status, 200);
+    assert.match(await cart(), /Single-origin coffee/, 'a failure keeps the cart');
+    assert.equal((await post(sign(update('succeeded')), update('succeeded'))).status, 200);
+    const after = await cart();
+    assert.match(after, /Your cart is empty/, 'emptied on the verified outcome, before the order page is opened');
+    assert.doesNotMatch(after, /class="badge"/);
+    bff.views.delete(id);
+  });
+
+  it('empties a paid cart on its next view when no webhook came (the outcome read from the BFF), and keeps a cart changed since', async () => {
+    const cookie = cookieOf(await demo.request(`${SHOP}/`));
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'notebook', quantity: '1' }, cookie));
+    const made = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    const id = new URL(made.headers.get('Location')!, SHOP).searchParams.get('order')!;
+    const cart = async () => (await demo.request(`${SHOP}/cart`, { headers: { Cookie: cookie } })).text();
+    bff.views.set(id, { state: 'login' });
+    assert.match(await cart(), /Dot-grid notebook/, 'not paid yet');
+    bff.views.set(id, { state: 'succeeded' });
+    assert.match(await cart(), /Your cart is empty/);
+
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'notebook', quantity: '1' }, cookie));
+    const second = new URL((await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie))).headers.get('Location')!, SHOP).searchParams.get(
+      'order',
+    )!;
+    bff.views.set(second, { state: 'select-bank' });
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: '1' }, cookie));
+    bff.views.set(second, { state: 'succeeded' });
+    assert.match(await cart(), /Stoneware mug/, 'a cart changed after the payment began is not the one it paid');
+    bff.views.delete(id);
+    bff.views.delete(second);
   });
 
   it('streams a payment link’s notification as it arrives, once, and ignores a malformed one', async () => {

@@ -25,6 +25,9 @@ describe('<bank-checkout isolate> (full kit)', () => {
       expect(frame.getAttribute('part')).to.equal('frame');
       expect(frame.src).to.equal(`${location.origin}/v1/frame`);
       expect(el.shadowRoot!.querySelector('.checkout, bank-selector'), 'no step rendered in the page').to.equal(null);
+      const placeholder = el.shadowRoot!.querySelector('[part="placeholder"][role="status"]');
+      await until(() => placeholder?.textContent === 'Loading the payment…', 'the placeholder in the kit’s own words while the frame loads');
+      expect(frame.title).to.equal('Pay by bank');
       await new Promise((r) => frame.addEventListener('load', r, { once: true }));
       const sent: { message: { secret?: string }; transfer: Transferable[] }[] = [];
       frame.contentWindow!.postMessage = ((message: { secret?: string }, _origin: string, transfer: Transferable[] = []) =>
@@ -36,6 +39,9 @@ describe('<bank-checkout isolate> (full kit)', () => {
       el.addEventListener('bank-checkout-step', (e) => steps.push(e));
       port.postMessage({ v: 1, type: 'event', name: 'bank-checkout-step', detail: { checkoutId: 'chk_1', state: 'select-bank', previous: null } });
       await until(() => steps.length === 1, 'the step event');
+      port.postMessage({ v: 1, type: 'size', height: 900 });
+      await until(() => !el.shadowRoot!.querySelector('[part="placeholder"]'), 'the frame in the placeholder’s place');
+      expect(frame.getBoundingClientRect().height).to.equal(900);
       expect(steps[0]!.detail.state).to.equal('select-bank');
       expect(calls, 'the page itself calls nothing').to.deep.equal([]);
     } finally {

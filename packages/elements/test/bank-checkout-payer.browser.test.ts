@@ -184,6 +184,18 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     const options = [...picker.shadowRoot!.querySelectorAll('[part=option]')].map(text);
     expect(options[0]).not.to.contain('Refused');
     expect(options[1]).to.contain('Refused by your bank');
+    // Seen: set apart from the balance, in the error colour, the option edged in it.
+    const [plain, refused] = [...picker.shadowRoot!.querySelectorAll<HTMLElement>('[part=option]')];
+    const flag = refused!.querySelector<HTMLElement>('[part=flag]')!;
+    expect(text(flag)).to.equal('Refused by your bank');
+    expect(plain!.querySelector('[part=flag]')).to.equal(null);
+    const detail = refused!.querySelector<HTMLElement>('[part=detail]')!;
+    expect(text(detail)).not.to.contain('Refused');
+    expect(getComputedStyle(flag).color).not.to.equal(getComputedStyle(detail).color);
+    expect(getComputedStyle(refused!).borderLeftColor).to.equal(getComputedStyle(flag).color);
+    expect(getComputedStyle(plain!).borderLeftColor).not.to.equal(getComputedStyle(flag).color);
+    // Heard: the words are part of the radio's name (its label wraps them).
+    expect(refused!.querySelector('input')!.labels![0]!.textContent).to.contain('Refused by your bank');
     await expect(el).to.be.accessible();
   });
 

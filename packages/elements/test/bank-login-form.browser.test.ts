@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../src/bank-login-form/bank-login-form.js';
 import type { BankLoginForm } from '../src/bank-login-form/bank-login-form.js';
 import { createCheckoutClient } from '../src/client.js';
-import { AURORA, AURORA_EMPRESAS, allAttributeValues, fakeBff, leave, type, until, view } from './fixtures.js';
+import { AURORA, AURORA_EMPRESAS, GALICIA, allAttributeValues, fakeBff, leave, type, until, view } from './fixtures.js';
 
 const q = <T extends Element = HTMLElement>(el: BankLoginForm, sel: string) => el.shadowRoot!.querySelector(sel) as T;
 const inputs = (el: BankLoginForm) => [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input:not([type=radio])')];
@@ -19,9 +19,9 @@ describe('<bank-login-form>', () => {
     const types = q(el, 'select#login-type') as HTMLSelectElement;
     expect(q(el, 'label[for=login-type]').textContent).to.equal('How do you want to sign in?');
     expect([...types.options].map((o) => o.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
-      'DNI y clave',
-      'Usuario y contraseña',
-      'Tarjeta y PIN (not available right now)',
+      'ID number (DNI / NIE) and password',
+      'Username and password',
+      'Card number (not available right now)',
     ]);
     expect([...types.options].map((o) => [o.selected, o.disabled])).to.deep.equal([
       [true, false],
@@ -29,11 +29,45 @@ describe('<bank-login-form>', () => {
       [false, true],
     ]);
     const [dni, pin] = inputs(el);
-    expect(q(el, `label[for=${dni!.id}]`).textContent).to.equal('DNI / NIE');
+    expect(q(el, `label[for=${dni!.id}]`).textContent).to.equal('ID number (DNI / NIE)');
     expect([dni!.type, dni!.getAttribute('inputmode'), dni!.maxLength, dni!.minLength, dni!.autocomplete]).to.deep.equal(['text', 'text', 9, 9, 'off']);
     expect([pin!.type, pin!.getAttribute('inputmode'), pin!.maxLength, pin!.autocomplete]).to.deep.equal(['password', 'numeric', 8, 'off']);
     expect(el.shadowRoot!.querySelector('[part=sandbox-banner]')).to.equal(null);
     await expect(el).to.be.accessible();
+  });
+
+  it('names the bank’s fields in the checkout’s language: the bank’s own words in Spanish, marked as Spanish where the kit does not know them', async () => {
+    const labels = (el: BankLoginForm) =>
+      [...el.shadowRoot!.querySelectorAll('label[part=label]')].map((l) => [l.textContent, l.getAttribute('lang')] as [string, string | null]);
+    const odd = {
+      ...AURORA_EMPRESAS,
+      logins: [
+        {
+          ...AURORA_EMPRESAS.logins[0]!,
+          fields: [...AURORA_EMPRESAS.logins[0]!.fields, { ...AURORA_EMPRESAS.logins[0]!.fields[2]!, fieldId: 'other', label: 'Firma de operaciones' }],
+        },
+      ],
+    };
+    const en = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${odd}></bank-login-form>`);
+    expect(labels(en)).to.deep.equal([
+      ['Company tax number (CIF)', null],
+      ['Password', null],
+      ['User code', null],
+      ['Firma de operaciones', 'es'],
+    ]);
+    await expect(en).to.be.accessible();
+    const es = await fixture<BankLoginForm>(html`<bank-login-form locale="es" .bank=${AURORA}></bank-login-form>`);
+    expect(labels(es)).to.deep.equal([
+      ['DNI / NIE', null],
+      ['Clave', null],
+    ]);
+    expect(es.shadowRoot!.querySelector('select#login-type option')!.textContent!.trim()).to.equal('DNI y clave');
+    const ca = await fixture<BankLoginForm>(html`<bank-login-form locale="ca" .bank=${GALICIA}></bank-login-form>`);
+    await until(() => labels(ca)[0]?.[0] === 'Usuari', 'the Catalan names');
+    expect(labels(ca)).to.deep.equal([
+      ['Usuari', null],
+      ['Contrasenya', null],
+    ]);
   });
 
   it('takes digits only in numeric fields and normalises identity documents', async () => {
@@ -81,7 +115,7 @@ describe('<bank-login-form>', () => {
     const pin = inputs(el)[1]!;
     expect(toggle.getAttribute('aria-pressed')).to.equal('false');
     expect(toggle.getAttribute('aria-controls')).to.equal(pin.id);
-    expect(toggle.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Show Clave');
+    expect(toggle.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Show Password');
     toggle.click();
     await el.updateComplete;
     expect(pin.type).to.equal('text');
@@ -99,7 +133,7 @@ describe('<bank-login-form>', () => {
     types.dispatchEvent(new Event('change'));
     await el.updateComplete;
     const [user, pass] = inputs(el);
-    expect(q(el, `label[for=${user!.id}]`).textContent).to.equal('Usuario');
+    expect(q(el, `label[for=${user!.id}]`).textContent).to.equal('Username');
     expect(user!.value).to.equal('');
     expect([pass!.type, pass!.getAttribute('inputmode'), pass!.maxLength]).to.deep.equal(['password', 'text', 20]);
   });

@@ -27,6 +27,7 @@ describe('<bank-second-login>', () => {
     const input = q<HTMLInputElement>(el, 'input');
     expect([input.autocomplete, input.getAttribute('inputmode'), input.maxLength, input.type]).to.deep.equal(['one-time-code', 'numeric', 8, 'text']);
     expect(q(el, `label[for=${input.id}]`).textContent).to.equal('Código de acceso recibido por SMS');
+    expect(q(el, `label[for=${input.id}]`).lang, 'the bank’s own words, marked as Spanish in an English form').to.equal('es');
     expect(q(el, '[part=hint]').textContent).to.equal('Enter the access code your bank sent by SMS to +34 6** *** 218.');
     await expect(el).to.be.accessible();
     type(input, '73a1');

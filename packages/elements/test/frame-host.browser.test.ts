@@ -6,7 +6,8 @@
  */
 import { expect } from '@open-wc/testing';
 import '../src/frame/frame.js';
-import { FRAME_PROTOCOL, INITIAL_HEIGHT, type BankCheckoutFrame } from '../src/frame/frame.js';
+import { FRAME_PROTOCOL, HOST_TEXTS, type BankCheckoutFrame } from '../src/frame/frame.js';
+import { loadLocale, translate } from '../src/i18n/index.js';
 import { until } from './fixtures.js';
 
 type Sent = { message: unknown; origin: string; transfer: Transferable[] };
@@ -48,10 +49,46 @@ describe('the isolated checkout host', () => {
     expect(customElements.get('bank-checkout')!.name).to.equal('BankCheckoutFrame');
     expect(frame.src).to.equal(`${location.origin}/bff/v1/frame`);
     expect(frame.src).not.to.contain('cs_');
-    expect(frame.title).to.equal('Pay by bank');
+    expect(frame.title, 'in the checkout’s language').to.equal('Pagar con tu banco');
     expect(frame.referrerPolicy).to.equal('no-referrer');
-    expect(frame.getBoundingClientRect().height).to.equal(INITIAL_HEIGHT);
     expect(el.shadowRoot!.adoptedStyleSheets.length, 'its style is a constructed sheet, not inline').to.equal(1);
+  });
+
+  it('shows and announces a placeholder while the frame loads unseen, then the frame at the height it reports, with no step between', async () => {
+    const { el, frame, sent } = await mount(location.origin);
+    const placeholder = el.shadowRoot!.querySelector<HTMLElement>('[part="placeholder"]')!;
+    expect(placeholder, 'a placeholder').to.exist;
+    expect(placeholder.getAttribute('role')).to.equal('status');
+    await until(() => placeholder.textContent === 'Cargando el pago…', 'its words in the checkout’s language, once the status is in the page');
+    expect(placeholder.getBoundingClientRect().height, 'about the first screen, 32rem').to.equal(512);
+    expect(frame.inert, 'the loading frame is out of reach').to.equal(true);
+    expect(getComputedStyle(frame).opacity, 'and out of view').to.equal('0');
+    expect(frame.style.height, 'no fixed first height').to.equal('');
+    expect(el.getBoundingClientRect().height, 'the host is the placeholder’s height').to.equal(512);
+    await expect(el).to.be.accessible();
+
+    el.style.setProperty('--bank-checkout-placeholder-height', '300px');
+    expect(el.getBoundingClientRect().height, 'the merchant sets the placeholder’s height').to.equal(300);
+
+    ready(frame.contentWindow);
+    const port = sent[0]!.transfer[0] as MessagePort;
+    port.postMessage({ v: 1, type: 'size', height: 1234.2 });
+    await until(() => !el.shadowRoot!.querySelector('[part="placeholder"]'), 'the placeholder gone at the first size');
+    expect(frame.inert).to.equal(false);
+    expect(getComputedStyle(frame).opacity).to.equal('1');
+    expect(frame.getBoundingClientRect().height).to.equal(1235);
+    expect(el.getBoundingClientRect().height).to.equal(1235);
+  });
+
+  it('says “loading” in the host’s language, as the catalogues do', async () => {
+    for (const [locale, [title, loading]] of Object.entries(HOST_TEXTS)) {
+      await loadLocale(locale);
+      expect([title, loading], locale).to.deep.equal([translate(locale, 'frame.title'), translate(locale, 'frame.loading')]);
+    }
+    const { el, frame } = await mount(location.origin);
+    el.setAttribute('locale', 'ca-ES');
+    await until(() => el.shadowRoot!.querySelector('[part="placeholder"]')!.textContent === HOST_TEXTS.ca![1], 'the Catalan words');
+    expect(frame.title).to.equal(HOST_TEXTS.ca![0]);
   });
 
   it('warns in development when the BFF is on the page’s own origin', async () => {

@@ -5,6 +5,7 @@ import { createSandbox } from '../src/app.js';
 import { SANDBOX_DEFAULTS } from '../src/context.js';
 import { formFor, radioValues, submit, toPage, walkGateway, type GatewayPage } from '../src/gateway/index.js';
 import { DEFAULT_HOLDER, LINK_BANKS, testPayer } from '../src/links/index.js';
+import { NATIVE_BANKS } from '../src/native/catalogue.js';
 
 type Body = Record<string, any>;
 const AUTH = { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: SANDBOX_DEFAULTS.apiToken };
@@ -233,6 +234,19 @@ describe('gateway: a simple payment', () => {
   });
 });
 
+describe('gateway: bank names', () => {
+  test('a bank has one name: the gateway’s is the in-page bank list’s (its personal-banking half named as the bank)', () => {
+    const listed = new Map(NATIVE_BANKS.flatMap((g) => g.types).map((b) => [`es-${b.bankId}`, b.label.replace(/ · Particulares$/, '')]));
+    const both = LINK_BANKS.filter((b) => listed.has(b.bankId));
+    assert.ok(both.length >= 5, 'the two services share most banks');
+    assert.deepEqual(
+      both.map((b) => [b.bankId, b.name]),
+      both.map((b) => [b.bankId, listed.get(b.bankId)]),
+    );
+    assert.ok(both.some((b) => b.name === 'Banco Meridiano'));
+  });
+});
+
 describe('gateway: failures and leaving', () => {
   test('0000 fails the validation (B103); the payer can only leave, which notifies and posts to urlError', async () => {
     const t = setup();
@@ -240,7 +254,10 @@ describe('gateway: failures and leaving', () => {
     const failed = await walkGateway(t.request, url, { bankId: 'es-levante', code: '0000' });
     assert.equal(failed.status, 422);
     assert.equal(failed.title, 'Validation failed');
-    assert.match(failed.html, /B103/);
+    // A sentence for the payer; the code only as small print, never the provider's wording.
+    assert.match(failed.html, /<p class="error" role="alert">Your bank could not confirm the payment with the code you entered, so nothing was charged\.<\/p>/);
+    assert.match(failed.html, /<p class="hint">If you contact the shop about it, give them this code: B103\.<\/p>/);
+    assert.doesNotMatch(failed.html, /B103:|Transfer validation failed/);
     assert.deepEqual(
       failed.forms.map((f) => f.fields.step),
       ['leave'],
@@ -251,6 +268,8 @@ describe('gateway: failures and leaving', () => {
 
     const left = await submit(t.request, formFor(failed, 'leave'));
     assert.equal(left.title, 'You left the payment gateway');
+    assert.match(left.html, /Your bank could not confirm the payment[\s\S]*give them this code: B103\./);
+    assert.doesNotMatch(left.html, /B103:|Transfer validation failed/);
     const n = await t.lastNotification();
     assert.equal(n.data.status, 'B103');
     assert.equal(n.data.description, 'Transfer validation failed');
@@ -271,6 +290,8 @@ describe('gateway: failures and leaving', () => {
     const { url, idDebt } = await t.link();
     const left = await submit(t.request, formFor(await t.open(url), 'leave'));
     assert.equal(left.status, 200);
+    assert.match(left.html, /<p>You left before the payment was complete, so nothing was charged\.<\/p>/);
+    assert.doesNotMatch(left.html, /E300:|without completing the operation/);
     const n = await t.lastNotification();
     assert.equal(n.data.status, 'E300');
     assert.equal(n.data.dateInitPayment, t.now());

@@ -1,8 +1,10 @@
+import type { ResultWords } from '../result-words.js';
+
 /**
  * What the checkout and result pages do beside the element: the language switch (remembered
  * for the shop's next pages, the result page included), a link to the order once the payment
  * ended (the element shows the outcome itself; the shop then shows the order's own page), and
- * on the result page a heading that follows a payment started again there. The element's
+ * on the result page words that follow a payment started again there and the payment's language. The element's
  * events are the same inline and isolated.
  */
 
@@ -20,36 +22,61 @@ language?.addEventListener('change', () => {
 });
 const link = document.getElementById('after-link');
 
+type AllWords = Record<string, ResultWords>;
+const wordsOf = (el: HTMLElement | null): AllWords | null => (el?.dataset.words ? (JSON.parse(el.dataset.words) as AllWords) : null);
+/** The language of the payment, as the switch says now; English for one the shop has no words in. */
+function lang(all: AllWords): string {
+  const chosen = language instanceof HTMLSelectElement ? language.value : 'en';
+  return all[chosen] ? chosen : 'en';
+}
+
 document.addEventListener('bank-checkout-complete', (e) => {
   if (!after || !(link instanceof HTMLAnchorElement)) return;
   const { checkoutId, outcome } = e.detail;
+  const all = wordsOf(after);
   link.href = `/result?${new URLSearchParams({ checkout: checkoutId, result: outcome }).toString()}`;
-  link.textContent = outcome === 'succeeded' ? 'Continue: see your order' : 'See what happened to your order';
+  link.textContent = all ? all[lang(all)]![outcome === 'succeeded' ? 'seeOrder' : 'seeWhatHappened'] : link.textContent;
+  if (all) link.lang = lang(all);
   after.hidden = false;
 });
 
 /* ---------- the result page ---------- */
 
-interface Words {
-  title: string;
-  body: string;
-}
 const result = document.querySelector<HTMLElement>('.result-page');
-const texts = result?.dataset.texts ? (JSON.parse(result.dataset.texts) as { final: Record<string, Words>; underWay: Words; payAgain: Words }) : null;
+const all = wordsOf(result);
 const FINAL = ['succeeded', 'failed', 'cancelled', 'expired', 'unknown'];
 
-/** The heading says what the checkout below shows: paying again, or how it ended. */
-function follow(state: string): void {
-  if (!result || !texts) return;
-  const words = FINAL.includes(state) ? (texts.final[state] ?? texts.underWay) : state === 'redirect' ? texts.underWay : texts.payAgain;
-  // Unchanged (a periodic order set up keeps the server's words: a mandate, with its schedule).
-  if (result.dataset.state === state) return;
-  result.dataset.state = state;
+/** The page says what the checkout below shows (paying again, or how it ended), in the payment's language. */
+function show(state: string): void {
+  if (!result || !all) return;
+  const l = lang(all);
+  const w = all[l]!;
+  const again = result.hasAttribute('data-again') && (state === 'failed' || state === 'cancelled');
+  const words =
+    state === 'succeeded' && result.hasAttribute('data-mandate')
+      ? w.mandate
+      : FINAL.includes(state)
+        ? (w.final[(again ? `${state}Again` : state) as keyof ResultWords['final']] ?? w.underWay)
+        : state === 'redirect'
+          ? w.underWay
+          : w.payAgain;
+  result.lang = l;
   document.getElementById('result-title')!.textContent = words.title;
   document.getElementById('result-body')!.textContent = words.body;
+  for (const el of result.querySelectorAll<HTMLElement>('[data-word]')) el.textContent = w[el.dataset.word as 'order' | 'continueShopping' | 'backToCart'];
+  const schedule = document.getElementById('result-schedule');
+  if (schedule?.dataset.schedules) schedule.textContent = (JSON.parse(schedule.dataset.schedules) as Record<string, string>)[l] ?? schedule.textContent;
+}
+
+/** A step or outcome of the checkout below (unchanged: a periodic order set up keeps its mandate's words). */
+function follow(state: string): void {
+  if (!result || result.dataset.state === state) return;
+  result.dataset.state = state;
+  show(state);
 }
 
 if (result) {
   document.addEventListener('bank-checkout-step', (e) => follow(e.detail.state));
   document.addEventListener('bank-checkout-complete', (e) => follow(e.detail.outcome));
+  language?.addEventListener('change', () => show(result.dataset.state ?? ''));
 }

@@ -28,6 +28,7 @@ export interface AccountItem {
  * @csspart title - The heading of the list.
  * @csspart option - One account.
  * @csspart detail - An account's balance.
+ * @csspart flag - "Refused by your bank", on an account the bank refused in this checkout.
  * @csspart empty - The text shown when there are no accounts.
  * @csspart error - An error message (such as an account that cannot pay).
  * @csspart submit - The pay button.
@@ -97,11 +98,14 @@ export class BankAccountPicker extends BankElement {
               name: 'account',
               legend: this.t('account.title'),
               choices: items.map((a) => {
-                // An account the bank refused in this checkout says so, in words, beside its balance.
-                const detail = [a.balance != null ? this.t('account.balance', { amount: money(a.balance) }) : '', a.refused ? this.t('account.refused') : '']
-                  .filter(Boolean)
-                  .join(' · ');
-                return { id: a.accountId, title: groupIbans(a.info), ...(detail ? { detail } : {}) };
+                // An account the bank refused in this checkout says so, in words (part of the option's
+                // name, so assistive technology reads it) set apart in the error colour.
+                return {
+                  id: a.accountId,
+                  title: groupIbans(a.info),
+                  ...(a.balance != null ? { detail: this.t('account.balance', { amount: money(a.balance) }) } : {}),
+                  ...(a.refused ? { flag: this.t('account.refused') } : {}),
+                };
               }),
               selected: this.selected,
               disabled: this.busy,

@@ -51,6 +51,9 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * @csspart bank - The bank the payer is logged in to (after login).
  * @csspart unknown-later - What happens next, once an unknown outcome is no longer watched.
  * @csspart cancel - The cancel button and its confirmation.
+ * @csspart frame - Isolated mode: the iframe the checkout runs in.
+ * @csspart placeholder - Isolated mode: what shows, and is announced, while the frame loads.
+ * @cssproperty --bank-checkout-placeholder-height - Isolated mode: the placeholder's height while the frame loads (32rem).
  * @cssproperty --bank-max-width - Widest the checkout grows (32rem).
  * @cssproperty --bank-padding - Padding inside the frame (16px).
  */
@@ -208,6 +211,7 @@ export class BankCheckout extends BankBase {
       this.renderRoot as ShadowRoot,
       () => this,
       (url) => this.navigate(url),
+      () => [this.t('frame.title'), this.t('frame.loading')],
     );
     this.isolated.connect();
     this.isolated.update();

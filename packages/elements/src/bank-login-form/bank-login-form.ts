@@ -3,6 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { BankView, CheckoutView, LoginTypeView } from '@bank-checkout/contract';
 import { BankElement } from '../shared/bank-element.js';
 import { FieldsController } from '../shared/fields.js';
+import { fieldName, loginTypeName } from '../shared/bank-fields.js';
 import { elementStyles } from '../shared/styles.js';
 import { loginFormStyles } from './bank-login-form.styles.js';
 
@@ -102,10 +103,12 @@ export class BankLoginForm extends BankElement {
     return html`<div class="field" part="login-types">
       <label for="login-type">${this.t('login.type')}</label>
       <select id="login-type" ?disabled=${this.busy} @change=${(e: Event) => this.chooseLogin((e.target as HTMLSelectElement).value)}>
-        ${bank.logins.map(
-          (l) =>
-            html`<option value=${l.loginId} ?disabled=${!l.active} .selected=${l.loginId === this.loginId}>${l.active ? l.label : `${l.label} ${this.t('login.unavailable')}`}</option>`,
-        )}
+        ${bank.logins.map((l) => {
+          const name = loginTypeName(l, this.resolvedLocale, (k) => this.t(k));
+          return html`<option value=${l.loginId} lang=${name.lang ?? nothing} ?disabled=${!l.active} .selected=${l.loginId === this.loginId}>
+            ${l.active ? name.text : `${name.text} ${this.t('login.unavailable')}`}
+          </option>`;
+        })}
       </select>
     </div>`;
   }
@@ -126,7 +129,17 @@ export class BankLoginForm extends BankElement {
       ${bank.logins.length > 1 ? this.renderLoginTypes(bank) : nothing}
       ${
         login
-          ? login.fields.map((f) => this.fields.render(f, { autocomplete: 'off', disabled: this.busy, showTestValue: sandbox, rejectedBy: this.rejectedBy }))
+          ? login.fields.map((f) => {
+              const name = fieldName(f, this.resolvedLocale, (k) => this.t(k));
+              return this.fields.render(f, {
+                autocomplete: 'off',
+                label: name.text,
+                labelLang: name.lang,
+                disabled: this.busy,
+                showTestValue: sandbox,
+                rejectedBy: this.rejectedBy,
+              });
+            })
           : html`<p class="alert" role="alert">${this.t('login.noActiveType')}</p>`
       }
       <p class="hint" id="login-intro">${this.t('login.intro')}</p>

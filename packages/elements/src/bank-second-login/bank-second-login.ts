@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { FieldView } from '@bank-checkout/contract';
 import { BankElement } from '../shared/bank-element.js';
+import { fieldName } from '../shared/bank-fields.js';
 import { FieldsController } from '../shared/fields.js';
 import { elementStyles } from '../shared/styles.js';
 import type { MessageKey } from '../i18n/index.js';
@@ -80,6 +81,7 @@ export class BankSecondLogin extends BankElement {
     const s = this.step;
     if (!s) return nothing;
     const position = s.value ?? '';
+    const name = fieldName(s.field, this.resolvedLocale, (k) => this.t(k));
     const hint: [MessageKey, Record<string, string>?] =
       s.type === 1 ? (s.value ? ['second.smsTo', { phone: s.value }] : ['second.sms']) : s.type === 2 ? ['second.coordinates', { position }] : ['second.token'];
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
@@ -88,6 +90,8 @@ export class BankSecondLogin extends BankElement {
       ${s.type === 2 && s.value ? html`<p class="position" part="position" aria-hidden="true">${s.value}</p>` : nothing}
       ${this.fields.render(s.field, {
         autocomplete: s.type === 1 ? 'one-time-code' : 'off',
+        label: name.text,
+        labelLang: name.lang,
         hint: this.t(...hint),
         disabled: this.busy,
         showTestValue: this.inSandbox,

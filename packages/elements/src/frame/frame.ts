@@ -12,7 +12,7 @@
 import type { BankCheckoutElement } from '../events.js';
 import { IsolatedCheckout, type IsolatedSource } from './host.js';
 
-export { IsolatedCheckout, readTheme, bffOrigin, INITIAL_HEIGHT, type IsolatedSource } from './host.js';
+export { IsolatedCheckout, readTheme, bffOrigin, hostTexts, HOST_TEXTS, type IsolatedSource } from './host.js';
 export type { BankCheckoutElement, CheckoutStepDetail, CheckoutCompleteDetail, CheckoutErrorDetail, CheckoutOutcome } from '../events.js';
 export {
   FRAME_PROTOCOL,
@@ -34,6 +34,8 @@ const ATTRIBUTES = ['api', 'launch-token', 'checkout-secret', 'locale', 'mode', 
  * (`bank-checkout-step`, `bank-checkout-complete`, `bank-checkout-error`); it always isolates.
  *
  * @csspart frame - The iframe the checkout runs in.
+ * @csspart placeholder - What shows, and is announced, while the frame loads.
+ * @cssproperty --bank-checkout-placeholder-height - The placeholder's height (32rem, about the checkout’s first screen).
  */
 export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
   static readonly observedAttributes = ATTRIBUTES;

@@ -8,10 +8,34 @@
  */
 import { FRAME_PROTOCOL, THEME_VARS, isDevelopmentHost, readFrameMessage, type FrameSettings, type FrameTheme, type HostMessage } from './messages.js';
 
-/** Height of the frame before it says its own (about the bank list's), so the page does not jump much. */
-export const INITIAL_HEIGHT = 420;
+/**
+ * What the host says while the frame loads, and the frame's title, by language: the host has no
+ * catalogues (it stays small); these are the catalogues' `frame.loading` and `frame.title`
+ * (a test keeps them equal).
+ */
+export const HOST_TEXTS: Readonly<Record<string, readonly [title: string, loading: string]>> = {
+  en: ['Pay by bank', 'Loading the payment…'],
+  es: ['Pagar con tu banco', 'Cargando el pago…'],
+  ca: ['Paga amb el teu banc', "S'està carregant el pagament…"],
+  eu: ['Ordaindu zure bankuarekin', 'Ordainketa kargatzen…'],
+  gl: ['Pagar co teu banco', 'Cargando o pagamento…'],
+};
 
-const STYLE = ':host{display:block}iframe{display:block;width:100%;border:0;overflow:hidden;background:transparent}';
+/** The texts for a locale (as given, then its language, then the browser's languages, then English). */
+export function hostTexts(locale: string | null | undefined): readonly [title: string, loading: string] {
+  for (const tag of [locale, ...navigator.languages]) {
+    const t = tag && (HOST_TEXTS[tag.toLowerCase()] ?? HOST_TEXTS[tag.toLowerCase().split(/[-_]/)[0]!]);
+    if (t) return t;
+  }
+  return HOST_TEXTS.en!;
+}
+
+// Until the frame says its size, a placeholder (`--bank-checkout-placeholder-height` tall) holds
+// its place and says the payment is loading; the frame loads under it, unseen and inert, in the
+// same grid cell (kept rendered: a browser may stop rendering a hidden cross-origin frame).
+const STYLE =
+  ':host{display:grid}iframe,.loading{grid-area:1/1}iframe{display:block;width:100%;border:0;overflow:hidden;background:transparent}iframe[inert]{opacity:0}' +
+  '.loading{display:grid;place-items:center;min-height:var(--bank-checkout-placeholder-height,32rem);color:var(--bank-color-muted)}';
 
 /** What the host element gives the frame. */
 export interface IsolatedSource {
@@ -61,6 +85,7 @@ export function bffOrigin(api: string): string | null {
 
 export class IsolatedCheckout {
   private frame: HTMLIFrameElement | null = null;
+  private placeholder: HTMLElement | null = null;
   private port: MessagePort | null = null;
   private origin: string | null = null;
   private sentTheme = '';
@@ -73,6 +98,8 @@ export class IsolatedCheckout {
     private readonly source: () => IsolatedSource,
     /** Where the payer is sent for the redirect mode (the page's own navigation by default). */
     private readonly navigate: (url: string) => void = (url) => window.location.assign(url),
+    /** The frame's title and the placeholder's text (the full kit gives its catalogues'). */
+    private readonly texts: (locale: string | null | undefined) => readonly [title: string, loading: string] = hostTexts,
   ) {}
 
   /** Builds (or rebuilds, when the BFF or the secret changed) the frame. */
@@ -95,18 +122,26 @@ export class IsolatedCheckout {
     this.origin = origin;
     this.loadedFor = key;
     adoptStyle(this.root);
+    const [title] = this.texts(this.source().locale);
+    const placeholder = document.createElement('div');
+    placeholder.className = 'loading';
+    placeholder.setAttribute('part', 'placeholder');
+    placeholder.setAttribute('role', 'status');
+    this.placeholder = placeholder;
+    // Its words come once the status is in the page, so that screen readers announce them.
+    setTimeout(() => (placeholder.textContent = this.texts(this.source().locale)[1]));
     const frame = document.createElement('iframe');
-    frame.title = this.host.getAttribute('frame-title') || 'Pay by bank';
+    frame.title = this.host.getAttribute('frame-title') || title;
     frame.setAttribute('part', 'frame');
     frame.referrerPolicy = 'no-referrer';
-    frame.style.height = `${INITIAL_HEIGHT}px`;
+    frame.inert = true;
     frame.src = `${api.replace(/\/+$/, '')}/v1/frame`;
     this.frame = frame;
     const onMessage = (e: MessageEvent) => this.handshake(e);
     window.addEventListener('message', onMessage);
     this.watchers.push(() => window.removeEventListener('message', onMessage));
     this.watchTheme();
-    this.root.append(frame);
+    this.root.append(placeholder, frame);
   }
 
   /** Removes the frame and every listener. */
@@ -116,12 +151,17 @@ export class IsolatedCheckout {
     this.port = null;
     this.frame?.remove();
     this.frame = null;
+    this.placeholder?.remove();
+    this.placeholder = null;
     this.loadedFor = '';
     this.sentTheme = '';
   }
 
   /** Sends what changed (locale, mode, poll interval, theme) to the frame. */
   update(): void {
+    const [title, loading] = this.texts(this.source().locale);
+    if (this.placeholder) this.placeholder.textContent = loading;
+    if (this.frame && !this.host.hasAttribute('frame-title')) this.frame.title = title;
     if (!this.port) return;
     this.send({ v: 1, type: 'update', ...this.settings() });
   }
@@ -159,7 +199,12 @@ export class IsolatedCheckout {
     }
     switch (msg.type) {
       case 'size':
-        if (this.frame) this.frame.style.height = `${Math.ceil(msg.height)}px`;
+        if (!this.frame) break;
+        this.frame.style.height = `${Math.ceil(msg.height)}px`;
+        // Its first size: the frame shows at that height, in the placeholder's place.
+        this.frame.inert = false;
+        this.placeholder?.remove();
+        this.placeholder = null;
         break;
       case 'event':
         this.host.dispatchEvent(new CustomEvent(msg.name, { detail: msg.detail, bubbles: true, composed: true }));

@@ -4,6 +4,7 @@ import type { Catalogue } from './en.js';
 export const ca: Catalogue = {
   'summary.label': 'Resum del pagament',
   'frame.title': 'Paga amb el teu banc',
+  'frame.loading': "S'està carregant el pagament…",
   'summary.amount': 'Import',
   'summary.payee': 'Pagar a',
   'summary.iban': 'Compte',
@@ -58,6 +59,15 @@ export const ca: Catalogue = {
   'field.CIF': 'Escriu un CIF vàlid, per exemple B12345674.',
   'field.attemptsLeft': 'Intents restants: {count}',
   'field.testValue': 'Valor de prova: {value}',
+  'bankField.user': 'Usuari',
+  'bankField.userCode': "Codi d'usuari",
+  'bankField.companyCode': "Codi d'empresa",
+  'bankField.password': 'Contrasenya',
+  'bankField.dniNie': 'Número de DNI / NIE',
+  'bankField.nifNie': 'Número de NIF / NIE',
+  'bankField.cif': "CIF de l'empresa",
+  'bankField.cardNumber': 'Número de targeta',
+  'bankField.cardPin': 'PIN de la targeta',
   'login.lastAttempt': 'Últim intent: si les dades tornen a fallar, el pagament s’aturarà.',
 
   'second.title': 'Una comprovació més',

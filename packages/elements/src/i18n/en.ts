@@ -11,6 +11,7 @@ import type { enExtras } from './en-extras.js';
 export const en = {
   'summary.label': 'Payment summary',
   'frame.title': 'Pay by bank',
+  'frame.loading': 'Loading the payment…',
   'summary.amount': 'Amount',
   'summary.payee': 'Pay to',
   'summary.iban': 'Account',
@@ -65,6 +66,15 @@ export const en = {
   'field.CIF': 'Enter a valid CIF, for example B12345674.',
   'field.attemptsLeft': 'Attempts left: {count}',
   'field.testValue': 'Test value: {value}',
+  'bankField.user': 'Username',
+  'bankField.userCode': 'User code',
+  'bankField.companyCode': 'Company code',
+  'bankField.password': 'Password',
+  'bankField.dniNie': 'ID number (DNI / NIE)',
+  'bankField.nifNie': 'Tax number (NIF / NIE)',
+  'bankField.cif': 'Company tax number (CIF)',
+  'bankField.cardNumber': 'Card number',
+  'bankField.cardPin': 'Card PIN',
   'login.lastAttempt': 'Last attempt: if the details are wrong again, the payment stops.',
 
   'second.title': 'One more check',

@@ -4,6 +4,7 @@ import type { UpFrontTexts } from './en.js';
 export const es: UpFrontTexts = {
   'summary.label': 'Resumen del pago',
   'frame.title': 'Pagar con tu banco',
+  'frame.loading': 'Cargando el pago…',
   'summary.amount': 'Importe',
   'summary.payee': 'Pagar a',
   'summary.iban': 'Cuenta',
@@ -58,6 +59,15 @@ export const es: UpFrontTexts = {
   'field.CIF': 'Escribe un CIF válido, por ejemplo B12345674.',
   'field.attemptsLeft': 'Intentos restantes: {count}',
   'field.testValue': 'Valor de prueba: {value}',
+  'bankField.user': 'Usuario',
+  'bankField.userCode': 'Código de usuario',
+  'bankField.companyCode': 'Código de empresa',
+  'bankField.password': 'Contraseña',
+  'bankField.dniNie': 'Número de DNI / NIE',
+  'bankField.nifNie': 'Número de NIF / NIE',
+  'bankField.cif': 'CIF de la empresa',
+  'bankField.cardNumber': 'Número de tarjeta',
+  'bankField.cardPin': 'PIN de la tarjeta',
   'login.lastAttempt': 'Último intento: si los datos vuelven a fallar, el pago se detendrá.',
 
   'second.title': 'Una comprobación más',

@@ -4,6 +4,7 @@ import type { Catalogue } from './en.js';
 export const eu: Catalogue = {
   'summary.label': 'Ordainketaren laburpena',
   'frame.title': 'Ordaindu zure bankuarekin',
+  'frame.loading': 'Ordainketa kargatzen…',
   'summary.amount': 'Zenbatekoa',
   'summary.payee': 'Onuraduna',
   'summary.iban': 'Kontua',
@@ -58,6 +59,15 @@ export const eu: Catalogue = {
   'field.CIF': 'Idatzi baliozko IFK bat; adibidez, B12345674.',
   'field.attemptsLeft': 'Gainerako saiakerak: {count}',
   'field.testValue': 'Proba-balioa: {value}',
+  'bankField.user': 'Erabiltzailea',
+  'bankField.userCode': 'Erabiltzaile-kodea',
+  'bankField.companyCode': 'Enpresa-kodea',
+  'bankField.password': 'Pasahitza',
+  'bankField.dniNie': 'NAN / AIZ zenbakia',
+  'bankField.nifNie': 'IFZ / AIZ zenbakia',
+  'bankField.cif': 'Enpresaren IFK',
+  'bankField.cardNumber': 'Txartelaren zenbakia',
+  'bankField.cardPin': 'Txartelaren PINa',
   'login.lastAttempt': 'Azken saiakera: datuek berriro huts egiten badute, ordainketa geldituko da.',
 
   'second.title': 'Egiaztapen bat gehiago',

@@ -4,6 +4,7 @@ import type { Catalogue } from './en.js';
 export const gl: Catalogue = {
   'summary.label': 'Resumo do pagamento',
   'frame.title': 'Pagar co teu banco',
+  'frame.loading': 'Cargando o pagamento…',
   'summary.amount': 'Importe',
   'summary.payee': 'Pagamento a',
   'summary.iban': 'Conta',
@@ -58,6 +59,15 @@ export const gl: Catalogue = {
   'field.CIF': 'Escribe un CIF válido, por exemplo B12345674.',
   'field.attemptsLeft': 'Tentativas restantes: {count}',
   'field.testValue': 'Valor de proba: {value}',
+  'bankField.user': 'Usuario',
+  'bankField.userCode': 'Código de usuario',
+  'bankField.companyCode': 'Código de empresa',
+  'bankField.password': 'Contrasinal',
+  'bankField.dniNie': 'Número de DNI / NIE',
+  'bankField.nifNie': 'Número de NIF / NIE',
+  'bankField.cif': 'CIF da empresa',
+  'bankField.cardNumber': 'Número de tarxeta',
+  'bankField.cardPin': 'PIN da tarxeta',
   'login.lastAttempt': 'Último intento: se os datos volven fallar, o pagamento detense.',
 
   'second.title': 'Unha comprobación máis',

@@ -8,6 +8,8 @@ export interface Choice {
   id: string;
   title: string;
   detail?: string;
+  /** A warning about the choice (an account the bank refused), shown apart and read with it. */
+  flag?: string;
 }
 
 export function renderChoices(opts: {
@@ -24,7 +26,7 @@ export function renderChoices(opts: {
     <legend part="title">${opts.legend}</legend>
     <div class="choices">
       ${opts.choices.map(
-        (c) => html`<label class="choice" part="option">
+        (c) => html`<label class="choice${c.flag ? ' flagged' : ''}" part="option">
           <input
             type="radio"
             name=${opts.name}
@@ -35,6 +37,7 @@ export function renderChoices(opts: {
           <span class="choice-text">
             <span class="choice-title">${c.title}</span>
             ${c.detail ? html`<span class="choice-detail" part="detail">${c.detail}</span>` : nothing}
+            ${c.flag ? html`<span class="choice-flag" part="flag">${c.flag}</span>` : nothing}
           </span>
         </label>`,
       )}

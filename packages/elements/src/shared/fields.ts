@@ -19,6 +19,8 @@ export interface FieldRenderOptions {
   autocomplete: string;
   /** Visible label; the descriptor's by default. */
   label?: string;
+  /** The label's language when it is not the checkout's (a bank's own name for a field). */
+  labelLang?: string | undefined;
   /** A line under the label explaining what to enter. */
   hint?: string;
   disabled?: boolean;
@@ -132,7 +134,7 @@ export class FieldsController implements ReactiveController {
       .join(' ');
     const numeric = field.valueType === 'numeric';
     return html`<div class="field" part="field">
-      <label for=${id} part="label">${label}</label>
+      <label for=${id} part="label" lang=${opts.labelLang ?? nothing}>${label}</label>
       ${opts.hint ? html`<p id="${id}-hint" class="hint" part="hint">${opts.hint}</p>` : nothing}
       ${testValue ? html`<p id="${id}-test" class="hint" part="test-value">${this.host.t('field.testValue', { value: testValue })}</p>` : nothing}
       <div class="control">

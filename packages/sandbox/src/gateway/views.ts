@@ -138,12 +138,25 @@ export function codeView(order: Order, shown: Html, session: GatewaySession, err
   };
 }
 
+/** What a failure means to the payer, by code; the code itself stays as small print for the shop's support. */
+const PAYER_FAILURE: Readonly<Record<string, string>> = {
+  B103: 'Your bank could not confirm the payment with the code you entered, so nothing was charged.',
+  E300: 'You left before the payment was complete, so nothing was charged.',
+};
+
+/** The payer's sentence for a failure, then its code in small print. */
+function failureText(failure: { code: string; description: string }, className?: string): Html {
+  const sentence = PAYER_FAILURE[failure.code] ?? 'The payment was not completed, so nothing was charged.';
+  return html`<p${className ? html` class="${className}" role="alert"` : ''}>${sentence}</p>
+<p class="hint">If you contact the shop about it, give them this code: ${failure.code}.</p>`;
+}
+
 /** The bank refused the code: the payer can only leave. */
 export function codeFailedView(order: Order, session: GatewaySession, failure: { code: string; description: string }): View {
   return {
     status: 422,
     title: 'Validation failed',
-    body: html`<p class="error" role="alert">The bank could not validate the operation (${failure.code}: ${failure.description}).</p>
+    body: html`${failureText(failure, 'error')}
 <p>You can leave the gateway and return to the shop.</p>${stepForm(order, 'leave', session, '', 'Leave and return to the shop')}`,
     context: atBank(session),
   };
@@ -163,7 +176,7 @@ export function leftView(order: Order, failure: { code: string; description: str
   return {
     status: 200,
     title: 'You left the payment gateway',
-    body: html`<p>The operation was not completed (${failure.code}: ${failure.description}).</p>${returnForm(order.urlError, signed)}`,
+    body: html`${failureText(failure)}${returnForm(order.urlError, signed)}`,
   };
 }
 

@@ -44,7 +44,7 @@ const CANTABRICO: [number, string] = [20, 'Grupo Cantábrico'];
 
 const CATALOGUE: CatalogueEntry[] = [
   bank('es-aurora', 'Banco Aurora', 'ES', ['0101'], { frequencies: ['Monthly', 'Quarterly', 'Yearly'], group: AURORA }),
-  bank('es-aurora-empresas', 'Aurora Empresas', 'ES', ['0102'], { group: AURORA, asksLoginKey: true }),
+  bank('es-aurora-empresas', 'Banco Aurora · Empresas', 'ES', ['0102'], { group: AURORA, asksLoginKey: true }),
   bank('es-levante', 'Caja Levante', 'ES', ['0201'], { frequencies: ['Monthly'] }),
   bank('es-cantabrico', 'Banco Cantábrico', 'ES', ['0301'], {
     frequencies: ['Weekly', 'Monthly', 'Quarterly', 'Yearly'],

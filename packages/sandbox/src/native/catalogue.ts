@@ -180,10 +180,10 @@ const GROUPS: GroupDef[] = [
   },
   {
     group: 'meridiano',
-    name: 'Meridiano Bank',
+    name: 'Banco Meridiano',
     banks: [
       {
-        bank: bank('meridiano', 0, 'Meridiano Bank', [
+        bank: bank('meridiano', 0, 'Banco Meridiano', [
           login('dni', 'DNI y contraseña', [dniField(`87654321${dniLetter('87654321')}`), passwordField('Meridiano1', 8, 20)]),
         ]),
         accounts: [
