@@ -27,6 +27,11 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Per-call timeout in milliseconds. Default 15000. */
   timeoutMs?: number;
+  /**
+   * With the default transport: how long a free connection is kept for the next call, in
+   * milliseconds (default 4000; sooner when the server announces a shorter keep-alive).
+   */
+  freeConnectionMs?: number;
   /** Largest response body read, in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
   /** Header names carrying the key and the token. Default `X-Api-Key` and `Authorization`. */
@@ -67,7 +72,7 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
   // `fetch` (or its body) may not, so its calls are also raced against the signal.
   const ownsAbort = !opts.fetch && onNode;
   const send: Send = async (url, init, maxBody) => {
-    sender ??= ownsAbort ? nodeSend() : Promise.resolve(fetchSend(opts.fetch ?? fetch));
+    sender ??= ownsAbort ? nodeSend(opts.freeConnectionMs) : Promise.resolve(fetchSend(opts.fetch ?? fetch));
     return (await sender)(url, init, maxBody);
   };
   const timeoutMs = opts.timeoutMs ?? 15_000;

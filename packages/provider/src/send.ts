@@ -12,6 +12,12 @@ export type Send = (
 
 const decoder = new TextDecoder();
 
+/**
+ * How long a free connection to the provider waits for the next call: under the idle timeouts
+ * of common servers (Node's 5 s, most proxies' 60 s or more).
+ */
+export const FREE_CONNECTION_MS = 4_000;
+
 /** Sends through a `fetch` implementation (the global one, or one given for tests). */
 export function fetchSend(doFetch: typeof fetch): Send {
   return async (url, init, maxBody) => {
@@ -24,15 +30,18 @@ export function fetchSend(doFetch: typeof fetch): Send {
  * Sends with `node:http`/`node:https` and a keep-alive agent per client: one connection pool to
  * the provider, reused across calls (no TCP or TLS handshake per call), and a fraction of the
  * CPU time of Node's `fetch` per call (no web streams, no Request/Response objects). A free
- * connection is closed before the server's announced keep-alive timeout (Node's agent reads
- * the `Keep-Alive: timeout=` hint), so a call rarely meets a connection the server is closing;
- * when one does, it fails as a network fault like any reset, and login, second login, transfer
- * and validate are still never sent twice. Redirects are not followed (a 3xx is not a provider
- * answer: its body decides, as for any other status).
+ * connection is kept `freeMs` at most, and closed a second before the server's announced
+ * keep-alive timeout when that is sooner (Node's agent reads the `Keep-Alive: timeout=` hint
+ * only when it has a timeout of its own): a call does not meet a connection the server is
+ * closing, which would fail as a network fault (login, second login, transfer and validate
+ * are never sent twice, so such a fault would end the payer's step). Redirects are not
+ * followed (a 3xx is not a provider answer: its body decides, as for any other status).
  */
-export async function nodeSend(): Promise<Send> {
+export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
   const [http, https] = await Promise.all([import('node:http'), import('node:https')]);
-  const options = { keepAlive: true, scheduling: 'lifo' as const };
+  // `timeout` is also each connection's idle timeout while a call runs; it only emits there
+  // (the call's own deadline aborts it), and closes a free connection.
+  const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: freeMs };
   const agents = { http: new http.Agent(options), https: new https.Agent(options) };
   return (url, init, maxBody) =>
     new Promise((resolve, reject) => {

@@ -67,3 +67,36 @@ describe('the node:http transport: deadlines and aborts', () => {
     }
   });
 });
+
+describe('the node:http transport: free connections', () => {
+  test('a free connection is closed by the client before the server would close it, and the next call opens another', async () => {
+    const closedBy: string[] = [];
+    let connections = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{"status":"200","listBanks":[]}');
+    });
+    // The server would keep an idle connection a minute: any earlier close is the client's.
+    server.keepAliveTimeout = 60_000;
+    server.on('connection', (socket) => {
+      connections++;
+      socket.on('end', () => closedBy.push('client'));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const client = createNativeClient({ baseUrl, env: 'test', apiKey: 'k', apiToken: 't', timeoutMs: 5000, freeConnectionMs: 100 });
+      await client.banksList();
+      await client.banksList();
+      assert.equal(connections, 1, 'calls in a row share one connection');
+      while (closedBy.length === 0) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(closedBy, ['client']);
+      await client.banksList();
+      assert.equal(connections, 2, 'a new connection after the free one was closed');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
