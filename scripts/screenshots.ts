@@ -11,6 +11,11 @@
  *   docs/img/approve-app.png  approving in the bank's app after "not yet"
  *   docs/img/test-values.png  test mode: a second login by coordinates card, its position and test value shown
  *   docs/img/console-funnel.png  the console's funnel: how far payers got per bank, and where they left
+ *   docs/img/phone-sign-in.png   a 375 px phone: the summary folded, the way to pay on one line, the sign-in
+ *   docs/img/card-table.png      the coordinates card as a table, the asked cell marked
+ *   docs/img/phone-qr.png        the bank's-page method finished on the phone: the QR code and its link
+ *   docs/img/rail-offer.png      a bank whose sign-in fails: its own page offered in one tap
+ *   docs/img/receipt.png         after a payment: the receipt
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -85,6 +90,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await page.goto(`${started.urls.demo}/`);
     await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
     await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await ui.locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
     await ui.locator('bank-selector [role=option]#bank-aurora').click();
     await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
     const checkoutPng = join(outDir, 'checkout.png');
@@ -106,6 +112,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
       await page.goto(`${started.urls.demo}/`);
       await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
       await page.getByRole('button', { name: 'Continue to payment' }).click();
+      await ui.locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
       await ui.locator(`bank-selector [role=option]#bank-${bankId}`).click();
       await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
       await ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
@@ -139,8 +146,69 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await page.locator('table.funnel').waitFor();
     const funnelPng = join(outDir, 'console-funnel.png');
     await page.screenshot({ path: funnelPng, fullPage: true });
+    // After a payment: the result and its receipt.
+    await toAccounts('aurora');
+    await ui.locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
+    await ui.locator('bank-challenge [part=submit]').click();
+    await ui.locator('bank-receipt [part=receipt]').waitFor();
+    const receiptPng = await shot('receipt.png');
+    // The coordinates card (Banco Cantábrico's first round), read as a table.
+    await page.goto(`${started.urls.demo}/`);
+    await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await ui.locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
+    await ui.locator('bank-selector [role=option]#bank-cantabrico').click();
+    await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
+    await ui.locator('bank-second-login').getByRole('button', { name: 'Fill test values' }).click();
+    await ui.locator('bank-second-login [part=submit]').click();
+    await ui.locator('bank-account-picker input[type=radio]').first().check();
+    await ui.locator('bank-account-picker button[type=submit]').click();
+    await ui.locator('bank-challenge table').waitFor();
+    const cardPng = await shot('card-table.png');
+    // A bank whose sign-in fails upstream: its own page in one tap (a fault rule of the simulator).
+    const rule = { method: 'POST', path: '/test/login', kind: 'status', status: 500 };
+    await fetch(`${started.urls.sandbox}/__sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(rule) });
+    await page.goto(`${started.urls.demo}/`);
+    await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await ui.locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
+    await ui.locator('bank-selector [role=option]#bank-aurora').click();
+    await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
+    await ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
+    await ui.locator('bank-rail-offer [part=rail-start]').waitFor();
+    const railPng = await shot('rail-offer.png');
+    await fetch(`${started.urls.sandbox}/__sandbox/faults`, { method: 'DELETE' });
+    // The bank's-page method, finished on the phone: the QR code of a single-use link.
+    await page.goto(`${started.urls.demo}/`);
+    await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
+    await page.getByRole('radio', { name: "At my bank's page" }).check();
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await ui.locator('bank-handoff [part=offer]').click();
+    await ui.locator('bank-handoff [part=qr]').waitFor();
+    const qrPng = await shot('phone-qr.png');
     await context.close();
-    return [checkoutPng, consolePng, retryPng, againPng, approvePng, testValuesPng, funnelPng];
+
+    // A 375 px phone: the sign-in starts high in the checkout.
+    const phone = await browser.newContext({
+      viewport: { width: 375, height: 740 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      colorScheme: 'light',
+    });
+    const small = await phone.newPage();
+    small.setDefaultTimeout(15_000);
+    await small.goto(`${started.urls.demo}/`);
+    await small.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
+    await small.getByRole('button', { name: 'Continue to payment' }).click();
+    const phoneUi = small.frameLocator('bank-checkout iframe');
+    await phoneUi.locator('bank-selector [role=option]#bank-aurora').click();
+    await phoneUi.locator('bank-login-form input:not([type=radio])').first().waitFor();
+    const phonePng = join(outDir, 'phone-sign-in.png');
+    await small.locator('bank-checkout').screenshot({ path: phonePng });
+    await phone.close();
+    return [checkoutPng, consolePng, retryPng, againPng, approvePng, testValuesPng, funnelPng, receiptPng, cardPng, railPng, qrPng, phonePng];
   } finally {
     await close();
   }
