@@ -1,6 +1,6 @@
 /**
  * `<bank-receipt>`: after a payment succeeded, what the payer may keep: amount, payee, concept,
- * reference, date and the provider's operation id, in the payer's language, with a "Print
+ * reference, date and the operation id (the checkout's id), in the payer's language, with a "Print
  * receipt" button. While it shows, printing the page prints the receipt alone (a print-only
  * sheet on the document hides the rest; nothing changes on screen). Loaded on demand.
  */
