@@ -41,6 +41,15 @@ const accounts = (over: Partial<CheckoutView> = {}, back: 'login' | 'select-cont
   );
 const challenge = () => view({ state: 'validate', bank: bankRef, round: 1, deadline: later(), validations: [validation(1, { fieldId: 'smsCode' })] });
 
+/**
+ * The payer comes back to this window. The runner's page may be a background tab of its browser
+ * (hidden): it is shown as visible, as a window the payer returns to is.
+ */
+function comeBack(): void {
+  Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+  window.dispatchEvent(new FocusEvent('focus'));
+}
+
 /** At the account list: the first account, and Pay. */
 async function payFromFirstAccount(el: BankCheckout): Promise<void> {
   const picker = await need<LitElement>(el, 'bank-account-picker');
@@ -57,7 +66,11 @@ async function mount(fetch: typeof globalThis.fetch, attrs: { mode?: string } = 
 }
 
 describe('<bank-checkout> for a payer with several windows, a phone, or no sight', () => {
-  afterEach(() => setViewport({ width: 800, height: 600 }));
+  afterEach(async () => {
+    // Back to the document's own visibility (comeBack() shadows it).
+    delete (document as { visibilityState?: DocumentVisibilityState }).visibilityState;
+    await setViewport({ width: 800, height: 600 });
+  });
 
   it('shows where the checkout is when an action was for a step another window has left, and says so', async () => {
     const bff = fakeBff({
@@ -97,7 +110,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     const other = await mount(bff.fetch);
     await need(other, 'bank-account-picker');
     replaced = true;
-    window.dispatchEvent(new FocusEvent('focus'));
+    comeBack();
     const told = await need<LitElement>(other, 'bank-result');
     await until(() => text(told.shadowRoot!.querySelector('[part=message]')) === message, 'the message after a read');
   });
@@ -108,7 +121,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     const el = await mount(bff.fetch);
     await inStep(el, 'bank-account-picker', 'input');
     current = challenge();
-    window.dispatchEvent(new FocusEvent('focus'));
+    comeBack();
     await inStep(el, 'bank-challenge', 'form');
     expect(text(el.shadowRoot!.querySelector('[part=notice]'))).to.contain('moved on in another window');
     await until(() => focused()?.localName === 'h2', 'focus on the step heading');
