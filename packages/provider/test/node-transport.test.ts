@@ -72,6 +72,8 @@ describe('the node:http transport: free connections', () => {
   test('a free connection is closed by the client before the server would close it, and the next call opens another', async () => {
     const closedBy: string[] = [];
     let connections = 0;
+    let firstEnded!: () => void;
+    const firstClosed = new Promise<void>((r) => (firstEnded = r));
     const server = createServer((req, res) => {
       req.resume();
       res.setHeader('Content-Type', 'application/json');
@@ -81,7 +83,10 @@ describe('the node:http transport: free connections', () => {
     server.keepAliveTimeout = 60_000;
     server.on('connection', (socket) => {
       connections++;
-      socket.on('end', () => closedBy.push('client'));
+      socket.on('end', () => {
+        closedBy.push('client');
+        firstEnded();
+      });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -90,7 +95,7 @@ describe('the node:http transport: free connections', () => {
       await client.banksList();
       await client.banksList();
       assert.equal(connections, 1, 'calls in a row share one connection');
-      while (closedBy.length === 0) await new Promise((r) => setTimeout(r, 20));
+      await firstClosed;
       assert.deepEqual(closedBy, ['client']);
       await client.banksList();
       assert.equal(connections, 2, 'a new connection after the free one was closed');

@@ -40,11 +40,6 @@ function setup() {
   return { sandbox, app, control, addRule, post: native_, client };
 }
 
-/** Resolves once `check` holds (checked every few milliseconds). */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 5));
-}
-
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   try {
     await p;
@@ -157,7 +152,8 @@ describe('fault rules: every kind', () => {
       settled = true;
     });
     // The request is in and the rule holds it (without the rule it is answered at once).
-    await until(() => sandbox.faults.rules().some((r) => r.id === rule.id && r.hits === 1));
+    await new Promise((r) => setImmediate(r));
+    assert.ok(sandbox.faults.rules().some((r) => r.id === rule.id && r.hits === 1));
     assert.equal(settled, false, 'answered before the client aborted');
     ctl.abort();
     const res = await pending;
@@ -367,9 +363,12 @@ describe('over a real socket', () => {
       const received = () => sandbox.faults.calls()[`POST ${BANKS}`] ?? 0;
       sandbox.faults.add({ path: BANKS, kind: 'hang', times: 1 });
       const ctl = new AbortController();
+      // The server's handler has run its synchronous part (the rule taken) once the event loop turns after the request.
+      const arrived = new Promise((r) => server.once('request', () => setImmediate(r)));
       const hanging = rejection(fetch(base + BANKS, { method: 'POST', headers: AUTH, body: '{}', signal: ctl.signal }));
       // Held until the client gives up: it gives up once the request is in (not before it arrives).
-      await until(() => received() === 2);
+      await arrived;
+      assert.equal(received(), 2);
       assert.equal(sandbox.faults.rules().length, 0, 'the hang took its request');
       ctl.abort();
       assert.equal(((await hanging) as Error).name, 'AbortError');
