@@ -108,14 +108,18 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
       await page.locator('bank-checkout').screenshot({ path: file });
       return file;
     };
-    const toAccounts = async (bankId: string) => {
+    /** A new order, and the sign-in at `bankId` with its test values. */
+    const signInAt = async (bankId: string, person: 'Personal' | 'Business' = 'Personal') => {
       await page.goto(`${started.urls.demo}/`);
       await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
       await page.getByRole('button', { name: 'Continue to payment' }).click();
-      await ui.locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
+      await ui.locator('bank-selector').getByRole('radio', { name: person }).check();
       await ui.locator(`bank-selector [role=option]#bank-${bankId}`).click();
       await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
       await ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
+    };
+    const toAccounts = async (bankId: string) => {
+      await signInAt(bankId);
       await ui.locator('bank-account-picker input[type=radio]').first().check();
       await ui.locator('bank-account-picker button[type=submit]').click();
     };
@@ -132,13 +136,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await ui.locator('bank-challenge [part=test-not-yet]').click();
     await ui.locator('bank-challenge').getByText('has not received the confirmation yet').waitFor();
     const approvePng = await shot('approve-app.png');
-    await page.goto(`${started.urls.demo}/`);
-    await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
-    await ui.locator('bank-selector').getByRole('radio', { name: 'Business' }).check();
-    await ui.locator('bank-selector [role=option]#bank-levante-empresas').click();
-    await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
+    await signInAt('levante-empresas', 'Business');
     await ui.locator('bank-second-login [part=test-value]').waitFor();
     const testValuesPng = await shot('test-values.png');
     // The payers' funnel of the checkouts above, per bank.
@@ -153,13 +151,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await ui.locator('bank-receipt [part=receipt]').waitFor();
     const receiptPng = await shot('receipt.png');
     // The coordinates card (Banco Cantábrico's first round), read as a table.
-    await page.goto(`${started.urls.demo}/`);
-    await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
-    await ui.locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
-    await ui.locator('bank-selector [role=option]#bank-cantabrico').click();
-    await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
+    await signInAt('cantabrico');
     await ui.locator('bank-second-login').getByRole('button', { name: 'Fill test values' }).click();
     await ui.locator('bank-second-login [part=submit]').click();
     await ui.locator('bank-account-picker input[type=radio]').first().check();
@@ -169,13 +161,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     // A bank whose sign-in fails upstream: its own page in one tap (a fault rule of the simulator).
     const rule = { method: 'POST', path: '/test/login', kind: 'status', status: 500 };
     await fetch(`${started.urls.sandbox}/__sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(rule) });
-    await page.goto(`${started.urls.demo}/`);
-    await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
-    await ui.locator('bank-selector').getByRole('radio', { name: 'Personal' }).check();
-    await ui.locator('bank-selector [role=option]#bank-aurora').click();
-    await ui.locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
-    await ui.locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click();
+    await signInAt('aurora');
     await ui.locator('bank-rail-offer [part=rail-start]').waitFor();
     const railPng = await shot('rail-offer.png');
     await fetch(`${started.urls.sandbox}/__sandbox/faults`, { method: 'DELETE' });

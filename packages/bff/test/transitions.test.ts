@@ -128,6 +128,17 @@ describe('the declaration', () => {
   });
 });
 
+/** The engine over the harness's BFF parts, to hand it outcomes directly. */
+const coreOf = (h: Harness) =>
+  createCore({
+    config: h.bff.parts.config,
+    store: h.bff.parts.store,
+    upstream: h.bff.parts.upstream,
+    logger: h.bff.parts.logger,
+    now: h.bff.parts.now,
+    onFinal: () => {},
+  });
+
 describe('the service obeys the table', () => {
   let h: Harness;
   before(async () => {
@@ -170,14 +181,7 @@ describe('the service obeys the table', () => {
   it('refuses an outcome the declaration does not name: nothing is written and the lock is released', async () => {
     const c = await h.createCheckout();
     const rec = (await h.bff.parts.store.getCheckout(c.id))!;
-    const core = createCore({
-      config: h.bff.parts.config,
-      store: h.bff.parts.store,
-      upstream: h.bff.parts.upstream,
-      logger: h.bff.parts.logger,
-      now: h.bff.parts.now,
-      onFinal: () => {},
-    });
+    const core = coreOf(h);
     await assert.rejects(
       core.act(rec, 'cancel', async () => ({ outcome: 'paid', data: {} })),
       UndeclaredTransition,
@@ -192,14 +196,7 @@ describe('the service obeys the table', () => {
     assert.deepEqual(missingData('select-bank', {}), []);
     const c = await h.createCheckout();
     const rec = (await h.bff.parts.store.getCheckout(c.id))!;
-    const core = createCore({
-      config: h.bff.parts.config,
-      store: h.bff.parts.store,
-      upstream: h.bff.parts.upstream,
-      logger: h.bff.parts.logger,
-      now: h.bff.parts.now,
-      onFinal: () => {},
-    });
+    const core = coreOf(h);
     // A login whose outcome forgets the bank session: the accounts' state is not entered.
     await assert.rejects(
       core.act(rec, 'login', async () => ({ outcome: 'accounts-listed', data: { accounts: [] } })),
