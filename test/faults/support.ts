@@ -36,7 +36,9 @@ export interface Fault {
 
 /** Every way the simulator can fail a call, and the BFF's documented answer to it. */
 export const FAULTS: Fault[] = [
-  { name: 'an answer slower than the timeout', rule: { kind: 'latency', ms: TIMEOUT_MS + 400 }, status: 504, code: 'upstream_timeout', outcome: 'timeout' },
+  // Far slower than the timeout: the simulator stops waiting once the BFF gives up, so the margin
+  // costs nothing, and a process stalled for seconds on a loaded machine still sees the timeout first.
+  { name: 'an answer slower than the timeout', rule: { kind: 'latency', ms: TIMEOUT_MS + 10_000 }, status: 504, code: 'upstream_timeout', outcome: 'timeout' },
   { name: 'a hang (no answer at all)', rule: { kind: 'hang' }, status: 504, code: 'upstream_timeout', outcome: 'timeout' },
   { name: 'a connection reset', rule: { kind: 'reset' }, status: 502, code: 'upstream', outcome: 'network' },
   { name: 'HTTP 500', rule: { kind: 'status', status: 500 }, status: 502, code: 'upstream', outcome: 'http' },

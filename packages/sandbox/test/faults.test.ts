@@ -376,6 +376,8 @@ describe('over a real socket', () => {
       // A client with a timeout of its own sees the hang as a timeout (whether or not its
       // request was in before it gave up: a loaded machine may be that slow).
       sandbox.faults.add({ path: BANKS, kind: 'hang' });
+      // Its connection's close on the server's side: by then any request it sent has been counted.
+      const clientGone = new Promise((r) => server.once('connection', (socket) => socket.once('close', () => setImmediate(r))));
       const nativeClient = createNativeClient({
         baseUrl: base,
         env: 'test',
@@ -386,6 +388,8 @@ describe('over a real socket', () => {
       const timedOut = await rejection(nativeClient.banksList());
       assert.ok(timedOut instanceof UpstreamError && timedOut.kind === 'timeout', String(timedOut));
       sandbox.faults.clear();
+      // A loaded machine may read the timed-out request after the client gave up: counted before the next.
+      await clientGone;
 
       const before = received();
       const ok = await fetch(base + BANKS, { method: 'POST', headers: AUTH, body: '{}' });
