@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia, setViewport } from '@web/test-runner-commands';
 import '../src/index.js';
-import { systemClock, type BankCheckout } from '../src/index.js';
+import { elementsDefined, systemClock, type BankCheckout } from '../src/index.js';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { LAST_BANK_KEY } from '../src/logic/banks.js';
 import {
@@ -115,6 +115,13 @@ async function submitStep(el: BankCheckout, tag: string) {
 }
 
 describe('<bank-checkout>', () => {
+  it('the kit entry defines every element of the kit once elementsDefined settles (the later ones from files of their own)', async () => {
+    await elementsDefined;
+    const tags = ['bank-checkout', 'bank-selector', 'bank-result', 'bank-login-form', 'bank-second-login', 'bank-contract-picker', 'bank-account-picker'];
+    tags.push('bank-challenge', 'bank-periodic-form', 'bank-handoff', 'bank-rail-offer', 'bank-receipt');
+    for (const tag of tags) expect(customElements.get(tag), tag).to.be.a('function');
+  });
+
   it('drives a whole native flow against the BFF, accessible and private at every step', async () => {
     const { bff } = nativeFlow();
     const el = await mount(bff.fetch);

@@ -5,9 +5,13 @@ import { join } from 'node:path';
 import { en as enUpFront } from '../src/i18n/en.js';
 import { enChallenge } from '../src/i18n/en-challenge.js';
 import { enPeriodic } from '../src/i18n/en-periodic.js';
+import { enSteps } from '../src/i18n/en-steps.js';
+// The steps' texts, registered as the steps' file does when it runs (the tests below use them).
+import '../src/i18n/steps.js';
 import { es as esUpFront } from '../src/i18n/es.js';
 import { esChallenge } from '../src/i18n/es-challenge.js';
 import { esPeriodic } from '../src/i18n/es-periodic.js';
+import { esSteps } from '../src/i18n/es-steps.js';
 import { ca } from '../src/i18n/ca.js';
 import { eu } from '../src/i18n/eu.js';
 import { gl } from '../src/i18n/gl.js';
@@ -16,8 +20,8 @@ import { NATIVE_ERROR_CODES } from '@bank-checkout/provider';
 import { API_ERROR_CODES, BFF_ERROR_CODES, CLIENT_ERROR_CODES, MERCHANT_ERROR_CODES, PROVIDER_ERROR_CODES } from '@bank-checkout/contract';
 
 /** English and Spanish whole: what a page loads up front, and the parts the forms bring. */
-const en: Catalogue = { ...enUpFront, ...enChallenge, ...enPeriodic };
-const es: Catalogue = { ...esUpFront, ...esChallenge, ...esPeriodic };
+const en: Catalogue = { ...enUpFront, ...enSteps, ...enChallenge, ...enPeriodic };
+const es: Catalogue = { ...esUpFront, ...esSteps, ...esChallenge, ...esPeriodic };
 const catalogues = { en, es, ca, eu, gl } as const;
 const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -125,7 +129,8 @@ describe('locale resolution and messages', () => {
   });
 
   it('has the texts of the forms on demand split by the prefixes their files use, and each form adds its own', () => {
-    for (const key of Object.keys(enUpFront)) assert.ok(!/^(challenge|periodic|iban|frequency)\./.test(key), `${key} belongs with its form`);
+    for (const key of Object.keys(enUpFront)) assert.ok(!/^(challenge|periodic|iban|frequency|login|second|contract|account|field|bankField)\./.test(key), `${key} belongs with its form`);
+    for (const key of Object.keys(enSteps)) assert.match(key, /^(login|second|contract|account|field|bankField)\./);
     for (const key of Object.keys(enChallenge)) assert.match(key, /^challenge\./);
     for (const key of Object.keys(enPeriodic)) assert.match(key, /^(periodic|iban|frequency)\./);
     registerTexts({ en: enChallenge, es: esChallenge });

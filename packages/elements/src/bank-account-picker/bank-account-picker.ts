@@ -5,6 +5,7 @@ import { renderChoices } from '../shared/choices.js';
 import { elementStyles } from '../shared/styles.js';
 import { formatCents, formatIban } from '../logic/format.js';
 import { accountPickerStyles } from './bank-account-picker.styles.js';
+import '../i18n/steps.js';
 
 export interface AccountItem {
   accountId: string;

@@ -18,6 +18,7 @@ import { askedCell, cardGrid, svgSource, svgTexts, type CardGrid } from '../logi
 import { FieldsController } from '../shared/fields.js';
 import type { StepFormHost } from '../shared/step-form.js';
 import { challengeForm, isCardImage, type BankChallenge } from './bank-challenge.js';
+import '../i18n/steps.js';
 
 // This form's texts come with it.
 registerTexts({ en: enChallenge, es: esChallenge });

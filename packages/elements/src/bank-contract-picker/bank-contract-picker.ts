@@ -4,6 +4,7 @@ import { BankElement } from '../shared/bank-element.js';
 import { renderChoices } from '../shared/choices.js';
 import { elementStyles } from '../shared/styles.js';
 import { contractPickerStyles } from './bank-contract-picker.styles.js';
+import '../i18n/steps.js';
 
 export interface ContractItem {
   contractId: string;

@@ -6,6 +6,7 @@ import { FieldsController } from '../shared/fields.js';
 import { fieldName, loginTypeName } from '../shared/bank-fields.js';
 import { elementStyles } from '../shared/styles.js';
 import { loginFormStyles } from './bank-login-form.styles.js';
+import '../i18n/steps.js';
 
 /** The login type shown first: the bank's default when active, else the first active one. */
 export function initialLogin(bank: BankView): LoginTypeView | undefined {

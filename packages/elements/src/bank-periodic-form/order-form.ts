@@ -34,6 +34,7 @@ import type { FieldError } from '../logic/validators.js';
 import { renderChoices } from '../shared/choices.js';
 import type { StepFormHost } from '../shared/step-form.js';
 import { orderForm, type BankPeriodicForm } from './bank-periodic-form.js';
+import '../i18n/steps.js';
 
 // This form's texts come with it.
 registerTexts({ en: enPeriodic, es: esPeriodic });

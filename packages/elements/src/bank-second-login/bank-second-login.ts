@@ -7,6 +7,7 @@ import { FieldsController } from '../shared/fields.js';
 import { elementStyles } from '../shared/styles.js';
 import type { MessageKey } from '../i18n/index.js';
 import { secondLoginStyles } from './bank-second-login.styles.js';
+import '../i18n/steps.js';
 
 /** 1 SMS code, 2 coordinates card position, 3 token from the bank's app. */
 export type SecondLoginKind = 1 | 2 | 3;

@@ -1,10 +1,12 @@
 import type { enChallenge } from './en-challenge.js';
+import type { enSteps } from './en-steps.js';
 import type { enPeriodic } from './en-periodic.js';
 import type { enExtras } from './en-extras.js';
 
 /**
- * English: the reference catalogue, with its two parts in files of their own (en-challenge.ts
- * and en-periodic.ts: the texts of the forms that load on demand, which bring them). Their keys
+ * English: the reference catalogue, with its parts in files of their own (en-steps.ts,
+ * en-challenge.ts and en-periodic.ts: the texts of the steps and forms that load on demand,
+ * which bring them). Their keys
  * define `MessageKey`; every other locale must have each of them. `{name}` marks a parameter.
  * These are the texts of what a page loads up front.
  */
@@ -47,52 +49,6 @@ export const en = {
   'selector.maintenance': '(in maintenance)',
   'selector.empty': 'No bank matches “{query}”.',
   'selector.results': 'Banks found: {count}',
-
-  'login.title': 'Sign in to {bank}',
-  'login.intro': 'Use your online-banking credentials. They go straight to your bank and are never stored.',
-  'login.type': 'How do you want to sign in?',
-  'login.unavailable': '(not available right now)',
-  'login.noActiveType': 'This bank cannot be used right now. Please choose another bank.',
-  'login.submit': 'Sign in',
-  'login.fillTest': 'Fill test values',
-
-  'field.reveal': 'Show',
-  'field.required': 'This field is required.',
-  'field.digits': 'Use digits only.',
-  'field.min': 'Use at least {min} characters.',
-  'field.max': 'Use at most {max} characters.',
-  'field.exact': 'Use exactly {min} characters.',
-  'field.DNI_NIE': 'Enter a valid DNI or NIE, for example 12345678Z.',
-  'field.CIF': 'Enter a valid CIF, for example B12345674.',
-  'field.attemptsLeft': 'Attempts left: {count}',
-  'field.testValue': 'Test value: {value}',
-  'bankField.user': 'Username',
-  'bankField.userCode': 'User code',
-  'bankField.companyCode': 'Company code',
-  'bankField.password': 'Password',
-  'bankField.dniNie': 'ID number (DNI / NIE)',
-  'bankField.nifNie': 'Tax number (NIF / NIE)',
-  'bankField.cif': 'Company tax number (CIF)',
-  'bankField.cardNumber': 'Card number',
-  'bankField.cardPin': 'Card PIN',
-  'login.lastAttempt': 'Last attempt: if the details are wrong again, the payment stops.',
-
-  'second.title': 'One more check',
-  'second.sms': 'Enter the access code your bank sent you by SMS.',
-  'second.smsTo': 'Enter the access code your bank sent by SMS to {phone}.',
-  'second.coordinates': 'Enter the value at position {position} of your coordinates card.',
-  'second.token': 'Enter the code shown in your bank’s app.',
-  'second.submit': 'Continue',
-
-  'contract.title': 'Choose a contract',
-  'contract.empty': 'There are no contracts to choose from.',
-  'contract.submit': 'Continue',
-
-  'account.title': 'Choose the account to pay from',
-  'account.balance': 'Balance: {amount}',
-  'account.empty': 'There are no accounts to pay from.',
-  'account.submit': 'Pay {amount}',
-  'account.refused': 'Refused by your bank',
 
   'result.succeeded': 'Payment completed',
   'result.succeededBody': 'Your bank has accepted the payment.',
@@ -162,7 +118,7 @@ export const en = {
   'error.stale_step': 'This payment moved on in another window: this page now shows where it is.',
 } as const;
 
-export type MessageKey = keyof typeof en | keyof typeof enChallenge | keyof typeof enPeriodic | ExtrasKey;
+export type MessageKey = keyof typeof en | keyof typeof enSteps | keyof typeof enChallenge | keyof typeof enPeriodic | ExtrasKey;
 /** The texts of what loads after the first screen (en-extras.ts): a catalogue may leave them to English. */
 export type ExtrasKey = keyof typeof enExtras;
 /** A complete catalogue: one string per key (those of en-extras.ts optional). */
