@@ -119,7 +119,15 @@ const closeBrowserServer = () => (closing ??= browserServer?.close() ?? Promise.
 /** One `node --test` run over `files`; `live` streams its output, else it is held. */
 function runNode(label, files, lanes, live) {
   if (live) console.log(`\n== ${label}: ${files.length} files, ${lanes} at a time ==`);
-  const args = ['--import', 'tsx', '--test', `--test-concurrency=${lanes}`, `--test-timeout=${TEST_TIMEOUT_MS}`, '--test-reporter=spec', ...files];
+  // TEST_TIMES_DIR=<dir>: each lane also writes TAP there, whose top-level entries are the files with their durations.
+  const times = process.env.TEST_TIMES_DIR
+    ? [
+        '--test-reporter-destination=stdout',
+        '--test-reporter=tap',
+        `--test-reporter-destination=${join(process.env.TEST_TIMES_DIR, `${label.replace(/\W+/g, '-')}.tap`)}`,
+      ]
+    : [];
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${lanes}`, `--test-timeout=${TEST_TIMEOUT_MS}`, '--test-reporter=spec', ...times, ...files];
   return run(process.execPath, args, { live, extraEnv: browserServer ? { E2E_BROWSER_WS: browserServer.wsEndpoint() } : {} }).then((r) => ({
     ...r,
     label,
