@@ -129,7 +129,8 @@ describe('locale resolution and messages', () => {
   });
 
   it('has the texts of the forms on demand split by the prefixes their files use, and each form adds its own', () => {
-    for (const key of Object.keys(enUpFront)) assert.ok(!/^(challenge|periodic|iban|frequency|login|second|contract|account|field|bankField)\./.test(key), `${key} belongs with its form`);
+    for (const key of Object.keys(enUpFront))
+      assert.ok(!/^(challenge|periodic|iban|frequency|login|second|contract|account|field|bankField)\./.test(key), `${key} belongs with its form`);
     for (const key of Object.keys(enSteps)) assert.match(key, /^(login|second|contract|account|field|bankField)\./);
     for (const key of Object.keys(enChallenge)) assert.match(key, /^challenge\./);
     for (const key of Object.keys(enPeriodic)) assert.match(key, /^(periodic|iban|frequency)\./);
