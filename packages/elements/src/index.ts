@@ -6,7 +6,7 @@
  * Basque and Galician load when a page asks for them. Each element can also be imported alone
  * from its folder, its class with it.
  */
-import { loadExtras, loadLaterSteps, loadPeriodicForm } from './bank-checkout/loaders.js';
+import { loadExtras, loadLaterSteps } from './bank-checkout/loaders.js';
 
 export { BankCheckout } from './bank-checkout/bank-checkout.js';
 export { BankSelector } from './bank-selector/bank-selector.js';
@@ -45,13 +45,14 @@ export { en } from './i18n/en.js';
 export { es } from './i18n/es.js';
 
 /**
- * Settles once every element of the kit is defined: the later steps, the periodic form and the
- * extras (phone hand-off, other rail, receipt), each fetched in the background after the first
- * screen's code has run. Rejects if one of their files cannot be fetched (`<bank-checkout>`
- * tries again when it needs a step).
+ * Settles once every element of the kit is defined: the later steps, `<bank-periodic-form>` and
+ * the extras (phone hand-off, other rail, receipt), each fetched in the background after the
+ * first screen's code has run. The periodic order form itself still comes only with the first
+ * periodic form shown (most checkouts never show one). Rejects if one of their files cannot be
+ * fetched (`<bank-checkout>` tries again when it needs a step).
  */
 export const elementsDefined: Promise<void> = Promise.resolve().then(() =>
-  Promise.all([loadLaterSteps(), loadPeriodicForm(), loadExtras()]).then(() => undefined),
+  Promise.all([loadLaterSteps(), import('./bank-periodic-form/bank-periodic-form.js'), loadExtras()]).then(() => undefined),
 );
 // A page that never awaits it must not see an unhandled rejection for a file fetched again later.
 elementsDefined.catch(() => {});
