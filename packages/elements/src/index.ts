@@ -46,13 +46,13 @@ export { es } from './i18n/es.js';
 
 /**
  * Settles once every element of the kit is defined: the later steps, `<bank-periodic-form>` and
- * the extras (phone hand-off, other rail, receipt), each fetched in the background after the
- * first screen's code has run. The periodic order form itself still comes only with the first
+ * the extras (phone hand-off, other rail, receipt), each fetched in the background (the first
+ * screen waits for none of them). The periodic order form itself still comes only with the first
  * periodic form shown (most checkouts never show one). Rejects if one of their files cannot be
  * fetched (`<bank-checkout>` tries again when it needs a step).
  */
-export const elementsDefined: Promise<void> = Promise.resolve().then(() =>
-  Promise.all([loadLaterSteps(), import('./bank-periodic-form/bank-periodic-form.js'), loadExtras()]).then(() => undefined),
+export const elementsDefined: Promise<void> = Promise.all([loadLaterSteps(), import('./bank-periodic-form/bank-periodic-form.js'), loadExtras()]).then(
+  () => undefined,
 );
 // A page that never awaits it must not see an unhandled rejection for a file fetched again later.
 elementsDefined.catch(() => {});

@@ -190,14 +190,6 @@ export function createCore(deps: ServiceDeps) {
   /** 409 for a request whose checkout was taken by another request (or whose lease lapsed meanwhile). */
   const busyConflict = () => errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
 
-  /**
-   * Runs one payer action under the checkout's lock, from the states whose declaration accepts
-   * it, for a checkout that allows `mode` (by default the mode the action needs). The lock is a
-   * `busy` lease written with compare-and-set (renewed while the action runs); a second request
-   * meanwhile gets 409. A failure
-   * before any upstream call, or an outcome the declaration does not name, releases it and
-   * changes nothing.
-   */
   /** Refuses (500, nothing written) a checkout in `state` without the data the state declares it holds. */
   function assertHolds(id: string, state: CheckoutRecord['state'], data: Internal): void {
     const missing = missingData(state, data);
@@ -207,8 +199,12 @@ export function createCore(deps: ServiceDeps) {
   }
 
   /**
-   * Runs a payer action: `run` gets the checkout's data as the states that accept the action
-   * hold it (typed from their declarations, checked before the call).
+   * Runs one payer action under the checkout's lock, from the states whose declaration accepts
+   * it, for a checkout that allows `mode` (by default the mode the action needs). The lock is a
+   * `busy` lease written with compare-and-set (renewed while the action runs); a second request
+   * meanwhile gets 409. `run` gets the checkout's data as the states that accept the action hold
+   * it (typed from their declarations, checked before the call). A failure before any upstream
+   * call, or an outcome the declaration does not name, releases the lock and changes nothing.
    */
   async function act<A extends CheckoutAction>(
     rec: CheckoutRecord,

@@ -135,14 +135,15 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
     const keyHash = await sha256Hex(key);
     const record = await write(found, async (r) => {
       if (!sameHash(r.launch?.tokenHash ?? null, hash)) throw invalid();
-      const replaced = r.launch!.keyHash ? [...(r.launch!.replacedKeyHashes ?? []), r.launch!.keyHash].slice(-USED_KEPT) : r.launch!.replacedKeyHashes;
+      const before = r.launch!;
       const launch: LaunchRecord = {
-        ...r.launch!,
+        ...before,
         tokenHash: null,
         keyHash,
         redeemedAt: now(),
-        usedHashes: [...r.launch!.usedHashes, hash].slice(-USED_KEPT),
-        ...(replaced ? { replacedKeyHashes: replaced } : {}),
+        usedHashes: [...before.usedHashes, hash].slice(-USED_KEPT),
+        // The key this launch replaces is remembered, so that its frame is told where the payment went.
+        ...(before.keyHash ? { replacedKeyHashes: [...(before.replacedKeyHashes ?? []), before.keyHash].slice(-USED_KEPT) } : {}),
       };
       // A bank session opened in another frame is closed, not handed over: the payer signs in again.
       return holdsSession(r) ? { launch, state: 'select-bank', error: null, internal: merchantData(r.internal) } : { launch };
@@ -159,13 +160,12 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
   async function byFrameKey(key: string): Promise<CheckoutRecord> {
     const id = credentialCheckout('fk', key);
     const rec = id ? await store.getCheckout(id) : null;
+    if (!rec || rec.isolation !== 'isolated') throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
     const hash = await sha256Hex(key);
-    if (!rec || rec.isolation !== 'isolated' || !sameHash(rec.launch?.keyHash ?? null, hash)) {
-      if (rec?.launch?.replacedKeyHashes?.some((h) => sameHash(h, hash)))
-        throw new ApiError(409, 'opened_elsewhere', 'This checkout was opened again in another window; it continues there.');
-      throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
-    }
-    return rec;
+    if (sameHash(rec.launch?.keyHash ?? null, hash)) return rec;
+    if (rec.launch?.replacedKeyHashes?.some((h) => sameHash(h, hash)))
+      throw new ApiError(409, 'opened_elsewhere', 'This checkout was opened again in another window; it continues there.');
+    throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
   }
 
   return { relaunch, redeem, byFrameKey };

@@ -90,7 +90,7 @@ export function checkoutRoutes(p: AppParts) {
       summary: 'Bank groups of the native service (cached; revalidate with If-None-Match)',
       middleware: [checkoutAuth],
       responses: {
-        200: json(contract.banksResponse, 'The checkout view'),
+        200: json(contract.banksResponse, 'The bank groups and their banks'),
         304: { description: 'Not modified: the ETag given in If-None-Match is still current' },
       },
     }),

@@ -6,6 +6,7 @@
  */
 import type { FieldView } from '@bank-checkout/contract';
 import type { MessageKey } from '../i18n/index.js';
+import { normalizeForSearch } from '../logic/format.js';
 
 /** The bank's names (lower case, without accents) of the fields the catalogues name. */
 const KNOWN: Record<string, MessageKey> = {
@@ -26,14 +27,6 @@ const KNOWN: Record<string, MessageKey> = {
 /** The language the provider names fields in. */
 const PROVIDER_LANG = 'es';
 
-const plain = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
-
 /** A field's name: `lang` is set when the text stays the bank's, in a language other than the checkout's. */
 export interface FieldName {
   text: string;
@@ -43,7 +36,10 @@ export interface FieldName {
 type Named = Pick<FieldView, 'label' | 'specificType'>;
 
 function key(field: Named): MessageKey | undefined {
-  return KNOWN[plain(field.label)] ?? (field.specificType === 'DNI_NIE' ? 'bankField.dniNie' : field.specificType === 'CIF' ? 'bankField.cif' : undefined);
+  return (
+    KNOWN[normalizeForSearch(field.label)] ??
+    (field.specificType === 'DNI_NIE' ? 'bankField.dniNie' : field.specificType === 'CIF' ? 'bankField.cif' : undefined)
+  );
 }
 
 /** The name of a sign-in field in `locale` (the bank's own in Spanish). */
