@@ -64,6 +64,12 @@ export function relayHeadline(r: RelayFigures): { ratio: number; cpu: number; cl
   };
 }
 
+/** Whether a run meets the floors `bench:ci` enforces, with no error on any leg. */
+export function relayMet(r: RelayFigures): boolean {
+  const { ratio, cpu, clean } = relayHeadline(r);
+  return clean && ratio >= RELAY_BUDGET.ratioFloor && cpu <= RELAY_BUDGET.cpuCeiling;
+}
+
 const cpuMs = (u: { user: number; system: number }) => (u.user + u.system) / 1000;
 
 /** Complete native payments straight against the simulator, as the BFF would make them. */
