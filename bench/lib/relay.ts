@@ -14,9 +14,9 @@
  * `BENCH_ROLE=relay`). No relay made with Node's HTTP modules does less per call, so its ratio
  * bounds what the BFF's could be on the same machine and harness.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createNativeClient, type BankType, type NativeClient } from '@bank-checkout/provider';
 import { SANDBOX_DEFAULTS } from '@bank-checkout/sandbox/testing';
 import { payingAccount } from '../../packages/bff/test/flow.js';
@@ -207,5 +207,10 @@ export async function measureRelay({ seconds, payers, bffNodeArgs = [] }: RelayO
     sandbox.stop();
   }
   if (bff) await new Promise((r) => (bff!.child.exitCode === null ? bff!.child.once('exit', r) : r(null)));
-  return { ...figures, storage: dbFile ? measureStorage(dbFile) : null };
+  if (!dbFile) return { ...figures, storage: null };
+  try {
+    return { ...figures, storage: measureStorage(dbFile) };
+  } finally {
+    rmSync(dirname(dbFile), { recursive: true, force: true });
+  }
 }

@@ -1,5 +1,6 @@
 /**
- * Starts the simulator and the BFF on free loopback ports (SQLite store in a temp folder),
+ * Starts the simulator and the BFF on free loopback ports (SQLite store in a temp folder, removed
+ * when the process exits),
  * creates one checkout, prints `{sandboxUrl, bffUrl, clientSecret, merchantSecret}` as one JSON
  * line, and runs until killed. Benchmarks and journeys start it as a child process.
  *
@@ -15,7 +16,7 @@
  * MEMORY_SAMPLE_MS (default 10) ms from the first question on; it answers `{type: 'cpu'}`
  * with `process.cpuUsage()`; and it exits when its parent goes away.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, createServer, request } from 'node:http';
@@ -79,6 +80,13 @@ function bareRelay(target: URL): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
+/** A temp folder for the store, removed when this process exits (it is killed with SIGTERM). */
+function ownTempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 async function startBff(): Promise<void> {
   const bffPort = Number(process.env.BFF_PORT ?? 0);
   const bffHolder: { app?: ReturnType<typeof createBff> } = {};
@@ -88,7 +96,7 @@ async function startBff(): Promise<void> {
     PROVIDER_LINKS_URL: sandboxUrl,
     PROVIDER_NATIVE_URL: sandboxUrl,
     BFF_PUBLIC_URL: `http://127.0.0.1:${bp}`,
-    DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(mkdtempSync(join(tmpdir(), 'bench-')), 'bff.db')}`,
+    DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(ownTempDir(), 'bff.db')}`,
     RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000',
     MERCHANT_RATE_LIMIT_PER_MINUTE: process.env.MERCHANT_RATE_LIMIT_PER_MINUTE ?? '10000000',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
