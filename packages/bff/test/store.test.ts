@@ -427,6 +427,8 @@ describe('sqlite engine', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bff-store-'));
     const path = join(dir, 'bff.db');
     const store = createSqliteStore(`file:${path}`);
+    /** A checkout with none of the nullable fields set. */
+    const bare = () => checkoutRecord({ customData: null, urlOk: null, urlError: null, error: null });
     const accounts = Array.from({ length: 12 }, (_, i) => ({
       accountId: `acc-${i}`,
       accountInfo: `ES12 3456 7890 1234 5678 ${String(i).padStart(4, '0')}`,
@@ -435,12 +437,12 @@ describe('sqlite engine', () => {
     try {
       await store.init();
       for (let batch = 0; batch < 16; batch++) {
-        const records = Array.from({ length: 16 }, () => checkoutRecord({ customData: null, urlOk: null, urlError: null, error: null }));
+        const records = Array.from({ length: 16 }, bare);
         for (const rec of records) await store.createCheckout(rec);
         for (const rec of records) assert.ok(await store.updateCheckout(rec.id, 1, { state: 'select-account', internal: { accounts } }));
         for (const rec of records) assert.ok(await store.updateCheckout(rec.id, 2, { state: 'succeeded', internal: {} }));
       }
-      const last = checkoutRecord({ customData: null, urlOk: null, urlError: null, error: null });
+      const last = bare();
       await store.createCheckout(last);
       await store.close();
       const db = new Database(path);

@@ -6,7 +6,9 @@ import type { CheckoutRecord, IdempotencyRecord, NotificationRecord } from './ty
 export const CHECKOUT_COLUMNS = ['id', 'secret_hash', 'state', 'reference', 'version', 'created_at', 'updated_at', 'expires_at', 'data'];
 export const NOTIFICATION_COLUMNS = ['id', 'dedupe_key', 'received_at', 'reference', 'transaction_id', 'checkout_id', 'outcome', 'data'];
 
-export const insertSql = (table: string, columns: string[]) => `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+/** An INSERT of `columns` as parameters, and of `computed` columns as the SQL expressions given. */
+export const insertSql = (table: string, columns: string[], computed: Record<string, string> = {}) =>
+  `INSERT INTO ${table} (${[...Object.keys(computed), ...columns].join(', ')}) VALUES (${[...Object.values(computed), ...columns.map(() => '?')].join(', ')})`;
 
 /** SQLite hands JSON back as text, PostgreSQL's jsonb as a parsed value. */
 const json = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;

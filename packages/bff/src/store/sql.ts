@@ -183,10 +183,8 @@ export function createSqlStore(driver: SqlDriver): Store {
   // page. A random rowid places each new row anywhere, in the room an ended checkout left: a
   // paid checkout takes about 30% fewer bytes on disk. Two rowids drawn alike among 2^62 would
   // fail the insert, and the merchant's retry would make it.
-  const insertCheckout =
-    driver.engine === 'sqlite'
-      ? `INSERT INTO checkouts (rowid, ${CHECKOUT_COLUMNS.join(', ')}) VALUES (abs(random() >> 1), ${CHECKOUT_COLUMNS.map(() => '?').join(', ')})`
-      : insertSql('checkouts', CHECKOUT_COLUMNS);
+  const insertCheckout = insertSql('checkouts', CHECKOUT_COLUMNS, driver.engine === 'sqlite' ? { rowid: 'abs(random() >> 1)' } : {});
+  const insertNotification = `${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`;
 
   return {
     engine: driver.engine,
@@ -269,7 +267,7 @@ export function createSqlStore(driver: SqlDriver): Store {
     async insertNotification(record, events = []) {
       if (events.length) {
         const insert = {
-          sql: `${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`,
+          sql: insertNotification,
           args: notificationArgs(record),
           expectChanges: 1,
         };
@@ -278,7 +276,7 @@ export function createSqlStore(driver: SqlDriver): Store {
         if (!stored) throw new Error('store: notification vanished after insert');
         return { inserted, record: stored };
       }
-      const { count } = await query(`${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`, notificationArgs(record));
+      const { count } = await query(insertNotification, notificationArgs(record));
       const stored = await one('SELECT * FROM notifications WHERE dedupe_key = ?', [record.dedupeKey], notificationFromRow);
       if (!stored) throw new Error('store: notification vanished after insert');
       return { inserted: count === 1, record: stored };
