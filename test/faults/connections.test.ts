@@ -8,13 +8,14 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { createBff, loadConfig, serveBff, type BffApp, type ServedBff } from '@bank-checkout/bff';
 
-/** A connection from `from` that sends the start of a request and never finishes it. */
+/** A connection from `from` that sends the start of a request and never finishes it (it reads what it is sent). */
 function slowClient(port: number, from: string): Promise<Socket> {
   return new Promise((resolve) => {
     const s = connect({ port, host: '127.0.0.1', localAddress: from }, () => {
       s.write('GET /health HTTP/1.1\r\nHost: bff.test\r\nX-Slow: ');
       resolve(s);
     });
+    s.on('data', () => {});
     s.on('error', () => resolve(s));
   });
 }
@@ -62,6 +63,22 @@ describe('connections from one address', () => {
     }
     for (const s of sockets) s.destroy();
     assert.deepEqual([...new Set(answers)], [200]);
+  });
+
+  it('answers a connection over the cap with 503, Retry-After and the error shape, then closes it', async () => {
+    const held = await Promise.all(Array.from({ length: 20 }, () => slowClient(port, '127.0.0.4')));
+    const over = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.4' });
+    let answer = '';
+    over.on('data', (d) => (answer += String(d)));
+    over.on('error', () => {});
+    over.once('connect', () => over.write('GET /health HTTP/1.1\r\nHost: bff.test\r\n\r\n'));
+    await new Promise((r) => over.once('close', r));
+    for (const s of held) s.destroy();
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    assert.match(head, /^HTTP\/1\.1 503 /, `answer: ${JSON.stringify(answer)}`);
+    assert.match(head, /\r\nRetry-After: 1\r\n/);
+    assert.match(head, /\r\nConnection: close/);
+    assert.equal((JSON.parse(body) as { error: { code: string } }).error.code, 'rate_limited');
   });
 
   it('drops a connection whose headers do not arrive in time', async () => {

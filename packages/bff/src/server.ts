@@ -1,11 +1,13 @@
 /**
  * The BFF on Node's HTTP server, as `bank-checkout-bff` runs it: header and request timeouts,
  * so a client that sends slowly cannot hold a connection, and a cap on the connections one
- * address may hold open, so a few addresses cannot use up the process's sockets.
+ * address may hold open, so a few addresses cannot use up the process's sockets (a connection
+ * over the cap is answered 503 with `Retry-After` and closed).
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
+import type { ErrorBody } from '@bank-checkout/contract/schemas';
 
 export interface ServeOptions {
   port: number;
@@ -26,6 +28,38 @@ export interface ServedBff {
   listening: Promise<AddressInfo>;
   /** Connections refused because their address held too many. */
   refused(): number;
+}
+
+/**
+ * The answer to a connection over its address's cap: a 503 with `Retry-After` in the API's
+ * error shape, written at once and the connection closed. A reset instead would leave a client
+ * guessing (Node's fetch was seen holding such a request until its own timeout); this one is
+ * retried a second later by any client that honours `Retry-After`, the merchant client included.
+ */
+const OVER_CAP_BODY = JSON.stringify({
+  error: { code: 'rate_limited', message: 'Too many connections from this address at once; try again in a moment.', requestId: 'unknown' },
+} satisfies ErrorBody);
+const OVER_CAP_ANSWER = [
+  'HTTP/1.1 503 Service Unavailable',
+  'Content-Type: application/json; charset=utf-8',
+  `Content-Length: ${Buffer.byteLength(OVER_CAP_BODY)}`,
+  'Retry-After: 1',
+  'Cache-Control: no-store',
+  'X-Content-Type-Options: nosniff',
+  'Connection: close',
+  '',
+  OVER_CAP_BODY,
+].join('\r\n');
+/** How long a refused connection may stay while its answer leaves and the client closes its side. */
+const REFUSED_LINGER_MS = 1_000;
+
+function refuse(socket: Socket): void {
+  // What the client sent is read and dropped, so that closing sends the answer and a FIN, not a reset.
+  socket.on('error', () => {});
+  socket.resume();
+  socket.end(OVER_CAP_ANSWER);
+  // A client that has not closed by then (it may not even read) is reset, which it cannot miss.
+  setTimeout(() => socket.destroyed || socket.resetAndDestroy(), REFUSED_LINGER_MS).unref();
 }
 
 export function serveBff(fetch: (req: Request, env: unknown) => Response | Promise<Response>, opts: ServeOptions): ServedBff {
@@ -49,7 +83,7 @@ export function serveBff(fetch: (req: Request, env: unknown) => Response | Promi
       const count = (open.get(address) ?? 0) + 1;
       if (count > cap) {
         refused++;
-        socket.destroy();
+        refuse(socket);
         return;
       }
       open.set(address, count);
