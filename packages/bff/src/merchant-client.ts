@@ -54,7 +54,8 @@ export interface MerchantClientOptions {
   timeoutMs?: number;
   /**
    * Tries after a network failure or a 502/503/504, for calls that are safe to repeat: reads,
-   * and checkout creation with an idempotency key (default 2).
+   * and checkout creation with an idempotency key (default 2). Each waits 200 ms, then 400 ms…
+   * (with jitter), or the answer's `Retry-After` when longer (10 s at most).
    */
   retries?: number;
 }
@@ -113,7 +114,8 @@ export function createMerchantClient(opts: MerchantClientOptions) {
         throw fail(0, 'network', `The BFF could not be reached: ${err instanceof Error ? err.message : 'error'}`);
       }
       if (RETRYABLE.has(res.status) && !last) {
-        await backoff(attempt);
+        await res.body?.cancel().catch(() => {});
+        await backoff(attempt, retryAfterMs(res.headers.get('Retry-After')));
         continue;
       }
       const text = await res.text();
@@ -176,7 +178,12 @@ export function createMerchantClient(opts: MerchantClientOptions) {
 
 export type MerchantClient = ReturnType<typeof createMerchantClient>;
 
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 200 * 2 ** attempt + Math.random() * 100));
+/** The longest `Retry-After` the client waits for before a retry (a longer one is cut to this). */
+const MAX_RETRY_AFTER_MS = 10_000;
+/** A `Retry-After` in seconds as ms (capped); 0 when absent or given as a date. */
+const retryAfterMs = (header: string | null) => (header && /^\d{1,6}$/.test(header) ? Math.min(Number(header) * 1000, MAX_RETRY_AFTER_MS) : 0);
+/** The wait before retry `attempt + 1`: exponential from 200 ms with jitter, and never shorter than the server asked. */
+const backoff = (attempt: number, atLeastMs = 0) => new Promise((r) => setTimeout(r, Math.max(200 * 2 ** attempt, atLeastMs) + Math.random() * 100));
 
 /** A webhook whose signature, timestamp or body does not check out. */
 export class WebhookSignatureError extends Error {

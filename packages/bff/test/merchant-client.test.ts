@@ -90,6 +90,22 @@ describe('createMerchantClient', () => {
     assert.equal(seen.length, 1);
   });
 
+  it('waits the Retry-After of a 503 before it tries again', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    seen.length = 0;
+    faults.push(new Response('{}', { status: 503, headers: { 'Retry-After': '2' } }));
+    const page = bff.listNotifications({ limit: 1 });
+    // The 503 is in and the retry waits on a timer: not sent before 2 s, sent once they pass.
+    while (seen.length < 1) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    t.mock.timers.tick(1_900);
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(seen.length, 1, 'retried before the Retry-After');
+    t.mock.timers.tick(300);
+    assert.ok(Array.isArray((await page).notifications));
+    assert.equal(seen.length, 2);
+  });
+
   it('lists checkouts by state, most recently changed first, paged', async () => {
     const made = [];
     for (let i = 0; i < 3; i++) {
