@@ -22,17 +22,25 @@ function slowClient(port: number, from: string): Promise<Socket> {
 
 describe('connections from one address', () => {
   let app: BffApp;
+  /** The cap's server holds a slow client for a minute, so that only the cap closes one; the other drops them after a second. */
   let served: ServedBff;
+  let hasty: ServedBff;
   let port: number;
+  const close = async (s: ServedBff) => {
+    s.server.closeAllConnections();
+    await new Promise((r) => s.server.close(r));
+  };
   before(async () => {
     app = createBff(loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent' }));
     await app.ready;
-    served = serveBff(app.fetch, { port: 0, hostname: '127.0.0.1', maxConnectionsPerAddress: 20, headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 });
+    served = serveBff(app.fetch, { port: 0, hostname: '127.0.0.1', maxConnectionsPerAddress: 20, headersTimeoutMs: 60_000, requestTimeoutMs: 120_000 });
+    hasty = serveBff(app.fetch, { port: 0, hostname: '127.0.0.1', maxConnectionsPerAddress: 20, headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 });
     port = (await served.listening).port;
+    await hasty.listening;
   });
   after(async () => {
-    served.server.closeAllConnections();
-    await new Promise((r) => served.server.close(r));
+    await close(served);
+    await close(hasty);
     await app.close();
   });
 
@@ -82,7 +90,7 @@ describe('connections from one address', () => {
   });
 
   it('drops a connection whose headers do not arrive in time', async () => {
-    const slow = await slowClient(port, '127.0.0.3');
+    const slow = await slowClient((await hasty.listening).port, '127.0.0.3');
     let answer = '';
     slow.on('data', (d) => (answer += String(d)));
     // Waits for the close; the 408 says the header timeout closed it.
