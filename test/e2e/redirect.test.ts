@@ -44,8 +44,9 @@ describe('redirect payments through the gateway', () => {
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
 
     // The console, never reloaded: the notification (verified by the BFF) and the webhook's update.
+    // The row shows "being applied" until the webhook's update reaches the console: wait for the end.
     const note = desk.page.locator('#notification-rows tr', { hasText: reference });
-    await note.waitFor();
+    await note.filter({ hasText: `applied to checkout ${id}` }).waitFor();
     assert.match((await note.textContent()) ?? '', new RegExp(`200 OK[\\s\\S]*Verified[\\s\\S]*applied to checkout ${id}`));
     const update = desk.page.locator('#checkout-rows tr', { hasText: reference });
     await update.waitFor();

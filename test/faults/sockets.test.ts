@@ -47,8 +47,29 @@ function socketServers(timeoutMs: number) {
   return t;
 }
 
-describe('faults over real sockets', () => {
+// A hang with the suite's short timeout: each try waits it out.
+describe('a hang over real sockets', () => {
   const t = socketServers(TIMEOUT_MS);
+  const { merchant, arm, calls, assertAlive } = t;
+
+  it('a hang on orders: 504 once per try, within three timeouts', async () => {
+    await arm('POST', '/san/info/payment-orders', { kind: 'hang' });
+    const { value: res, ms } = await timed(() => merchant('/v1/orders'));
+    await assertUpstreamError(res, { status: 504, code: 'upstream_timeout' });
+    // The timeout waited out on each try (a lower bound only: a busy machine only adds to it).
+    assert.ok(ms >= READ_ONLY_TRIES * TIMEOUT_MS - 20, `${ms.toFixed(0)} ms`);
+    assert.deepEqual(await calls(), { 'POST /san/info/payment-orders': READ_ONLY_TRIES });
+    await assertAlive();
+  });
+});
+
+// Resets and 10 MB bodies with a timeout far from them. A reset must be the only fault: with
+// the short timeout, a process stalled on a loaded machine could time a try out before the
+// simulator read it, and that try would neither be counted nor answered 502. The 10 MB
+// bodies' figure is the memory, and a loaded machine may take longer than the short timeout
+// to stream the first MiB.
+describe('resets and 10 MB answers over real sockets', () => {
+  const t = socketServers(10_000);
   const { bff, merchant, arm, calls, assertAlive } = t;
 
   it('a connection reset on the bank list: 502 after three tries, and the process stays up', async () => {
@@ -80,23 +101,6 @@ describe('faults over real sockets', () => {
     assert.equal(view.error?.code, 'upstream');
     await assertAlive();
   });
-
-  it('a hang on orders: 504 once per try, within three timeouts', async () => {
-    await arm('POST', '/san/info/payment-orders', { kind: 'hang' });
-    const { value: res, ms } = await timed(() => merchant('/v1/orders'));
-    await assertUpstreamError(res, { status: 504, code: 'upstream_timeout' });
-    // The timeout waited out on each try (a lower bound only: a busy machine only adds to it).
-    assert.ok(ms >= READ_ONLY_TRIES * TIMEOUT_MS - 20, `${ms.toFixed(0)} ms`);
-    assert.deepEqual(await calls(), { 'POST /san/info/payment-orders': READ_ONLY_TRIES });
-    await assertAlive();
-  });
-});
-
-// The 10 MB bodies with a timeout far from the body read: the figure is the memory, and a
-// loaded machine may take longer than the short timeout above to stream the first MiB.
-describe('10 MB answers over real sockets', () => {
-  const t = socketServers(10_000);
-  const { merchant, arm, calls, assertAlive } = t;
 
   it('10 MB bodies, eight at a time: 502, and the memory stays flat (the body read stops at 1 MiB)', async () => {
     const concurrent = 8;
