@@ -3,7 +3,7 @@
 //   tests: N passed, N failed, N skipped
 // Usage: node scripts/test.mjs [node|browser] [file filter…]   (filters are substrings of paths)
 //
-// The whole run is budgeted at 150 s on a 2-core machine. How it keeps to it:
+// The whole run aims at 150 s on a 2-core machine (the README says where it stands). What serves that:
 // - the node test files are compiled to JavaScript first, in one esbuild build of about a
 //   second (scripts/test-bundle.mjs), so that no test process loads a TypeScript loader;
 // - node's test runner runs TEST_CONCURRENCY files at once (default 4: most files wait on

@@ -33,8 +33,10 @@ describe('connections from one address', () => {
   before(async () => {
     app = createBff(loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent' }));
     await app.ready;
-    served = serveBff(app.fetch, { port: 0, hostname: '127.0.0.1', maxConnectionsPerAddress: 20, headersTimeoutMs: 60_000, requestTimeoutMs: 120_000 });
-    hasty = serveBff(app.fetch, { port: 0, hostname: '127.0.0.1', maxConnectionsPerAddress: 20, headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 });
+    const serve = (headersTimeoutMs: number) =>
+      serveBff(app.fetch, { port: 0, hostname: '127.0.0.1', maxConnectionsPerAddress: 20, headersTimeoutMs, requestTimeoutMs: 2 * headersTimeoutMs });
+    served = serve(60_000);
+    hasty = serve(1_000);
     port = (await served.listening).port;
     await hasty.listening;
   });
