@@ -248,5 +248,18 @@ withPostgres('one open checkout per reference', (url) => {
         for (const r of answers.filter((x) => x.status === 409)) assert.equal((await r.json()).error.code, 'reference_in_use');
       }
     });
+
+    it('of one order sent to both instances at once with one Idempotency-Key, every answer is the one checkout', async () => {
+      // Twenty orders at once, each sent four times: a busy shop's double clicks and retries.
+      const order = async (n: number) => {
+        const body = { amount: 1200, subject: 'Race', reference: `KEYED-${n}` };
+        const headers = { 'Idempotency-Key': `order-${n}` };
+        const answers = await Promise.all([a, b, a, b].map((r) => r.merchant('/v1/checkouts', { body, headers })));
+        const bodies = await Promise.all(answers.map((r) => r.json() as Promise<{ id?: string; error?: { code: string } }>));
+        assert.deepEqual(answers.map((r) => r.status).sort(), [200, 200, 200, 201], `order ${n}: ${JSON.stringify(bodies.map((x) => x.error?.code ?? x.id))}`);
+        assert.equal(new Set(bodies.map((x) => x.id)).size, 1, `order ${n}`);
+      };
+      await Promise.all(Array.from({ length: 20 }, (_, n) => order(n)));
+    });
   });
 });

@@ -60,9 +60,13 @@ describe('merchant API', () => {
     const other = await h.merchant('/v1/checkouts', { body: { ...body, amount: 5001 }, headers: { 'Idempotency-Key': 'key-123' } });
     assert.equal(other.status, 409);
     assert.equal((await json(other)).error.code, 'idempotency_mismatch');
-    const races = await Promise.all([1, 2, 3, 4].map(() => h.merchant('/v1/checkouts', { body, headers: { 'Idempotency-Key': 'key-race' } })));
+    // The same order sent four times at once (a double click, a shop's retry): one checkout, made once, found by the others.
+    const raced = { ...body, reference: 'IDEM-RACE' };
+    const races = await Promise.all([1, 2, 3, 4].map(() => h.merchant('/v1/checkouts', { body: raced, headers: { 'Idempotency-Key': 'key-race' } })));
+    assert.deepEqual(races.map((r) => r.status).sort(), [200, 200, 200, 201]);
     const ids = new Set(await Promise.all(races.map(async (r) => (await json(r)).id)));
     assert.equal(ids.size, 1);
+    assert.match([...ids][0], /^chk_/);
   });
 
   it('reads a checkout without its secret or provider session', async () => {

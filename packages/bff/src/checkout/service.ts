@@ -90,11 +90,27 @@ export function createCheckoutService(deps: ServiceDeps) {
       if (!record) throw errors.notFound('Checkout');
       return { created: false, ...(await credentialFor(record)) };
     };
-    if (key) {
-      const existing = await store.getIdempotency(key);
-      if (existing) return replay(existing.checkoutId, existing.fingerprint);
-    }
-    await referenceFree(body.reference);
+    /** The checkout this key made, replayed, if it has made one (the store writes the key with it). */
+    const made = async (): Promise<Created | null> => {
+      const existing = key ? await store.getIdempotency(key) : null;
+      return existing ? replay(existing.checkoutId, existing.fingerprint) : null;
+    };
+    /**
+     * Nothing when the reference is free; the replay when it is held by the checkout this same
+     * key made meanwhile (the same order sent twice at once, to two instances, say); else 409.
+     */
+    const freeOrMade = async (): Promise<Created | null> => {
+      try {
+        await referenceFree(body.reference);
+        return null;
+      } catch (err) {
+        const replayed = await made();
+        if (replayed) return replayed;
+        throw err;
+      }
+    };
+    const earlier = (await made()) ?? (await freeOrMade());
+    if (earlier) return earlier;
     const at = now();
     const id = newId('chk');
     const isolation = body.isolation ?? 'isolated';
@@ -132,7 +148,8 @@ export function createCheckoutService(deps: ServiceDeps) {
       result = await store.createCheckout(record, key ? { key, fingerprint, createdAt: at } : undefined);
     } catch (err) {
       // Another instance opened a checkout with this reference meanwhile (the store's unique index).
-      await referenceFree(body.reference);
+      const replayed = await freeOrMade();
+      if (replayed) return replayed;
       throw err;
     }
     if (!result.created) return replay(result.existing.checkoutId, result.existing.fingerprint);
