@@ -13,7 +13,7 @@
 //
 // A process a test starts itself (a CLI, say) still runs TypeScript with `--import tsx`.
 import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -58,7 +58,19 @@ export async function bundleTests(root, files) {
     throw err;
   }
   const at = relative(root, outdir);
-  return { compiled: new Map(files.map((f) => [f, join(at, f.replace(/\.ts$/, '.mjs'))])), remove };
+  return { compiled: new Map(files.map((f) => [f, join(at, f.replace(/\.ts$/, '.mjs'))])), dir: at, remove };
+}
+
+/**
+ * Writes `<dir>/<name>.test.mjs`, a test file that imports the compiled files `members` (paths
+ * relative to `root`, as `bundleTests` answers them) one after the other, so that their tests
+ * run in one process, in that order, loading what they share once.
+ */
+export function groupTests(root, dir, name, members) {
+  const file = join(dir, `${name}.test.mjs`);
+  const lines = members.map((m) => `import ${JSON.stringify(`./${relative(dir, m)}`)};`);
+  writeFileSync(join(root, file), `${lines.join('\n')}\n`);
+  return file;
 }
 
 function compile(root, files, outdir) {

@@ -7,7 +7,10 @@
 // - the node test files are compiled to JavaScript first, in one esbuild build of about a
 //   second (scripts/test-bundle.mjs), so that no test process loads a TypeScript loader;
 // - node's test runner runs TEST_CONCURRENCY files at once (default 4: most files wait on
-//   sockets, a browser or a database, not on the CPU), each in its own process as usual;
+//   sockets, a browser or a database, not on the CPU);
+// - most node test files share one of four processes, one file after another, so that the
+//   product's modules are loaded four times instead of once a file (OWN_PROCESS says which
+//   keep a process of their own, PROCESS_WIDE which may not share one);
 // - the end-to-end files (test/e2e/) run in a lane of their own, E2E_CONCURRENCY (2) at a
 //   time, beside the other node files: each drives a browser, and more at once only slows
 //   all of them;
@@ -17,16 +20,17 @@
 //   suites; the output of the end-to-end and browser lanes is held and printed after the node
 //   suites' so that they do not mix;
 // - the end-to-end files share one Chromium, started here (E2E_BROWSER_WS), each in its own
-//   browser contexts; run alone, a file starts its own (test/support/stack.ts);
+//   browser contexts, which its journeys take turns in (test/e2e/lib.ts `openPage`); run
+//   alone, a file starts its own Chromium (test/support/stack.ts);
 // - the fuzz suites run FUZZ_RUNS cases per property (150, or 1,000 under CI=true:
 //   test/security/lib/fuzz.ts).
 // Every suite runs whatever fails before it; the exit code is non-zero if any failed.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
-import { bundleTests } from './test-bundle.mjs';
+import { bundleTests, groupTests } from './test-bundle.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const [only, ...filters] = process.argv.slice(2);
@@ -52,6 +56,38 @@ const rank = (f) => {
   const i = SLOW_FIRST.findIndex((p) => f.startsWith(p));
   return i < 0 ? SLOW_FIRST.length : i;
 };
+
+/**
+ * Most files share a process (see SHARED_PROCESSES below); these keep one of their own: the
+ * end-to-end files, and the longest (a database failover, socket drills, the kit's bundles,
+ * thousands of fuzz cases, the docs' snippets, CLIs started as processes), which keep the
+ * lanes busy beside the shared ones.
+ */
+const OWN_PROCESS = [
+  'test/e2e/',
+  'test/faults/failover',
+  'test/faults/sockets',
+  'test/security/kit',
+  'test/security/fuzz',
+  'test/docs/',
+  'packages/sandbox/test/cli',
+  'packages/bff/test/cli',
+];
+/**
+ * What a file may not do to share a process: hooks at its top level (they would run around
+ * every other file's tests too), and changes to the process itself (its environment, its
+ * handlers, mocked modules or timers), which would reach the files after it.
+ */
+const PROCESS_WIDE =
+  /^(before|after|beforeEach|afterEach)\(|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.on\(|mock\.(module|timers|method)\b/m;
+/**
+ * How many processes the short files are spread over (TEST_SHARED_PROCESSES, 0: a process per
+ * file): each loads the product's modules once (about a CPU-second) instead of once a file.
+ */
+const SHARED_PROCESSES = Number(process.env.TEST_SHARED_PROCESSES ?? 4);
+if (!Number.isInteger(SHARED_PROCESSES) || SHARED_PROCESSES < 0)
+  throw new Error(`TEST_SHARED_PROCESSES must be 0 or more, got ${process.env.TEST_SHARED_PROCESSES}`);
+const sharesProcess = (f) => !OWN_PROCESS.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(readFileSync(join(root, f), 'utf8'));
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -113,8 +149,11 @@ const started = performance.now();
 const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
 
 /** The node test files as JavaScript (scripts/test-bundle.mjs): no test process loads a TypeScript loader. */
-const { compiled, remove: removeCompiled } =
-  wanted('node') && nodeFiles.length ? await bundleTests(root, nodeFiles) : { compiled: new Map(), remove: () => {} };
+const {
+  compiled,
+  dir: compiledDir,
+  remove: removeCompiled,
+} = wanted('node') && nodeFiles.length ? await bundleTests(root, nodeFiles) : { compiled: new Map(), remove: () => {} };
 if (compiled.size) console.log(`compiled ${compiled.size} test files in ${seconds()} s`);
 process.on('exit', removeCompiled);
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
@@ -125,6 +164,16 @@ const browserServer = e2e ? await chromium.launchServer({ executablePath: CHROME
 
 let closing = null;
 const closeBrowserServer = () => (closing ??= browserServer?.close() ?? Promise.resolve());
+
+/** The test files `node --test` runs for `files`: the short ones joined into SHARED_PROCESSES groups. */
+function processes(files) {
+  const shared = files.filter(sharesProcess);
+  const own = files.filter((f) => !shared.includes(f)).map((f) => compiled.get(f));
+  if (SHARED_PROCESSES === 0 || shared.length < 2) return [...own, ...shared.map((f) => compiled.get(f))];
+  const groups = Array.from({ length: Math.min(SHARED_PROCESSES, shared.length) }, () => []);
+  shared.forEach((f, i) => groups[i % groups.length].push(compiled.get(f)));
+  return [...own, ...groups.map((members, i) => groupTests(root, compiledDir, `shared-${i + 1}`, members))];
+}
 
 /** One `node --test` run over `files`; `live` streams its output, else it is held. */
 function runNode(label, files, lanes, live) {
@@ -144,7 +193,7 @@ function runNode(label, files, lanes, live) {
     `--test-timeout=${TEST_TIMEOUT_MS}`,
     '--test-reporter=spec',
     ...times,
-    ...files.map((f) => compiled.get(f)),
+    ...processes(files),
   ];
   return run(process.execPath, args, { live, extraEnv: browserServer ? { E2E_BROWSER_WS: browserServer.wsEndpoint() } : {} }).then((r) => ({
     ...r,

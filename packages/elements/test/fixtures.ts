@@ -230,7 +230,9 @@ export function fakeBff(routes: Record<string, FakeRoute>) {
   const read = () => void unread--;
   const answer = (res: Response): Response => {
     const json = res.json.bind(res);
-    res.json = () => json().finally(read);
+    // Defined, not assigned: a process that served HTTP through Hono's Node adapter has its
+    // Response class, whose methods cannot be shadowed by assignment.
+    Object.defineProperty(res, 'json', { value: () => json().finally(read) });
     return res;
   };
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
