@@ -8,8 +8,8 @@
 //   second (scripts/test-bundle.mjs), so that no test process loads a TypeScript loader;
 // - node's test runner runs TEST_CONCURRENCY files at once (default 4: most files wait on
 //   sockets, a browser or a database, not on the CPU);
-// - most node test files share one of four processes, one file after another, so that the
-//   product's modules are loaded four times instead of once a file (OWN_PROCESS says which
+// - most node test files share one of eight processes, one file after another, so that the
+//   product's modules are loaded eight times instead of once a file (OWN_PROCESS says which
 //   keep a process of their own, PROCESS_WIDE which may not share one);
 // - the end-to-end files (test/e2e/) run in a lane of their own, E2E_CONCURRENCY (2) at a
 //   time, beside the other node files: each drives a browser, and more at once only slows
@@ -81,13 +81,18 @@ const OWN_PROCESS = [
 const PROCESS_WIDE =
   /^(before|after|beforeEach|afterEach)\(|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.on\(|mock\.(module|timers|method)\b/m;
 /**
- * How many processes the short files are spread over (TEST_SHARED_PROCESSES, 0: a process per
+ * How many processes the shared files are spread over (TEST_SHARED_PROCESSES, 0: a process per
  * file): each loads the product's modules once (about a CPU-second) instead of once a file.
+ * Eight keeps each process's files, run one after another, well inside TEST_TIMEOUT_MS, which
+ * bounds the process as a whole, on a loaded two-core machine.
  */
-const SHARED_PROCESSES = Number(process.env.TEST_SHARED_PROCESSES ?? 4);
+const SHARED_PROCESSES = Number(process.env.TEST_SHARED_PROCESSES ?? 8);
 if (!Number.isInteger(SHARED_PROCESSES) || SHARED_PROCESSES < 0)
   throw new Error(`TEST_SHARED_PROCESSES must be 0 or more, got ${process.env.TEST_SHARED_PROCESSES}`);
 const sharesProcess = (f) => !OWN_PROCESS.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(readFileSync(join(root, f), 'utf8'));
+
+/** The command-line programs tests start as processes, compiled with the test files. */
+const CLIS = ['packages/bff/src/cli.ts', 'packages/sandbox/src/cli.ts'];
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -153,10 +158,13 @@ const {
   compiled,
   dir: compiledDir,
   remove: removeCompiled,
-} = wanted('node') && nodeFiles.length ? await bundleTests(root, nodeFiles) : { compiled: new Map(), remove: () => {} };
-if (compiled.size) console.log(`compiled ${compiled.size} test files in ${seconds()} s`);
+} = wanted('node') && nodeFiles.length ? await bundleTests(root, [...nodeFiles, ...CLIS]) : { compiled: new Map(), remove: () => {} };
+if (compiled.size) console.log(`compiled ${compiled.size} files in ${seconds()} s`);
 process.on('exit', removeCompiled);
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+
+/** The command-line programs, compiled with the tests, for the tests that start them (test/support/cli.ts). */
+const compiledClis = JSON.stringify(Object.fromEntries(CLIS.filter((c) => compiled.has(c)).map((c) => [c, join(root, compiled.get(c))])));
 
 /** One Chromium for every end-to-end file (each opens its own contexts in it). */
 const e2e = wanted('node') && nodeFiles.some((f) => f.startsWith('test/e2e/'));
@@ -195,7 +203,8 @@ function runNode(label, files, lanes, live) {
     ...times,
     ...processes(files),
   ];
-  return run(process.execPath, args, { live, extraEnv: browserServer ? { E2E_BROWSER_WS: browserServer.wsEndpoint() } : {} }).then((r) => ({
+  const extraEnv = { TEST_COMPILED_CLIS: compiledClis, ...(browserServer ? { E2E_BROWSER_WS: browserServer.wsEndpoint() } : {}) };
+  return run(process.execPath, args, { live, extraEnv }).then((r) => ({
     ...r,
     label,
     files: files.length,

@@ -27,6 +27,7 @@ import { serve } from '@hono/node-server';
 import type { BankView, CheckoutView } from '@bank-checkout/contract';
 import { createSandbox } from '@bank-checkout/sandbox';
 import { payingAccount, testFields } from '../../packages/bff/test/flow.js';
+import { cliArgs } from '../support/cli.js';
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const HAVE_PG = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
@@ -126,7 +127,7 @@ interface Instance {
 
 /** A BFF process through its CLI, as a supervisor runs it. */
 async function bffProcess(name: string, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'packages/bff/src/cli.ts')], {
+  const child = spawn(process.execPath, cliArgs('packages/bff/src/cli.ts'), {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '--conditions=bank-checkout-source', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@bank-checkout/bff';
 import { createRig, json } from './lib/rig.js';
+import { cliArgs } from '../support/cli.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const STRONG = 'q8Z2vN5xR1tW7yB4mK9pL3sD6fH0jG2c';
@@ -47,7 +48,7 @@ function refused(env: Record<string, string>): string[] {
 }
 
 function bff(env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'packages/bff/src/cli.ts'], {
+  return spawnSync(process.execPath, cliArgs('packages/bff/src/cli.ts'), {
     cwd: root,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',

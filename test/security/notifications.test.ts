@@ -19,6 +19,7 @@ import type { CheckoutView } from '@bank-checkout/contract';
 import { SECRETS } from './lib/canary.js';
 import { createRig, json, type Rig } from './lib/rig.js';
 import { assertBffError } from './lib/shapes.js';
+import { cliArgs } from '../support/cli.js';
 
 type Json = Record<string, unknown>;
 
@@ -392,7 +393,7 @@ describe('a BFF killed with SIGKILL', () => {
 
   /** Starts `npm run bff`'s entry point and resolves with its address once it listens. */
   function startBff(): Promise<{ url: string; child: ChildProcess }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/bff/src/cli.ts'], {
+    const child = spawn(process.execPath, cliArgs('packages/bff/src/cli.ts'), {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,13 +7,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { cliArgs } from '../../../test/support/cli.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 
 /** Runs the CLI until it exits (killed after 40 s: a boot that hangs fails the test); its status and output. */
 function runCli(env: Record<string, string>, onLine?: (line: string, stop: (signal: NodeJS.Signals) => void) => void) {
   return new Promise<{ status: number | null; stderr: string; stdout: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/bff/src/cli.ts'], {
+    const child = spawn(process.execPath, cliArgs('packages/bff/src/cli.ts'), {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
     });

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { loadConfig, ConfigError } from '../src/config.js';
+import { cliArgs } from '../../../test/support/cli.js';
 
 describe('configuration from the environment', () => {
   it('boots with no configuration at all against the local simulator', () => {
@@ -58,7 +59,7 @@ describe('configuration from the environment', () => {
   });
 
   it('stops `npm run bff` with a message naming the variable', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'packages/bff/src/cli.ts'], {
+    const r = spawnSync(process.execPath, cliArgs('packages/bff/src/cli.ts'), {
       cwd: new URL('../../..', import.meta.url).pathname,
       env: { ...process.env, PROVIDER_ENV: 'nope' },
       encoding: 'utf8',

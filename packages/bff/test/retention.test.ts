@@ -15,6 +15,7 @@ import { checkoutRecord, dropSchemas, freshSchema, unique, withPostgres } from '
 import { loadConfig, ConfigError } from '../src/config.js';
 import { checkoutExporter, startRetention } from '../src/retention.js';
 import { createLogger } from '../src/log.js';
+import { cliArgs } from '../../../test/support/cli.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2027-06-01T00:00:00Z');
@@ -210,7 +211,7 @@ describe('retention settings and command', () => {
     await store.createCheckout(rec);
     await store.close();
     const run = (args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../src/cli.ts'), 'prune', ...args], {
+      promisify(execFile)(process.execPath, cliArgs('packages/bff/src/cli.ts', 'prune', ...args), {
         env: { ...process.env, DATABASE_URL: `file:${file}`, LOG_LEVEL: 'silent' },
       });
     const dry = await run(['--dry-run']);

@@ -13,6 +13,7 @@ import { newSecret } from '../src/checkout/secrets.js';
 import { webhookKey } from '../src/webhook.js';
 import { loadConfig } from '../src/config.js';
 import { createHarness, type Harness } from './harness.js';
+import { cliArgs } from '../../../test/support/cli.js';
 
 const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const RAW = 'webhook-secret-0123456789';
@@ -108,7 +109,7 @@ describe('Standard Webhooks signatures', () => {
   });
 
   it('`bank-checkout-bff secret` prints a whsec_ secret of 256 bits that the BFF takes for either secret, even going live', () => {
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', new URL('../src/cli.ts', import.meta.url).pathname, 'secret'], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, cliArgs('packages/bff/src/cli.ts', 'secret'), { encoding: 'utf8' });
     assert.equal(cli.status, 0, cli.stderr);
     const s = cli.stdout.trim();
     assert.match(s, /^whsec_[A-Za-z0-9+/]{43}=$/);

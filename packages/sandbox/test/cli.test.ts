@@ -4,11 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { SANDBOX_DEFAULTS } from '../src/context.js';
+import { cliArgs } from '../../../test/support/cli.js';
 
 const root = new URL('../../..', import.meta.url).pathname;
 
 function start(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'packages/sandbox/src/cli.ts'], {
+  return spawn(process.execPath, cliArgs('packages/sandbox/src/cli.ts'), {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
