@@ -5,7 +5,7 @@
  * through the shop, the checkout element and the simulator's gateway.
  */
 import assert from 'node:assert/strict';
-import type { Browser, FrameLocator, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Page, Response } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { startServersAndBrowser, type Started, type StartOptions } from '../support/stack.js';
 
@@ -37,34 +37,92 @@ export interface WatchedPage {
   close: () => Promise<void>;
 }
 
-/** A page in a fresh context that reports every console error and CSP violation. */
-export async function openPage(stack: Stack): Promise<WatchedPage> {
+/**
+ * A browser context with one page, kept for the next `openPage` when its test closes it: a new
+ * context costs Chromium two to three CPU-seconds before its page does anything, and a new page
+ * in it about one more, so the journeys of a file take turns in a few of them. Between two
+ * tests the slot is wiped: other tabs closed, the page back at about:blank with no listener of
+ * the last test's, and every cookie, permission and stored value of the stack's origins gone.
+ */
+interface Slot {
+  context: BrowserContext;
+  page: Page;
+  /** Where the page's watchers write: the `problems` of the test holding the slot. */
+  sink: string[];
+}
+const idle = new WeakMap<Stack, Slot[]>();
+
+async function newSlot(stack: Stack): Promise<Slot> {
   const context = await stack.browser.newContext({ viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
-  const problems: string[] = [];
-  const provider = (url: string) => url.startsWith(stack.urls.sandbox);
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !provider(msg.location().url || page.url())) problems.push(`console: ${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => {
-    if (!provider(page.url())) problems.push(`exception: ${err.message}`);
-  });
-  // Violations are also reported as events in the page: log them where the listener above hears.
+  const slot: Slot = { context, page, sink: [] };
+  watch(stack, slot);
+  // Violations are also reported as events in the page: log them where the watchers hear.
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
     });
   });
+  return slot;
+}
+
+/** Console errors and uncaught exceptions of the shop's pages go to the slot's current test. */
+function watch(stack: Stack, slot: Slot): void {
+  const provider = (url: string) => url.startsWith(stack.urls.sandbox);
+  slot.page.on('console', (msg) => {
+    if (msg.type() === 'error' && !provider(msg.location().url || slot.page.url())) slot.sink.push(`console: ${msg.text()} (${msg.location().url})`);
+  });
+  slot.page.on('pageerror', (err) => {
+    if (!provider(slot.page.url())) slot.sink.push(`exception: ${err.message}`);
+  });
+}
+
+/** Wipes the slot for the next test (see Slot); answers false when it cannot be (then it is closed). */
+async function wipe(stack: Stack, slot: Slot): Promise<boolean> {
+  try {
+    for (const other of slot.context.pages()) if (other !== slot.page) await other.close();
+    slot.page.removeAllListeners();
+    await slot.page.unrouteAll({ behavior: 'ignoreErrors' });
+    watch(stack, slot);
+    await slot.page.goto('about:blank');
+    await slot.context.clearCookies();
+    await slot.context.clearPermissions();
+    const cdp = await slot.context.newCDPSession(slot.page);
+    for (const url of Object.values(stack.urls)) {
+      await cdp.send('Storage.clearDataForOrigin', { origin: new URL(url).origin, storageTypes: 'all' });
+    }
+    await cdp.detach();
+    return true;
+  } catch {
+    await slot.context.close().catch(() => {});
+    return false;
+  }
+}
+
+/**
+ * A page that reports every console error and CSP violation, in a context with no cookie or
+ * stored value of any earlier test. `own`: a context of the test's own, closed with it, for a
+ * test that changes what the wipe does not undo (init scripts, routes, the context's clock).
+ */
+export async function openPage(stack: Stack, opts: { own?: boolean } = {}): Promise<WatchedPage> {
+  const pool = idle.get(stack) ?? [];
+  idle.set(stack, pool);
+  const slot = (!opts.own && pool.pop()) || (await newSlot(stack));
+  const problems: string[] = [];
+  slot.sink = problems;
   return {
-    page,
+    page: slot.page,
     problems,
     assertClean: (allowed = []) => {
       const left = problems.filter((p) => !allowed.some((re) => re.test(p)));
       problems.length = 0;
       assert.deepEqual(left, [], `problems in the page:\n${left.join('\n')}`);
     },
-    close: () => context.close(),
+    close: async () => {
+      if (opts.own) await slot.context.close();
+      else if (await wipe(stack, slot)) pool.push(slot);
+    },
   };
 }
 
