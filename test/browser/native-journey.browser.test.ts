@@ -109,6 +109,25 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('pays with the right code after a wrong one, at the fresh challenge', async () => {
+    const j = await newCheckout();
+    const { el, challenge, view, completions } = await toChallenge(j, 'aurora');
+    for (const input of challenge.shadowRoot!.querySelectorAll<HTMLInputElement>('input')) type(input, '0000');
+    await submit(challenge);
+    const again = await waitFor(() => {
+      const ch = stepEl(el, 'bank-challenge');
+      return ch && /Attempts left: 2/.test(text(ch.shadowRoot!.querySelector('[part=error]'))) ? ch : null;
+    }, 'a fresh challenge with two attempts left');
+    const fresh = await current(j);
+    if (fresh.step.state !== 'validate') throw new Error('not validating');
+    const inputs = [...again.shadowRoot!.querySelectorAll<HTMLInputElement>('input')];
+    fresh.step.validations.forEach((v, i) => type(inputs[i]!, v.testValue!));
+    await submit(again);
+    const result = await waitFor(() => stepEl(el, 'bank-result'), 'result');
+    expect(text(result.shadowRoot!.querySelector('h2'))).to.equal('Payment completed');
+    expect(completions).to.deep.equal([{ checkoutId: view.id, outcome: 'succeeded', code: null }]);
+  });
+
   it("goes back from the account list to the same bank's sign-in after asking, and starts again after a cancellation", async () => {
     const j = await newCheckout();
     const el = await fixture<BankCheckout>(html`<bank-checkout api=${j.bffUrl} checkout-secret=${j.clientSecret} locale="en"></bank-checkout>`);
@@ -128,6 +147,14 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     expect(text(question)).to.contain('Aurora');
     await waitFor(() => el.shadowRoot!.activeElement?.textContent?.trim() === 'No, stay here', 'focus on "No, stay here"');
     await expect(el).to.be.accessible();
+    // "No" keeps the accounts and the bank session.
+    (el.shadowRoot!.activeElement as HTMLButtonElement).click();
+    await waitFor(() => !el.shadowRoot!.querySelector('#back-question'), 'the question gone');
+    const accounts = await waitFor(() => stepEl(el, 'bank-account-picker'), 'the accounts still there');
+    expect(accounts.hidden).to.equal(false);
+    expect((await current(j)).state).to.equal('select-account');
+    (await waitFor(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=back] button:not([disabled])'), 'the back button again')).click();
+    await waitFor(() => el.shadowRoot!.querySelector('#back-question'), 'the question again');
     const yes = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=back] button')].find((b) => text(b) === 'Yes, go back')!;
     yes.click();
     // The same bank's sign-in (the form that was hidden behind the accounts shows again).
@@ -138,6 +165,9 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     const signIn = await current(j);
     expect(signIn.state).to.equal('login');
     expect(signIn.step.state === 'login' && signIn.step.bank.bankId).to.equal('aurora');
+    // The identity the payer typed is still there.
+    const identity = stepEl(el, 'bank-login-form')!.shadowRoot!.querySelector<HTMLInputElement>('input:not([type=radio])');
+    expect(identity?.value).to.not.equal('');
 
     // Cancel (confirmed), then "Try again" on the result.
     (await waitFor(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=cancel] button'), 'cancel')).click();

@@ -16,16 +16,15 @@ after(async () => {
 });
 
 /**
- * A few journeys end to end: a retail bank, a business bank with a second login by coordinates
- * and contracts, and a validation approved in the bank's app. Every active bank, with every
- * validation type between them, is paid at the HTTP level (packages/bff/test/checkout.test.ts),
- * each step's widgets are checked in the components' suites, and three more banks are paid
- * through `<bank-checkout>` against the real BFF (test/browser/native-journey.browser.test.ts).
+ * A few journeys end to end: a retail bank, and a business bank with a second login by
+ * coordinates and contracts. Every active bank, with every validation type between them, is
+ * paid at the HTTP level (packages/bff/test/checkout.test.ts), each step's widgets are checked
+ * in the components' suites, and more banks, the approval in the bank's app among them, are
+ * paid through `<bank-checkout>` against the real BFF (test/browser/native-journey.browser.test.ts).
  */
 const BANKS: { bankId: string; legal?: boolean; loginType?: string; covers: string }[] = [
   { bankId: 'aurora', covers: 'validation 1 (SMS)' },
   { bankId: 'levante-empresas', legal: true, covers: 'second login 2 (coordinates), contracts, validation 3' },
-  { bankId: 'meridiano', covers: 'validation 6 (approve in the app)' },
 ];
 
 describe('native payments on the checkout page', () => {

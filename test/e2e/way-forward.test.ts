@@ -1,9 +1,13 @@
 /**
  * The payer always has a way forward, in the shop's checkout page against the real BFF and
- * simulator, using only what the page shows: a fresh challenge after a wrong code, starting
- * again after a failure and after a cancellation, one step back, a new transfer after the
- * validation deadline (the servers' clock and the page's moved together), and the approval in
- * the bank's app both ways.
+ * simulator, using only what the page shows: one step back from a second login and from the
+ * contracts, a new transfer after the validation deadline and a new sign-in after the bank
+ * session ended (the servers' clock and the page's moved together), and starting again from the
+ * cart after a failure. The element's own ways forward (a fresh challenge after a wrong code,
+ * back from the accounts after asking, a cancellation and "Try again", the approval in the
+ * bank's app both ways) are walked against the same servers in
+ * test/browser/native-journey.browser.test.ts, and each rule at the HTTP level in
+ * packages/bff/test/way-forward.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +19,6 @@ import {
   merchantCheckout,
   openPage,
   payNative,
-  resultTitle,
   signIn,
   startStack,
   transferFromFirstAccount,
@@ -33,65 +36,6 @@ after(async () => {
 });
 
 describe('a way forward in the shop', () => {
-  it('after three wrong codes the payment stops; "Try again" starts over and pays', async () => {
-    const { page, assertClean, close } = await openPage(stack);
-    const id = await checkoutFromCart(page, stack, 'native');
-    const failed = await payNative(page, stack, 'aurora', { validationValue: '0000' });
-    assert.equal(failed.state, 'failed');
-    assert.equal(failed.error?.code, 'attempts');
-    assert.notEqual(await resultTitle(page), 'Payment completed');
-    const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
-    assert.equal(again.state, 'select-bank');
-    const paid = await payNative(page, stack, 'aurora');
-    assert.equal(paid.state, 'succeeded');
-    assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
-    assertClean();
-    await close();
-  });
-
-  it('a wrong code with attempts left gives a fresh challenge that says how many remain', async () => {
-    const { page, assertClean, close } = await openPage(stack);
-    await checkoutFromCart(page, stack, 'native');
-    await signIn(page, stack, 'aurora');
-    await transferFromFirstAccount(page, stack);
-    await kit(page).locator('bank-challenge input').first().fill('0000');
-    const retry = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
-    assert.equal(retry.state, 'validate');
-    await kit(page).locator('bank-challenge [part=error]').getByText('Attempts left: 2').waitFor();
-    const paid = await confirmWithTestValues(page, stack);
-    assert.equal(paid.state, 'succeeded');
-    assertClean();
-    await close();
-  });
-
-  it("goes back from the account list to the same bank's sign-in after asking, cancels, and starts again", async () => {
-    const { page, assertClean, close } = await openPage(stack);
-    await checkoutFromCart(page, stack, 'native');
-    await signIn(page, stack, 'aurora');
-    await kit(page).locator('bank-account-picker').waitFor();
-    assert.match((await kit(page).locator('bank-checkout [part=bank]').textContent()) ?? '', /Your bank: /);
-    const backPart = kit(page).locator('bank-checkout [part=back]');
-    // Going back ends the bank session: the payer is asked first, and "No" keeps the accounts.
-    await backPart.getByRole('button', { name: 'Back' }).click();
-    await backPart.getByRole('button', { name: 'No, stay here' }).click();
-    await kit(page).locator('bank-account-picker input[type=radio]').first().waitFor();
-    await backPart.getByRole('button', { name: 'Back' }).click();
-    const back = await act(page, stack, () => backPart.getByRole('button', { name: 'Yes, go back' }).click());
-    assert.equal(back.state, 'login');
-    assert.equal(back.step.state === 'login' ? back.step.bank.bankId : null, 'aurora', 'the same bank');
-    // The same bank's sign-in, the identity still typed.
-    const identity = kit(page).locator('bank-login-form input:not([type=radio])').first();
-    await identity.waitFor();
-    assert.notEqual(await identity.inputValue(), '');
-    await kit(page).locator('bank-checkout [part=cancel]').getByRole('button', { name: 'Cancel payment' }).click();
-    const cancelled = await act(page, stack, () => kit(page).locator('bank-checkout [part=cancel]').getByRole('button').first().click());
-    assert.equal(cancelled.state, 'cancelled');
-    const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
-    assert.equal(again.state, 'select-bank');
-    assertClean();
-    await close();
-  });
-
   it('goes back from the second login and from the contracts to the sign-in, and says when a second-login code was wrong', async () => {
     const { page, assertClean, close } = await openPage(stack);
     await checkoutFromCart(page, stack, 'native');
@@ -122,7 +66,7 @@ describe('a way forward in the shop', () => {
   });
 
   it('letting the 90-second deadline pass offers a new transfer from the account list, which pays', async () => {
-    const { page, assertClean, close } = await openPage(stack);
+    const { page, assertClean, close } = await openPage(stack, { own: true });
     // The page's clock (the frame's included) is moved with the servers'.
     await page.context().clock.install();
     await checkoutFromCart(page, stack, 'native');
@@ -145,7 +89,7 @@ describe('a way forward in the shop', () => {
   });
 
   it('a bank session that ended while the payer chose an account: log in again at the same bank, and pay', async () => {
-    const { page, assertClean, close } = await openPage(stack);
+    const { page, assertClean, close } = await openPage(stack, { own: true });
     await page.context().clock.install();
     await checkoutFromCart(page, stack, 'native');
     await signIn(page, stack, 'aurora');
@@ -168,19 +112,6 @@ describe('a way forward in the shop', () => {
     await close();
   });
 
-  it('goes back from the login form to another bank and another person type', async () => {
-    const { page, assertClean, close } = await openPage(stack);
-    await checkoutFromCart(page, stack, 'native');
-    await kit(page).locator('bank-selector [role=option]#bank-aurora').click();
-    const form = kit(page).locator('bank-login-form');
-    await form.getByRole('button', { name: 'Sign in' }).waitFor();
-    await kit(page).locator('bank-checkout [part=back]').getByText('Choose another bank').click();
-    const view = await signIn(page, stack, 'aurora-empresas', { legal: true });
-    assert.equal(view.state, 'select-contract', 'signed in at the business bank');
-    assertClean();
-    await close();
-  });
-
   it('after a failure, the cart leads to a checkout that can be paid', async () => {
     const { page, assertClean, close } = await openPage(stack);
     const id = await checkoutFromCart(page, stack, 'native');
@@ -196,21 +127,6 @@ describe('a way forward in the shop', () => {
     const paid = await payNative(page, stack, 'aurora');
     assert.equal(paid.state, 'succeeded');
     assert.equal((await merchantCheckout(stack, next!)).state, 'succeeded');
-    assertClean();
-    await close();
-  });
-
-  it('approving in the bank\'s app: "not yet" first, then approved', async () => {
-    const { page, assertClean, close } = await openPage(stack);
-    await checkoutFromCart(page, stack, 'native');
-    await signIn(page, stack, 'meridiano');
-    await transferFromFirstAccount(page, stack);
-    await kit(page).locator('bank-challenge [part=device-label]').waitFor();
-    const notYet = await act(page, stack, () => kit(page).locator('bank-challenge [part=test-not-yet]').click());
-    assert.equal(notYet.state, 'validate');
-    await kit(page).locator('bank-challenge').getByText('has not received the confirmation yet').waitFor();
-    const paid = await act(page, stack, () => kit(page).locator('bank-challenge [part=submit]').click());
-    assert.equal(paid.state, 'succeeded');
     assertClean();
     await close();
   });
