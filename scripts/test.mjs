@@ -6,14 +6,13 @@
 // The whole run aims at 150 s on a 2-core machine (the README says where it stands). What serves that:
 // - the node test files are compiled to JavaScript first, in one esbuild build of about a
 //   second (scripts/test-bundle.mjs), so that no test process loads a TypeScript loader;
-// - node's test runner runs TEST_CONCURRENCY files at once (default 4: most files wait on
-//   sockets, a browser or a database, not on the CPU);
+// - node's test runner runs TEST_CONCURRENCY files at once (by default one for every two
+//   cores: see perTwoCores below);
 // - most node test files share one of eight processes, one file after another, so that the
 //   product's modules are loaded eight times instead of once a file (OWN_PROCESS says which
 //   keep a process of their own, PROCESS_WIDE which may not share one);
-// - the end-to-end files (test/e2e/) run in a lane of their own, E2E_CONCURRENCY (2) at a
-//   time, beside the other node files: each drives a browser, and more at once only slows
-//   all of them;
+// - the end-to-end files (test/e2e/) run in a lane of their own, E2E_CONCURRENCY at a time
+//   (as many as TEST_CONCURRENCY by default), beside the other node files;
 // - the slowest files start first (SLOW_FIRST below), so that a long file runs beside the
 //   many short ones instead of alone at the end; a new slow file belongs in that list;
 // - the browser suites (web-test-runner, its own Chromium) run at the same time as the node
@@ -27,6 +26,7 @@
 // Every suite runs whatever fails before it; the exit code is non-zero if any failed.
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
@@ -117,8 +117,15 @@ const lanes = (name, fallback) => {
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${process.env[name]}`);
   return n;
 };
-const concurrency = lanes('TEST_CONCURRENCY', 4);
-const E2E_CONCURRENCY = lanes('E2E_CONCURRENCY', 2);
+/**
+ * Files at once in each lane: one for every two cores by default (one on a two-core machine).
+ * Every file has servers, a database or a browser beside it, so more at once only adds the
+ * CPU of switching between them: on two cores, four node files and two end-to-end files at
+ * once cost about 640 CPU-seconds over the run, one and one about 500.
+ */
+const perTwoCores = Math.max(1, Math.floor(availableParallelism() / 2));
+const concurrency = lanes('TEST_CONCURRENCY', perTwoCores);
+const E2E_CONCURRENCY = lanes('E2E_CONCURRENCY', perTwoCores);
 /** A test still running after this fails (a hang must not hold the whole run). */
 const TEST_TIMEOUT_MS = lanes('TEST_TIMEOUT_MS', 180_000);
 
