@@ -26,6 +26,8 @@ describe('the shop under its content security policy', () => {
   it('serves every page with the strict policy and no inline script or style', async () => {
     const { page, assertClean, close } = await openPage(stack);
     const checkoutId = await checkoutFromCart(page, stack, 'native');
+    // Read in the page's own session (its cart and checkout), without drawing each page: the
+    // accessibility pass below draws every one of them and fails on any violation reported.
     const paths = [
       '/',
       '/products/mug',
@@ -41,17 +43,17 @@ describe('the shop under its content security policy', () => {
       `/result?checkout=${checkoutId}`,
     ];
     for (const path of paths) {
-      const res = await page.goto(`${stack.urls.demo}${path}`);
-      assert.equal(res?.status(), 200, path);
-      const csp = (await res!.headerValue('content-security-policy')) ?? '';
+      const res = await page.request.get(`${stack.urls.demo}${path}`, { maxRedirects: 0 });
+      assert.equal(res.status(), 200, path);
+      const csp = res.headers()['content-security-policy'] ?? '';
       assert.match(csp, /script-src 'self';/, path);
       assert.match(csp, /style-src 'self';/, path);
       assert.match(csp, /require-trusted-types-for 'script'; trusted-types lit-html/, path);
       assert.doesNotMatch(csp, /unsafe/, path);
-      const html = await res!.text();
+      const html = await res.text();
       assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, `${path}: inline script`);
       assert.doesNotMatch(html, /\sstyle=|<style/, `${path}: inline style`);
-      assert.equal(await res!.headerValue('cache-control'), 'no-store', path);
+      assert.equal(res.headers()['cache-control'], 'no-store', path);
     }
     assertClean();
     await close();
