@@ -1,10 +1,11 @@
 /**
  * Every code block of README.md, packages/*\/README.md and docs/*.md is checked or marked:
- * - TypeScript and JavaScript blocks are type-checked, strictly, against the built packages
- *   (their published `.d.ts`), all in one tsc program;
+ * - TypeScript and JavaScript blocks are type-checked, strictly, against the packages'
+ *   sources (their `bank-checkout-source` export condition: no build needed), all in one tsc
+ *   program; `npm run check:install` type-checks the published declarations;
  * - HTML blocks: each `<bank-*>` tag and attribute exists in the custom elements manifest, each
- *   file a script loads from the package's `dist/` is built, and inline module scripts are
- *   type-checked like the JavaScript blocks;
+ *   file a script loads from the package's `dist/` is one a build script writes (and is there,
+ *   when `dist/` is), and inline module scripts are type-checked like the JavaScript blocks;
  * - CSS blocks: each `--bank-*` property and `::part()` is one the elements document;
  * - a block after `<!-- checked: <test file> -->` is run by that test (which names the doc);
  * - a block after `<!-- excerpt -->` is an excerpt: shell commands, configuration, other
@@ -15,7 +16,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 
 const root = new URL('../../', import.meta.url).pathname;
 const work = join(root, 'node_modules/.cache/bank-checkout-snippets');
@@ -86,7 +87,11 @@ function htmlProblems(code: string, manifest: Manifest): string[] {
     }
   }
   for (const m of code.matchAll(/@bank-checkout\/elements(?:@[^/"]+)?\/dist\/([^"'\s]+)/g)) {
-    if (!existsSync(join(root, 'packages/elements/dist', m[1]!))) problems.push(`packages/elements/dist/${m[1]} is not built`);
+    const file = m[1]!;
+    if (!ELEMENTS_BUILD.includes(basename(file)))
+      problems.push(`packages/elements/dist/${file} is written by no build script (${ELEMENTS_BUILD_SCRIPTS.join(', ')})`);
+    else if (existsSync(join(root, 'packages/elements/dist')) && !existsSync(join(root, 'packages/elements/dist', file)))
+      problems.push(`packages/elements/dist/${file} is not built`);
   }
   return problems;
 }
@@ -103,21 +108,12 @@ function cssProblems(code: string, manifest: Manifest): string[] {
   return problems;
 }
 
-/** Builds the packages when their published types are missing (CI builds them in the install check first). */
-function ensureBuilt() {
-  const missing = ['contract', 'provider', 'sandbox', 'bff', 'elements'].filter((p) => !existsSync(join(root, 'packages', p, 'dist/index.d.ts')));
-  if (!missing.length) return;
-  const r = spawnSync(process.execPath, [join(root, 'scripts/build-package.mjs'), ...missing], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  assert.equal(r.status, 0, `building ${missing.join(', ')} failed:\n${r.stderr}`);
-}
+/** The scripts that write the elements' one-file builds, and what they say (the files' names among it). */
+const ELEMENTS_BUILD_SCRIPTS = ['scripts/build-elements.ts', 'scripts/frame-build.ts'];
+const ELEMENTS_BUILD = ELEMENTS_BUILD_SCRIPTS.map((f) => readFileSync(join(root, f), 'utf8')).join('\n');
 
 describe('documentation snippets', () => {
   it('every code block is type-checked, checked, or marked as an excerpt, and each check passes', () => {
-    ensureBuilt();
     const manifest = JSON.parse(readFileSync(join(root, 'packages/elements/custom-elements.json'), 'utf8')) as Manifest;
     const all = DOCS.flatMap(blocks);
     const counts = { typed: 0, html: 0, css: 0, checked: 0, excerpt: 0 };
@@ -173,6 +169,11 @@ describe('documentation snippets', () => {
           jsx: 'react-jsx',
           lib: ['ES2023', 'DOM', 'DOM.Iterable'],
           types: ['node'],
+          // The packages' TypeScript sources, as inside the repository: no build is needed
+          // first. The published declarations are type-checked by the install check.
+          customConditions: ['bank-checkout-source'],
+          experimentalDecorators: true,
+          useDefineForClassFields: false,
         },
         include: ['*.ts', '*.tsx', '*.js', '*.jsx'],
       }),
