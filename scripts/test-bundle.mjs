@@ -11,7 +11,8 @@
 // replaced by the source file's own, so that a test or a module finds the files beside it.
 // Class and function names are kept. Source maps point a failure back at the `.ts` line.
 //
-// A process a test starts itself (a CLI, say) still runs TypeScript with `--import tsx`.
+// The runner adds the CLIs that tests start as processes (test/support/cli.ts) as entry points
+// too; any other process a test starts runs TypeScript with `--import tsx`.
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -182,9 +182,9 @@ const closeBrowserServer = () => (closing ??= browserServer?.close() ?? Promise.
 
 /** The test files `node --test` runs for `files`: the short ones joined into SHARED_PROCESSES groups. */
 function processes(files) {
-  const shared = files.filter(sharesProcess);
+  const shared = SHARED_PROCESSES ? files.filter(sharesProcess) : [];
   const own = files.filter((f) => !shared.includes(f)).map((f) => compiled.get(f));
-  if (SHARED_PROCESSES === 0 || shared.length < 2) return [...own, ...shared.map((f) => compiled.get(f))];
+  if (shared.length < 2) return [...own, ...shared.map((f) => compiled.get(f))];
   const groups = Array.from({ length: Math.min(SHARED_PROCESSES, shared.length) }, () => []);
   shared.forEach((f, i) => groups[i % groups.length].push(compiled.get(f)));
   return [...own, ...groups.map((members, i) => groupTests(root, compiledDir, `shared-${i + 1}`, members))];

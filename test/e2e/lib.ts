@@ -5,7 +5,7 @@
  * through the shop, the checkout element and the simulator's gateway.
  */
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, FrameLocator, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, FrameLocator, Page, Response } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { startServersAndBrowser, type Started, type StartOptions } from '../support/stack.js';
 
@@ -47,6 +47,8 @@ export interface WatchedPage {
 interface Slot {
   context: BrowserContext;
   page: Page;
+  /** The page's DevTools session, which clears the origins' stored data. */
+  cdp: CDPSession;
   /** Where the page's watchers write: the `problems` of the test holding the slot. */
   sink: string[];
 }
@@ -56,7 +58,7 @@ async function newSlot(stack: Stack): Promise<Slot> {
   const context = await stack.browser.newContext({ viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
-  const slot: Slot = { context, page, sink: [] };
+  const slot: Slot = { context, page, cdp: await context.newCDPSession(page), sink: [] };
   watch(stack, slot);
   // Violations are also reported as events in the page: log them where the watchers hear.
   await page.addInitScript(() => {
@@ -88,11 +90,9 @@ async function wipe(stack: Stack, slot: Slot): Promise<boolean> {
     await slot.page.goto('about:blank');
     await slot.context.clearCookies();
     await slot.context.clearPermissions();
-    const cdp = await slot.context.newCDPSession(slot.page);
     for (const url of Object.values(stack.urls)) {
-      await cdp.send('Storage.clearDataForOrigin', { origin: new URL(url).origin, storageTypes: 'all' });
+      await slot.cdp.send('Storage.clearDataForOrigin', { origin: new URL(url).origin, storageTypes: 'all' });
     }
-    await cdp.detach();
     return true;
   } catch {
     await slot.context.close().catch(() => {});
@@ -106,8 +106,8 @@ async function wipe(stack: Stack, slot: Slot): Promise<boolean> {
  * test that changes what the wipe does not undo (init scripts, routes, the context's clock).
  */
 export async function openPage(stack: Stack, opts: { own?: boolean } = {}): Promise<WatchedPage> {
-  const pool = idle.get(stack) ?? [];
-  idle.set(stack, pool);
+  let pool = idle.get(stack);
+  if (!pool) idle.set(stack, (pool = []));
   const slot = (!opts.own && pool.pop()) || (await newSlot(stack));
   const problems: string[] = [];
   slot.sink = problems;
