@@ -43,15 +43,20 @@ const sourcePlugin = {
   },
 };
 
+/** A new folder under the test cache named `<prefix>…` (absolute), and how to remove it. */
+export function scratchDir(root, prefix) {
+  mkdirSync(join(root, CACHE_DIR), { recursive: true });
+  const dir = mkdtempSync(join(root, CACHE_DIR, prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 /**
  * Compiles `files` (paths relative to `root`) into a new folder under CACHE_DIR and answers,
  * for each, the compiled file's path relative to `root` (a `.test.ts` becomes a `.test.mjs`
  * at the same place in that folder), and `remove()`, which deletes the folder.
  */
 export async function bundleTests(root, files) {
-  mkdirSync(join(root, CACHE_DIR), { recursive: true });
-  const outdir = mkdtempSync(join(root, CACHE_DIR, 'run-'));
-  const remove = () => rmSync(outdir, { recursive: true, force: true });
+  const { dir: outdir, remove } = scratchDir(root, 'run-');
   try {
     await compile(root, files, outdir);
   } catch (err) {
@@ -63,12 +68,13 @@ export async function bundleTests(root, files) {
 }
 
 /**
- * Writes `<dir>/<name>.test.mjs`, a test file that imports the compiled files `members` (paths
- * relative to `root`, as `bundleTests` answers them) one after the other, so that their tests
- * run in one process, in that order, loading what they share once.
+ * Writes `<dir>/<name><suffix>`, a test file that imports the files `members` (paths relative
+ * to `root`: compiled ones as `bundleTests` answers them, or browser test sources) one after
+ * the other, so that their tests run in one process or page, in that order, loading what they
+ * share once.
  */
-export function groupTests(root, dir, name, members) {
-  const file = join(dir, `${name}.test.mjs`);
+export function groupTests(root, dir, name, members, suffix = '.test.mjs') {
+  const file = join(dir, `${name}${suffix}`);
   const lines = members.map((m) => `import ${JSON.stringify(`./${relative(dir, m)}`)};`);
   writeFileSync(join(root, file), `${lines.join('\n')}\n`);
   return file;

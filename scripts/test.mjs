@@ -16,8 +16,9 @@
 // - the slowest files start first (SLOW_FIRST below), so that a long file runs beside the
 //   many short ones instead of alone at the end; a new slow file belongs in that list;
 // - the browser suites (web-test-runner, its own Chromium) run at the same time as the node
-//   suites; the output of the end-to-end and browser lanes is held and printed after the node
-//   suites' so that they do not mix;
+//   suites, most of their files joined into one page (SHARED_PAGES below); the output of the
+//   end-to-end and browser lanes is held and printed after the node suites' so that they do
+//   not mix;
 // - the end-to-end files share one Chromium, started here (E2E_BROWSER_WS), each in its own
 //   browser contexts, which its journeys take turns in (test/e2e/lib.ts `openPage`); run
 //   alone, a file starts its own Chromium (test/support/stack.ts);
@@ -30,7 +31,7 @@ import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
-import { bundleTests, groupTests } from './test-bundle.mjs';
+import { bundleTests, groupTests, scratchDir } from './test-bundle.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const [only, ...filters] = process.argv.slice(2);
@@ -90,6 +91,29 @@ const SHARED_PROCESSES = Number(process.env.TEST_SHARED_PROCESSES ?? 8);
 if (!Number.isInteger(SHARED_PROCESSES) || SHARED_PROCESSES < 0)
   throw new Error(`TEST_SHARED_PROCESSES must be 0 or more, got ${process.env.TEST_SHARED_PROCESSES}`);
 const sharesProcess = (f) => !OWN_PROCESS.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(readFileSync(join(root, f), 'utf8'));
+
+/**
+ * Browser test files that keep a page of their own: those about what a page has loaded (the
+ * first screen, languages and steps loaded on demand, the frame's host alone), the one under
+ * a content security policy, and the journeys against the real servers, which keep a lane busy
+ * beside the shared pages. A file with hooks at its top level keeps one too (PROCESS_WIDE).
+ */
+const OWN_PAGE = [
+  'packages/elements/test/bank-checkout-first-screen',
+  'packages/elements/test/bank-checkout-later-steps',
+  'packages/elements/test/i18n-lazy',
+  'packages/elements/test/frame-host',
+  'packages/elements/test/csp',
+  'test/browser/native-journey',
+];
+/**
+ * How many pages the other browser test files share (TEST_SHARED_PAGES, 0: a page per file).
+ * One: on two cores the whole browser lane measured 93 CPU-seconds with a page per file, 56
+ * with two shared pages, 49 with one.
+ */
+const SHARED_PAGES = Number(process.env.TEST_SHARED_PAGES ?? 1);
+if (!Number.isInteger(SHARED_PAGES) || SHARED_PAGES < 0) throw new Error(`TEST_SHARED_PAGES must be 0 or more, got ${process.env.TEST_SHARED_PAGES}`);
+const sharesPage = (f) => !OWN_PAGE.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(readFileSync(join(root, f), 'utf8'));
 
 /** The command-line programs tests start as processes, compiled with the test files. */
 const CLIS = ['packages/bff/src/cli.ts', 'packages/sandbox/src/cli.ts'];
@@ -227,11 +251,33 @@ const otherFiles = nodeFiles.filter((f) => !isE2e(f));
 const nodeRun = wanted('node') && otherFiles.length ? runNode('node suites', otherFiles, concurrency, true) : null;
 const e2eRun = wanted('node') && e2eFiles.length ? runNode('end-to-end suites', e2eFiles, E2E_CONCURRENCY, !nodeRun) : null;
 
+/**
+ * The browser test files web-test-runner loads, each in a page of its own: most are joined
+ * into SHARED_PAGES files (written under the test cache, removed at exit), so that the test
+ * framework and the kit's modules (about a hundred files, 2 MB of script) load once or twice
+ * instead of once a file.
+ */
+function pages(files) {
+  const shared = SHARED_PAGES ? files.filter(sharesPage) : [];
+  if (shared.length < 2) return files;
+  const { dir, remove } = scratchDir(root, 'browser-');
+  process.on('exit', remove);
+  const groups = Array.from({ length: Math.min(SHARED_PAGES, shared.length) }, () => []);
+  shared.forEach((f, i) => groups[i % groups.length].push(f));
+  const own = files.filter((f) => !shared.includes(f));
+  return [...own, ...groups.map((members, i) => groupTests(root, relative(root, dir), `shared-${i + 1}`, members, '.browser.test.js'))];
+}
+
 const browserRun =
   wanted('browser') && browserFiles.length
     ? run(
         process.execPath,
-        [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs', ...browserFiles.flatMap((f) => ['--files', f])],
+        [
+          join(root, 'node_modules/@web/test-runner/dist/bin.js'),
+          '--config',
+          'web-test-runner.config.mjs',
+          ...pages(browserFiles).flatMap((f) => ['--files', f]),
+        ],
         { live: !nodeRun && !e2eRun },
       ).then((r) => {
         const m = [...r.out.matchAll(/^wtr: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
