@@ -55,7 +55,12 @@ describe("under script-src 'self'; style-src 'self'", () => {
       current = next;
       await (el as unknown as { refresh(): Promise<void> }).refresh();
       await el.updateComplete;
-      const step = el.shadowRoot!.querySelector('.step')!.lastElementChild as HTMLElement & { updateComplete: Promise<unknown> };
+      // A later step's file may still be on its way (they load in the background): until it is
+      // in, the step says it is loading.
+      const step = await until(() => {
+        const last = el.shadowRoot!.querySelector('.step')!.lastElementChild as (HTMLElement & { updateComplete: Promise<unknown> }) | null;
+        return last && !last.matches('p[role=status]') ? last : null;
+      }, `the ${next.state} step`);
       await step.updateComplete;
       // Styles applied: the constructable style sheets are in force.
       expect(el.shadowRoot!.adoptedStyleSheets.length).to.be.greaterThan(0);
