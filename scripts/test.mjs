@@ -21,7 +21,8 @@
 //   not mix;
 // - the end-to-end files share one Chromium, started here (E2E_BROWSER_WS), each in its own
 //   browser contexts, which its journeys take turns in (test/e2e/lib.ts `openPage`); run
-//   alone, a file starts its own Chromium (test/support/stack.ts);
+//   alone, a file starts its own Chromium (test/support/stack.ts); most of them share one
+//   process, and in it one server stack (E2E_SHARED_PROCESSES below);
 // - the fuzz suites run FUZZ_RUNS cases per property (150, or 1,000 under CI=true:
 //   test/security/lib/fuzz.ts).
 // Every suite runs whatever fails before it; the exit code is non-zero if any failed.
@@ -79,8 +80,9 @@ const OWN_PROCESS = [
  * every other file's tests too), and changes to the process itself (its environment, its
  * handlers, mocked modules or timers), which would reach the files after it.
  */
-const PROCESS_WIDE =
-  /^(before|after|beforeEach|afterEach)\(|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.on\(|mock\.(module|timers|method)\b/m;
+const TOP_LEVEL_HOOKS = /^(before|after|beforeEach|afterEach)\(/m;
+const PROCESS_CHANGES = /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.on\(|mock\.(module|timers|method)\b/m;
+const PROCESS_WIDE = new RegExp(`${TOP_LEVEL_HOOKS.source}|${PROCESS_CHANGES.source}`, 'm');
 /**
  * How many processes the shared files are spread over (TEST_SHARED_PROCESSES, 0: a process per
  * file): each loads the product's modules once (about a CPU-second) instead of once a file.
@@ -91,6 +93,21 @@ const SHARED_PROCESSES = Number(process.env.TEST_SHARED_PROCESSES ?? 8);
 if (!Number.isInteger(SHARED_PROCESSES) || SHARED_PROCESSES < 0)
   throw new Error(`TEST_SHARED_PROCESSES must be 0 or more, got ${process.env.TEST_SHARED_PROCESSES}`);
 const sharesProcess = (f) => !OWN_PROCESS.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(readFileSync(join(root, f), 'utf8'));
+/**
+ * End-to-end files that take the shared server stack (`startStack()` with no options:
+ * test/e2e/lib.ts) share E2E_SHARED_PROCESSES processes (0: a process per file), and so one
+ * stack and one pool of browser contexts in each: a file of its own cost about 5 CPU-seconds
+ * before its first test (a process, the servers, a context). Their top-level hooks only take
+ * and give back that stack. On two cores the end-to-end lane measured 248 CPU-seconds with a
+ * process per file, 225 with two shared processes, 205–214 with one (see E2E_TIMEOUT_MS).
+ */
+const E2E_SHARED_PROCESSES = Number(process.env.E2E_SHARED_PROCESSES ?? 1);
+if (!Number.isInteger(E2E_SHARED_PROCESSES) || E2E_SHARED_PROCESSES < 0)
+  throw new Error(`E2E_SHARED_PROCESSES must be 0 or more, got ${process.env.E2E_SHARED_PROCESSES}`);
+const sharesStack = (f) => {
+  const text = readFileSync(join(root, f), 'utf8');
+  return /\bstartStack\(\)/.test(text) && !/\bstartStack\(\{/.test(text) && !PROCESS_CHANGES.test(text);
+};
 
 /**
  * Browser test files that keep a page of their own: those about what a page has loaded (the
@@ -150,8 +167,13 @@ const lanes = (name, fallback) => {
 const perTwoCores = Math.max(1, Math.floor(availableParallelism() / 2));
 const concurrency = lanes('TEST_CONCURRENCY', perTwoCores);
 const E2E_CONCURRENCY = lanes('E2E_CONCURRENCY', perTwoCores);
-/** A test still running after this fails (a hang must not hold the whole run). */
+/**
+ * A test still running after this fails (a hang must not hold the whole run); `node --test`
+ * also bounds each process with it, as a whole. The end-to-end lane's shared process runs six
+ * files, so that lane has twice the bound (E2E_TIMEOUT_MS).
+ */
 const TEST_TIMEOUT_MS = lanes('TEST_TIMEOUT_MS', 180_000);
+const E2E_TIMEOUT_MS = lanes('E2E_TIMEOUT_MS', 2 * TEST_TIMEOUT_MS);
 
 // Inside the repository the packages resolve to their TypeScript sources (the
 // `bank-checkout-source` export condition); published, they resolve to built JavaScript.
@@ -204,19 +226,22 @@ const browserServer = e2e ? await chromium.launchServer({ executablePath: CHROME
 let closing = null;
 const closeBrowserServer = () => (closing ??= browserServer?.close() ?? Promise.resolve());
 
-/** The test files `node --test` runs for `files`: the short ones joined into SHARED_PROCESSES groups. */
-function processes(files) {
-  const shared = SHARED_PROCESSES ? files.filter(sharesProcess) : [];
+/**
+ * The test files `node --test` runs for `files`: those `shares` accepts joined into `count`
+ * groups named `<name>-N` (none when `count` is 0), the others as they are.
+ */
+function processes(files, shares, count, name) {
+  const shared = count ? files.filter(shares) : [];
   const own = files.filter((f) => !shared.includes(f)).map((f) => compiled.get(f));
   if (shared.length < 2) return [...own, ...shared.map((f) => compiled.get(f))];
-  const groups = Array.from({ length: Math.min(SHARED_PROCESSES, shared.length) }, () => []);
+  const groups = Array.from({ length: Math.min(count, shared.length) }, () => []);
   shared.forEach((f, i) => groups[i % groups.length].push(compiled.get(f)));
-  return [...own, ...groups.map((members, i) => groupTests(root, compiledDir, `shared-${i + 1}`, members))];
+  return [...own, ...groups.map((members, i) => groupTests(root, compiledDir, `${name}-${i + 1}`, members))];
 }
 
 /** One `node --test` run over `files`; `live` streams its output, else it is held. */
-function runNode(label, files, lanes, live) {
-  if (live) console.log(`\n== ${label}: ${files.length} files, ${lanes} at a time ==`);
+function runNode(label, files, entries, lanes, timeoutMs, live) {
+  if (live) console.log(`\n== ${label}: ${files.length} files in ${entries.length} processes, ${lanes} at a time ==`);
   // TEST_TIMES_DIR=<dir>: each lane also writes TAP there, whose top-level entries are the files with their durations.
   const times = process.env.TEST_TIMES_DIR
     ? [
@@ -225,15 +250,7 @@ function runNode(label, files, lanes, live) {
         `--test-reporter-destination=${join(process.env.TEST_TIMES_DIR, `${label.replace(/\W+/g, '-')}.tap`)}`,
       ]
     : [];
-  const args = [
-    '--enable-source-maps',
-    '--test',
-    `--test-concurrency=${lanes}`,
-    `--test-timeout=${TEST_TIMEOUT_MS}`,
-    '--test-reporter=spec',
-    ...times,
-    ...processes(files),
-  ];
+  const args = ['--enable-source-maps', '--test', `--test-concurrency=${lanes}`, `--test-timeout=${timeoutMs}`, '--test-reporter=spec', ...times, ...entries];
   const extraEnv = { TEST_COMPILED_CLIS: compiledClis, ...(browserServer ? { E2E_BROWSER_WS: browserServer.wsEndpoint() } : {}) };
   return run(process.execPath, args, { live, extraEnv }).then((r) => ({
     ...r,
@@ -248,8 +265,14 @@ function runNode(label, files, lanes, live) {
 const isE2e = (f) => f.startsWith('test/e2e/');
 const e2eFiles = nodeFiles.filter(isE2e);
 const otherFiles = nodeFiles.filter((f) => !isE2e(f));
-const nodeRun = wanted('node') && otherFiles.length ? runNode('node suites', otherFiles, concurrency, true) : null;
-const e2eRun = wanted('node') && e2eFiles.length ? runNode('end-to-end suites', e2eFiles, E2E_CONCURRENCY, !nodeRun) : null;
+const nodeRun =
+  wanted('node') && otherFiles.length
+    ? runNode('node suites', otherFiles, processes(otherFiles, sharesProcess, SHARED_PROCESSES, 'shared'), concurrency, TEST_TIMEOUT_MS, true)
+    : null;
+const e2eRun =
+  wanted('node') && e2eFiles.length
+    ? runNode('end-to-end suites', e2eFiles, processes(e2eFiles, sharesStack, E2E_SHARED_PROCESSES, 'e2e'), E2E_CONCURRENCY, E2E_TIMEOUT_MS, !nodeRun)
+    : null;
 
 /**
  * The browser test files web-test-runner loads, each in a page of its own: most are joined

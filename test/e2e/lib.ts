@@ -14,8 +14,42 @@ export interface Stack extends Started {
   close: () => Promise<void>;
 }
 
-/** Servers on free ports, a temporary store, and one browser; `close()` ends all of it. */
-export async function startStack(opts: Pick<StartOptions, 'now'> = {}): Promise<Stack> {
+export interface StackOptions extends Pick<StartOptions, 'now'> {
+  /**
+   * A stack of the file's own. Without options every file of the process takes the same one
+   * (the runner joins such files into a few processes), so a file that counts what the servers
+   * hold (every order at the simulator), or sets their clock (`now`), asks for its own.
+   */
+  own?: boolean;
+}
+
+/** The process's shared stack, and how many files hold it. */
+let shared: { stack: Promise<Stack>; holders: number } | null = null;
+
+/**
+ * Servers on free ports, a temporary store, and one browser; `close()` ends all of it (the
+ * shared stack, once the last file holding it has closed it).
+ */
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const { own, ...start } = opts;
+  if (own || Object.keys(start).length) return newStack(start);
+  if (shared) shared.holders++;
+  else shared = { stack: newStack({}), holders: 1 };
+  const stack = await shared.stack;
+  let closed = false;
+  return {
+    ...stack,
+    close: async () => {
+      if (closed || !shared) return;
+      closed = true;
+      if (--shared.holders > 0) return;
+      shared = null;
+      await stack.close();
+    },
+  };
+}
+
+async function newStack(opts: Pick<StartOptions, 'now'>): Promise<Stack> {
   const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-', opts);
   return { ...started, browser, close };
 }
@@ -52,7 +86,8 @@ interface Slot {
   /** Where the page's watchers write: the `problems` of the test holding the slot. */
   sink: string[];
 }
-const idle = new WeakMap<Stack, Slot[]>();
+/** The idle slots of each browser connection (the files that share a stack share its slots). */
+const idle = new WeakMap<Browser, Slot[]>();
 
 async function newSlot(stack: Stack): Promise<Slot> {
   const context = await stack.browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -106,8 +141,8 @@ async function wipe(stack: Stack, slot: Slot): Promise<boolean> {
  * test that changes what the wipe does not undo (init scripts, routes, the context's clock).
  */
 export async function openPage(stack: Stack, opts: { own?: boolean } = {}): Promise<WatchedPage> {
-  let pool = idle.get(stack);
-  if (!pool) idle.set(stack, (pool = []));
+  let pool = idle.get(stack.browser);
+  if (!pool) idle.set(stack.browser, (pool = []));
   const slot = (!opts.own && pool.pop()) || (await newSlot(stack));
   const problems: string[] = [];
   slot.sink = problems;

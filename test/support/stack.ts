@@ -5,8 +5,9 @@
  * /usr/bin/chromium).
  *
  * Under `npm test` the runner (scripts/test.mjs) starts one Chromium for every end-to-end file
- * and passes its address in E2E_BROWSER_WS: `testBrowser()` connects to it, so each file pays
- * for its own servers but not for a browser of its own. Run alone, a file launches its own.
+ * and passes its address in E2E_BROWSER_WS: `testBrowser()` connects to it, so no file pays
+ * for a browser of its own (and most end-to-end files share one process, and in it one stack:
+ * test/e2e/lib.ts `startStack`). Run alone, a file launches its own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
