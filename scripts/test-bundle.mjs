@@ -71,11 +71,11 @@ export async function bundleTests(root, files) {
  * Writes `<dir>/<name><suffix>`, a test file that imports the files `members` (paths relative
  * to `root`: compiled ones as `bundleTests` answers them, or browser test sources) one after
  * the other, so that their tests run in one process or page, in that order, loading what they
- * share once.
+ * share once; `preamble` comes first.
  */
-export function groupTests(root, dir, name, members, suffix = '.test.mjs') {
+export function groupTests(root, dir, name, members, suffix = '.test.mjs', preamble = '') {
   const file = join(dir, `${name}${suffix}`);
-  const lines = members.map((m) => `import ${JSON.stringify(`./${relative(dir, m)}`)};`);
+  const lines = [...(preamble ? [preamble] : []), ...members.map((m) => `import ${JSON.stringify(`./${relative(dir, m)}`)};`)];
   writeFileSync(join(root, file), `${lines.join('\n')}\n`);
   return file;
 }

@@ -288,7 +288,11 @@ function pages(files) {
   const groups = Array.from({ length: Math.min(SHARED_PAGES, shared.length) }, () => []);
   shared.forEach((f, i) => groups[i % groups.length].push(f));
   const own = files.filter((f) => !shared.includes(f));
-  return [...own, ...groups.map((members, i) => groupTests(root, relative(root, dir), `shared-${i + 1}`, members, '.browser.test.js'))];
+  // Every test starts with the page's storage empty: a test finds nothing an earlier one left
+  // there (a business bank used last opens the list at Business, where a test looking for a
+  // personal bank timed out on a loaded machine).
+  const preamble = '// Mocha: each test starts with empty storage.\nbeforeEach(() => {\n  localStorage.clear();\n  sessionStorage.clear();\n});';
+  return [...own, ...groups.map((members, i) => groupTests(root, relative(root, dir), `shared-${i + 1}`, members, '.browser.test.js', preamble))];
 }
 
 const browserRun =
