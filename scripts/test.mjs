@@ -227,21 +227,36 @@ let closing = null;
 const closeBrowserServer = () => (closing ??= browserServer?.close() ?? Promise.resolve());
 
 /**
- * The test files `node --test` runs for `files`: those `shares` accepts joined into `count`
- * groups named `<name>-N` (none when `count` is 0), the others as they are.
+ * `files` with those `shares` accepts joined into `count` groups (none when `count` is 0):
+ * the others as `own` maps them, then each group as `group(members, n)` writes it (n from 1).
  */
-function processes(files, shares, count, name) {
+function joined(files, shares, count, own, group) {
   const shared = count ? files.filter(shares) : [];
-  const own = files.filter((f) => !shared.includes(f)).map((f) => compiled.get(f));
-  if (shared.length < 2) return [...own, ...shared.map((f) => compiled.get(f))];
+  if (shared.length < 2) return files.map(own);
   const groups = Array.from({ length: Math.min(count, shared.length) }, () => []);
-  shared.forEach((f, i) => groups[i % groups.length].push(compiled.get(f)));
-  return [...own, ...groups.map((members, i) => groupTests(root, compiledDir, `${name}-${i + 1}`, members))];
+  shared.forEach((f, i) => groups[i % groups.length].push(f));
+  return [...files.filter((f) => !shared.includes(f)).map(own), ...groups.map((members, i) => group(members, i + 1))];
 }
+
+/** The test files `node --test` runs for `files`: those `shares` accepts joined into `count` processes named `<name>-N`. */
+const processes = (files, shares, count, name) =>
+  joined(
+    files,
+    shares,
+    count,
+    (f) => compiled.get(f),
+    (members, n) =>
+      groupTests(
+        root,
+        compiledDir,
+        `${name}-${n}`,
+        members.map((f) => compiled.get(f)),
+      ),
+  );
 
 /** One `node --test` run over `files`; `live` streams its output, else it is held. */
 function runNode(label, files, entries, lanes, timeoutMs, live) {
-  if (live) console.log(`\n== ${label}: ${files.length} files in ${entries.length} processes, ${lanes} at a time ==`);
+  if (live) console.log(`\n== ${label}: ${files.length} files in ${entries.length} process${entries.length === 1 ? '' : 'es'}, ${lanes} at a time ==`);
   // TEST_TIMES_DIR=<dir>: each lane also writes TAP there, whose top-level entries are the files with their durations.
   const times = process.env.TEST_TIMES_DIR
     ? [
@@ -281,18 +296,25 @@ const e2eRun =
  * instead of once a file.
  */
 function pages(files) {
-  const shared = SHARED_PAGES ? files.filter(sharesPage) : [];
-  if (shared.length < 2) return files;
-  const { dir, remove } = scratchDir(root, 'browser-');
-  process.on('exit', remove);
-  const groups = Array.from({ length: Math.min(SHARED_PAGES, shared.length) }, () => []);
-  shared.forEach((f, i) => groups[i % groups.length].push(f));
-  const own = files.filter((f) => !shared.includes(f));
+  let dir = null;
   // Every test starts with the page's storage empty: a test finds nothing an earlier one left
   // there (a business bank used last opens the list at Business, where a test looking for a
   // personal bank timed out on a loaded machine).
   const preamble = '// Mocha: each test starts with empty storage.\nbeforeEach(() => {\n  localStorage.clear();\n  sessionStorage.clear();\n});';
-  return [...own, ...groups.map((members, i) => groupTests(root, relative(root, dir), `shared-${i + 1}`, members, '.browser.test.js', preamble))];
+  return joined(
+    files,
+    sharesPage,
+    SHARED_PAGES,
+    (f) => f,
+    (members, n) => {
+      if (!dir) {
+        const scratch = scratchDir(root, 'browser-');
+        process.on('exit', scratch.remove);
+        dir = relative(root, scratch.dir);
+      }
+      return groupTests(root, dir, `shared-${n}`, members, '.browser.test.js', preamble);
+    },
+  );
 }
 
 const browserRun =
