@@ -152,9 +152,9 @@ describe('a hostile script in the shop page', () => {
         ? 'captures every credential and code typed into the inline checkout (why the isolated mode exists)'
         : 'captures none of the credentials and codes typed into the isolated checkout',
       async () => {
-        const { page, assertClean, close } = await openPage(stack, { own: true });
+        const { page, assertClean, addInitScript, close } = await openPage(stack);
         // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).
-        await page.addInitScript({ content: `var __name = (f) => f; (${hostile.toString()})();` });
+        await addInitScript(`var __name = (f) => f; (${hostile.toString()})();`);
         for (const j of JOURNEYS) {
           const id = await checkoutFromCart(page, stack, 'native');
           if (inline) await page.goto(`${page.url()}&embed=inline`);
@@ -240,8 +240,8 @@ async function attack(bff: string): Promise<{ what: string; status: number; body
 
 describe('a hostile script that waits for the payer to sign in', () => {
   it('reads nothing of the bank session with whatever it finds in the page, and the payer pays on', async () => {
-    const { page, assertClean, close } = await openPage(stack, { own: true });
-    await page.addInitScript({ content: `var __name = (f) => f; (${hostile.toString()})();` });
+    const { page, assertClean, addInitScript, close } = await openPage(stack);
+    await addInitScript(`var __name = (f) => f; (${hostile.toString()})();`);
     const id = await checkoutFromCart(page, stack, 'native');
     const ui = kit(page);
     const j = JOURNEYS[0];

@@ -173,10 +173,10 @@ describe('one checkout in two tabs', () => {
 
 describe('across the frame boundary', () => {
   it('passes the theme and the language in at runtime, and the events out as the inline element fires them', async () => {
-    const { page, assertClean, close } = await openPage(stack, { own: true });
-    await page.addInitScript({
-      content: `window.__events = []; for (const t of ['bank-checkout-step', 'bank-checkout-complete', 'bank-checkout-error']) document.addEventListener(t, (e) => window.__events.push([t, e.target.localName, e.composed, e.bubbles, e.detail]));`,
-    });
+    const { page, assertClean, addInitScript, close } = await openPage(stack);
+    await addInitScript(
+      `window.__events = []; for (const t of ['bank-checkout-step', 'bank-checkout-complete', 'bank-checkout-error']) document.addEventListener(t, (e) => window.__events.push([t, e.target.localName, e.composed, e.bubbles, e.detail]));`,
+    );
     await checkoutFromCart(page, stack, 'native');
     const ui = kit(page);
     await ui.locator('bank-selector [role=option]').first().waitFor();

@@ -5,7 +5,7 @@
  * through the shop, the checkout element and the simulator's gateway.
  */
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, CDPSession, FrameLocator, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Disposable, FrameLocator, Page, Response } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { startServersAndBrowser, type Started, type StartOptions } from '../support/stack.js';
 
@@ -68,6 +68,8 @@ export interface WatchedPage {
    * purpose), then starts a new record.
    */
   assertClean: (allowed?: RegExp[]) => void;
+  /** A script run in every document the page loads, before the page's own, until the test closes the page. */
+  addInitScript: (content: string) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -75,8 +77,9 @@ export interface WatchedPage {
  * A browser context with one page, kept for the next `openPage` when its test closes it: a new
  * context costs Chromium two to three CPU-seconds before its page does anything, and a new page
  * in it about one more, so the journeys of a file take turns in a few of them. Between two
- * tests the slot is wiped: other tabs closed, the page back at about:blank with no listener of
- * the last test's, and every cookie, permission and stored value of the stack's origins gone.
+ * tests the slot is wiped: other tabs closed, the page back at about:blank with no listener,
+ * route or init script of the last test's, and every cookie, permission and stored value of
+ * the stack's origins gone.
  */
 interface Slot {
   context: BrowserContext;
@@ -85,6 +88,8 @@ interface Slot {
   cdp: CDPSession;
   /** Where the page's watchers write: the `problems` of the test holding the slot. */
   sink: string[];
+  /** The init scripts the test holding the slot added (removed by the wipe). */
+  scripts: Disposable[];
 }
 /** The idle slots of each browser connection (the files that share a stack share its slots). */
 const idle = new WeakMap<Browser, Slot[]>();
@@ -93,7 +98,7 @@ async function newSlot(stack: Stack): Promise<Slot> {
   const context = await stack.browser.newContext({ viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
-  const slot: Slot = { context, page, cdp: await context.newCDPSession(page), sink: [] };
+  const slot: Slot = { context, page, cdp: await context.newCDPSession(page), sink: [], scripts: [] };
   watch(stack, slot);
   // Violations are also reported as events in the page: log them where the watchers hear.
   await page.addInitScript(() => {
@@ -121,6 +126,7 @@ async function wipe(stack: Stack, slot: Slot): Promise<boolean> {
     for (const other of slot.context.pages()) if (other !== slot.page) await other.close();
     slot.page.removeAllListeners();
     await slot.page.unrouteAll({ behavior: 'ignoreErrors' });
+    for (const script of slot.scripts.splice(0)) await script.dispose();
     watch(stack, slot);
     await slot.page.goto('about:blank');
     await slot.context.clearCookies();
@@ -138,7 +144,7 @@ async function wipe(stack: Stack, slot: Slot): Promise<boolean> {
 /**
  * A page that reports every console error and CSP violation, in a context with no cookie or
  * stored value of any earlier test. `own`: a context of the test's own, closed with it, for a
- * test that changes what the wipe does not undo (init scripts, routes, the context's clock).
+ * test that changes what the wipe does not undo (the context's clock, its init scripts).
  */
 export async function openPage(stack: Stack, opts: { own?: boolean } = {}): Promise<WatchedPage> {
   let pool = idle.get(stack.browser);
@@ -153,6 +159,9 @@ export async function openPage(stack: Stack, opts: { own?: boolean } = {}): Prom
       const left = problems.filter((p) => !allowed.some((re) => re.test(p)));
       problems.length = 0;
       assert.deepEqual(left, [], `problems in the page:\n${left.join('\n')}`);
+    },
+    addInitScript: async (content) => {
+      slot.scripts.push(await slot.page.addInitScript({ content }));
     },
     close: async () => {
       if (opts.own) await slot.context.close();
