@@ -33,17 +33,17 @@ let shared: { stack: Promise<Stack>; holders: number } | null = null;
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const { own, ...start } = opts;
   if (own || Object.keys(start).length) return newStack(start);
-  if (shared) shared.holders++;
-  else shared = { stack: newStack({}), holders: 1 };
-  const stack = await shared.stack;
+  const held = (shared ??= { stack: newStack({}), holders: 0 });
+  held.holders++;
+  const stack = await held.stack;
   let closed = false;
   return {
     ...stack,
     close: async () => {
-      if (closed || !shared) return;
+      if (closed) return;
       closed = true;
-      if (--shared.holders > 0) return;
-      shared = null;
+      if (--held.holders > 0) return;
+      if (shared === held) shared = null;
       await stack.close();
     },
   };
