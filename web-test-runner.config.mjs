@@ -1,4 +1,4 @@
-// Browser tests in the system Chromium (CHROME_PATH, else /usr/bin/chromium). Files are
+// Browser tests in the system Chromium (scripts/chromium.mjs says which). Files are
 // `*.browser.test.ts`; `node scripts/test.mjs browser` passes them in.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, defaultReporter } from '@web/test-runner';

@@ -2,7 +2,7 @@
  * `npm run screenshots`: starts the shop, the BFF and the simulator on free ports with a
  * temporary store (the same wiring as `npm start`), puts a few orders, payments and
  * notifications in place, drives Chromium (playwright-core with the system browser:
- * CHROME_PATH, else /usr/bin/chromium) and saves the pictures the README shows:
+ * scripts/chromium.mjs) and saves the pictures the README shows:
  *
  *   docs/img/checkout.png  the shop's checkout mid-flow: a bank's login form
  *   docs/img/console.png   the merchant console: orders and live notifications

@@ -1,8 +1,8 @@
 /**
  * The one way tests, benchmarks and scripts start the product and a browser: the shop, the BFF
  * and the simulator (`startAll` of scripts/start.ts: the wiring of `npm start`) on free loopback
- * ports with a temporary store, and the system Chromium (playwright-core; CHROME_PATH, else
- * /usr/bin/chromium).
+ * ports with a temporary store, and the system Chromium (playwright-core; scripts/chromium.mjs
+ * says which).
  *
  * Under `npm test` the runner (scripts/test.mjs) starts one Chromium for every end-to-end file
  * and passes its address in E2E_BROWSER_WS: `testBrowser()` connects to it, so no file pays
