@@ -43,7 +43,9 @@ function journeyServers() {
   let started = null;
   const start = () =>
     (started ??= new Promise((resolve, reject) => {
-      child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/servers.ts'], {
+      // Compiled with the node tests under `npm test` (TEST_COMPILED_CLIS: test/support/cli.ts), else through tsx.
+      const compiled = JSON.parse(process.env.TEST_COMPILED_CLIS ?? '{}')['bench/lib/servers.ts'];
+      child = spawn(process.execPath, compiled ? [compiled] : ['--import', 'tsx', 'bench/lib/servers.ts'], {
         env: { ...process.env, ALLOWED_ORIGINS: origin, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });

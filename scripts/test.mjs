@@ -6,8 +6,8 @@
 // The whole run aims at 150 s on a 2-core machine (the README says where it stands). What serves that:
 // - the node test files are compiled to JavaScript first, in one esbuild build of about a
 //   second (scripts/test-bundle.mjs), so that no test process loads a TypeScript loader;
-// - node's test runner runs TEST_CONCURRENCY files at once (by default one for every two
-//   cores: see perTwoCores below);
+// - node's test runner runs TEST_CONCURRENCY files at once (by default one for every core:
+//   see `concurrency` below);
 // - most node test files share one of eight processes, one file after another, so that the
 //   product's modules are loaded eight times instead of once a file (OWN_PROCESS says which
 //   keep a process of their own, PROCESS_WIDE which may not share one);
@@ -134,8 +134,11 @@ const SHARED_PAGES = Number(process.env.TEST_SHARED_PAGES ?? 1);
 if (!Number.isInteger(SHARED_PAGES) || SHARED_PAGES < 0) throw new Error(`TEST_SHARED_PAGES must be 0 or more, got ${process.env.TEST_SHARED_PAGES}`);
 const sharesPage = (f) => !OWN_PAGE.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(readFileSync(join(root, f), 'utf8'));
 
-/** The command-line programs tests start as processes, compiled with the test files. */
-const CLIS = ['packages/bff/src/cli.ts', 'packages/sandbox/src/cli.ts'];
+/**
+ * The programs tests start as processes, compiled with the test files: the CLIs, and the
+ * servers the socket drills and the browser suites' journeys start (bench/lib/servers.ts).
+ */
+const CLIS = ['packages/bff/src/cli.ts', 'packages/sandbox/src/cli.ts', 'bench/lib/servers.ts'];
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -161,13 +164,15 @@ const lanes = (name, fallback) => {
   return n;
 };
 /**
- * Files at once in each lane: one for every two cores by default (one on a two-core machine).
- * Every file has servers, a database or a browser beside it, so more at once only adds the
- * CPU of switching between them: on two cores, four node files and two end-to-end files at
- * once cost about 640 CPU-seconds over the run, one and one about 500.
+ * Files at once in each lane: a node file for every core, an end-to-end file for every two
+ * cores (one on a two-core machine). The node files wait on sockets, timeouts and child
+ * processes for half their time (alone, one at a time, their lane was half idle), so two at
+ * once fill both cores: whole run on two cores, back to back, one at a time 308 CPU-seconds in
+ * 177 s, two at a time 316 in 164 s. An end-to-end file keeps Chromium busy on its own, so more
+ * of them at once only adds the CPU of switching between them.
  */
 const perTwoCores = Math.max(1, Math.floor(availableParallelism() / 2));
-const concurrency = lanes('TEST_CONCURRENCY', perTwoCores);
+const concurrency = lanes('TEST_CONCURRENCY', availableParallelism());
 const E2E_CONCURRENCY = lanes('E2E_CONCURRENCY', perTwoCores);
 /**
  * A test still running after this fails (a hang must not hold the whole run); `node --test`
@@ -208,12 +213,18 @@ const num = (text, re) => {
 const started = performance.now();
 const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
 
-/** The node test files as JavaScript (scripts/test-bundle.mjs): no test process loads a TypeScript loader. */
+/**
+ * The node test files and the programs tests start, as JavaScript (scripts/test-bundle.mjs): no
+ * test process loads a TypeScript loader (the browser suites' journey servers included).
+ */
+const testedNode = wanted('node') ? nodeFiles : [];
 const {
   compiled,
   dir: compiledDir,
   remove: removeCompiled,
-} = wanted('node') && nodeFiles.length ? await bundleTests(root, [...nodeFiles, ...CLIS]) : { compiled: new Map(), remove: () => {} };
+} = testedNode.length || (wanted('browser') && browserFiles.length)
+  ? await bundleTests(root, [...testedNode, ...CLIS])
+  : { compiled: new Map(), remove: () => {} };
 if (compiled.size) console.log(`compiled ${compiled.size} files in ${seconds()} s`);
 process.on('exit', removeCompiled);
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
@@ -329,7 +340,7 @@ const browserRun =
           'web-test-runner.config.mjs',
           ...pages(browserFiles).flatMap((f) => ['--files', f]),
         ],
-        { live: !nodeRun && !e2eRun },
+        { live: !nodeRun && !e2eRun, extraEnv: { TEST_COMPILED_CLIS: compiledClis } },
       ).then((r) => {
         const m = [...r.out.matchAll(/^wtr: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
         const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 0, skipped: 0 };

@@ -1,6 +1,7 @@
 /** Starts bench/lib/servers.ts in a child process and waits for its URLs. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { cliArgs } from '../../test/support/cli.js';
 
 /** The server process's memory, in bytes (process.memoryUsage, plus the peak RSS since the last sample). */
 export interface MemorySample {
@@ -36,8 +37,9 @@ export interface StartOptions {
 
 export function startServers(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<Servers> {
   const root = new URL('../..', import.meta.url).pathname;
-  // The repository's sources (their export condition), whatever the parent was started with.
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--conditions=bank-checkout-source', '--import', 'tsx', 'bench/lib/servers.ts'], {
+  // The repository's sources (their export condition), whatever the parent was started with;
+  // under `npm test`, the servers compiled with the tests (test/support/cli.ts).
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--conditions=bank-checkout-source', ...cliArgs('bench/lib/servers.ts')], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],

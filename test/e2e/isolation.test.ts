@@ -20,6 +20,15 @@ after(async () => {
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/**
+ * axe-core in `target`'s document, unless it is there already: the checkout's steps change the
+ * page and the frame without loading new documents, and each evaluation of axe's 550 KB costs
+ * Chromium about a quarter of a CPU-second.
+ */
+async function loadAxe(target: Page | Frame): Promise<void> {
+  if (!(await target.evaluate(() => 'axe' in window))) await target.evaluate(AXE);
+}
+
 /** Where focus is: the page's active element, or inside the frame, the deepest one. */
 async function focused(page: Page, frame: Frame): Promise<string> {
   const describe = () => {
@@ -63,7 +72,7 @@ async function axeWithFrame(page: Page, frame: Frame): Promise<{ violations: str
   // axe talks to frames of its own origin only unless told otherwise; the frame is the BFF's.
   const allowFrames = () => (window as unknown as { axe: { configure: (c: object) => void } }).axe.configure({ allowedOrigins: ['<unsafe_all_origins>'] });
   for (const target of [frame, page]) {
-    await target.evaluate(AXE);
+    await loadAxe(target);
     await target.evaluate(allowFrames);
   }
   return page.evaluate(async () => {
@@ -82,7 +91,7 @@ async function axeWithFrame(page: Page, frame: Frame): Promise<{ violations: str
  * own): the page-level rules too (a main landmark, a level-one heading, content in landmarks).
  */
 async function axeInFrame(frame: Frame): Promise<string[]> {
-  await frame.evaluate(AXE);
+  await loadAxe(frame);
   return frame.evaluate(async () => {
     type Result = { id: string; nodes: { target: unknown[] }[] };
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Result[] }> } }).axe;

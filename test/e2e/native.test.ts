@@ -21,6 +21,8 @@ after(async () => {
  * paid at the HTTP level (packages/bff/test/checkout.test.ts), each step's widgets are checked
  * in the components' suites, and more banks, the approval in the bank's app among them, are
  * paid through `<bank-checkout>` against the real BFF (test/browser/native-journey.browser.test.ts).
+ * A payment that fails (three wrong codes) is walked to its order page and paid again from the
+ * cart in way-forward.test.ts.
  */
 const BANKS: { bankId: string; legal?: boolean; loginType?: string; covers: string }[] = [
   { bankId: 'aurora', covers: 'validation 1 (SMS)' },
@@ -52,20 +54,6 @@ describe('native payments on the checkout page', () => {
       await close();
     });
   }
-
-  it('stops after three wrong codes (0000) at a validation and says so on the order page', async () => {
-    const { page, assertClean, close } = await openPage(stack);
-    const id = await checkoutFromCart(page, stack, 'native');
-    const view = await payNative(page, stack, 'aurora', { validationValue: '0000' });
-    assert.equal(view.state, 'failed');
-    assert.equal(view.error?.code, 'attempts');
-    assert.notEqual(await resultTitle(page), 'Payment completed');
-    assert.equal((await merchantCheckout(stack, id)).state, 'failed');
-    await page.getByRole('link', { name: 'See what happened to your order' }).click();
-    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'The payment did not go through');
-    assertClean();
-    await close();
-  });
 });
 
 describe('the shop on a phone', () => {

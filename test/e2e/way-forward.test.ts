@@ -3,7 +3,7 @@
  * simulator, using only what the page shows: one step back from a second login and from the
  * contracts, a new transfer after the validation deadline and a new sign-in after the bank
  * session ended (the servers' clock and the page's moved together), and starting again from the
- * cart after a failure. The element's own ways forward (a fresh challenge after a wrong code,
+ * cart after a failure (three wrong codes, told on the order page). The element's own ways forward (a fresh challenge after a wrong code,
  * back from the accounts after asking, a cancellation and "Try again", the approval in the
  * bank's app both ways) are walked against the same servers in
  * test/browser/native-journey.browser.test.ts, and each rule at the HTTP level in
@@ -19,6 +19,7 @@ import {
   merchantCheckout,
   openPage,
   payNative,
+  resultTitle,
   signIn,
   startStack,
   transferFromFirstAccount,
@@ -112,10 +113,16 @@ describe('a way forward in the shop', () => {
     await close();
   });
 
-  it('after a failure, the cart leads to a checkout that can be paid', async () => {
+  it('stops after three wrong codes (0000) and says so on the order page; then the cart leads to a checkout that can be paid', async () => {
     const { page, assertClean, close } = await openPage(stack);
     const id = await checkoutFromCart(page, stack, 'native');
-    assert.equal((await payNative(page, stack, 'aurora', { validationValue: '0000' })).state, 'failed');
+    const failed = await payNative(page, stack, 'aurora', { validationValue: '0000' });
+    assert.equal(failed.state, 'failed');
+    assert.equal(failed.error?.code, 'attempts');
+    assert.notEqual(await resultTitle(page), 'Payment completed');
+    assert.equal((await merchantCheckout(stack, id)).state, 'failed');
+    await page.getByRole('link', { name: 'See what happened to your order' }).click();
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'The payment did not go through');
     await page.goto(`${stack.urls.demo}/cart`);
     await page.getByRole('button', { name: 'Continue to payment' }).click();
     await page.waitForURL(/\/checkout\?order=/);

@@ -1,12 +1,13 @@
 /**
- * How a test starts one of the product's command-line programs as a process of its own: under
+ * How a test starts one of the product's command-line programs (or the servers benchmarks and
+ * journeys start: bench/lib/servers.ts) as a process of its own: under
  * `npm test` the runner compiles them with the test files (scripts/test-bundle.mjs) and names
  * the compiled files in TEST_COMPILED_CLIS, so the process starts as plain JavaScript; run
  * any other way, the TypeScript source runs through tsx.
  */
 import { join } from 'node:path';
 
-export type Cli = 'packages/bff/src/cli.ts' | 'packages/sandbox/src/cli.ts';
+export type Cli = 'packages/bff/src/cli.ts' | 'packages/sandbox/src/cli.ts' | 'bench/lib/servers.ts';
 
 const root = join(import.meta.dirname, '../..');
 
