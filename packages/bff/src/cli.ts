@@ -12,14 +12,15 @@
  *
  * `bank-checkout-bff secret` prints a new random secret (256 bits, Standard Webhooks' `whsec_`
  * form) for BFF_MERCHANT_SECRET or MERCHANT_WEBHOOK_SECRET, and exits.
+ *
+ * Each command loads only what it runs: `secret` neither the configuration nor the server, a
+ * bad configuration stops before the server's modules load, `prune` loads the store alone.
  */
-import { loadConfig, ConfigError, type BffConfig } from './config.js';
-import { createBff, type BffApp } from './app.js';
-import { serveBff } from './server.js';
-import { newSecret } from './checkout/secrets.js';
-import { pruneCommand } from './retention.js';
+import type { BffConfig } from './config.js';
+import type { BffApp } from './app.js';
 
 if (process.argv[2] === 'secret') {
+  const { newSecret } = await import('./checkout/secrets.js');
   console.log(newSecret());
   process.exit(0);
 }
@@ -36,6 +37,7 @@ const BOOT_STORE_MS = 8_000;
 /** How long requests under way may take to finish once a stop is asked for. */
 const STOP_GRACE_MS = 10_000;
 
+const { loadConfig, ConfigError } = await import('./config.js');
 let config!: BffConfig;
 try {
   config = loadConfig(process.env);
@@ -46,12 +48,14 @@ try {
 // `bank-checkout-bff prune [--dry-run]`: the retention settings applied once (retention.ts).
 if (process.argv[2] === 'prune') {
   try {
+    const { pruneCommand } = await import('./retention.js');
     console.log(`bff: ${await pruneCommand(config, process.argv.slice(3))}`);
     process.exit(0);
   } catch (err) {
     fail(`prune: ${reason(err)}`);
   }
 }
+const [{ createBff }, { serveBff }] = await Promise.all([import('./app.js'), import('./server.js')]);
 let app!: BffApp;
 try {
   app = createBff(config);
