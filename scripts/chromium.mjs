@@ -14,7 +14,7 @@ const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 export const CHROME_PATH = process.env.CHROME_PATH || (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 /** Whether CHROME_PATH is a headless shell, which is headless by build and takes no `--headless=` mode. */
-const isHeadlessShell = /headless[-_]shell/.test(CHROME_PATH);
+export const isHeadlessShell = /headless[-_]shell/.test(CHROME_PATH);
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

@@ -33,7 +33,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
+import { CHROME_PATH, CHROMIUM_ARGS, isHeadlessShell } from './chromium.mjs';
 import { bundleTests, groupTests, scratchDir } from './test-bundle.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -211,6 +211,13 @@ const num = (text, re) => {
 };
 
 const started = performance.now();
+if ((wanted('browser') && browserFiles.length) || (wanted('node') && nodeFiles.some((f) => f.startsWith('test/e2e/')))) {
+  console.log(
+    isHeadlessShell
+      ? `Chromium: ${CHROME_PATH}`
+      : `Chromium: ${CHROME_PATH} (Debian's headless shell, about half the CPU for the browser suites: apt-get install -y chromium-headless-shell)`,
+  );
+}
 const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
 
 /**
