@@ -16,12 +16,13 @@
  * their absence is a failure; elsewhere the suite is skipped with a message.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { serve } from '@hono/node-server';
 import type { BankView, CheckoutView } from '@bank-checkout/contract';
@@ -62,7 +63,11 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A private PostgreSQL server: initdb into a temporary directory, as `postgres` when run as root. */
+/**
+ * A private PostgreSQL server: initdb into a temporary directory, as `postgres` when run as root.
+ * Starting and stopping it do not block this process, which serves the simulator and the
+ * merchant's receiver (and whose idle connections to the instances must see them close).
+ */
 async function privatePostgres() {
   const dir = mkdtempSync(join(tmpdir(), 'bc-failover-pg-'));
   const data = join(dir, 'data');
@@ -71,15 +76,19 @@ async function privatePostgres() {
   if (asRoot) {
     chmodSync(dir, 0o777);
   }
-  const run = (bin: string, args: string[]) => {
+  const run = async (bin: string, args: string[]): Promise<string> => {
     const cmd = [join(PG_BIN, bin), ...args];
-    const r = asRoot
-      ? spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', cmd.map((a) => `'${a}'`).join(' ')], { encoding: 'utf8' })
-      : spawnSync(cmd[0]!, cmd.slice(1), { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${bin} failed: ${r.stderr || r.stdout}`);
-    return r.stdout;
+    try {
+      const r = asRoot
+        ? await promisify(execFile)('su', ['postgres', '-s', '/bin/sh', '-c', cmd.map((a) => `'${a}'`).join(' ')], { encoding: 'utf8' })
+        : await promisify(execFile)(cmd[0]!, cmd.slice(1), { encoding: 'utf8' });
+      return r.stdout;
+    } catch (err) {
+      const e = err as { stderr?: string; stdout?: string; message: string };
+      throw new Error(`${bin} failed: ${e.stderr || e.stdout || e.message}`);
+    }
   };
-  run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const start = () =>
     run('pg_ctl', [
       '-D',
@@ -92,7 +101,7 @@ async function privatePostgres() {
       'start',
     ]);
   const stop = () => run('pg_ctl', ['-D', data, '-w', '-m', 'fast', 'stop']);
-  start();
+  await start();
   const psql = (sql: string, db = 'postgres') =>
     spawnSync(join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', db, '-Atc', sql], { encoding: 'utf8' });
   const created = psql('CREATE DATABASE bank_checkout');
@@ -106,12 +115,8 @@ async function privatePostgres() {
       Number(
         psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'bank_checkout' AND pid <> pg_backend_pid()").stdout.trim() || 0,
       ),
-    close() {
-      try {
-        stop();
-      } catch {
-        // already stopped
-      }
+    async close() {
+      await stop().catch(() => null); // already stopped
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -221,7 +226,7 @@ describe(
       await Promise.all(instances.map((i) => until(() => i.exited, `${i.name} to stop`, 15_000).catch(() => i.child.kill('SIGKILL'))));
       sandboxServer?.close();
       receiver?.close();
-      pg?.close();
+      await pg?.close();
     });
 
     let turn = 0;
@@ -360,7 +365,7 @@ describe(
         id: string;
         clientSecret: string;
       };
-      pg.stop();
+      await pg.stop();
       try {
         for (const inst of instances) {
           for (const [path, headers] of [
@@ -384,15 +389,11 @@ describe(
         // Payments started during the outage wait it out.
         const during = [pay('FO-DURING-1'), pay('FO-DURING-2')];
         await until(() => seen503.length > 2, 'the payments to meet the outage');
-        pg.start();
+        await pg.start();
         const results = await Promise.all(during);
         for (const r of results) assert.equal(r.state, 'succeeded', r.id);
       } finally {
-        try {
-          pg.start();
-        } catch {
-          // already running
-        }
+        await pg.start().catch(() => null); // already running
       }
       for (const inst of instances) await until(async () => (await fetch(`${inst.url}/ready`)).status === 200, `${inst.name} ready again`);
       const after = await Promise.all([pay('FO-AFTER-1'), pay('FO-AFTER-2')]);
