@@ -5,6 +5,7 @@ import { chromeLauncher, defaultReporter } from '@web/test-runner';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CHROME_PATH, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+import { cliArgs } from './test/support/cli.mjs';
 
 /** Prints `wtr: N passed, N failed, N skipped` alone on a line; a file that fails to load counts as failed. */
 function countingReporter() {
@@ -43,9 +44,7 @@ function journeyServers() {
   let started = null;
   const start = () =>
     (started ??= new Promise((resolve, reject) => {
-      // Compiled with the node tests under `npm test` (TEST_COMPILED_CLIS: test/support/cli.ts), else through tsx.
-      const compiled = JSON.parse(process.env.TEST_COMPILED_CLIS ?? '{}')['bench/lib/servers.ts'];
-      child = spawn(process.execPath, compiled ? [compiled] : ['--import', 'tsx', 'bench/lib/servers.ts'], {
+      child = spawn(process.execPath, cliArgs('bench/lib/servers.ts'), {
         env: { ...process.env, ALLOWED_ORIGINS: origin, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });

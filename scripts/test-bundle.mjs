@@ -11,7 +11,7 @@
 // replaced by the source file's own, so that a test or a module finds the files beside it.
 // Class and function names are kept. Source maps point a failure back at the `.ts` line.
 //
-// The runner adds the programs that tests start as processes (test/support/cli.ts: the CLIs,
+// The runner adds the programs that tests start as processes (test/support/cli.mjs: the CLIs,
 // and the servers of the socket drills and the browser suites' journeys) as entry points too;
 // any other process a test starts runs TypeScript with `--import tsx`.
 import { build } from 'esbuild';

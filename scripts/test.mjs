@@ -211,7 +211,10 @@ const num = (text, re) => {
 };
 
 const started = performance.now();
-if ((wanted('browser') && browserFiles.length) || (wanted('node') && nodeFiles.some((f) => f.startsWith('test/e2e/')))) {
+/** Which suites run Chromium: the browser suites, and the end-to-end files (one Chromium, started below). */
+const browserSuites = wanted('browser') && browserFiles.length > 0;
+const e2e = wanted('node') && nodeFiles.some((f) => f.startsWith('test/e2e/'));
+if (browserSuites || e2e) {
   console.log(
     isHeadlessShell
       ? `Chromium: ${CHROME_PATH}`
@@ -229,18 +232,15 @@ const {
   compiled,
   dir: compiledDir,
   remove: removeCompiled,
-} = testedNode.length || (wanted('browser') && browserFiles.length)
-  ? await bundleTests(root, [...testedNode, ...CLIS])
-  : { compiled: new Map(), remove: () => {} };
+} = testedNode.length || browserSuites ? await bundleTests(root, [...testedNode, ...CLIS]) : { compiled: new Map(), remove: () => {} };
 if (compiled.size) console.log(`compiled ${compiled.size} files in ${seconds()} s`);
 process.on('exit', removeCompiled);
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 
-/** The command-line programs, compiled with the tests, for the tests that start them (test/support/cli.ts). */
+/** The command-line programs, compiled with the tests, for the tests that start them (test/support/cli.mjs). */
 const compiledClis = JSON.stringify(Object.fromEntries(CLIS.filter((c) => compiled.has(c)).map((c) => [c, join(root, compiled.get(c))])));
 
 /** One Chromium for every end-to-end file (each opens its own contexts in it). */
-const e2e = wanted('node') && nodeFiles.some((f) => f.startsWith('test/e2e/'));
 const browserServer = e2e ? await chromium.launchServer({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS, headless: true }) : null;
 
 let closing = null;
@@ -337,23 +337,22 @@ function pages(files) {
   );
 }
 
-const browserRun =
-  wanted('browser') && browserFiles.length
-    ? run(
-        process.execPath,
-        [
-          join(root, 'node_modules/@web/test-runner/dist/bin.js'),
-          '--config',
-          'web-test-runner.config.mjs',
-          ...pages(browserFiles).flatMap((f) => ['--files', f]),
-        ],
-        { live: !nodeRun && !e2eRun, extraEnv: { TEST_COMPILED_CLIS: compiledClis } },
-      ).then((r) => {
-        const m = [...r.out.matchAll(/^wtr: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
-        const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 0, skipped: 0 };
-        return { ...r, ...counts, seconds: seconds() };
-      })
-    : null;
+const browserRun = browserSuites
+  ? run(
+      process.execPath,
+      [
+        join(root, 'node_modules/@web/test-runner/dist/bin.js'),
+        '--config',
+        'web-test-runner.config.mjs',
+        ...pages(browserFiles).flatMap((f) => ['--files', f]),
+      ],
+      { live: !nodeRun && !e2eRun, extraEnv: { TEST_COMPILED_CLIS: compiledClis } },
+    ).then((r) => {
+      const m = [...r.out.matchAll(/^wtr: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
+      const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 0, skipped: 0 };
+      return { ...r, ...counts, seconds: seconds() };
+    })
+  : null;
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSuites = [];

@@ -1,7 +1,7 @@
 /** Starts bench/lib/servers.ts in a child process and waits for its URLs. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { cliArgs } from '../../test/support/cli.js';
+import { cliArgs } from '../../test/support/cli.mjs';
 
 /** The server process's memory, in bytes (process.memoryUsage, plus the peak RSS since the last sample). */
 export interface MemorySample {
@@ -38,7 +38,7 @@ export interface StartOptions {
 export function startServers(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<Servers> {
   const root = new URL('../..', import.meta.url).pathname;
   // The repository's sources (their export condition), whatever the parent was started with;
-  // under `npm test`, the servers compiled with the tests (test/support/cli.ts).
+  // under `npm test`, the servers compiled with the tests (test/support/cli.mjs).
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--conditions=bank-checkout-source', ...cliArgs('bench/lib/servers.ts')], {
     cwd: root,
     env: { ...process.env, ...env },

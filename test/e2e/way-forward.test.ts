@@ -3,9 +3,9 @@
  * simulator, using only what the page shows: one step back from a second login and from the
  * contracts, a new transfer after the validation deadline and a new sign-in after the bank
  * session ended (the servers' clock and the page's moved together), and starting again from the
- * cart after a failure (three wrong codes, told on the order page). The element's own ways forward (a fresh challenge after a wrong code,
- * back from the accounts after asking, a cancellation and "Try again", the approval in the
- * bank's app both ways) are walked against the same servers in
+ * cart after a failure (three wrong codes, told on the order page). The element's own ways
+ * forward (a fresh challenge after a wrong code, back from the accounts after asking, a
+ * cancellation and "Try again", the approval in the bank's app both ways) are walked against the same servers in
  * test/browser/native-journey.browser.test.ts, and each rule at the HTTP level in
  * packages/bff/test/way-forward.test.ts.
  */

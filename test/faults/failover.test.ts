@@ -28,7 +28,7 @@ import { serve } from '@hono/node-server';
 import type { BankView, CheckoutView } from '@bank-checkout/contract';
 import { createSandbox } from '@bank-checkout/sandbox';
 import { payingAccount, testFields } from '../../packages/bff/test/flow.js';
-import { cliArgs } from '../support/cli.js';
+import { cliArgs } from '../support/cli.mjs';
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const HAVE_PG = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
@@ -78,11 +78,9 @@ async function privatePostgres() {
   }
   const run = async (bin: string, args: string[]): Promise<string> => {
     const cmd = [join(PG_BIN, bin), ...args];
+    const [file, argv] = asRoot ? ['su', ['postgres', '-s', '/bin/sh', '-c', cmd.map((a) => `'${a}'`).join(' ')]] : [cmd[0]!, cmd.slice(1)];
     try {
-      const r = asRoot
-        ? await promisify(execFile)('su', ['postgres', '-s', '/bin/sh', '-c', cmd.map((a) => `'${a}'`).join(' ')], { encoding: 'utf8' })
-        : await promisify(execFile)(cmd[0]!, cmd.slice(1), { encoding: 'utf8' });
-      return r.stdout;
+      return (await promisify(execFile)(file, argv, { encoding: 'utf8' })).stdout;
     } catch (err) {
       const e = err as { stderr?: string; stdout?: string; message: string };
       throw new Error(`${bin} failed: ${e.stderr || e.stdout || e.message}`);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@bank-checkout/bff';
 import { createRig, json } from './lib/rig.js';
-import { cliArgs } from '../support/cli.js';
+import { cliArgs } from '../support/cli.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const STRONG = 'q8Z2vN5xR1tW7yB4mK9pL3sD6fH0jG2c';

@@ -19,7 +19,7 @@ import type { CheckoutView } from '@bank-checkout/contract';
 import { SECRETS } from './lib/canary.js';
 import { createRig, json, type Rig } from './lib/rig.js';
 import { assertBffError } from './lib/shapes.js';
-import { cliArgs } from '../support/cli.js';
+import { cliArgs } from '../support/cli.mjs';
 
 type Json = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { cliArgs } from '../../../test/support/cli.js';
+import { cliArgs } from '../../../test/support/cli.mjs';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { loadConfig, ConfigError } from '../src/config.js';
-import { cliArgs } from '../../../test/support/cli.js';
+import { cliArgs } from '../../../test/support/cli.mjs';
 
 describe('configuration from the environment', () => {
   it('boots with no configuration at all against the local simulator', () => {

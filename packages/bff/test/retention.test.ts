@@ -15,7 +15,7 @@ import { checkoutRecord, dropSchemas, freshSchema, unique, withPostgres } from '
 import { loadConfig, ConfigError } from '../src/config.js';
 import { checkoutExporter, startRetention } from '../src/retention.js';
 import { createLogger } from '../src/log.js';
-import { cliArgs } from '../../../test/support/cli.js';
+import { cliArgs } from '../../../test/support/cli.mjs';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2027-06-01T00:00:00Z');

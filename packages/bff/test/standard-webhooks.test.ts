@@ -13,7 +13,7 @@ import { newSecret } from '../src/checkout/secrets.js';
 import { webhookKey } from '../src/webhook.js';
 import { loadConfig } from '../src/config.js';
 import { createHarness, type Harness } from './harness.js';
-import { cliArgs } from '../../../test/support/cli.js';
+import { cliArgs } from '../../../test/support/cli.mjs';
 
 const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const RAW = 'webhook-secret-0123456789';

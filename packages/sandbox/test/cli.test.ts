@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { SANDBOX_DEFAULTS } from '../src/context.js';
-import { cliArgs } from '../../../test/support/cli.js';
+import { cliArgs } from '../../../test/support/cli.mjs';
 
 const root = new URL('../../..', import.meta.url).pathname;
 
