@@ -7,21 +7,36 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, CDPSession, Disposable, FrameLocator, Page, Response } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { startServersAndBrowser, type Started, type StartOptions } from '../support/stack.js';
+import { startServersAndBrowser, type Started } from '../support/stack.js';
 
 export interface Stack extends Started {
   browser: Browser;
+  /**
+   * Moves the simulator's and the BFF's clock `ms` ahead, for good (a journey passing a
+   * deadline moves its page's clock with it: `page.clock.fastForward`). On the shared stack,
+   * the files after the mover would meet servers living in the future: the runner puts the
+   * files that move the clock last in their process, and a page opened afterwards by another
+   * file fails, naming why.
+   */
+  moveClock: (ms: number) => void;
   close: () => Promise<void>;
 }
 
-export interface StackOptions extends Pick<StartOptions, 'now'> {
+export interface StackOptions {
   /**
-   * A stack of the file's own. Without options every file of the process takes the same one
-   * (the runner joins such files into a few processes), so a file that counts what the servers
-   * hold (every order at the simulator), or sets their clock (`now`), asks for its own.
+   * A stack of the file's own. Without it every file of the process takes the same one (the
+   * runner joins such files into a few processes), so a file that counts what the servers hold
+   * (every order at the simulator) asks for its own.
    */
   own?: boolean;
 }
+
+/** How far a stack's servers' clock runs ahead of the real one, and which file's stack moved it. */
+interface Clock {
+  ahead: number;
+  movedBy: Stack | null;
+}
+const clocks = new WeakMap<Browser, Clock>();
 
 /** The process's shared stack, and how many files hold it. */
 let shared: { stack: Promise<Stack>; holders: number } | null = null;
@@ -31,29 +46,39 @@ let shared: { stack: Promise<Stack>; holders: number } | null = null;
  * shared stack, once the last file holding it has closed it).
  */
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  const { own, ...start } = opts;
-  if (own || Object.keys(start).length) return newStack(start);
-  const held = (shared ??= { stack: newStack({}), holders: 0 });
+  if (opts.own) return newStack();
+  const held = (shared ??= { stack: newStack(), holders: 0 });
   held.holders++;
-  const stack = await held.stack;
+  const base = await held.stack;
   let closed = false;
-  return {
-    ...stack,
+  const stack: Stack = {
+    ...base,
+    moveClock: (ms) => moveClock(stack, ms),
     close: async () => {
       if (closed) return;
       closed = true;
       if (--held.holders > 0) return;
       if (shared === held) shared = null;
-      await stack.close();
+      await base.close();
     },
   };
+  return stack;
 }
 
-async function newStack(opts: Pick<StartOptions, 'now'>): Promise<Stack> {
-  const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-', opts);
-  return { ...started, browser, close };
+async function newStack(): Promise<Stack> {
+  const clock: Clock = { ahead: 0, movedBy: null };
+  const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-', { now: () => Date.now() + clock.ahead });
+  clocks.set(browser, clock);
+  const stack: Stack = { ...started, browser, moveClock: (ms) => moveClock(stack, ms), close };
+  return stack;
 }
 
+function moveClock(stack: Stack, ms: number): void {
+  const clock = clocks.get(stack.browser)!;
+  if (!(ms > 0)) throw new Error(`the servers' clock moves ahead only, not by ${ms} ms`);
+  clock.movedBy ??= stack;
+  clock.ahead += ms;
+}
 export interface WatchedPage {
   page: Page;
   /**
@@ -147,6 +172,12 @@ async function wipe(stack: Stack, slot: Slot): Promise<boolean> {
  * test that changes what the wipe does not undo (the context's clock, its init scripts).
  */
 export async function openPage(stack: Stack, opts: { own?: boolean } = {}): Promise<WatchedPage> {
+  const clock = clocks.get(stack.browser);
+  if (clock?.movedBy && clock.movedBy !== stack) {
+    throw new Error(
+      "another file moved these servers' clock ahead: files that move it (Stack.moveClock) run after the others of their process (scripts/test.mjs)",
+    );
+  }
   let pool = idle.get(stack.browser);
   if (!pool) idle.set(stack.browser, (pool = []));
   const slot = (!opts.own && pool.pop()) || (await newSlot(stack));

@@ -27,10 +27,8 @@ import {
 } from './lib.js';
 
 let stack: Stack;
-/** How far the simulator's and the BFF's clock run ahead of the real one. */
-let ahead = 0;
 before(async () => {
-  stack = await startStack({ now: () => Date.now() + ahead });
+  stack = await startStack();
 });
 after(async () => {
   await stack?.close();
@@ -76,7 +74,7 @@ describe('a way forward in the shop', () => {
     assert.equal(challenge.state, 'validate');
     await kit(page).locator('bank-challenge input').first().waitFor();
 
-    ahead += 91_000;
+    stack.moveClock(91_000);
     await page.clock.fastForward(91_000);
     const picker = kit(page).locator('bank-account-picker');
     await picker.getByText('The confirmation was not completed in time, so your bank cancelled it.').waitFor();
@@ -98,7 +96,7 @@ describe('a way forward in the shop', () => {
     await picker.locator('input[type=radio]').first().check();
 
     // The bank ends a session after 15 quiet minutes.
-    ahead += 16 * 60_000;
+    stack.moveClock(16 * 60_000);
     await page.clock.fastForward(16 * 60_000);
     const ended = await act(page, stack, () => picker.locator('button[type=submit]').click());
     assert.equal(ended.state, 'login');
