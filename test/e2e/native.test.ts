@@ -1,6 +1,6 @@
 /**
- * Native payments through the shop's checkout page, against the real BFF and simulator: a few
- * banks (see BANKS), each from the cart to the shop's order page, under the shop's strict CSP
+ * Native payments through the shop's checkout page, against the real BFF and simulator: a bank
+ * (see BANKS) from the cart to the shop's order page, under the shop's strict CSP
  * with Trusted Types and without a console error.
  */
 import assert from 'node:assert/strict';
@@ -16,16 +16,17 @@ after(async () => {
 });
 
 /**
- * A few journeys end to end: a retail bank, and a business bank with a second login by
- * coordinates and contracts. Every active bank, with every validation type between them, is
- * paid at the HTTP level (packages/bff/test/checkout.test.ts), each step's widgets are checked
- * in the components' suites, and more banks, the approval in the bank's app among them, are
- * paid through `<bank-checkout>` against the real BFF (test/browser/native-journey.browser.test.ts).
- * A payment that fails (three wrong codes) is walked to its order page and paid again from the
- * cart in way-forward.test.ts.
+ * A business bank end to end, with a second login by coordinates and contracts. A retail bank
+ * (Aurora: one login, a code by SMS) is paid through the shop in the other journeys: with the
+ * keyboard alone (isolation.test.ts), after each way back (way-forward.test.ts), beside a
+ * hostile script (hostile.test.ts). Every active bank, with every validation type between them,
+ * is paid at the HTTP level (packages/bff/test/checkout.test.ts), each step's widgets are
+ * checked in the components' suites, and more banks, the approval in the bank's app among them,
+ * are paid through `<bank-checkout>` against the real BFF
+ * (test/browser/native-journey.browser.test.ts). A payment that fails (three wrong codes) is
+ * walked to its order page and paid again from the cart in way-forward.test.ts.
  */
 const BANKS: { bankId: string; legal?: boolean; loginType?: string; covers: string }[] = [
-  { bankId: 'aurora', covers: 'validation 1 (SMS)' },
   { bankId: 'levante-empresas', legal: true, covers: 'second login 2 (coordinates), contracts, validation 3' },
 ];
 
