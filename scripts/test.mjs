@@ -114,15 +114,10 @@ const sharesStack = (f) => {
   return /\bstartStack\(\)/.test(text) && !/\bstartStack\(\{/.test(text) && !PROCESS_CHANGES.test(text);
 };
 /**
- * Where a file runs among the others of its shared process: first if it counts every order the
- * simulator holds (`assertNoOrdersYet`), last if it moves the servers' clock ahead
- * (`stack.moveClock`, to pass a deadline), which the files after it would meet living in the
- * future; the rest in between.
+ * A file that moves its servers' clock ahead (`stack.moveClock`, to pass a deadline) runs after
+ * the other files of its process, which would otherwise meet servers living in the future.
  */
-const turn = (f) => {
-  const text = readFileSync(join(root, f), 'utf8');
-  return /\bassertNoOrdersYet\(/.test(text) ? -1 : /\.moveClock\(/.test(text) ? 1 : 0;
-};
+const movesClock = (f) => /\.moveClock\(/.test(readFileSync(join(root, f), 'utf8'));
 
 /**
  * Browser test files that keep a page of their own: those about what a page has loaded (the
@@ -311,7 +306,7 @@ function runNode(label, files, entries, lanes, timeoutMs, live) {
   }));
 }
 const isE2e = (f) => f.startsWith('test/e2e/');
-const e2eFiles = nodeFiles.filter(isE2e).sort((a, b) => turn(a) - turn(b));
+const e2eFiles = nodeFiles.filter(isE2e).sort((a, b) => movesClock(a) - movesClock(b));
 const otherFiles = nodeFiles.filter((f) => !isE2e(f));
 const nodeRun =
   wanted('node') && otherFiles.length

@@ -24,10 +24,9 @@ export interface Stack extends Started {
 
 export interface StackOptions {
   /**
-   * A stack of the caller's own. Without it every file of the process takes the same one (the
-   * runner joins such files into a few processes): a file that must meet servers nothing else
-   * has touched asks for its own (the console, which counts every order, runs first instead:
-   * `assertNoOrdersYet`).
+   * A stack of the file's own. Without it every file of the process takes the same one (the
+   * runner joins such files into a few processes), so a file that counts what the servers hold
+   * (every order at the simulator) asks for its own.
    */
   own?: boolean;
 }
@@ -80,22 +79,6 @@ function moveClock(stack: Stack, ms: number): void {
   clock.movedBy ??= stack;
   clock.ahead += ms;
 }
-/**
- * Fails unless the simulator holds no payment order yet. A file whose tests count every order
- * (the merchant console's) calls it as its tests begin: on the shared stack, the runner runs
- * such files before the others of their process, which create orders (scripts/test.mjs).
- */
-export async function assertNoOrdersYet(stack: Stack): Promise<void> {
-  const res = await fetch(`${stack.urls.bff}/v1/orders?pageSize=1`, { headers: { Authorization: `Bearer ${stack.merchantSecret}` } });
-  assert.equal(res.status, 200);
-  const { paymentOrders } = (await res.json()) as { paymentOrders?: unknown[] | null };
-  assert.deepEqual(
-    paymentOrders ?? [],
-    [],
-    'another file created payment orders first: files that count them run before the others of their process (scripts/test.mjs)',
-  );
-}
-
 export interface WatchedPage {
   page: Page;
   /**
