@@ -196,8 +196,13 @@ export function createFeed(opts: {
       void latest().then((list) => {
         if (!listeners.has(listener)) return;
         for (const n of list) {
-          seen.add(n.id);
-          listener({ type: 'notification', row: notificationRow(n) });
+          const e: FeedEvent = { type: 'notification', row: notificationRow(n) };
+          if (seen.has(n.id)) listener(e);
+          else {
+            // New to every open console, not only to the one opening: announced to them all.
+            seen.add(n.id);
+            broadcast(e);
+          }
         }
       });
       timer ??= setInterval(() => void refresh(), opts.intervalMs);

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { createDemo } from '../src/app.js';
+import { createFeed, type FeedEvent } from '../src/feed.js';
+import type { MerchantClient, StoredNotification } from '../src/merchant.js';
 import { CANCEL_FORM, LINK_FORM, issuesByField, toBody } from '../src/forms.js';
 import { html, toText } from '../src/layout.js';
 
@@ -371,6 +373,47 @@ describe('webhook', () => {
     while (!rest.includes('chk_marker')) rest += new TextDecoder().decode((await reader.read()).value);
     assert.ok(!rest.includes('ntf_link_1') && !rest.includes('ntf_link_2'), rest);
     await reader.cancel();
+  });
+});
+
+/** A result notification as the BFF lists it. */
+const NOTIFICATION: StoredNotification = {
+  id: 'ntf_1',
+  receivedAt: '2026-11-20T10:00:00.000Z',
+  status: '200',
+  transactionId: 'TX-1',
+  reference: 'LNK-1',
+  amount: 1999,
+  verified: true,
+  checkoutId: null,
+  outcome: 'unmatched',
+  description: null,
+  customData: null,
+  accountDestiny: null,
+};
+
+describe('console feed', () => {
+  it('a notification first read as a console opens reaches every open console, not only the one opening', async () => {
+    const stored: StoredNotification[] = [];
+    const merchant = { notifications: async () => ({ ok: true, data: { notifications: [...stored].reverse() } }) } as unknown as MerchantClient;
+    const feed = createFeed({ merchant, intervalMs: 60_000, now: Date.now });
+    const heard = (into: string[]) => (e: FeedEvent) => into.push(e.row.id);
+    const first: string[] = [];
+    feed.subscribe(heard(first));
+    await new Promise((r) => setImmediate(r));
+    // A notification the feed has not announced yet (its webhook is late) when a second console opens.
+    stored.push({ ...NOTIFICATION, id: 'ntf_late' });
+    const second: string[] = [];
+    feed.subscribe(heard(second));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(second, ['ntf_late']);
+    assert.deepEqual(first, ['ntf_late'], 'the console open before hears it too');
+    // Opening a third sends it that one only: the others have it.
+    const third: string[] = [];
+    feed.subscribe(heard(third));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual([first, second, third], [['ntf_late'], ['ntf_late'], ['ntf_late']]);
+    feed.close();
   });
 });
 
