@@ -80,6 +80,13 @@ const OWN_PROCESS = [
   'packages/sandbox/test/cli',
   'packages/bff/test/cli',
 ];
+/** A test file's text, read once (the rules below look at the same files several times). */
+const sources = new Map();
+const source = (f) => {
+  if (!sources.has(f)) sources.set(f, readFileSync(join(root, f), 'utf8'));
+  return sources.get(f);
+};
+
 /**
  * What a file may not do to share a process: hooks at its top level (they would run around
  * every other file's tests too), and changes to the process itself (its environment, its
@@ -97,7 +104,7 @@ const PROCESS_WIDE = new RegExp(`${TOP_LEVEL_HOOKS.source}|${PROCESS_CHANGES.sou
 const SHARED_PROCESSES = Number(process.env.TEST_SHARED_PROCESSES ?? 8);
 if (!Number.isInteger(SHARED_PROCESSES) || SHARED_PROCESSES < 0)
   throw new Error(`TEST_SHARED_PROCESSES must be 0 or more, got ${process.env.TEST_SHARED_PROCESSES}`);
-const sharesProcess = (f) => !OWN_PROCESS.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(readFileSync(join(root, f), 'utf8'));
+const sharesProcess = (f) => !OWN_PROCESS.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(source(f));
 /**
  * End-to-end files that take the shared server stack (`startStack()` with no options:
  * test/e2e/lib.ts) share E2E_SHARED_PROCESSES processes (0: a process per file), and so one
@@ -110,14 +117,14 @@ const E2E_SHARED_PROCESSES = Number(process.env.E2E_SHARED_PROCESSES ?? 1);
 if (!Number.isInteger(E2E_SHARED_PROCESSES) || E2E_SHARED_PROCESSES < 0)
   throw new Error(`E2E_SHARED_PROCESSES must be 0 or more, got ${process.env.E2E_SHARED_PROCESSES}`);
 const sharesStack = (f) => {
-  const text = readFileSync(join(root, f), 'utf8');
+  const text = source(f);
   return /\bstartStack\(\)/.test(text) && !/\bstartStack\(\{/.test(text) && !PROCESS_CHANGES.test(text);
 };
 /**
  * A file that moves its servers' clock ahead (`stack.moveClock`, to pass a deadline) runs after
  * the other files of its process, which would otherwise meet servers living in the future.
  */
-const movesClock = (f) => /\.moveClock\(/.test(readFileSync(join(root, f), 'utf8'));
+const movesClock = (f) => /\.moveClock\(/.test(source(f));
 
 /**
  * Browser test files that keep a page of their own: those about what a page has loaded (the
@@ -140,7 +147,7 @@ const OWN_PAGE = [
  */
 const SHARED_PAGES = Number(process.env.TEST_SHARED_PAGES ?? 1);
 if (!Number.isInteger(SHARED_PAGES) || SHARED_PAGES < 0) throw new Error(`TEST_SHARED_PAGES must be 0 or more, got ${process.env.TEST_SHARED_PAGES}`);
-const sharesPage = (f) => !OWN_PAGE.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(readFileSync(join(root, f), 'utf8'));
+const sharesPage = (f) => !OWN_PAGE.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(source(f));
 
 /**
  * The programs tests start as processes, compiled with the test files: the CLIs, and the
@@ -221,7 +228,8 @@ const num = (text, re) => {
 const started = performance.now();
 /** Which suites run Chromium: the browser suites, and the end-to-end files (one Chromium, started below). */
 const browserSuites = wanted('browser') && browserFiles.length > 0;
-const e2e = wanted('node') && nodeFiles.some((f) => f.startsWith('test/e2e/'));
+const isE2e = (f) => f.startsWith('test/e2e/');
+const e2e = wanted('node') && nodeFiles.some(isE2e);
 if (browserSuites || e2e) {
   console.log(
     isHeadlessShell
@@ -305,7 +313,6 @@ function runNode(label, files, entries, lanes, timeoutMs, live) {
     seconds: seconds(),
   }));
 }
-const isE2e = (f) => f.startsWith('test/e2e/');
 const e2eFiles = nodeFiles.filter(isE2e).sort((a, b) => movesClock(a) - movesClock(b));
 const otherFiles = nodeFiles.filter((f) => !isE2e(f));
 const nodeRun =

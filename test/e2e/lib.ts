@@ -79,6 +79,7 @@ function moveClock(stack: Stack, ms: number): void {
   clock.movedBy ??= stack;
   clock.ahead += ms;
 }
+
 export interface WatchedPage {
   page: Page;
   /**
