@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { act, checkoutFromCart, kit, merchantCheckout, openPage, startStack, type Stack } from './lib.js';
+import { act, orderCheckout, kit, merchantCheckout, openPage, startStack, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -156,7 +156,7 @@ describe('a hostile script in the shop page', () => {
         // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).
         await addInitScript(`var __name = (f) => f; (${hostile.toString()})();`);
         for (const j of JOURNEYS) {
-          const id = await checkoutFromCart(page, stack, 'native');
+          const id = await orderCheckout(page, stack, 'native');
           if (inline) await page.goto(`${page.url()}&embed=inline`);
           const root = inline ? page.locator(':root') : kit(page).locator(':root');
           assert.equal(await payByTyping(page, root, j), 'succeeded');
@@ -242,7 +242,7 @@ describe('a hostile script that waits for the payer to sign in', () => {
   it('reads nothing of the bank session with whatever it finds in the page, and the payer pays on', async () => {
     const { page, assertClean, addInitScript, close } = await openPage(stack);
     await addInitScript(`var __name = (f) => f; (${hostile.toString()})();`);
-    const id = await checkoutFromCart(page, stack, 'native');
+    const id = await orderCheckout(page, stack, 'native');
     const ui = kit(page);
     const j = JOURNEYS[0];
     await ui.locator(`bank-selector [role=option]#bank-${j.bankId}`).click();

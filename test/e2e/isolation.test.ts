@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { act, checkoutFromCart, kit, merchantCheckout, openPage, signIn, startStack, transferFromFirstAccount, type Stack } from './lib.js';
+import { act, orderCheckout, kit, merchantCheckout, openPage, signIn, startStack, transferFromFirstAccount, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -103,7 +103,7 @@ async function axeInFrame(frame: Frame): Promise<string[]> {
 describe('the isolated checkout', () => {
   it('is paid with the keyboard alone, from the page into the frame and back, axe clean inside at every step', async () => {
     const { page, assertClean, close } = await openPage(stack);
-    const id = await checkoutFromCart(page, stack, 'native');
+    const id = await orderCheckout(page, stack, 'native');
     const ui = kit(page);
     await ui.locator('bank-selector [role=option]').first().waitFor();
     const frame = await checkoutFrame(page);
@@ -166,7 +166,7 @@ describe('the isolated checkout', () => {
 describe('one checkout in two tabs', () => {
   it('the tab opened last takes the payment over; the first says where it goes on, at its next action', async () => {
     const { page, assertClean, close } = await openPage(stack);
-    const id = await checkoutFromCart(page, stack, 'native');
+    const id = await orderCheckout(page, stack, 'native');
     await signIn(page, stack, 'aurora');
     await kit(page).locator('bank-account-picker input[type=radio]').first().waitFor();
     // The same order's page in a second tab: a fresh frame, which signs in again (no bank session is handed over).
@@ -192,7 +192,7 @@ describe('across the frame boundary', () => {
     await addInitScript(
       `window.__events = []; for (const t of ['bank-checkout-step', 'bank-checkout-complete', 'bank-checkout-error']) document.addEventListener(t, (e) => window.__events.push([t, e.target.localName, e.composed, e.bubbles, e.detail]));`,
     );
-    await checkoutFromCart(page, stack, 'native');
+    await orderCheckout(page, stack, 'native');
     const ui = kit(page);
     await ui.locator('bank-selector [role=option]').first().waitFor();
     const primary = () => ui.locator('bank-checkout').evaluate((el) => getComputedStyle(el).getPropertyValue('--bank-color-primary').trim());

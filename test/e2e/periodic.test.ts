@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { checkoutFromCart, kit, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
+import { orderCheckout, kit, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -24,7 +24,7 @@ describe('periodic orders', () => {
   it('is authorised from the checkout page and cancelled from the console', async () => {
     const payer = await openPage(stack);
     const { page } = payer;
-    const id = await checkoutFromCart(page, stack, 'periodic');
+    const id = await orderCheckout(page, stack, 'periodic');
     const { reference } = await merchantCheckout(stack, id);
 
     const form = kit(page).locator('bank-periodic-form');

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { act, checkoutFromCart, kit, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
+import { act, orderCheckout, kit, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -27,7 +27,7 @@ describe('redirect payments through the gateway', () => {
     });
 
     const payer = await openPage(stack);
-    const id = await checkoutFromCart(payer.page, stack, 'redirect');
+    const id = await orderCheckout(payer.page, stack, 'redirect');
     const { reference } = await merchantCheckout(stack, id);
     await kit(payer.page).locator('bank-checkout [part=redirect-start]').click();
     await payer.page.waitForURL(`${stack.urls.sandbox}/gateway/**`);
@@ -63,7 +63,7 @@ describe('redirect payments through the gateway', () => {
   it('fails with 0000 at the gateway: /result says so in the language the payer chose, follows a payment started again there, and the cart leads back to the same checkout', async () => {
     const payer = await openPage(stack);
     const { page } = payer;
-    const id = await checkoutFromCart(page, stack, 'redirect');
+    const id = await orderCheckout(page, stack, 'redirect');
     await page.getByLabel('Language of the payment').selectOption('es');
     await kit(page).locator('bank-checkout [part=redirect-start]').click();
     await page.waitForURL(`${stack.urls.sandbox}/gateway/**`);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { checkoutFromCart, openPage, pageStatus, payNative, startStack, type Stack } from './lib.js';
+import { orderCheckout, openPage, pageStatus, payNative, startStack, type Stack } from './lib.js';
 
 /** axe-core, evaluated in the page by the browser's debugging protocol (the page's CSP stays on). */
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -25,7 +25,7 @@ after(async () => {
 describe('the shop under its content security policy', () => {
   it('serves every page with the strict policy and no inline script or style', async () => {
     const { page, assertClean, close } = await openPage(stack);
-    const checkoutId = await checkoutFromCart(page, stack, 'native');
+    const checkoutId = await orderCheckout(page, stack, 'native');
     // Read in the page's own session (its cart and checkout), without drawing each page: the
     // accessibility pass below draws every one of them and fails on any violation reported.
     const paths = [
@@ -109,7 +109,7 @@ describe('accessibility', () => {
   // The checkout page, with the checkout's frame, is checked at each step of the keyboard journey (isolation.test.ts).
   it('every kind of page passes axe (WCAG 2.1 A and AA, best practices)', async () => {
     const { page, assertClean, close, addInitScript } = await openPage(stack);
-    const checkoutId = await checkoutFromCart(page, stack, 'native');
+    const checkoutId = await orderCheckout(page, stack, 'native');
     // axe-core in every document the page loads from here on: Chromium compiles a script it
     // injects at each load from its cache (about a third less CPU a page than an evaluation).
     await addInitScript(AXE);

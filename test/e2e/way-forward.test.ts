@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   act,
-  checkoutFromCart,
+  orderCheckout,
   confirmWithTestValues,
   kit,
   merchantCheckout,
@@ -37,7 +37,7 @@ after(async () => {
 describe('a way forward in the shop', () => {
   it('goes back from the second login and from the contracts to the sign-in, and says when a second-login code was wrong', async () => {
     const { page, assertClean, close } = await openPage(stack);
-    await checkoutFromCart(page, stack, 'native');
+    await orderCheckout(page, stack, 'native');
     const backPart = kit(page).locator('bank-checkout [part=back]');
     const back = async () => {
       await backPart.getByRole('button', { name: 'Back' }).click();
@@ -68,7 +68,7 @@ describe('a way forward in the shop', () => {
     const { page, assertClean, close } = await openPage(stack, { own: true });
     // The page's clock (the frame's included) is moved with the servers'.
     await page.context().clock.install();
-    await checkoutFromCart(page, stack, 'native');
+    await orderCheckout(page, stack, 'native');
     await signIn(page, stack, 'aurora');
     const challenge = await transferFromFirstAccount(page, stack);
     assert.equal(challenge.state, 'validate');
@@ -90,7 +90,7 @@ describe('a way forward in the shop', () => {
   it('a bank session that ended while the payer chose an account: log in again at the same bank, and pay', async () => {
     const { page, assertClean, close } = await openPage(stack, { own: true });
     await page.context().clock.install();
-    await checkoutFromCart(page, stack, 'native');
+    await orderCheckout(page, stack, 'native');
     await signIn(page, stack, 'aurora');
     const picker = kit(page).locator('bank-account-picker');
     await picker.locator('input[type=radio]').first().check();
@@ -113,7 +113,7 @@ describe('a way forward in the shop', () => {
 
   it('stops after three wrong codes (0000) and says so on the order page; then the cart leads to a checkout that can be paid', async () => {
     const { page, assertClean, close } = await openPage(stack);
-    const id = await checkoutFromCart(page, stack, 'native');
+    const id = await orderCheckout(page, stack, 'native');
     const failed = await payNative(page, stack, 'aurora', { validationValue: '0000' });
     assert.equal(failed.state, 'failed');
     assert.equal(failed.error?.code, 'attempts');
@@ -140,7 +140,7 @@ describe('a way forward in the shop', () => {
 describe('the language of the payment', () => {
   it('switches the checkout to another language in the page, Galician included', async () => {
     const { page, assertClean, close } = await openPage(stack);
-    await checkoutFromCart(page, stack, 'native');
+    await orderCheckout(page, stack, 'native');
     await kit(page).locator('bank-selector [role=option]').first().waitFor();
     await page.getByLabel('Language of the payment').selectOption('gl');
     await kit(page).locator('bank-selector h2').getByText('Escolle o teu banco').waitFor();
