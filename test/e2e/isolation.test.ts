@@ -95,7 +95,8 @@ async function axeInFrame(frame: Frame): Promise<string[]> {
   return frame.evaluate(async () => {
     type Result = { id: string; nodes: { target: unknown[] }[] };
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Result[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
+    // Only the violations' nodes are wanted: axe lists every other result's nodes unless told (about half its time).
+    const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'], resultTypes: ['violations'] });
     return result.violations.map((v) => `${v.id} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
   });
 }
