@@ -24,7 +24,7 @@
 //   browser contexts, which its journeys take turns in (test/e2e/lib.ts `openPage`); run
 //   alone, a file starts its own Chromium (test/support/stack.ts); most of them share one
 //   process, and in it one server stack (E2E_SHARED_PROCESSES below);
-// - the fuzz suites run FUZZ_RUNS cases per property (150; .ci/run sets 1,000:
+// - the fuzz suites run FUZZ_RUNS cases per property (50; .ci/run sets 1,000:
 //   test/security/lib/fuzz.ts);
 // - Chromium is Debian's headless shell when installed (scripts/chromium.mjs), about half the
 //   CPU of the full browser for the same pages.
