@@ -106,20 +106,19 @@ if (!Number.isInteger(SHARED_PROCESSES) || SHARED_PROCESSES < 0)
   throw new Error(`TEST_SHARED_PROCESSES must be 0 or more, got ${process.env.TEST_SHARED_PROCESSES}`);
 const sharesProcess = (f) => !OWN_PROCESS.some((p) => f.startsWith(p)) && !PROCESS_WIDE.test(source(f));
 /**
- * End-to-end files that take the shared server stack (`startStack()` with no options:
- * test/e2e/lib.ts) share E2E_SHARED_PROCESSES processes (0: a process per file), and so one
- * stack and one pool of browser contexts in each: a file of its own cost about 5 CPU-seconds
- * before its first test (a process, the servers, a context). Their top-level hooks only take
- * and give back that stack. On two cores the end-to-end lane measured 248 CPU-seconds with a
- * process per file, 225 with two shared processes, 205–214 with one (see E2E_TIMEOUT_MS).
+ * End-to-end files share E2E_SHARED_PROCESSES processes (0: a process per file): those that take
+ * the shared server stack (`startStack()` with no options: test/e2e/lib.ts) share one stack and
+ * one pool of browser contexts in each, and those with servers of their own (the console's
+ * journeys, which count every order; the proxy's nginx) save a process's start and module load
+ * (about 1.5 CPU-seconds each). A file of its own cost about 5 CPU-seconds before its first test
+ * (a process, the servers, a context). Their top-level hooks only take and give back their
+ * servers. On two cores the end-to-end lane measured 248 CPU-seconds with a process per file,
+ * 225 with two shared processes, 205–214 with one (see E2E_TIMEOUT_MS).
  */
 const E2E_SHARED_PROCESSES = Number(process.env.E2E_SHARED_PROCESSES ?? 1);
 if (!Number.isInteger(E2E_SHARED_PROCESSES) || E2E_SHARED_PROCESSES < 0)
   throw new Error(`E2E_SHARED_PROCESSES must be 0 or more, got ${process.env.E2E_SHARED_PROCESSES}`);
-const sharesStack = (f) => {
-  const text = source(f);
-  return /\bstartStack\(\)/.test(text) && !/\bstartStack\(\{/.test(text) && !PROCESS_CHANGES.test(text);
-};
+const sharesE2eProcess = (f) => !PROCESS_CHANGES.test(source(f));
 /**
  * A file that moves its servers' clock ahead (`stack.moveClock`, to pass a deadline) runs after
  * the other files of its process, which would otherwise meet servers living in the future.
@@ -191,8 +190,8 @@ const concurrency = lanes('TEST_CONCURRENCY', availableParallelism());
 const E2E_CONCURRENCY = lanes('E2E_CONCURRENCY', perTwoCores);
 /**
  * A test still running after this fails (a hang must not hold the whole run); `node --test`
- * also bounds each process with it, as a whole. The end-to-end lane's shared process runs six
- * files, so that lane has twice the bound (E2E_TIMEOUT_MS).
+ * also bounds each process with it, as a whole. The end-to-end lane's shared process runs all
+ * its files, so that lane has twice the bound (E2E_TIMEOUT_MS).
  */
 const TEST_TIMEOUT_MS = lanes('TEST_TIMEOUT_MS', 180_000);
 const E2E_TIMEOUT_MS = lanes('E2E_TIMEOUT_MS', 2 * TEST_TIMEOUT_MS);
@@ -321,7 +320,7 @@ const nodeRun =
     : null;
 const e2eRun =
   wanted('node') && e2eFiles.length
-    ? runNode('end-to-end suites', e2eFiles, processes(e2eFiles, sharesStack, E2E_SHARED_PROCESSES, 'e2e'), E2E_CONCURRENCY, E2E_TIMEOUT_MS, !nodeRun)
+    ? runNode('end-to-end suites', e2eFiles, processes(e2eFiles, sharesE2eProcess, E2E_SHARED_PROCESSES, 'e2e'), E2E_CONCURRENCY, E2E_TIMEOUT_MS, !nodeRun)
     : null;
 
 /**
