@@ -88,12 +88,15 @@ const source = (f) => {
 };
 
 /**
- * What a file may not do to share a process: hooks at its top level (they would run around
- * every other file's tests too), and changes to the process itself (its environment, its
- * handlers, mocked modules or timers), which would reach the files after it.
+ * What a file may not do to share a process: hooks at its top level that run before its tests
+ * or around each (they would run before or around every other file's tests too; a top-level
+ * `after`, which runs once when the process's last file is done, is cleanup and may share), and
+ * changes to the process itself (its environment, its handlers, mocked modules, or timers and
+ * methods mocked for the whole process rather than for one test through its context, `t.mock`,
+ * which restores them when that test ends), which would reach the files after it.
  */
-const TOP_LEVEL_HOOKS = /^(before|after|beforeEach|afterEach)\(/m;
-const PROCESS_CHANGES = /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.on\(|mock\.(module|timers|method)\b/m;
+const TOP_LEVEL_HOOKS = /^(before|beforeEach|afterEach)\(/m;
+const PROCESS_CHANGES = /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.on\(|mock\.module\b|(?<!\bt\.)mock\.(timers|method)\b/m;
 const PROCESS_WIDE = new RegExp(`${TOP_LEVEL_HOOKS.source}|${PROCESS_CHANGES.source}`, 'm');
 /**
  * How many processes the shared files are spread over (TEST_SHARED_PROCESSES, 0: a process per
