@@ -132,7 +132,7 @@ const movesClock = (f) => /\.moveClock\(/.test(source(f));
  * Browser test files that keep a page of their own: those about what a page has loaded (the
  * first screen, languages and steps loaded on demand, the frame's host alone), the one under
  * a content security policy, and the journeys against the real servers, which keep a lane busy
- * beside the shared pages. A file with hooks at its top level keeps one too (PROCESS_WIDE).
+ * beside the shared pages. A file PROCESS_WIDE names keeps one too (a top-level hook before or around its tests).
  */
 const OWN_PAGE = [
   'packages/elements/test/bank-checkout-first-screen',
