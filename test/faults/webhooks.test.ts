@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBff, loadConfig, type BffApp } from '@bank-checkout/bff';
@@ -35,8 +35,11 @@ function merchantEndpoint() {
 
 describe('durable webhooks', () => {
   const apps: BffApp[] = [];
+  /** The folders of the SQLite files the tests boot on, removed once their apps are closed. */
+  const dirs: string[] = [];
   afterEach(async () => {
     for (const a of apps.splice(0)) await a.close();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
   const clock = { now: Date.parse('2026-11-20T10:00:00Z') };
@@ -69,7 +72,11 @@ describe('durable webhooks', () => {
     assert.equal(cancel.status, 200);
     return id;
   }
-  const file = () => `file:${join(mkdtempSync(join(tmpdir(), 'bff-webhooks-')), 'bff.db')}`;
+  const file = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bff-webhooks-'));
+    dirs.push(dir);
+    return `file:${join(dir, 'bff.db')}`;
+  };
 
   it('keeps an undelivered event across a restart, and the new process delivers it, signed, with its id', async () => {
     const db = file();

@@ -9,7 +9,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@bank-checkout/bff';
@@ -155,8 +155,9 @@ describe('going live', () => {
     assert.deepEqual(refused({ MERCHANT_WEBHOOK_URL: 'https://shop.example/hooks' }), ['MERCHANT_WEBHOOK_SECRET']);
   });
 
-  it('stops on a store it cannot open with one line naming DATABASE_URL, no stack trace', () => {
+  it('stops on a store it cannot open with one line naming DATABASE_URL, no stack trace', (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'bff-live-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'not-a-dir'), '');
     const r = bff({ DATABASE_URL: `file:${join(dir, 'not-a-dir', 'bff.db')}` });
     assert.equal(r.status, 1);

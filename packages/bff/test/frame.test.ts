@@ -6,7 +6,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBff, frameManifest, loadConfig, readFrameBundle, type BffApp, type FrameBundle } from '@bank-checkout/bff';
@@ -110,8 +110,9 @@ describe('the isolated checkout frame', () => {
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'frame_unavailable');
   });
 
-  it('reads a bundle from the folder the elements build writes', async () => {
+  it('reads a bundle from the folder the elements build writes', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'frame-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     for (const f of bundle.files) writeFileSync(join(dir, f.name), f.body);
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(frameManifest(bundle)));
     const read = await readFrameBundle(dir);
