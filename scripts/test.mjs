@@ -22,8 +22,9 @@
 //   not mix;
 // - the end-to-end files share one Chromium, started here (E2E_BROWSER_WS), each in its own
 //   browser contexts, which its journeys take turns in (test/e2e/lib.ts `openPage`); run
-//   alone, a file starts its own Chromium (test/support/stack.ts); most of them share one
-//   process, and in it one server stack (E2E_SHARED_PROCESSES below);
+//   alone, a file starts its own Chromium (test/support/stack.ts); they share one process,
+//   and in it one server stack, but for those with servers of their own (E2E_SHARED_PROCESSES
+//   below);
 // - the fuzz suites run FUZZ_RUNS cases per property (50; .ci/run sets 1,000:
 //   test/security/lib/fuzz.ts);
 // - Chromium is Debian's headless shell when installed (scripts/chromium.mjs), about half the
@@ -132,7 +133,8 @@ const movesClock = (f) => /\.moveClock\(/.test(source(f));
  * Browser test files that keep a page of their own: those about what a page has loaded (the
  * first screen, languages and steps loaded on demand, the frame's host alone), the one under
  * a content security policy, and the journeys against the real servers, which keep a lane busy
- * beside the shared pages. A file PROCESS_WIDE names keeps one too (a top-level hook before or around its tests).
+ * beside the shared pages. A file PROCESS_WIDE names keeps one too (a top-level hook before or
+ * around its tests, or one of the changes PROCESS_CHANGES names).
  */
 const OWN_PAGE = [
   'packages/elements/test/bank-checkout-first-screen',

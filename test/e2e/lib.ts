@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, CDPSession, Disposable, FrameLocator, Page, Response } from 'playwright-core';
-import type { CheckoutView } from '@bank-checkout/contract';
+import type { CheckoutMode, CheckoutView } from '@bank-checkout/contract';
 import { startServersAndBrowser, type Started } from '../support/stack.js';
 
 export interface Stack extends Started {
@@ -25,8 +25,8 @@ export interface Stack extends Started {
 export interface StackOptions {
   /**
    * A stack of the file's own. Without it every file of the process takes the same one (the
-   * runner joins such files into a few processes), so a file that counts what the servers hold
-   * (every order at the simulator) asks for its own.
+   * runner joins the end-to-end files into one process), so a file that counts what the servers
+   * hold (every order at the simulator) asks for its own.
    */
   own?: boolean;
 }
@@ -216,20 +216,29 @@ export const pageStatus = (status: number, path: string): RegExp =>
 
 /* ---------- the shop ---------- */
 
+/** The product the journeys buy (apps/demo/src/catalog.ts). */
+const PRODUCT = { id: 'mug', name: 'Stoneware mug' };
+
+/** The id of the checkout the shop's checkout page `url` shows (`/checkout?order=…`). */
+function checkoutIdIn(url: string): string {
+  const at = new URL(url);
+  const id = at.searchParams.get('order');
+  assert.ok(at.pathname === '/checkout' && id, `the shop's checkout page names its checkout: ${url}`);
+  return id;
+}
+
 /**
  * Puts a product in the cart and goes to the checkout page in `mode` as a payer does: the home
  * page's button, the cart's choice of how to pay, its button; answers the checkout's id.
  */
-export async function checkoutFromCart(page: Page, stack: Stack, mode: 'native' | 'redirect' | 'periodic' = 'native'): Promise<string> {
+export async function checkoutFromCart(page: Page, stack: Stack, mode: CheckoutMode = 'native'): Promise<string> {
   await page.goto(`${stack.urls.demo}/`);
-  await page.getByRole('button', { name: 'Add to cart: Stoneware mug' }).click();
+  await page.getByRole('button', { name: `Add to cart: ${PRODUCT.name}` }).click();
   await page.waitForURL('**/cart');
   await page.getByRole('radio', { name: { native: 'In this page', redirect: "At my bank's page", periodic: 'As a periodic payment' }[mode] }).check();
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await page.waitForURL(/\/checkout\?order=/);
-  const id = new URL(page.url()).searchParams.get('order');
-  assert.ok(id, 'the checkout page names its checkout');
-  return id;
+  return checkoutIdIn(page.url());
 }
 
 /**
@@ -241,17 +250,16 @@ export async function checkoutFromCart(page: Page, stack: Stack, mode: 'native' 
  * others start here, two documents fewer (each drawn, and given Playwright's script): about
  * 0.6 Chromium CPU-seconds less per journey.
  */
-export async function orderCheckout(page: Page, stack: Stack, mode: 'native' | 'redirect' | 'periodic' = 'native'): Promise<string> {
-  const send = async (path: string, form: Record<string, string>): Promise<URL> => {
+export async function orderCheckout(page: Page, stack: Stack, mode: CheckoutMode = 'native'): Promise<string> {
+  const send = async (path: string, form: Record<string, string>): Promise<string> => {
     const res = await page.request.post(`${stack.urls.demo}${path}`, { form, headers: { Origin: stack.urls.demo }, maxRedirects: 0 });
     assert.equal(res.status(), 303, `${path}: ${res.status()} ${(await res.text()).slice(0, 300)}`);
-    return new URL(res.headers().location ?? '', stack.urls.demo);
+    return new URL(res.headers().location ?? '', stack.urls.demo).href;
   };
-  assert.equal((await send('/cart/add', { productId: 'mug', quantity: '1' })).pathname, '/cart');
+  assert.equal(new URL(await send('/cart/add', { productId: PRODUCT.id, quantity: '1' })).pathname, '/cart');
   const checkout = await send('/checkout', { mode });
-  const id = checkout.searchParams.get('order');
-  assert.ok(checkout.pathname === '/checkout' && id, `the shop answered the order with ${checkout.href}`);
-  await page.goto(checkout.href);
+  const id = checkoutIdIn(checkout);
+  await page.goto(checkout);
   return id;
 }
 
