@@ -335,12 +335,12 @@ export function nextTask(): Promise<void> {
  * Waits until `check` returns a truthy value (10 s at most, unless told otherwise: a ceiling for
  * a loaded machine, where a step's file may take seconds to arrive, never a measure).
  */
-export async function until<T>(check: () => T | null | undefined | false, what = 'condition', timeoutMs = 10_000): Promise<T> {
+export async function until<T>(check: () => T | null | undefined | false, what: string | (() => string) = 'condition', timeoutMs = 10_000): Promise<T> {
   const end = performance.now() + timeoutMs;
   for (;;) {
     const v = check();
     if (v) return v;
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await nextTask();
   }
 }
@@ -398,9 +398,28 @@ export const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' '
 /** The calls a fake BFF received, as `METHOD /path`. */
 export const paths = (calls: { method: string; path: string }[]) => calls.map((c) => `${c.method} ${c.path}`);
 
-/** Waits for `selector` anywhere in the shadow roots below `el`'s. */
+/**
+ * Waits for `selector` anywhere in the shadow roots below `el`'s. When it never comes, the error
+ * says what was there instead: the step shown and its text, through its shadow roots.
+ */
 export const need = <T extends Element = HTMLElement>(el: Element, selector: string, timeoutMs?: number) =>
-  until(() => deep<T>(el.shadowRoot!, selector), selector, timeoutMs);
+  until(
+    () => deep<T>(el.shadowRoot!, selector),
+    () => `${selector}; ${shown(el)}`,
+    timeoutMs,
+  );
+
+/** What `el` shows: its step's tag and text (shadow roots included), for a failure's message. */
+function shown(el: Element): string {
+  const step = el.shadowRoot?.querySelector('.step')?.lastElementChild ?? el;
+  const textOf = (node: Node): string =>
+    node instanceof Element && node.shadowRoot
+      ? textOf(node.shadowRoot)
+      : node.nodeType === Node.TEXT_NODE
+        ? (node.textContent ?? '')
+        : [...node.childNodes].map(textOf).join(' ');
+  return `<${step.localName}> shows "${textOf(step).replace(/\s+/g, ' ').trim().slice(0, 400)}"`;
+}
 
 /** The tag of the step `<bank-checkout>` shows. */
 export const stepTag = (el: Element) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
