@@ -84,6 +84,16 @@ function journeyServers() {
   };
 }
 
+/**
+ * Each test page keeps its storage to itself: `localStorage` is the page's own `sessionStorage`
+ * (a real Storage, which no other tab shares). Pages of a concurrent run share the origin's
+ * `localStorage`, so a bank one page's journey remembered changed the list another page showed
+ * (a business bank opens the list at Business, and a test looking for a personal bank there
+ * timed out). The page's storage starts empty.
+ */
+const ownStorage = `sessionStorage.clear();
+Object.defineProperty(window, 'localStorage', { configurable: true, get: () => sessionStorage });`;
+
 export default {
   // The packages' TypeScript sources (their `bank-checkout-source` export condition).
   nodeResolve: { exportConditions: ['bank-checkout-source'] },
@@ -101,4 +111,6 @@ export default {
   // Journeys against the real servers include their start on first use.
   testFramework: { config: { timeout: 30000 } },
   reporters: [defaultReporter(), countingReporter()],
+  testRunnerHtml: (testFramework) =>
+    `<!doctype html><html><head><script>${ownStorage}</script></head><body><script type="module" src="${testFramework}"></script></body></html>`,
 };

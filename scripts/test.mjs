@@ -338,7 +338,7 @@ function pages(files) {
   let dir = null;
   // Every test starts with the page's storage empty: a test finds nothing an earlier one left
   // there (a business bank used last opens the list at Business, where a test looking for a
-  // personal bank timed out on a loaded machine).
+  // personal bank timed out). Each page's storage is its own (web-test-runner.config.mjs).
   const preamble = '// Mocha: each test starts with empty storage.\nbeforeEach(() => {\n  localStorage.clear();\n  sessionStorage.clear();\n});';
   return joined(
     files,

@@ -150,7 +150,7 @@ describe('<bank-checkout>', () => {
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part=back]')!.click();
     await until(() => stepTag(el) === 'bank-selector');
     (await need(el, '#bank-aurora')).click();
-    expect(localStorage.getItem(LAST_BANK_KEY), 'checked in the same task: pages share storage').to.equal('aurora');
+    expect(localStorage.getItem(LAST_BANK_KEY), 'the device’s storage').to.equal('aurora');
     const login = await need(el, 'bank-login-form');
 
     // A wrong secret: the BFF answers `login` with B100 and the attempts left.
@@ -578,7 +578,7 @@ describe('<bank-checkout>', () => {
     await emulateMedia({ colorScheme: 'light' });
     await setViewport({ width: 320, height: 640 });
     (await need(el, '#bank-aurora')).click();
-    expect(localStorage.getItem(LAST_BANK_KEY), 'checked in the same task: pages share storage').to.equal('aurora');
+    expect(localStorage.getItem(LAST_BANK_KEY), 'the device’s storage').to.equal('aurora');
     const login = await need(el, 'bank-login-form');
     await until(() => login.shadowRoot!.querySelector('input'));
     for (const host of [el, login]) {

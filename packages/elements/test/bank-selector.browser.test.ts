@@ -125,7 +125,6 @@ describe('<bank-selector>', () => {
   it('uses the device’s localStorage by default', async () => {
     const el = await fixture<BankSelector>(html`<bank-selector locale="en" .groups=${GROUPS}></bank-selector>`);
     options(el)[1]!.click();
-    // Checked in the same task: other test pages share this origin's storage.
     expect(localStorage.getItem(LAST_BANK_KEY)).to.equal('galicia');
   });
 

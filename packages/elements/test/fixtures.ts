@@ -301,7 +301,7 @@ export function inlineStyled(root: Element | ShadowRoot): Element[] {
   return out;
 }
 
-/** An in-memory `localStorage` stand-in (pages of a concurrent run share the real one). */
+/** An in-memory `localStorage` stand-in, its content in `data`. */
 export function memoryStorage() {
   const data = new Map<string, string>();
   return { data, getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
