@@ -338,8 +338,9 @@ function pages(files) {
   let dir = null;
   // Every test starts with the page's storage empty: a test finds nothing an earlier one left
   // there (a business bank used last opens the list at Business, where a test looking for a
-  // personal bank timed out). Each page's storage is its own (web-test-runner.config.mjs).
-  const preamble = '// Mocha: each test starts with empty storage.\nbeforeEach(() => {\n  localStorage.clear();\n  sessionStorage.clear();\n});';
+  // personal bank timed out). Each page's storage is its own: its `localStorage` is its
+  // `sessionStorage` (web-test-runner.config.mjs), so one call clears both.
+  const preamble = '// Mocha: each test starts with empty storage.\nbeforeEach(() => sessionStorage.clear());';
   return joined(
     files,
     sharesPage,

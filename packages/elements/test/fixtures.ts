@@ -392,8 +392,11 @@ export type ManualClock = ReturnType<typeof manualClock>;
 export const untilPolled = <T>(clock: ManualClock, check: () => T | null | undefined | false, what?: string): Promise<T> =>
   until<T>(() => check() || (clock.next(), false), what);
 
+/** `s` with its white space collapsed. */
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+
 /** An element's text, its white space collapsed. */
-export const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+export const text = (el: Element | null) => collapse(el?.textContent ?? '');
 
 /** The calls a fake BFF received, as `METHOD /path`. */
 export const paths = (calls: { method: string; path: string }[]) => calls.map((c) => `${c.method} ${c.path}`);
@@ -411,18 +414,21 @@ export const need = <T extends Element = HTMLElement>(el: Element, selector: str
 
 /** What `el` shows: its step's tag and text (shadow roots included), for a failure's message. */
 function shown(el: Element): string {
-  const step = el.shadowRoot?.querySelector('.step')?.lastElementChild ?? el;
+  const step = stepOf(el) ?? el;
   const textOf = (node: Node): string =>
     node instanceof Element && node.shadowRoot
       ? textOf(node.shadowRoot)
       : node.nodeType === Node.TEXT_NODE
         ? (node.textContent ?? '')
         : [...node.childNodes].map(textOf).join(' ');
-  return `<${step.localName}> shows "${textOf(step).replace(/\s+/g, ' ').trim().slice(0, 400)}"`;
+  return `<${step.localName}> shows "${collapse(textOf(step)).slice(0, 400)}"`;
 }
 
+/** The element of the step `<bank-checkout>` shows. */
+const stepOf = (el: Element) => el.shadowRoot!.querySelector('.step')?.lastElementChild ?? null;
+
 /** The tag of the step `<bank-checkout>` shows. */
-export const stepTag = (el: Element) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
+export const stepTag = (el: Element) => stepOf(el)?.localName;
 
 /** Finds an element through the open shadow roots below `root`. */
 export function deep<T extends Element = HTMLElement>(root: Element | ShadowRoot, selector: string): T | null {
