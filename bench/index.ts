@@ -19,7 +19,7 @@ import { measureRender, type RenderFigures } from './lib/render.js';
 import { BUNDLE_BUDGET_GZIP, HOST_BUDGET_GZIP, KIT_BUDGET_GZIP, kb, measureMerchantKit, measureSizes } from './lib/size.js';
 import { measurePublished } from './lib/published.js';
 import { startServers, type MemorySample } from './lib/spawn.js';
-import { RELAY_BUDGET, measureRelay, relayHeadline, relayMet, type RelayFigures } from './lib/relay.js';
+import { RELAY_BUDGET, RELAY_WARMUP_SECONDS, measureRelay, relayHeadline, relayMet, type RelayFigures } from './lib/relay.js';
 import { bytesPerPayment } from './lib/storage.js';
 import type { BanksResponse, CheckoutView } from '@bank-checkout/contract';
 
@@ -33,6 +33,7 @@ const settings = {
   payers: num('BENCH_PAYERS', 8, 8),
   relaySeconds: num('BENCH_RELAY_SECONDS', 10, 4),
   relayPayers: num('BENCH_RELAY_PAYERS', 16, 16),
+  relayWarmup: num('BENCH_RELAY_WARMUP', RELAY_WARMUP_SECONDS, RELAY_WARMUP_SECONDS),
   tries: Math.max(1, num('BENCH_TRIES', 1, 3)),
 };
 /** Heap (after a full collection) may grow by at most this much over the load. */
@@ -186,7 +187,7 @@ const load = await part('load of native checkouts', async () => {
 if (load) loadRows(load.figures, load.start, load.peak, load.end);
 
 const relay = await part('relay: direct vs through the BFF', () =>
-  bestOf(() => measureRelay({ seconds: settings.relaySeconds, payers: settings.relayPayers }), {
+  bestOf(() => measureRelay({ seconds: settings.relaySeconds, payers: settings.relayPayers, warmupSeconds: settings.relayWarmup }), {
     met: relayMet,
     score: (r) => relayHeadline(r).ratio,
     errors: (r) => !relayHeadline(r).clean,
@@ -227,7 +228,7 @@ function relayRows(r: RelayFigures, runs: number): void {
   );
   row(
     'relay: CPU per payment, BFF; its share of a core',
-    `${ms(r.bff.cpuPerPayment.relay ?? NaN)}; ${((r.bff.cpuShare.relay ?? 0) * 100).toFixed(0)}% (simulator ${(r.bff.cpuShare.sandbox * 100).toFixed(0)}%)`,
+    `${ms(r.bff.cpuPerPayment.relay ?? NaN)}; ${((r.bff.cpuShare.relay ?? 0) * 100).toFixed(0)}% (simulator ${(r.bff.cpuShare.sandbox * 100).toFixed(0)}%, payers ${(r.bff.cpuShare.payers * 100).toFixed(0)}%)`,
   );
   if (r.storage) {
     const per = bytesPerPayment(r.storage);

@@ -4,24 +4,29 @@
  * and through the BFF, each server in its own process. Prints payments/s of each, the ratios,
  * CPU per payment of each process and p50/p99 per step. No browser needed.
  *
- * Environment: BENCH_RELAY_SECONDS (10), BENCH_RELAY_PAYERS (16). `BENCH_PROFILE=<dir>` runs
- * the BFF's process with `--cpu-prof --cpu-prof-dir=<dir>`: the profile (a .cpuprofile file,
- * open it in Chrome's DevTools) is written when the BFF's process exits at the end.
+ * Environment: BENCH_RELAY_SECONDS (10), BENCH_RELAY_PAYERS (16), BENCH_RELAY_WARMUP (6 s of
+ * uncounted payments on each path first). `BENCH_PROFILE=<dir>` writes a CPU profile of the
+ * BFF's process over its measured leg (warm-up left out) to a .cpuprofile file in <dir> (open
+ * it in Chrome's DevTools).
  */
-import { resolve } from 'node:path';
-import { RELAY_BUDGET, measureRelay, relayHeadline, type Leg } from './lib/relay.js';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { RELAY_BUDGET, RELAY_WARMUP_SECONDS, measureRelay, relayHeadline, type Leg } from './lib/relay.js';
 import { bytesPerPayment } from './lib/storage.js';
 
 const seconds = Number(process.env.BENCH_RELAY_SECONDS ?? 10);
 const payers = Number(process.env.BENCH_RELAY_PAYERS ?? 16);
+const warmupSeconds = Number(process.env.BENCH_RELAY_WARMUP ?? RELAY_WARMUP_SECONDS);
 const profile = process.env.BENCH_PROFILE;
 
-const r = await measureRelay({ seconds, payers, bffNodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profile)}`] : [] });
+if (profile) mkdirSync(resolve(profile), { recursive: true });
+const profileFile = profile ? join(resolve(profile), `bff-leg-${Date.now()}.cpuprofile`) : undefined;
+const r = await measureRelay({ seconds, payers, warmupSeconds, ...(profileFile ? { profileFile } : {}) });
 const rate = (l: Leg) => l.payments / l.seconds;
 const ms = (v: number | null) => (v === null || Number.isNaN(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`);
 const share = (x: number | null) => `${((x ?? 0) * 100).toFixed(0)}%`;
 const head = relayHeadline(r);
-console.log(`relay, ${payers} payers, ${seconds} s per leg`);
+console.log(`relay, ${payers} payers, ${seconds} s per leg after ${warmupSeconds} s of warm-up on each path`);
 console.log(
   `  through the BFF / through a bare relay: ${(head.ratio * 100).toFixed(1)}% (floor ${RELAY_BUDGET.ratioFloor * 100}%, goal ${RELAY_BUDGET.ratioGoal * 100}%)`,
 );
@@ -29,13 +34,13 @@ console.log(
   `  CPU per payment, BFF / bare relay:      ${head.cpu.toFixed(1)}× (${ms(r.bff.cpuPerPayment.relay)} / ${ms(r.bare.cpuPerPayment.relay)}; ceiling ${RELAY_BUDGET.cpuCeiling}×, goal ${RELAY_BUDGET.cpuGoal}×)`,
 );
 console.log(
-  `  straight to the simulator: ${rate(r.direct).toFixed(0)} payments/s (${r.direct.payments} paid, ${r.direct.errors} errors); simulator CPU ${ms(r.direct.cpuPerPayment.sandbox)}/payment, ${share(r.direct.cpuShare.sandbox)} of a core`,
+  `  straight to the simulator: ${rate(r.direct).toFixed(0)} payments/s (${r.direct.payments} paid, ${r.direct.errors} errors); simulator CPU ${ms(r.direct.cpuPerPayment.sandbox)}/payment, ${share(r.direct.cpuShare.sandbox)} of a core; payers ${ms(r.direct.cpuPerPayment.payers)}, ${share(r.direct.cpuShare.payers)}`,
 );
 console.log(
-  `  through a bare relay:      ${rate(r.bare).toFixed(0)} payments/s (${r.bare.payments} paid, ${r.bare.errors} errors); relay CPU ${ms(r.bare.cpuPerPayment.relay)}/payment, ${share(r.bare.cpuShare.relay)} of a core; simulator ${ms(r.bare.cpuPerPayment.sandbox)}/payment, ${share(r.bare.cpuShare.sandbox)}`,
+  `  through a bare relay:      ${rate(r.bare).toFixed(0)} payments/s (${r.bare.payments} paid, ${r.bare.errors} errors); relay CPU ${ms(r.bare.cpuPerPayment.relay)}/payment, ${share(r.bare.cpuShare.relay)} of a core; simulator ${ms(r.bare.cpuPerPayment.sandbox)}/payment, ${share(r.bare.cpuShare.sandbox)}; payers ${ms(r.bare.cpuPerPayment.payers)}, ${share(r.bare.cpuShare.payers)}`,
 );
 console.log(
-  `  through the BFF:           ${rate(r.bff).toFixed(0)} payments/s (${r.bff.payments} paid, ${r.bff.errors} errors); BFF CPU ${ms(r.bff.cpuPerPayment.relay)}/payment, ${share(r.bff.cpuShare.relay)} of a core; simulator ${ms(r.bff.cpuPerPayment.sandbox)}/payment, ${share(r.bff.cpuShare.sandbox)}`,
+  `  through the BFF:           ${rate(r.bff).toFixed(0)} payments/s (${r.bff.payments} paid, ${r.bff.errors} errors); BFF CPU ${ms(r.bff.cpuPerPayment.relay)}/payment, ${share(r.bff.cpuShare.relay)} of a core; simulator ${ms(r.bff.cpuPerPayment.sandbox)}/payment, ${share(r.bff.cpuShare.sandbox)}; payers ${ms(r.bff.cpuPerPayment.payers)}, ${share(r.bff.cpuShare.payers)}`,
 );
 console.log(
   `  through the BFF / straight: ${((rate(r.bff) / rate(r.direct)) * 100).toFixed(1)}% (a bare relay / straight: ${((rate(r.bare) / rate(r.direct)) * 100).toFixed(1)}%)`,
@@ -51,5 +56,5 @@ if (r.storage) {
   );
 }
 for (const s of [...r.direct.samples, ...r.bare.samples, ...r.bff.samples]) console.log(`  error: ${s}`);
-if (profile) console.log(`profile of the BFF's process: ${resolve(profile)}`);
+if (profileFile) console.log(`profile of the BFF's process over its leg: ${profileFile}`);
 process.exit(r.direct.errors || r.bare.errors || r.bff.errors ? 1 : 0);

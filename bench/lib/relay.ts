@@ -29,10 +29,10 @@ export interface Leg {
   seconds: number;
   errors: number;
   samples: string[];
-  /** CPU ms per payment of each process over the leg (`relay`: the BFF or the bare relay, when the leg has one). */
-  cpuPerPayment: { sandbox: number; relay: number | null };
+  /** CPU ms per payment of each process over the leg (`relay`: the BFF or the bare relay, when the leg has one; `payers`: the benchmark's own process). */
+  cpuPerPayment: { sandbox: number; relay: number | null; payers: number };
   /** Share of one core each process used over the leg. */
-  cpuShare: { sandbox: number; relay: number | null };
+  cpuShare: { sandbox: number; relay: number | null; payers: number };
   steps: Record<string, { count: number; p50: number; p99: number }>;
 }
 
@@ -70,6 +70,9 @@ export function relayMet(r: RelayFigures): boolean {
   const { ratio, cpu, clean } = relayHeadline(r);
   return clean && ratio >= RELAY_BUDGET.ratioFloor && cpu <= RELAY_BUDGET.cpuCeiling;
 }
+
+/** Seconds of uncounted payments on each path before the measured legs. */
+export const RELAY_WARMUP_SECONDS = 6;
 
 const cpuMs = (u: { user: number; system: number }) => (u.user + u.system) / 1000;
 
@@ -151,12 +154,13 @@ type LegRun = Pick<Leg, 'payments' | 'seconds' | 'errors' | 'samples' | 'steps'>
 
 /** Runs `leg` and measures the CPU each process spent during it (`relay`: the process between the payers and the simulator, if any). */
 async function measured(procs: { sandbox: Servers; relay: Servers | null }, leg: () => Promise<LegRun>): Promise<Leg> {
-  const before = { sandbox: await procs.sandbox.cpu(), relay: procs.relay ? await procs.relay.cpu() : null };
+  const before = { sandbox: await procs.sandbox.cpu(), relay: procs.relay ? await procs.relay.cpu() : null, payers: process.cpuUsage() };
   const out = await leg();
-  const after = { sandbox: await procs.sandbox.cpu(), relay: procs.relay ? await procs.relay.cpu() : null };
+  const after = { sandbox: await procs.sandbox.cpu(), relay: procs.relay ? await procs.relay.cpu() : null, payers: process.cpuUsage() };
   const used = (a: { user: number; system: number } | null, b: { user: number; system: number } | null) => (a && b ? cpuMs(b) - cpuMs(a) : null);
   const sandboxMs = used(before.sandbox, after.sandbox)!;
   const relayMs = used(before.relay, after.relay);
+  const payersMs = used(before.payers, after.payers)!;
   const per = (ms: number | null) => (ms === null ? null : out.payments ? ms / out.payments : NaN);
   const { payments, seconds, errors, samples, steps } = out;
   return {
@@ -165,19 +169,21 @@ async function measured(procs: { sandbox: Servers; relay: Servers | null }, leg:
     errors,
     samples,
     steps,
-    cpuPerPayment: { sandbox: per(sandboxMs)!, relay: per(relayMs) },
-    cpuShare: { sandbox: sandboxMs / (seconds * 1000), relay: relayMs === null ? null : relayMs / (seconds * 1000) },
+    cpuPerPayment: { sandbox: per(sandboxMs)!, relay: per(relayMs), payers: per(payersMs)! },
+    cpuShare: { sandbox: sandboxMs / (seconds * 1000), relay: relayMs === null ? null : relayMs / (seconds * 1000), payers: payersMs / (seconds * 1000) },
   };
 }
 
 export interface RelayOptions {
   seconds: number;
   payers: number;
-  /** Node flags of the BFF's process, e.g. `['--cpu-prof', '--cpu-prof-dir=prof']`. */
-  bffNodeArgs?: string[];
+  /** Seconds of payments on each path before the legs, not counted (default RELAY_WARMUP_SECONDS). */
+  warmupSeconds?: number;
+  /** Where to write a CPU profile of the BFF's process over its measured leg (a .cpuprofile file). */
+  profileFile?: string;
 }
 
-export async function measureRelay({ seconds, payers, bffNodeArgs = [] }: RelayOptions): Promise<RelayFigures> {
+export async function measureRelay({ seconds, payers, warmupSeconds = RELAY_WARMUP_SECONDS, profileFile }: RelayOptions): Promise<RelayFigures> {
   const sandbox = await startServers({ BENCH_ROLE: 'sandbox', LOG_LEVEL: 'warn' });
   let bff: Servers | null = null;
   let bare: Servers | null = null;
@@ -185,22 +191,23 @@ export async function measureRelay({ seconds, payers, bffNodeArgs = [] }: RelayO
   const dbFile = process.env.DATABASE_URL ? null : join(mkdtempSync(join(tmpdir(), 'bench-relay-')), 'bff.db');
   let figures: Omit<RelayFigures, 'storage'>;
   try {
-    bff = await startServers(
-      { BENCH_ROLE: 'bff', SANDBOX_URL: sandbox.sandboxUrl, LOG_LEVEL: 'warn', ...(dbFile ? { DATABASE_URL: `file:${dbFile}` } : {}) },
-      { nodeArgs: bffNodeArgs },
-    );
+    bff = await startServers({ BENCH_ROLE: 'bff', SANDBOX_URL: sandbox.sandboxUrl, LOG_LEVEL: 'warn', ...(dbFile ? { DATABASE_URL: `file:${dbFile}` } : {}) });
     bare = await startServers({ BENCH_ROLE: 'relay', SANDBOX_URL: sandbox.sandboxUrl });
     const relayUrl = bare.relayUrl!;
-    // A short warm-up of each path (JIT, connection pools, the bank list cache), not counted.
-    await runDirect(sandbox.sandboxUrl, { seconds: 1, payers });
-    await runDirect(relayUrl, { seconds: 1, payers });
-    await runLoad(bff, { seconds: 1, payers });
+    // A warm-up of each path (JIT, connection pools, the bank list cache), not counted: long
+    // enough for the BFF, whose code is much larger than a relay's, to reach its steady state
+    // (after one second it still ran at about half its speed; after six, at its steady rate).
+    await runDirect(sandbox.sandboxUrl, { seconds: warmupSeconds, payers });
+    await runDirect(relayUrl, { seconds: warmupSeconds, payers });
+    await runLoad(bff, { seconds: warmupSeconds, payers });
     const direct = await measured({ sandbox, relay: null }, () => runDirect(sandbox.sandboxUrl, { seconds, payers }));
     const bareLeg = await measured({ sandbox, relay: bare }, () => runDirect(relayUrl, { seconds, payers }));
+    if (profileFile) await bff.profile();
     const bffLeg = await measured({ sandbox, relay: bff }, async () => {
       const f: LoadFigures = await runLoad(bff!, { seconds, payers });
       return { ...f, payments: f.succeeded };
     });
+    if (profileFile) await bff.profile(profileFile);
     figures = { payers, direct, bare: bareLeg, bff: bffLeg };
   } finally {
     bare?.stop();

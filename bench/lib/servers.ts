@@ -14,9 +14,12 @@
  * with its memory usage (after a full collection when asked and the process runs with
  * --expose-gc), including the peak RSS since the previous question, sampled every
  * MEMORY_SAMPLE_MS (default 10) ms from the first question on; it answers `{type: 'cpu'}`
- * with `process.cpuUsage()`; and it exits when its parent goes away.
+ * with `process.cpuUsage()`; `{type: 'profile'}` starts the CPU profiler and `{type: 'profile',
+ * file}` stops it and writes the profile (a .cpuprofile) to `file`; and it exits when its
+ * parent goes away.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, createServer, request } from 'node:http';
@@ -120,8 +123,10 @@ if (process.send) {
   // Sampling starts with the first memory question: a run that measures CPU only (the relay)
   // does not pay for it.
   let sampling: NodeJS.Timeout | null = null;
-  process.on('message', (msg: { type?: string; gc?: boolean }) => {
+  let profiler: Session | null = null;
+  process.on('message', (msg: { type?: string; gc?: boolean; file?: string }) => {
     if (msg?.type === 'cpu') return void process.send!({ type: 'cpu', ...process.cpuUsage() });
+    if (msg?.type === 'profile') return void profile(msg.file).then((reply) => process.send!({ type: 'profile', ...reply }));
     if (msg?.type !== 'memory') return;
     sampling ??= setInterval(() => {
       peakRss = Math.max(peakRss, process.memoryUsage.rss());
@@ -134,4 +139,21 @@ if (process.send) {
     process.send!(reply);
   });
   process.on('disconnect', () => process.exit(0));
+
+  /** Starts the CPU profiler, or (`file` given) stops it and writes its profile there. */
+  async function profile(file?: string): Promise<{ file?: string }> {
+    const post = (method: string) => new Promise<unknown>((resolve, reject) => profiler!.post(method, (err, out) => (err ? reject(err) : resolve(out))));
+    if (!file) {
+      profiler ??= new Session();
+      profiler.connect();
+      await post('Profiler.enable');
+      await post('Profiler.start');
+      return {};
+    }
+    const { profile: taken } = (await post('Profiler.stop')) as { profile: unknown };
+    profiler!.disconnect();
+    profiler = null;
+    writeFileSync(file, JSON.stringify(taken));
+    return { file };
+  }
 }

@@ -27,6 +27,8 @@ export interface Servers {
   memory(gc?: boolean): Promise<MemorySample>;
   /** The server process's CPU time so far (`process.cpuUsage()`, µs). */
   cpu(): Promise<{ user: number; system: number }>;
+  /** Starts the server process's CPU profiler, or (`file` given) stops it and writes the profile there. */
+  profile(file?: string): Promise<void>;
   stop(): void;
 }
 
@@ -67,6 +69,7 @@ export function startServers(env: Record<string, string> = {}, opts: StartOption
     });
   const memory = (gc = false) => ask<MemorySample>('memory', { gc });
   const cpu = () => ask<{ user: number; system: number }>('cpu');
+  const profile = (file?: string) => ask<{ file?: string }>('profile', file ? { file } : {}).then(() => undefined);
 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('servers did not start in 30 s')), 30_000);
@@ -77,7 +80,14 @@ export function startServers(env: Record<string, string> = {}, opts: StartOption
     });
     createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(timer);
-      resolve({ ...(JSON.parse(line) as Omit<Servers, 'child' | 'stop' | 'memory' | 'cpu'>), child, memory, cpu, stop: () => child.kill('SIGTERM') });
+      resolve({
+        ...(JSON.parse(line) as Omit<Servers, 'child' | 'stop' | 'memory' | 'cpu' | 'profile'>),
+        child,
+        memory,
+        cpu,
+        profile,
+        stop: () => child.kill('SIGTERM'),
+      });
     });
   });
 }
