@@ -126,7 +126,11 @@ if (process.send) {
   let profiler: Session | null = null;
   process.on('message', (msg: { type?: string; gc?: boolean; file?: string }) => {
     if (msg?.type === 'cpu') return void process.send!({ type: 'cpu', ...process.cpuUsage() });
-    if (msg?.type === 'profile') return void profile(msg.file).then((reply) => process.send!({ type: 'profile', ...reply }));
+    if (msg?.type === 'profile')
+      return void profile(msg.file).then(
+        (reply) => process.send!({ type: 'profile', ...reply }),
+        (err: unknown) => process.send!({ type: 'profile', error: err instanceof Error ? err.message : String(err) }),
+      );
     if (msg?.type !== 'memory') return;
     sampling ??= setInterval(() => {
       peakRss = Math.max(peakRss, process.memoryUsage.rss());
@@ -143,8 +147,10 @@ if (process.send) {
   /** Starts the CPU profiler, or (`file` given) stops it and writes its profile there. */
   async function profile(file?: string): Promise<{ file?: string }> {
     const post = (method: string) => new Promise<unknown>((resolve, reject) => profiler!.post(method, (err, out) => (err ? reject(err) : resolve(out))));
+    if (!file && profiler) throw new Error('the profiler is already running');
+    if (file && !profiler) throw new Error('the profiler was not started');
     if (!file) {
-      profiler ??= new Session();
+      profiler = new Session();
       profiler.connect();
       await post('Profiler.enable');
       await post('Profiler.start');

@@ -69,7 +69,10 @@ export function startServers(env: Record<string, string> = {}, opts: StartOption
     });
   const memory = (gc = false) => ask<MemorySample>('memory', { gc });
   const cpu = () => ask<{ user: number; system: number }>('cpu');
-  const profile = (file?: string) => ask<{ file?: string }>('profile', file ? { file } : {}).then(() => undefined);
+  const profile = (file?: string) =>
+    ask<{ file?: string; error?: string }>('profile', file ? { file } : {}).then(({ error }) => {
+      if (error) throw new Error(`profile: ${error}`);
+    });
 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('servers did not start in 30 s')), 30_000);
