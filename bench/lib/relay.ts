@@ -154,23 +154,31 @@ type LegRun = Pick<Leg, 'payments' | 'seconds' | 'errors' | 'samples' | 'steps'>
 
 /** Runs `leg` and measures the CPU each process spent during it (`relay`: the process between the payers and the simulator, if any). */
 async function measured(procs: { sandbox: Servers; relay: Servers | null }, leg: () => Promise<LegRun>): Promise<Leg> {
-  const before = { sandbox: await procs.sandbox.cpu(), relay: procs.relay ? await procs.relay.cpu() : null, payers: process.cpuUsage() };
+  /** The CPU time each process has used so far, in ms. */
+  const sample = async () => ({
+    sandbox: cpuMs(await procs.sandbox.cpu()),
+    relay: procs.relay ? cpuMs(await procs.relay.cpu()) : null,
+    payers: cpuMs(process.cpuUsage()),
+  });
+  const before = await sample();
   const out = await leg();
-  const after = { sandbox: await procs.sandbox.cpu(), relay: procs.relay ? await procs.relay.cpu() : null, payers: process.cpuUsage() };
-  const used = (a: { user: number; system: number } | null, b: { user: number; system: number } | null) => (a && b ? cpuMs(b) - cpuMs(a) : null);
-  const sandboxMs = used(before.sandbox, after.sandbox)!;
-  const relayMs = used(before.relay, after.relay);
-  const payersMs = used(before.payers, after.payers)!;
-  const per = (ms: number | null) => (ms === null ? null : out.payments ? ms / out.payments : NaN);
+  const after = await sample();
   const { payments, seconds, errors, samples, steps } = out;
+  const used = {
+    sandbox: after.sandbox - before.sandbox,
+    relay: after.relay === null ? null : after.relay - before.relay!,
+    payers: after.payers - before.payers,
+  };
+  const per = (ms: number) => (payments ? ms / payments : NaN);
+  const share = (ms: number) => ms / (seconds * 1000);
   return {
     payments,
     seconds,
     errors,
     samples,
     steps,
-    cpuPerPayment: { sandbox: per(sandboxMs)!, relay: per(relayMs), payers: per(payersMs)! },
-    cpuShare: { sandbox: sandboxMs / (seconds * 1000), relay: relayMs === null ? null : relayMs / (seconds * 1000), payers: payersMs / (seconds * 1000) },
+    cpuPerPayment: { sandbox: per(used.sandbox), relay: used.relay === null ? null : per(used.relay), payers: per(used.payers) },
+    cpuShare: { sandbox: share(used.sandbox), relay: used.relay === null ? null : share(used.relay), payers: share(used.payers) },
   };
 }
 

@@ -19,7 +19,7 @@
  * parent goes away.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, createServer, request } from 'node:http';
@@ -146,18 +146,17 @@ if (process.send) {
 
   /** Starts the CPU profiler, or (`file` given) stops it and writes its profile there. */
   async function profile(file?: string): Promise<{ file?: string }> {
-    const post = (method: string) => new Promise<unknown>((resolve, reject) => profiler!.post(method, (err, out) => (err ? reject(err) : resolve(out))));
-    if (!file && profiler) throw new Error('the profiler is already running');
-    if (file && !profiler) throw new Error('the profiler was not started');
     if (!file) {
+      if (profiler) throw new Error('the profiler is already running');
       profiler = new Session();
       profiler.connect();
-      await post('Profiler.enable');
-      await post('Profiler.start');
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
       return {};
     }
-    const { profile: taken } = (await post('Profiler.stop')) as { profile: unknown };
-    profiler!.disconnect();
+    if (!profiler) throw new Error('the profiler was not started');
+    const { profile: taken } = await profiler.post('Profiler.stop');
+    profiler.disconnect();
     profiler = null;
     writeFileSync(file, JSON.stringify(taken));
     return { file };
