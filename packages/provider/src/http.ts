@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import { ProviderError, UpstreamError, type UpstreamFault } from './errors.js';
-import { fetchSend, nodeSend, onNode, untilAborted, type Send } from './send.js';
+import { fetchSend, isTimeout, nodeSend, onNode, type Send } from './send.js';
 
 export { ProviderError, UpstreamError, InvalidRequestError, checkRequest, type UpstreamFault } from './errors.js';
 
@@ -68,11 +68,8 @@ export interface Transport {
 
 export function createTransport(service: CallEvent['service'], opts: ClientOptions): Transport {
   let sender: Promise<Send> | null = null;
-  // `node:http` ends a request, its answer's body included, as soon as the signal aborts; a
-  // `fetch` (or its body) may not, so its calls are also raced against the signal.
-  const ownsAbort = !opts.fetch && onNode;
   const send: Send = async (url, init, maxBody) => {
-    sender ??= ownsAbort ? nodeSend(opts.freeConnectionMs) : Promise.resolve(fetchSend(opts.fetch ?? fetch));
+    sender ??= !opts.fetch && onNode ? nodeSend(opts.freeConnectionMs) : Promise.resolve(fetchSend(opts.fetch ?? fetch));
     return (await sender)(url, init, maxBody);
   };
   const timeoutMs = opts.timeoutMs ?? 15_000;
@@ -89,10 +86,6 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
 
       const url = new URL(base + path);
       for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-      // A timer of our own rather than AbortSignal.timeout: it is cleared when the call ends and,
-      // while the call is pending, it keeps the process alive like the socket it waits on.
-      const timeout = new AbortController();
-      const timer = setTimeout(() => timeout.abort(new DOMException('upstream timeout', 'TimeoutError')), timeoutMs);
       // The spec's three headers go on every request, GET included.
       const headers: Record<string, string> = {
         [names.apiKey]: opts.apiKey,
@@ -100,21 +93,16 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
         'Content-Type': 'application/json',
         Accept: 'application/json',
       };
-      const stop = signal ? AbortSignal.any([timeout.signal, signal]) : timeout.signal;
 
       let text: string | null;
       try {
-        if (stop.aborted) throw stop.reason;
-        const answer = send(url, { method, headers, ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}), signal: stop }, maxBody);
-        const res = await (ownsAbort ? answer : untilAborted(answer, stop));
+        const res = await send(url, { method, headers, ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}), signal, timeoutMs }, maxBody);
         httpStatus = res.status;
         text = res.text;
-      } catch {
-        const kind: UpstreamFault = timeout.signal.aborted ? 'timeout' : signal?.aborted ? 'aborted' : 'network';
+      } catch (err) {
+        const kind: UpstreamFault = signal?.aborted ? 'aborted' : isTimeout(err) ? 'timeout' : 'network';
         report(kind);
         throw new UpstreamError(kind, endpoint, httpStatus);
-      } finally {
-        clearTimeout(timer);
       }
       if (text === null) {
         report('too-large');

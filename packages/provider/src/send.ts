@@ -3,12 +3,20 @@
  * through a `fetch` implementation elsewhere (and in tests); the body read stops at a cap, and
  * a deadline holds even for a sender that ignores its signal.
  */
-/** One request as the transport sends it: the status, and the body as text (null past the cap). */
+/**
+ * One request as the transport sends it: the status, and the body as text (null past the cap).
+ * The request ends by `timeoutMs` (rejecting with a `TimeoutError`, body included) or as soon
+ * as the caller's `signal` aborts (rejecting with its reason).
+ */
 export type Send = (
   url: URL,
-  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; signal?: AbortSignal | undefined; timeoutMs: number },
   maxBody: number,
 ) => Promise<{ status: number; text: string | null }>;
+
+/** What a call that ran out of time rejects with. */
+export const timeoutError = () => new DOMException('upstream timeout', 'TimeoutError');
+export const isTimeout = (err: unknown) => err instanceof DOMException && err.name === 'TimeoutError';
 
 const decoder = new TextDecoder();
 
@@ -20,9 +28,22 @@ export const FREE_CONNECTION_MS = 4_000;
 
 /** Sends through a `fetch` implementation (the global one, or one given for tests). */
 export function fetchSend(doFetch: typeof fetch): Send {
-  return async (url, init, maxBody) => {
-    const res = await doFetch(url, { ...init, redirect: 'error' });
-    return { status: res.status, text: await readCapped(res, maxBody) };
+  return async (url, { timeoutMs, signal, ...init }, maxBody) => {
+    // A timer of our own rather than AbortSignal.timeout: it is cleared when the call ends and,
+    // while the call is pending, it keeps the process alive like the socket it waits on.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(timeoutError()), timeoutMs);
+    const stop = signal ? AbortSignal.any([timeout.signal, signal]) : timeout.signal;
+    try {
+      if (stop.aborted) throw stop.reason;
+      // A fetch (or its body) may ignore the signal: the call is also raced against it.
+      return await untilAborted(
+        doFetch(url, { ...init, signal: stop, redirect: 'error' }).then(async (res) => ({ status: res.status, text: await readCapped(res, maxBody) })),
+        stop,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
   };
 }
 
@@ -44,13 +65,22 @@ export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
   const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: freeMs };
   const agents = { http: new http.Agent(options), https: new https.Agent(options) };
   return (url, init, maxBody) =>
-    new Promise((resolve, reject) => {
+    new Promise((done, fail) => {
+      if (init.signal?.aborted) return fail(init.signal.reason);
+      // The deadline is a timer of the call's own, not an AbortSignal (whose listeners cost every
+      // call); it is cleared when the call settles, and ends the request, its body included.
+      const timer = setTimeout(() => {
+        fail(timeoutError());
+        req.destroy();
+      }, init.timeoutMs);
+      const resolve = (v: { status: number; text: string | null }) => (clearTimeout(timer), done(v));
+      const reject = (err: unknown) => (clearTimeout(timer), fail(err));
       const secure = url.protocol === 'https:';
       const body = init.body === undefined ? undefined : Buffer.from(init.body);
       const headers = body ? { ...init.headers, 'Content-Length': String(body.byteLength) } : init.headers;
       const req = (secure ? https : http).request(
         url,
-        { method: init.method, headers, agent: secure ? agents.https : agents.http, signal: init.signal },
+        { method: init.method, headers, agent: secure ? agents.https : agents.http, ...(init.signal ? { signal: init.signal } : {}) },
         (res) => {
           const status = res.statusCode ?? 0;
           const declared = Number(res.headers['content-length']);
