@@ -109,8 +109,9 @@ export function createCheckoutService(deps: ServiceDeps) {
         throw err;
       }
     };
-    const earlier = (await made()) ?? (await freeOrMade());
-    if (earlier) return earlier;
+    // The checkout is written first and the key and the reference are looked up only when the
+    // write is refused: the common case (a new key, a free reference) costs one transaction and
+    // no read.
     const at = now();
     const id = newId('chk');
     const isolation = body.isolation ?? 'isolated';
@@ -143,14 +144,20 @@ export function createCheckoutService(deps: ServiceDeps) {
       isolation,
       ...(launch ? { launch: launch.launch } : {}),
     };
+    const idempotency = key ? { key, fingerprint, createdAt: at } : undefined;
     let result: Awaited<ReturnType<typeof store.createCheckout>>;
     try {
-      result = await store.createCheckout(record, key ? { key, fingerprint, createdAt: at } : undefined);
+      result = await store.createCheckout(record, idempotency);
     } catch (err) {
-      // Another instance opened a checkout with this reference meanwhile (the store's unique index).
+      // The reference is held (the store's unique index): by a checkout that time alone ended
+      // (settled now, and the write tried once more), by the checkout this key made (replayed),
+      // or by one still open (409).
       const replayed = await freeOrMade();
       if (replayed) return replayed;
-      throw err;
+      // Nothing was written (the transaction rolled back): the one retry is safe whatever failed.
+      result = await store.createCheckout(record, idempotency).catch(() => {
+        throw err;
+      });
     }
     if (!result.created) return replay(result.existing.checkoutId, result.existing.fingerprint);
     logger.log('info', 'checkout.created', { checkoutId: id, amount: record.amount, modes, isolation });
