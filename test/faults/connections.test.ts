@@ -91,6 +91,42 @@ describe('connections from one address', () => {
     assert.equal((JSON.parse(body) as { error: { code: string } }).error.code, 'rate_limited');
   });
 
+  it('runs nothing a connection over the cap sends: the 503 is all it gets', async () => {
+    // Every request that reaches the BFF, by path; the cap is two connections an address.
+    const ran: string[] = [];
+    const counted = serveBff(
+      (req, env) => {
+        ran.push(new URL(req.url).pathname);
+        return app.fetch(req, env);
+      },
+      { port: 0, hostname: '127.0.0.1', maxConnectionsPerAddress: 2 },
+    );
+    const countedPort = (await counted.listening).port;
+    try {
+      const held = await Promise.all(Array.from({ length: 2 }, () => slowClient(countedPort, '127.0.0.5')));
+      // The server's side of the refused connection, to wait until it has read all it will.
+      const serverSide = new Promise<Socket>((resolve) => counted.server.prependListener('connection', resolve));
+      const over = connect({ port: countedPort, host: '127.0.0.1', localAddress: '127.0.0.5' });
+      let answer = '';
+      over.on('data', (d) => (answer += String(d)));
+      over.on('error', () => {});
+      over.once('connect', () => over.write('GET /health/over-the-cap HTTP/1.1\r\nHost: bff.test\r\n\r\n'));
+      const socket = await serverSide;
+      // Its request arrived before its end, and the server reads a connection in order.
+      await new Promise((r) => (socket.destroyed ? r(null) : socket.once('close', r)));
+      for (const s of held) s.destroy();
+      assert.match(answer, /^HTTP\/1\.1 503 /);
+      assert.equal(counted.refused(), 1);
+      assert.deepEqual(
+        ran.filter((p) => p === '/health/over-the-cap'),
+        [],
+        'the refused request ran',
+      );
+    } finally {
+      await close(counted);
+    }
+  });
+
   it('drops a connection whose headers do not arrive in time', async () => {
     const slow = await slowClient((await hasty.listening).port, '127.0.0.3');
     let answer = '';

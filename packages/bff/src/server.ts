@@ -53,7 +53,11 @@ const OVER_CAP_ANSWER = [
 /** How long a refused connection may stay while its answer leaves and the client closes its side. */
 const REFUSED_LINGER_MS = 1_000;
 
+/** Connections refused over their address's cap: Node's HTTP parser is on them all the same. */
+const refusedSockets = new WeakSet<Socket>();
+
 function refuse(socket: Socket): void {
+  refusedSockets.add(socket);
   // What the client sent is read and dropped, so that closing sends the answer and a FIN, not a reset.
   socket.on('error', () => {});
   socket.resume();
@@ -73,7 +77,14 @@ export function serveBff(fetch: (req: Request, env: unknown) => Response | Promi
     // How often Node looks for connections past those timeouts (its default is 30 s).
     connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(headersTimeout / 2))),
   };
-  const server = serve({ fetch, port: opts.port, hostname: opts.hostname, serverOptions }, (info) => resolveListening(info)) as Server;
+  // Node's own listener gives every connection its HTTP parser before the cap below sees it, so
+  // a refused connection's request would still reach the BFF (a checkout created, a step taken)
+  // while its client was told 503 and to try again. Its requests are answered by no one.
+  const guarded = (req: Request, env: unknown) => {
+    const socket = (env as { incoming?: { socket?: Socket } } | undefined)?.incoming?.socket;
+    return socket && refusedSockets.has(socket) ? new Response(null, { status: 503 }) : fetch(req, env);
+  };
+  const server = serve({ fetch: guarded, port: opts.port, hostname: opts.hostname, serverOptions }, (info) => resolveListening(info)) as Server;
   const cap = opts.maxConnectionsPerAddress ?? 64;
   const open = new Map<string, number>();
   let refused = 0;
