@@ -96,6 +96,7 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
 
       let text: string | null;
       try {
+        if (signal?.aborted) throw signal.reason;
         const res = await send(url, { method, headers, ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}), signal, timeoutMs }, maxBody);
         httpStatus = res.status;
         text = res.text;

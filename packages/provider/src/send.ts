@@ -6,7 +6,8 @@
 /**
  * One request as the transport sends it: the status, and the body as text (null past the cap).
  * The request ends by `timeoutMs` (rejecting with a `TimeoutError`, body included) or as soon
- * as the caller's `signal` aborts (rejecting with its reason).
+ * as the caller's `signal` aborts (rejecting with its reason); the transport sends nothing for a
+ * signal that has already aborted.
  */
 export type Send = (
   url: URL,
@@ -35,7 +36,6 @@ export function fetchSend(doFetch: typeof fetch): Send {
     const timer = setTimeout(() => timeout.abort(timeoutError()), timeoutMs);
     const stop = signal ? AbortSignal.any([timeout.signal, signal]) : timeout.signal;
     try {
-      if (stop.aborted) throw stop.reason;
       // A fetch (or its body) may ignore the signal: the call is also raced against it.
       return await untilAborted(
         doFetch(url, { ...init, signal: stop, redirect: 'error' }).then(async (res) => ({ status: res.status, text: await readCapped(res, maxBody) })),
@@ -66,7 +66,6 @@ export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
   const agents = { http: new http.Agent(options), https: new https.Agent(options) };
   return (url, init, maxBody) =>
     new Promise((done, fail) => {
-      if (init.signal?.aborted) return fail(init.signal.reason);
       // The deadline is a timer of the call's own, not an AbortSignal (whose listeners cost every
       // call); it is cleared when the call settles, and ends the request, its body included.
       const timer = setTimeout(() => {
