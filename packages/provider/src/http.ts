@@ -67,15 +67,38 @@ export interface Transport {
 }
 
 export function createTransport(service: CallEvent['service'], opts: ClientOptions): Transport {
-  let sender: Promise<Send> | null = null;
-  const send: Send = async (url, init, maxBody) => {
-    sender ??= !opts.fetch && onNode ? nodeSend(opts.freeConnectionMs) : Promise.resolve(fetchSend(opts.fetch ?? fetch));
-    return (await sender)(url, init, maxBody);
+  // The sender is made on the first call (node:http is imported then); later calls use it directly.
+  let sender: Send | null = null;
+  let making: Promise<Send> | null = null;
+  const send: Send = (url, init, maxBody) => {
+    if (sender) return sender(url, init, maxBody);
+    making ??= (!opts.fetch && onNode ? nodeSend(opts.freeConnectionMs) : Promise.resolve(fetchSend(opts.fetch ?? fetch))).then((s) => (sender = s));
+    return making.then((s) => s(url, init, maxBody));
   };
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const names = opts.headerNames ?? { apiKey: 'X-Api-Key', apiToken: 'Authorization' };
   const base = `${opts.baseUrl.replace(/\/+$/, '')}/${encodeURIComponent(opts.env)}`;
+  // The spec's three headers go on every request, GET included: one object for every call
+  // (the senders copy it, never change it).
+  const headers: Readonly<Record<string, string>> = Object.freeze({
+    [names.apiKey]: opts.apiKey,
+    [names.apiToken]: opts.apiToken,
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+  });
+  /** The address of each endpoint called without a query, parsed once (neither sender changes it). */
+  const plainUrls = new Map<string, URL>();
+  const urlOf = (path: string, query: Record<string, string | undefined> | undefined) => {
+    if (!query) {
+      let url = plainUrls.get(path);
+      if (!url) plainUrls.set(path, (url = new URL(base + path)));
+      return url;
+    }
+    const url = new URL(base + path);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
+    return url;
+  };
 
   return {
     async call({ endpoint, method, path, query, body, schema, okCodes, signal }) {
@@ -84,20 +107,12 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
       const report = (outcome: string) =>
         opts.onCall?.({ service, endpoint, durationMs: performance.now() - started, outcome, ...(httpStatus ? { httpStatus } : {}) });
 
-      const url = new URL(base + path);
-      for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-      // The spec's three headers go on every request, GET included.
-      const headers: Record<string, string> = {
-        [names.apiKey]: opts.apiKey,
-        [names.apiToken]: opts.apiToken,
-        'Content-Type': 'application/json',
-        Accept: 'application/json',
-      };
+      const url = urlOf(path, query);
 
       let text: string | null;
       try {
         if (signal?.aborted) throw signal.reason;
-        const res = await send(url, { method, headers, ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}), signal, timeoutMs }, maxBody);
+        const res = await send(url, { method, headers, body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined, signal, timeoutMs }, maxBody);
         httpStatus = res.status;
         text = res.text;
       } catch (err) {
@@ -131,7 +146,9 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
         report(code);
         throw new ProviderError(code, typeof desc === 'string' ? desc : null, endpoint, httpStatus ?? 0);
       }
-      const parsed = schema.safeParse({ ...(json as object), status: code });
+      // The answer's own object (parsed above, held by no one else) with its status as text.
+      (json as Record<string, unknown>).status = code;
+      const parsed = schema.safeParse(json);
       if (!parsed.success) {
         report('schema');
         throw new UpstreamError('schema', endpoint, httpStatus);

@@ -11,7 +11,7 @@
  */
 export type Send = (
   url: URL,
-  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; signal?: AbortSignal | undefined; timeoutMs: number },
+  init: { method: 'GET' | 'POST'; headers: Readonly<Record<string, string>>; body?: string | undefined; signal?: AbortSignal | undefined; timeoutMs: number },
   maxBody: number,
 ) => Promise<{ status: number; text: string | null }>;
 
@@ -76,7 +76,11 @@ export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
       const reject = (err: unknown) => (clearTimeout(timer), fail(err));
       const secure = url.protocol === 'https:';
       const body = init.body === undefined ? undefined : Buffer.from(init.body);
-      const headers = body ? { ...init.headers, 'Content-Length': String(body.byteLength) } : init.headers;
+      // The headers as one flat list of names and values, Host and Content-Length included:
+      // node:http writes such a list as it is, where an object costs a setHeader per header.
+      const headers = ['Host', url.host];
+      for (const name in init.headers) headers.push(name, init.headers[name]!);
+      if (body) headers.push('Content-Length', String(body.byteLength));
       const req = (secure ? https : http).request(
         url,
         { method: init.method, headers, agent: secure ? agents.https : agents.http, ...(init.signal ? { signal: init.signal } : {}) },

@@ -105,3 +105,51 @@ describe('the node:http transport: free connections', () => {
     }
   });
 });
+
+describe('the node:http transport: what goes on the wire', () => {
+  test('each call carries the host, the key, the token, the JSON headers and, with a body, its length; the connection is kept', async () => {
+    const seen: { method: string; url: string; headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.setHeader('Content-Type', 'application/json');
+        res.end(req.url!.endsWith('/banks/list') ? '{"status":"200","listBanks":[]}' : '{"status":"200","sessionId":"s-1","listContracts":[]}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const client = createNativeClient({
+        baseUrl: `http://127.0.0.1:${port}/api/`,
+        env: 'test',
+        apiKey: 'key-1',
+        apiToken: 'token-1',
+        headerNames: { apiKey: 'X-Key', apiToken: 'X-Token' },
+      });
+      await client.banksList();
+      const answer = await client.login({ bankId: 'bank-ñ', userId: 'u', userSecret: 's' });
+      assert.equal(answer.sessionId, 's-1');
+      assert.equal(seen.length, 2);
+      const [list, login] = seen;
+      for (const s of seen) {
+        assert.equal(s.headers.host, `127.0.0.1:${port}`);
+        assert.equal(s.headers['x-key'], 'key-1');
+        assert.equal(s.headers['x-token'], 'token-1');
+        assert.equal(s.headers['content-type'], 'application/json');
+        assert.equal(s.headers.accept, 'application/json');
+        assert.equal(s.headers.connection, 'keep-alive');
+        assert.equal(s.headers.authorization, undefined, 'the token goes under the configured name only');
+      }
+      assert.equal(list!.url, '/api/test/banks/list');
+      assert.equal(login!.method, 'POST');
+      assert.equal(login!.url, '/api/test/login');
+      assert.deepEqual(JSON.parse(login!.body), { bankId: 'bank-ñ', userId: 'u', userSecret: 's' });
+      assert.equal(login!.headers['content-length'], String(Buffer.byteLength(login!.body)), 'the length in bytes, not characters');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
