@@ -3,7 +3,11 @@
  * HMAC of the id under a key derived from the merchant secret (256 bits), so an idempotent
  * replay can hand the same secret back while the store keeps only its SHA-256.
  */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+const { createHash, createHmac, randomBytes } = crypto;
+/** `crypto.hash` (Node 20.12 and later): a digest in one call, without a Hash object. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(16).toString('base64url')}`;
@@ -39,7 +43,7 @@ export async function clientSecretFor(merchantSecret: string, checkoutId: string
  * each one through the thread pool.
  */
 export async function sha256Hex(text: string): Promise<string> {
-  return createHash('sha256').update(text).digest('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : createHash('sha256').update(text).digest('hex');
 }
 
 export const hashSecret = sha256Hex;
