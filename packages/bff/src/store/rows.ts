@@ -3,7 +3,22 @@ import type { CheckoutState } from '@bank-checkout/contract';
 import type { Row, SqlValue } from './sql.js';
 import type { CheckoutRecord, IdempotencyRecord, NotificationRecord } from './types.js';
 
-export const CHECKOUT_COLUMNS = ['id', 'secret_hash', 'state', 'reference', 'version', 'created_at', 'updated_at', 'expires_at', 'data'];
+/** The fields of a checkout stored as columns of their own, and their columns; the rest is the document. */
+const COLUMN_OF = {
+  id: 'id',
+  secretHash: 'secret_hash',
+  state: 'state',
+  reference: 'reference',
+  version: 'version',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  expiresAt: 'expires_at',
+} as const satisfies Partial<Record<keyof CheckoutRecord, string>>;
+type ColumnField = keyof typeof COLUMN_OF;
+const COLUMN_FIELDS = Object.keys(COLUMN_OF) as ColumnField[];
+const IS_COLUMN: ReadonlySet<string> = new Set(COLUMN_FIELDS);
+
+export const CHECKOUT_COLUMNS = [...Object.values(COLUMN_OF), 'data'];
 export const NOTIFICATION_COLUMNS = ['id', 'dedupe_key', 'received_at', 'reference', 'transaction_id', 'checkout_id', 'outcome', 'data'];
 
 /** An INSERT of `columns` as parameters, and of `computed` columns as the SQL expressions given. */
@@ -17,7 +32,7 @@ const num = (v: unknown): number => Number(v);
 const str = (v: unknown): string => String(v);
 
 export function checkoutArgs(r: CheckoutRecord): SqlValue[] {
-  return [r.id, r.secretHash, r.state, r.reference, r.version, r.createdAt, r.updatedAt, r.expiresAt, checkoutData(r)];
+  return [...COLUMN_FIELDS.map((k) => r[k]), checkoutData(r)];
 }
 
 /** The top-level fields of a checkout that may be null. */
@@ -28,8 +43,6 @@ type NullableField = { [K in keyof CheckoutRecord]-?: null extends CheckoutRecor
  */
 const NULL_UNLESS_STORED: { readonly [K in NullableField]: null } = { customData: null, urlOk: null, urlError: null, error: null };
 const NULLABLE: ReadonlySet<string> = new Set(Object.keys(NULL_UNLESS_STORED));
-/** The fields stored as columns of their own, not in the document. */
-const COLUMN_FIELDS: ReadonlySet<string> = new Set(['id', 'secretHash', 'state', 'reference', 'version', 'createdAt', 'updatedAt', 'expiresAt']);
 
 /**
  * The JSON document of a checkout: everything but its columns, and no null field. Built field
@@ -40,7 +53,7 @@ function checkoutData(r: CheckoutRecord): string {
   const doc: Record<string, unknown> = {};
   for (const k in r) {
     const v = r[k as keyof CheckoutRecord];
-    if (!COLUMN_FIELDS.has(k) && !(v === null && NULLABLE.has(k))) doc[k] = v;
+    if (!IS_COLUMN.has(k) && !(v === null && NULLABLE.has(k))) doc[k] = v;
   }
   return JSON.stringify(doc);
 }
