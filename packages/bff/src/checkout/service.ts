@@ -83,7 +83,8 @@ export function createCheckoutService(deps: ServiceDeps) {
    * key with the checkout, both or neither); the same key with another body is refused.
    */
   async function create(body: CreateCheckoutBody, key?: string): Promise<Created> {
-    const fingerprint = await sha256Hex(JSON.stringify(body));
+    // With an Idempotency-Key only: the body's fingerprint tells a retry from another order under it.
+    const fingerprint = key ? await sha256Hex(JSON.stringify(body)) : null;
     const replay = async (checkoutId: string, storedFingerprint: string): Promise<Created> => {
       if (storedFingerprint !== fingerprint) throw errors.conflict('idempotency_mismatch', 'This Idempotency-Key was used with a different request body.');
       const record = await store.getCheckout(checkoutId);
@@ -144,7 +145,7 @@ export function createCheckoutService(deps: ServiceDeps) {
       isolation,
       ...(launch ? { launch: launch.launch } : {}),
     };
-    const idempotency = key ? { key, fingerprint, createdAt: at } : undefined;
+    const idempotency = key && fingerprint ? { key, fingerprint, createdAt: at } : undefined;
     let result: Awaited<ReturnType<typeof store.createCheckout>>;
     try {
       result = await store.createCheckout(record, idempotency);
