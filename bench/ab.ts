@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runLoad } from './lib/load.js';
+import { cpuMs } from './lib/relay.js';
 import { startServers, type Servers } from './lib/spawn.js';
 
 const revision = process.argv[2] ?? 'HEAD';
@@ -72,10 +73,10 @@ try {
     const run = await runLoad(sides[side], { seconds, payers });
     const after = await sides[side].cpu();
     if (run.errors) throw new Error(`${side}: ${run.errors} errors (${run.samples.join('; ')})`);
-    const cpuMs = (after.user + after.system - before.user - before.system) / 1000 / run.succeeded;
+    const perPayment = (cpuMs(after) - cpuMs(before)) / run.succeeded;
     figures[side].rate.push(run.succeeded / run.seconds);
-    figures[side].cpu.push(cpuMs);
-    console.log(`  ${side}  ${(run.succeeded / run.seconds).toFixed(0).padStart(4)} payments/s  ${cpuMs.toFixed(2)} ms CPU per payment`);
+    figures[side].cpu.push(perPayment);
+    console.log(`  ${side}  ${(run.succeeded / run.seconds).toFixed(0).padStart(4)} payments/s  ${perPayment.toFixed(2)} ms CPU per payment`);
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;

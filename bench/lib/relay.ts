@@ -74,7 +74,8 @@ export function relayMet(r: RelayFigures): boolean {
 /** Seconds of uncounted payments on each path before the measured legs. */
 export const RELAY_WARMUP_SECONDS = 6;
 
-const cpuMs = (u: { user: number; system: number }) => (u.user + u.system) / 1000;
+/** A process's CPU time (`process.cpuUsage()`, µs) in ms. */
+export const cpuMs = (u: { user: number; system: number }) => (u.user + u.system) / 1000;
 
 /** Complete native payments straight against the simulator, as the BFF would make them. */
 async function runDirect(sandboxUrl: string, { seconds, payers }: { seconds: number; payers: number }) {
