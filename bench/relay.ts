@@ -1,11 +1,12 @@
 /**
  * `npm run bench:relay`: the relay benchmark alone (bench/lib/relay.ts): the same complete
- * native payments straight to the simulator, through a bare relay (the ceiling of any relay)
- * and through the BFF, each server in its own process. Prints payments/s of each, the ratios,
+ * native payments straight to the simulator, through a bare relay (the ceiling of any relay),
+ * through the same relay on Hono and @hono/node-server (what the framework alone adds) and
+ * through the BFF, each server in its own process. Prints payments/s of each, the ratios,
  * CPU per payment of each process and p50/p99 per step. No browser needed.
  *
  * Environment: BENCH_RELAY_SECONDS (10), BENCH_RELAY_PAYERS (16), BENCH_RELAY_WARMUP (6 s of
- * uncounted payments on each path first). `BENCH_PROFILE=<dir>` writes a CPU profile of the
+ * uncounted payments on each path first), BENCH_RELAY_HONO=0 (leave the Hono relay out). `BENCH_PROFILE=<dir>` writes a CPU profile of the
  * BFF's process over its measured leg (warm-up left out) to a .cpuprofile file in <dir> (open
  * it in Chrome's DevTools).
  */
@@ -18,10 +19,11 @@ const seconds = Number(process.env.BENCH_RELAY_SECONDS ?? 10);
 const payers = Number(process.env.BENCH_RELAY_PAYERS ?? 16);
 const warmupSeconds = Number(process.env.BENCH_RELAY_WARMUP ?? RELAY_WARMUP_SECONDS);
 const profile = process.env.BENCH_PROFILE;
+const hono = process.env.BENCH_RELAY_HONO !== '0';
 
 if (profile) mkdirSync(resolve(profile), { recursive: true });
 const profileFile = profile ? join(resolve(profile), `bff-leg-${Date.now()}.cpuprofile`) : undefined;
-const r = await measureRelay({ seconds, payers, warmupSeconds, ...(profileFile ? { profileFile } : {}) });
+const r = await measureRelay({ seconds, payers, warmupSeconds, hono, ...(profileFile ? { profileFile } : {}) });
 const rate = (l: Leg) => l.payments / l.seconds;
 const ms = (v: number | null) => (v === null || Number.isNaN(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`);
 const share = (x: number | null) => `${((x ?? 0) * 100).toFixed(0)}%`;
@@ -39,6 +41,12 @@ console.log(
 console.log(
   `  through a bare relay:      ${rate(r.bare).toFixed(0)} payments/s (${r.bare.payments} paid, ${r.bare.errors} errors); relay CPU ${ms(r.bare.cpuPerPayment.relay)}/payment, ${share(r.bare.cpuShare.relay)} of a core; simulator ${ms(r.bare.cpuPerPayment.sandbox)}/payment, ${share(r.bare.cpuShare.sandbox)}; payers ${ms(r.bare.cpuPerPayment.payers)}, ${share(r.bare.cpuShare.payers)}`,
 );
+if (r.hono) {
+  const h = r.hono;
+  console.log(
+    `  through a Hono relay:      ${rate(h).toFixed(0)} payments/s (${h.payments} paid, ${h.errors} errors); relay CPU ${ms(h.cpuPerPayment.relay)}/payment, ${share(h.cpuShare.relay)} of a core; ${((rate(h) / rate(r.bare)) * 100).toFixed(1)}% of the bare relay, ${((h.cpuPerPayment.relay ?? NaN) / (r.bare.cpuPerPayment.relay ?? NaN)).toFixed(2)}× its CPU`,
+  );
+}
 console.log(
   `  through the BFF:           ${rate(r.bff).toFixed(0)} payments/s (${r.bff.payments} paid, ${r.bff.errors} errors); BFF CPU ${ms(r.bff.cpuPerPayment.relay)}/payment, ${share(r.bff.cpuShare.relay)} of a core; simulator ${ms(r.bff.cpuPerPayment.sandbox)}/payment, ${share(r.bff.cpuShare.sandbox)}; payers ${ms(r.bff.cpuPerPayment.payers)}, ${share(r.bff.cpuShare.payers)}`,
 );
@@ -55,6 +63,7 @@ if (r.storage) {
     `  stored per paid payment (SQLite): ${per.asLeft.toFixed(0)} B as the BFF left it (file ${r.storage.fileBytes} B + WAL ${r.storage.walBytes} B), ${per.checkpointed.toFixed(0)} B after a checkpoint; a paid checkout's row ${r.storage.paidRowBytes} B; ${r.storage.paid} paid of ${r.storage.checkouts} checkouts`,
   );
 }
-for (const s of [...r.direct.samples, ...r.bare.samples, ...r.bff.samples]) console.log(`  error: ${s}`);
+const legs = [r.direct, r.bare, ...(r.hono ? [r.hono] : []), r.bff];
+for (const s of legs.flatMap((l) => l.samples)) console.log(`  error: ${s}`);
 if (profileFile) console.log(`profile of the BFF's process over its leg: ${profileFile}`);
-process.exit(r.direct.errors || r.bare.errors || r.bff.errors ? 1 : 0);
+process.exit(legs.some((l) => l.errors) ? 1 : 0);

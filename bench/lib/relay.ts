@@ -12,7 +12,10 @@
  * A third leg gives the ceiling: the direct payments through a bare relay (a process that
  * passes each request on and its answer back, nothing checked or stored; bench/lib/servers.ts
  * `BENCH_ROLE=relay`). No relay made with Node's HTTP modules does less per call, so its ratio
- * bounds what the BFF's could be on the same machine and harness.
+ * bounds what the BFF's could be on the same machine and harness. An optional fourth leg runs
+ * the same relay as a Hono app on @hono/node-server (`BENCH_ROLE=hono-relay`), the BFF's stack:
+ * it splits the BFF's distance to the bare relay into what the framework adds and what the BFF
+ * itself does.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +44,8 @@ export interface RelayFigures {
   direct: Leg;
   /** The direct payments through the bare relay: the ceiling of any relay. */
   bare: Leg;
+  /** The direct payments through the same relay on Hono and @hono/node-server, when asked for. */
+  hono: Leg | null;
   bff: Leg;
   /** What the BFF's SQLite store holds after every leg through it (warm-up included). */
   storage: StorageFigures | null;
@@ -190,12 +195,15 @@ export interface RelayOptions {
   warmupSeconds?: number;
   /** Where to write a CPU profile of the BFF's process over its measured leg (a .cpuprofile file). */
   profileFile?: string;
+  /** Also measure the relay on Hono and @hono/node-server (the framework's share). */
+  hono?: boolean;
 }
 
-export async function measureRelay({ seconds, payers, warmupSeconds = RELAY_WARMUP_SECONDS, profileFile }: RelayOptions): Promise<RelayFigures> {
+export async function measureRelay({ seconds, payers, warmupSeconds = RELAY_WARMUP_SECONDS, profileFile, hono = false }: RelayOptions): Promise<RelayFigures> {
   const sandbox = await startServers({ BENCH_ROLE: 'sandbox', LOG_LEVEL: 'warn' });
   let bff: Servers | null = null;
   let bare: Servers | null = null;
+  let honoRelay: Servers | null = null;
   // The BFF's store in a file of its own, read for its size once the BFF has stopped.
   const dbFile = process.env.DATABASE_URL ? null : join(mkdtempSync(join(tmpdir(), 'bench-relay-')), 'bff.db');
   let figures: Omit<RelayFigures, 'storage'>;
@@ -203,23 +211,27 @@ export async function measureRelay({ seconds, payers, warmupSeconds = RELAY_WARM
     bff = await startServers({ BENCH_ROLE: 'bff', SANDBOX_URL: sandbox.sandboxUrl, LOG_LEVEL: 'warn', ...(dbFile ? { DATABASE_URL: `file:${dbFile}` } : {}) });
     bare = await startServers({ BENCH_ROLE: 'relay', SANDBOX_URL: sandbox.sandboxUrl });
     const relayUrl = bare.relayUrl!;
+    if (hono) honoRelay = await startServers({ BENCH_ROLE: 'hono-relay', SANDBOX_URL: sandbox.sandboxUrl });
     // A warm-up of each path (JIT, connection pools, the bank list cache), not counted: long
     // enough for the BFF, whose code is much larger than a relay's, to reach its steady state
     // (after one second it still ran at about half its speed; after six, at its steady rate).
     await runDirect(sandbox.sandboxUrl, { seconds: warmupSeconds, payers });
     await runDirect(relayUrl, { seconds: warmupSeconds, payers });
+    if (honoRelay) await runDirect(honoRelay.relayUrl!, { seconds: warmupSeconds, payers });
     await runLoad(bff, { seconds: warmupSeconds, payers });
     const direct = await measured({ sandbox, relay: null }, () => runDirect(sandbox.sandboxUrl, { seconds, payers }));
     const bareLeg = await measured({ sandbox, relay: bare }, () => runDirect(relayUrl, { seconds, payers }));
+    const honoLeg = honoRelay ? await measured({ sandbox, relay: honoRelay }, () => runDirect(honoRelay!.relayUrl!, { seconds, payers })) : null;
     if (profileFile) await bff.profile();
     const bffLeg = await measured({ sandbox, relay: bff }, async () => {
       const f: LoadFigures = await runLoad(bff!, { seconds, payers });
       return { ...f, payments: f.succeeded };
     });
     if (profileFile) await bff.profile(profileFile);
-    figures = { payers, direct, bare: bareLeg, bff: bffLeg };
+    figures = { payers, direct, bare: bareLeg, hono: honoLeg, bff: bffLeg };
   } finally {
     bare?.stop();
+    honoRelay?.stop();
     bff?.stop();
     sandbox.stop();
   }

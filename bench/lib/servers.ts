@@ -8,7 +8,9 @@
  * only the BFF, against the simulator at `SANDBOX_URL`: each in a process of its own.
  * `BENCH_ROLE=relay` starts a bare relay (printing `{relayUrl}`): every request passed on to
  * `SANDBOX_URL` as it came and the answer sent back, nothing checked or stored; the least any
- * relay written with Node's HTTP modules can do per call, for the relay benchmark's ceiling.
+ * relay written with Node's HTTP modules can do per call, for the relay benchmark's ceiling;
+ * `BENCH_ROLE=hono-relay` the same relay as a Hono app on @hono/node-server (the BFF's stack),
+ * for what the framework alone adds.
  *
  * Started with an IPC channel (bench/lib/spawn.ts), it answers `{type: 'memory', gc?: true}`
  * with its memory usage (after a full collection when asked and the process runs with
@@ -22,7 +24,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, createServer, request } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage } from 'node:http';
+import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createSandbox } from '@bank-checkout/sandbox';
@@ -43,8 +46,9 @@ process.on('SIGTERM', () => process.exit(0));
 const role = process.env.BENCH_ROLE ?? 'both';
 
 let sandboxUrl = process.env.SANDBOX_URL ?? '';
-if (role === 'relay') {
-  process.stdout.write(JSON.stringify({ relayUrl: await bareRelay(new URL(sandboxUrl)) }) + '\n');
+if (role === 'relay' || role === 'hono-relay') {
+  const relayUrl = await (role === 'relay' ? bareRelay : honoRelay)(new URL(sandboxUrl));
+  process.stdout.write(JSON.stringify({ relayUrl }) + '\n');
 } else if (role !== 'bff') {
   const sandboxPort = Number(process.env.SANDBOX_PORT ?? 0);
   const sandboxHolder: { app?: ReturnType<typeof createSandbox>['app'] } = {};
@@ -55,32 +59,66 @@ if (role === 'relay') {
 }
 if (role === 'sandbox') {
   process.stdout.write(JSON.stringify({ sandboxUrl }) + '\n');
-} else if (role !== 'relay') {
+} else if (role !== 'relay' && role !== 'hono-relay') {
   await startBff();
+}
+
+/** Reads a stream to its end. */
+function readAll(stream: NodeJS.ReadableStream, done: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  stream.on('end', () => done(Buffer.concat(chunks)));
+}
+
+interface Forwarded {
+  status: number;
+  type: string;
+  body: Buffer;
+}
+
+/** Passes one request on to `target` (its headers as they came, Host set to the target's) and hands back the answer. */
+function forwarder(target: URL) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  return (req: IncomingMessage, body: Buffer | undefined, done: (out: Forwarded | null) => void) => {
+    const headers = { ...req.headers, host: target.host };
+    const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (answer) =>
+      readAll(answer, (out) => done({ status: answer.statusCode ?? 502, type: answer.headers['content-type'] ?? 'application/json', body: out })),
+    );
+    up.on('error', () => done(null));
+    up.end(body);
+  };
 }
 
 /** A server on loopback that passes each request on to `target` and sends its answer back. */
 function bareRelay(target: URL): Promise<string> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const read = (stream: NodeJS.ReadableStream, done: (body: Buffer) => void) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => done(Buffer.concat(chunks)));
-  };
+  const forward = forwarder(target);
   const server = createServer((req, res) =>
-    read(req, (body) => {
-      const headers = { ...req.headers, host: target.host };
-      const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (answer) =>
-        read(answer, (out) => {
-          res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/json', 'content-length': out.length });
-          res.end(out);
-        }),
-      );
-      up.on('error', () => res.writeHead(502).end());
-      up.end(body);
-    }),
+    readAll(req, (body) =>
+      forward(req, body, (out) => {
+        if (!out) return res.writeHead(502).end();
+        res.writeHead(out.status, { 'content-type': out.type, 'content-length': out.body.length });
+        res.end(out.body);
+      }),
+    ),
   );
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+/**
+ * The same relay as a Hono app served by @hono/node-server, the stack the BFF runs on: what the
+ * framework's request and answer objects, its router and its dispatch add to each call, and
+ * nothing else (the body read with the adapter's fast path, the request passed on as above).
+ */
+async function honoRelay(target: URL): Promise<string> {
+  const forward = forwarder(target);
+  const app = new Hono<{ Bindings: { incoming: IncomingMessage } }>();
+  app.all('*', async (c) => {
+    const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : Buffer.from(await c.req.arrayBuffer());
+    const out = await new Promise<Forwarded | null>((resolve) => forward(c.env.incoming, body, resolve));
+    if (!out) return c.body(null, 502);
+    return c.body(new Uint8Array(out.body), out.status as 200, { 'Content-Type': out.type });
+  });
+  return `http://127.0.0.1:${await listen((req, env) => app.fetch(req, env as { incoming: IncomingMessage }))}`;
 }
 
 /** A temp folder for the store, removed when this process exits (it is killed with SIGTERM). */
