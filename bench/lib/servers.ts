@@ -116,7 +116,7 @@ async function honoRelay(target: URL): Promise<string> {
     const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : Buffer.from(await c.req.arrayBuffer());
     const out = await new Promise<Forwarded | null>((resolve) => forward(c.env.incoming, body, resolve));
     if (!out) return c.body(null, 502);
-    return c.body(new Uint8Array(out.body), out.status as 200, { 'Content-Type': out.type });
+    return c.body(out.body as Uint8Array<ArrayBuffer>, out.status as 200, { 'Content-Type': out.type });
   });
   return `http://127.0.0.1:${await listen((req, env) => app.fetch(req, env as { incoming: IncomingMessage }))}`;
 }
