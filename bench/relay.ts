@@ -6,13 +6,14 @@
  * CPU per payment of each process and p50/p99 per step. No browser needed.
  *
  * Environment: BENCH_RELAY_SECONDS (10), BENCH_RELAY_PAYERS (16), BENCH_RELAY_WARMUP (6 s of
- * uncounted payments on each path first), BENCH_RELAY_HONO=0 (leave the Hono relay out). `BENCH_PROFILE=<dir>` writes a CPU profile of the
- * BFF's process over its measured leg (warm-up left out) to a .cpuprofile file in <dir> (open
+ * uncounted payments on each path first), BENCH_RELAY_ROUNDS (4 turns a path, alternated),
+ * BENCH_RELAY_HONO=0 (leave the Hono relay out). `BENCH_PROFILE=<dir>` writes a CPU profile of the
+ * BFF's process over the measured turns (warm-up left out; the other paths' turns show as idle) to a .cpuprofile file in <dir> (open
  * it in Chrome's DevTools).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { RELAY_BUDGET, RELAY_WARMUP_SECONDS, measureRelay, relayHeadline, type Leg } from './lib/relay.js';
+import { RELAY_BUDGET, RELAY_ROUNDS, RELAY_WARMUP_SECONDS, measureRelay, relayHeadline, type Leg } from './lib/relay.js';
 import { bytesPerPayment } from './lib/storage.js';
 
 const seconds = Number(process.env.BENCH_RELAY_SECONDS ?? 10);
@@ -20,15 +21,16 @@ const payers = Number(process.env.BENCH_RELAY_PAYERS ?? 16);
 const warmupSeconds = Number(process.env.BENCH_RELAY_WARMUP ?? RELAY_WARMUP_SECONDS);
 const profile = process.env.BENCH_PROFILE;
 const hono = process.env.BENCH_RELAY_HONO !== '0';
+const rounds = Number(process.env.BENCH_RELAY_ROUNDS ?? RELAY_ROUNDS);
 
 if (profile) mkdirSync(resolve(profile), { recursive: true });
 const profileFile = profile ? join(resolve(profile), `bff-leg-${Date.now()}.cpuprofile`) : undefined;
-const r = await measureRelay({ seconds, payers, warmupSeconds, hono, ...(profileFile ? { profileFile } : {}) });
+const r = await measureRelay({ seconds, payers, warmupSeconds, hono, rounds, ...(profileFile ? { profileFile } : {}) });
 const rate = (l: Leg) => l.payments / l.seconds;
 const ms = (v: number | null) => (v === null || Number.isNaN(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`);
 const share = (x: number | null) => `${((x ?? 0) * 100).toFixed(0)}%`;
 const head = relayHeadline(r);
-console.log(`relay, ${payers} payers, ${seconds} s per leg after ${warmupSeconds} s of warm-up on each path`);
+console.log(`relay, ${payers} payers, ${seconds} s per path (the compared paths in ${rounds} alternated turns) after ${warmupSeconds} s of warm-up on each`);
 console.log(
   `  through the BFF / through a bare relay: ${(head.ratio * 100).toFixed(1)}% (floor ${RELAY_BUDGET.ratioFloor * 100}%, goal ${RELAY_BUDGET.ratioGoal * 100}%)`,
 );
@@ -65,5 +67,5 @@ if (r.storage) {
 }
 const legs = [r.direct, r.bare, ...(r.hono ? [r.hono] : []), r.bff];
 for (const s of legs.flatMap((l) => l.samples)) console.log(`  error: ${s}`);
-if (profileFile) console.log(`profile of the BFF's process over its leg: ${profileFile}`);
+if (profileFile) console.log(`profile of the BFF's process over the measured turns: ${profileFile}`);
 process.exit(legs.some((l) => l.errors) ? 1 : 0);

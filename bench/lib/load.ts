@@ -109,8 +109,16 @@ function send(url: string, init: { method: string; headers: Record<string, strin
   });
 }
 
-export async function runLoad(s: Pick<Servers, 'bffUrl' | 'merchantSecret'>, { seconds, payers }: { seconds: number; payers: number }): Promise<LoadFigures> {
-  const times = Object.fromEntries(STEPS.map((st) => [st, [] as number[]])) as Record<Step, number[]>;
+export async function runLoad(
+  s: Pick<Servers, 'bffUrl' | 'merchantSecret'>,
+  {
+    seconds,
+    payers,
+    times: into,
+  }: { seconds: number; payers: number; /** Where each step's timings are added (shared by several runs). */ times?: Record<string, number[]> },
+): Promise<LoadFigures> {
+  const times = (into ?? {}) as Record<Step, number[]>;
+  for (const st of STEPS) times[st] ??= [];
   let succeeded = 0;
 
   async function call<T>(step: Step, path: string, init: { method?: string; headers: Record<string, string>; body?: unknown }): Promise<T> {

@@ -83,7 +83,7 @@ export const RELAY_WARMUP_SECONDS = 6;
 export const cpuMs = (u: { user: number; system: number }) => (u.user + u.system) / 1000;
 
 /** Complete native payments straight against the simulator, as the BFF would make them. */
-async function runDirect(sandboxUrl: string, { seconds, payers }: { seconds: number; payers: number }) {
+async function runDirect(sandboxUrl: string, { seconds, payers, times = {} }: { seconds: number; payers: number; times?: Record<string, number[]> }) {
   const native: NativeClient = createNativeClient({
     baseUrl: sandboxUrl,
     env: 'test',
@@ -92,7 +92,6 @@ async function runDirect(sandboxUrl: string, { seconds, payers }: { seconds: num
     timeoutMs: 15_000,
   });
   const banks = new Map<string, BankType>(((await native.banksList()).listBanks ?? []).flatMap((g) => g.types).map((b) => [b.bankId, b]));
-  const times: Record<string, number[]> = {};
   const timed = async <T>(step: string, call: Promise<T>): Promise<T> => {
     const started = performance.now();
     const out = await call;
@@ -156,35 +155,68 @@ async function runDirect(sandboxUrl: string, { seconds, payers }: { seconds: num
   return { payments, ...run, steps: stepFigures(times) };
 }
 
-type LegRun = Pick<Leg, 'payments' | 'seconds' | 'errors' | 'samples' | 'steps'>;
+/** What one turn of payments on a path gives back. */
+type TurnRun = Pick<Leg, 'payments' | 'seconds' | 'errors' | 'samples'>;
 
-/** Runs `leg` and measures the CPU each process spent during it (`relay`: the process between the payers and the simulator, if any). */
-async function measured(procs: { sandbox: Servers; relay: Servers | null }, leg: () => Promise<LegRun>): Promise<Leg> {
+/** A path's turns added up: payments, wall time, errors, CPU of each process (ms), and every step's timings. */
+interface Tally {
+  payments: number;
+  seconds: number;
+  errors: number;
+  samples: string[];
+  cpu: { sandbox: number; relay: number | null; payers: number };
+  times: Record<string, number[]>;
+}
+
+const newTally = (withRelay: boolean): Tally => ({
+  payments: 0,
+  seconds: 0,
+  errors: 0,
+  samples: [],
+  cpu: { sandbox: 0, relay: withRelay ? 0 : null, payers: 0 },
+  times: {},
+});
+
+/**
+ * Runs one turn of `run` (its step timings added to the tally's) and adds to `tally` what it
+ * paid and the CPU each process spent during it (`relay`: the process between the payers and
+ * the simulator, if any).
+ */
+async function turn(
+  procs: { sandbox: Servers; relay: Servers | null },
+  tally: Tally,
+  run: (times: Record<string, number[]>) => Promise<TurnRun>,
+): Promise<void> {
   /** The CPU time each process has used so far, in ms. */
   const sample = async () => ({
     sandbox: cpuMs(await procs.sandbox.cpu()),
-    relay: procs.relay ? cpuMs(await procs.relay.cpu()) : null,
+    relay: procs.relay ? cpuMs(await procs.relay.cpu()) : 0,
     payers: cpuMs(process.cpuUsage()),
   });
   const before = await sample();
-  const out = await leg();
+  const out = await run(tally.times);
   const after = await sample();
-  const { payments, seconds, errors, samples, steps } = out;
-  const used = {
-    sandbox: after.sandbox - before.sandbox,
-    relay: after.relay === null ? null : after.relay - before.relay!,
-    payers: after.payers - before.payers,
-  };
-  const per = (ms: number) => (payments ? ms / payments : NaN);
-  const share = (ms: number) => ms / (seconds * 1000);
+  tally.payments += out.payments;
+  tally.seconds += out.seconds;
+  tally.errors += out.errors;
+  tally.samples.push(...out.samples.slice(0, 5 - tally.samples.length));
+  tally.cpu.sandbox += after.sandbox - before.sandbox;
+  if (tally.cpu.relay !== null) tally.cpu.relay += after.relay - before.relay;
+  tally.cpu.payers += after.payers - before.payers;
+}
+
+/** A path's figures from its turns. */
+function legOf(t: Tally): Leg {
+  const per = (ms: number) => (t.payments ? ms / t.payments : NaN);
+  const share = (ms: number) => ms / (t.seconds * 1000);
   return {
-    payments,
-    seconds,
-    errors,
-    samples,
-    steps,
-    cpuPerPayment: { sandbox: per(used.sandbox), relay: used.relay === null ? null : per(used.relay), payers: per(used.payers) },
-    cpuShare: { sandbox: share(used.sandbox), relay: used.relay === null ? null : share(used.relay), payers: share(used.payers) },
+    payments: t.payments,
+    seconds: t.seconds,
+    errors: t.errors,
+    samples: t.samples,
+    steps: stepFigures(t.times),
+    cpuPerPayment: { sandbox: per(t.cpu.sandbox), relay: t.cpu.relay === null ? null : per(t.cpu.relay), payers: per(t.cpu.payers) },
+    cpuShare: { sandbox: share(t.cpu.sandbox), relay: t.cpu.relay === null ? null : share(t.cpu.relay), payers: share(t.cpu.payers) },
   };
 }
 
@@ -193,13 +225,29 @@ export interface RelayOptions {
   payers: number;
   /** Seconds of payments on each path before the legs, not counted (default RELAY_WARMUP_SECONDS). */
   warmupSeconds?: number;
-  /** Where to write a CPU profile of the BFF's process over its measured leg (a .cpuprofile file). */
+  /** Where to write a CPU profile of the BFF's process over the measured turns (a .cpuprofile file). */
   profileFile?: string;
   /** Also measure the relay on Hono and @hono/node-server (the framework's share). */
   hono?: boolean;
+  /**
+   * Turns each path's `seconds` is split into (default RELAY_ROUNDS): the bare relay, the Hono
+   * relay and the BFF take turns, in the reverse order every other round, so that a slow or a
+   * fast phase of the machine falls on every path rather than on the one that ran then.
+   */
+  rounds?: number;
 }
 
-export async function measureRelay({ seconds, payers, warmupSeconds = RELAY_WARMUP_SECONDS, profileFile, hono = false }: RelayOptions): Promise<RelayFigures> {
+/** Turns of the relay's paths (see RelayOptions.rounds). */
+export const RELAY_ROUNDS = 4;
+
+export async function measureRelay({
+  seconds,
+  payers,
+  warmupSeconds = RELAY_WARMUP_SECONDS,
+  profileFile,
+  hono = false,
+  rounds = RELAY_ROUNDS,
+}: RelayOptions): Promise<RelayFigures> {
   const sandbox = await startServers({ BENCH_ROLE: 'sandbox', LOG_LEVEL: 'warn' });
   let bff: Servers | null = null;
   let bare: Servers | null = null;
@@ -219,16 +267,39 @@ export async function measureRelay({ seconds, payers, warmupSeconds = RELAY_WARM
     await runDirect(relayUrl, { seconds: warmupSeconds, payers });
     if (honoRelay) await runDirect(honoRelay.relayUrl!, { seconds: warmupSeconds, payers });
     await runLoad(bff, { seconds: warmupSeconds, payers });
-    const direct = await measured({ sandbox, relay: null }, () => runDirect(sandbox.sandboxUrl, { seconds, payers }));
-    const bareLeg = await measured({ sandbox, relay: bare }, () => runDirect(relayUrl, { seconds, payers }));
-    const honoLeg = honoRelay ? await measured({ sandbox, relay: honoRelay }, () => runDirect(honoRelay!.relayUrl!, { seconds, payers })) : null;
+    const direct = newTally(false);
+    await turn({ sandbox, relay: null }, direct, (times) => runDirect(sandbox.sandboxUrl, { seconds, payers, times }));
+    // The paths that are compared take turns (see RelayOptions.rounds).
+    const each = seconds / rounds;
+    const paths: { tally: Tally; relay: Servers; run: (times: Record<string, number[]>) => Promise<TurnRun> }[] = [
+      { tally: newTally(true), relay: bare, run: (times) => runDirect(relayUrl, { seconds: each, payers, times }) },
+      ...(honoRelay
+        ? [
+            {
+              tally: newTally(true),
+              relay: honoRelay,
+              run: (times: Record<string, number[]>) => runDirect(honoRelay!.relayUrl!, { seconds: each, payers, times }),
+            },
+          ]
+        : []),
+      {
+        tally: newTally(true),
+        relay: bff,
+        run: async (times) => {
+          const f: LoadFigures = await runLoad(bff!, { seconds: each, payers, times });
+          return { ...f, payments: f.succeeded };
+        },
+      },
+    ];
     if (profileFile) await bff.profile();
-    const bffLeg = await measured({ sandbox, relay: bff }, async () => {
-      const f: LoadFigures = await runLoad(bff!, { seconds, payers });
-      return { ...f, payments: f.succeeded };
-    });
+    for (let round = 0; round < rounds; round++) {
+      for (const path of round % 2 ? [...paths].reverse() : paths) await turn({ sandbox, relay: path.relay }, path.tally, path.run);
+    }
     if (profileFile) await bff.profile(profileFile);
-    figures = { payers, direct, bare: bareLeg, hono: honoLeg, bff: bffLeg };
+    const [bareLeg, ...rest] = paths.map((p) => legOf(p.tally));
+    const bffLeg = rest.pop()!;
+    const honoLeg = rest[0] ?? null;
+    figures = { payers, direct: legOf(direct), bare: bareLeg!, hono: honoLeg, bff: bffLeg };
   } finally {
     bare?.stop();
     honoRelay?.stop();
