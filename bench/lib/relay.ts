@@ -271,35 +271,29 @@ export async function measureRelay({
     await turn({ sandbox, relay: null }, direct, (times) => runDirect(sandbox.sandboxUrl, { seconds, payers, times }));
     // The paths that are compared take turns (see RelayOptions.rounds).
     const each = seconds / rounds;
-    const paths: { tally: Tally; relay: Servers; run: (times: Record<string, number[]>) => Promise<TurnRun> }[] = [
-      { tally: newTally(true), relay: bare, run: (times) => runDirect(relayUrl, { seconds: each, payers, times }) },
-      ...(honoRelay
-        ? [
-            {
-              tally: newTally(true),
-              relay: honoRelay,
-              run: (times: Record<string, number[]>) => runDirect(honoRelay!.relayUrl!, { seconds: each, payers, times }),
-            },
-          ]
-        : []),
-      {
-        tally: newTally(true),
-        relay: bff,
-        run: async (times) => {
-          const f: LoadFigures = await runLoad(bff!, { seconds: each, payers, times });
-          return { ...f, payments: f.succeeded };
-        },
-      },
+    const via = (relay: Servers, url: string, tally: Tally) => () =>
+      turn({ sandbox, relay }, tally, (times) => runDirect(url, { seconds: each, payers, times }));
+    const throughBff = (server: Servers, tally: Tally) => () =>
+      turn({ sandbox, relay: server }, tally, async (times) => {
+        const f: LoadFigures = await runLoad(server, { seconds: each, payers, times });
+        return { ...f, payments: f.succeeded };
+      });
+    const tallies = { bare: newTally(true), hono: honoRelay ? newTally(true) : null, bff: newTally(true) };
+    const turns = [
+      via(bare, relayUrl, tallies.bare),
+      ...(honoRelay && tallies.hono ? [via(honoRelay, honoRelay.relayUrl!, tallies.hono)] : []),
+      throughBff(bff, tallies.bff),
     ];
     if (profileFile) await bff.profile();
-    for (let round = 0; round < rounds; round++) {
-      for (const path of round % 2 ? [...paths].reverse() : paths) await turn({ sandbox, relay: path.relay }, path.tally, path.run);
-    }
+    for (let round = 0; round < rounds; round++) for (const next of round % 2 ? [...turns].reverse() : turns) await next();
     if (profileFile) await bff.profile(profileFile);
-    const [bareLeg, ...rest] = paths.map((p) => legOf(p.tally));
-    const bffLeg = rest.pop()!;
-    const honoLeg = rest[0] ?? null;
-    figures = { payers, direct: legOf(direct), bare: bareLeg!, hono: honoLeg, bff: bffLeg };
+    figures = {
+      payers,
+      direct: legOf(direct),
+      bare: legOf(tallies.bare),
+      hono: tallies.hono && legOf(tallies.hono),
+      bff: legOf(tallies.bff),
+    };
   } finally {
     bare?.stop();
     honoRelay?.stop();
