@@ -4,8 +4,8 @@
  * the relay's payments (bench/lib/load.ts). Prints each round, the means and B ÷ A of
  * payments/s and of CPU per payment.
  *
- * The relay benchmark compares legs run one after the other; on a shared machine its ratio
- * moves by a quarter from run to run, more than most single changes. Here both BFFs run side by
+ * The relay benchmark compares the BFF with a relay; on a shared machine its ratio moves by
+ * several points from run to run, more than most single changes. Here two BFFs run side by
  * side, are warmed alike, and take turns (A B, B A, A B, …), so that what the machine does
  * meanwhile falls on both; the spread of the rounds says how far to trust the means.
  *

@@ -7,9 +7,9 @@
  *
  * Environment: BENCH_RELAY_SECONDS (10), BENCH_RELAY_PAYERS (16), BENCH_RELAY_WARMUP (6 s of
  * uncounted payments on each path first), BENCH_RELAY_ROUNDS (4 turns a path, alternated),
- * BENCH_RELAY_HONO=0 (leave the Hono relay out). `BENCH_PROFILE=<dir>` writes a CPU profile of the
- * BFF's process over the measured turns (warm-up left out; the other paths' turns show as idle) to a .cpuprofile file in <dir> (open
- * it in Chrome's DevTools).
+ * BENCH_RELAY_HONO=0 (leave the Hono relay out). `BENCH_PROFILE=<dir>` writes a CPU profile of
+ * the BFF's process over the measured turns (warm-up left out; the other paths' turns show as
+ * idle) to a .cpuprofile file in <dir> (open it in Chrome's DevTools).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -109,15 +109,11 @@ function send(url: string, init: { method: string; headers: Record<string, strin
   });
 }
 
+/** `times`: where each step's timings are added, when several runs share them. */
 export async function runLoad(
   s: Pick<Servers, 'bffUrl' | 'merchantSecret'>,
-  {
-    seconds,
-    payers,
-    times: into,
-  }: { seconds: number; payers: number; /** Where each step's timings are added (shared by several runs). */ times?: Record<string, number[]> },
+  { seconds, payers, times = {} }: { seconds: number; payers: number; times?: Record<string, number[]> },
 ): Promise<LoadFigures> {
-  const times = (into ?? {}) as Record<Step, number[]>;
   for (const st of STEPS) times[st] ??= [];
   let succeeded = 0;
 
@@ -129,7 +125,7 @@ export async function runLoad(
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
     });
     const text = res.text;
-    times[step].push(performance.now() - started);
+    times[step]!.push(performance.now() - started);
     if (res.status < 200 || res.status > 299) throw new StepError(`${step}: HTTP ${res.status} ${text.slice(0, 200)}`);
     return JSON.parse(text) as T;
   }
