@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CHECKOUT_ACTIONS, CHECKOUT_STATES } from '@bank-checkout/contract';
-import { ACTIONS, FROM_ENDING, RESOLVE, STATES } from '../packages/bff/src/checkout/transitions.js';
+import { ACTIONS, CHANGES, FROM_ENDING, RESOLVE, STATES, type Change } from '../packages/bff/src/checkout/transitions.js';
 
 export const README = fileURLToPath(new URL('../packages/bff/README.md', import.meta.url));
 
@@ -29,11 +29,28 @@ function stateRows(): string[] {
   });
 }
 
-/** The two tables, each with its markers, as they stand in the README. */
-export function stateTables(): { states: string; actions: string } {
+/** What each change other than the payer's actions may do: from which states, to which. */
+const CHANGE_MEANING: Record<Change, string> = {
+  time: 'time alone: expiry, a deadline, a lease that lapsed',
+  relaunch: 'a newer launch redeemed in another browser',
+  resolve: "the merchant's decision",
+  'merchant-cancel': "the merchant's cancellation",
+  'link-result': 'a verified result of the bank’s page',
+  'late-answer': 'a bank’s answer after its lease lapsed',
+};
+function changeRows(): string[] {
+  return CHANGES.map((by) => {
+    const moves = CHECKOUT_STATES.filter((s) => STATES[s].by[by]?.length).map((s) => `${code(s)} → ${list(STATES[s].by[by]!)}`);
+    return `| ${code(by)} | ${CHANGE_MEANING[by]} | ${moves.join('; ')} |`;
+  });
+}
+
+/** The tables, each with its markers, as they stand in the README. */
+export function stateTables(): { states: string; actions: string; changes: string } {
   return {
     states: ['| State | Actions | Time | Holds |', '|---|---|---|---|', ...stateRows()].join('\n'),
     actions: ['| Action | Leads to |', '|---|---|', ...CHECKOUT_ACTIONS.map((a) => `| ${code(a)} | ${list(ACTIONS[a].to)} |`)].join('\n'),
+    changes: ['| Change | By | From → to |', '|---|---|---|', ...changeRows()].join('\n'),
   };
 }
 

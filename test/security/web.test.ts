@@ -207,7 +207,7 @@ describe('web', () => {
         transactionId: 'TX-H',
         amount: v.amount,
         reference: v.reference,
-        dateInitPayment: 1,
+        dateInitPayment: rig.clock.now,
       });
       const signed = new URLSearchParams({ dataReturn, signatureDataReturn: await signNotification(dataReturn, SECRETS.apiKey) }).toString();
       const formInit = (body: string): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });

@@ -68,6 +68,8 @@ const envSchema = z.object({
   PROVIDER_INDIRECT_SIGNED_VALUE: z.string().min(1).max(64).default(INDIRECT_SIGNED_VALUE),
   /** An E301 on a session quiet this long is the bank's session having ended (the spec does not say how long one lives). */
   PROVIDER_SESSION_QUIET_SECONDS: int(1, 86_400).default(60),
+  /** How far the provider's clock may be from ours when a link result's payment time is checked. */
+  PROVIDER_CLOCK_SKEW_SECONDS: int(0, 3_600).default(300),
   BFF_MERCHANT_SECRET: z.string().min(16, 'must be at least 16 characters').default(SANDBOX.merchantSecret),
   BFF_PUBLIC_URL: url.optional(),
   ALLOWED_ORIGINS: z
@@ -178,6 +180,8 @@ export interface BffConfig {
     indirectSignedValue: string;
     /** How long a bank session may be quiet before an E301 on it means it ended. */
     sessionQuietMs: number;
+    /** How far the provider's clock may be from ours (a link result's `dateInitPayment` is checked against the link's time). */
+    clockSkewSeconds: number;
   };
   /** True when talking to the provider's test environment: test values are shown. */
   sandbox: boolean;
@@ -391,6 +395,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.PROVIDER_TIMEOUT_MS,
       indirectSignedValue: e.PROVIDER_INDIRECT_SIGNED_VALUE,
       sessionQuietMs: e.PROVIDER_SESSION_QUIET_SECONDS * 1000,
+      clockSkewSeconds: e.PROVIDER_CLOCK_SKEW_SECONDS,
     },
     sandbox: e.PROVIDER_ENV === 'san',
     merchantSecret: e.BFF_MERCHANT_SECRET,

@@ -8,7 +8,7 @@ import { links, decodeDataReturn, encodeDataReturn, normalizeBase64, verifyNotif
 import type { BffConfig } from './config.js';
 import { ApiError, errors, zodIssues } from './errors.js';
 import type { Logger } from './log.js';
-import type { CheckoutRecord, NotificationRecord, Store } from './store/types.js';
+import type { CheckoutRecord, NotificationRecord, NotificationSettle, Store } from './store/types.js';
 import type { CheckoutService } from './checkout/service.js';
 import type { OutboxEvent } from './store/types.js';
 import type { WebhookEvent } from './webhook.js';
@@ -58,29 +58,65 @@ export function createNotificationReceiver(deps: {
   const eventsFor = (n: NotificationRecord, first: boolean): OutboxEvent[] =>
     first && deps.webhook?.enabled ? [deps.webhook.event({ type: 'notification.received', data: notificationView(n) })] : [];
 
+  /**
+   * The checkout a result is for: the one the BFF's own URLs name (`hint`), else those of its
+   * reference; of the same reference and amount, and bound to the payment it was issued for: a
+   * checkout that signed a payment link, with the payment begun (`dateInitPayment`) between that
+   * signing and the link's end (its expiry and grace period), give or take the clocks' skew. An
+   * old signed result replayed onto a newer checkout of the same reference is for none.
+   */
   async function match(data: links.DataReturn, hint: string | undefined): Promise<CheckoutRecord | null> {
     const candidates = hint
       ? [await store.getCheckout(hint)].filter((r): r is CheckoutRecord => r !== null)
       : await store.findCheckoutsByReference(data.reference);
-    // A result only counts for a checkout of the same reference and amount, in a link mode.
-    return candidates.find((r) => r.reference === data.reference && r.amount === data.amount && r.mode !== 'native') ?? null;
+    return candidates.find((r) => r.reference === data.reference && r.amount === data.amount && boundTo(r, data.dateInitPayment)) ?? null;
   }
 
-  /** Matches and applies a stored notification; the checkout it moved (or null) and the notification as now stored. */
+  const skewMs = config.provider.clockSkewSeconds * 1000;
+  /** Whether a payment begun at `begunAt` may be this checkout's (a link it signed, in the link's time). */
+  function boundTo(r: CheckoutRecord, begunAt: number): boolean {
+    // A checkout stored before the signing time was kept: its link mode and its creation stand for it.
+    const signedAt = r.internal.linkSignedAt ?? (r.mode !== 'native' ? r.createdAt : undefined);
+    if (signedAt === undefined) return false;
+    const end = r.expiresAt + config.linkGraceMinutes * 60_000;
+    return begunAt >= signedAt - skewMs && begunAt <= end + skewMs;
+  }
+
+  /**
+   * Matches and applies a stored notification, and settles it with what it did, in one
+   * transaction with the checkout's change: of several deliveries of one result (at once, on any
+   * instance), one settles it and writes its event; the others change nothing. A checkout with a
+   * call at the bank is left alone: the result stays pending for the sweeper.
+   */
   async function apply(n: NotificationRecord, data: links.DataReturn, hint: string | undefined, source: 'notification' | 'return', first: boolean) {
+    const from = n.outcome === 'unmatched' ? (['unmatched'] as const) : (['pending'] as const);
+    const settle = (outcome: NotificationRecord['outcome'], checkoutId: string | null): NotificationSettle => ({
+      id: n.id,
+      from,
+      to: { outcome, checkoutId },
+      events: eventsFor({ ...n, outcome, checkoutId }, first),
+    });
     const rec = await match(data, hint);
     if (!rec) {
-      const patch = { outcome: 'unmatched', checkoutId: null } as const;
-      await store.updateNotification(n.id, patch, eventsFor({ ...n, ...patch }, first));
-      logger.log('warn', 'notification.unmatched', { notificationId: n.id, status: data.status });
-      return { checkout: null, stored: { ...n, ...patch } };
+      const settled = n.outcome === 'unmatched' || (await store.settleNotification(settle('unmatched', null)));
+      if (settled) logger.log('warn', 'notification.unmatched', { notificationId: n.id, status: data.status });
+      return { checkout: null, stored: { ...n, outcome: 'unmatched' as const, checkoutId: null }, settled: settled && n.outcome !== 'unmatched' };
     }
-    const settled = await service.settle(rec);
-    const { record, changed } = await service.applyLinkResult(settled, data.status, data.transactionId, source);
-    const patch = { outcome: changed ? 'applied' : 'ignored', checkoutId: rec.id } as const;
-    await store.updateNotification(n.id, patch, eventsFor({ ...n, ...patch }, first));
-    logger.log('info', 'notification.applied', { notificationId: n.id, checkoutId: rec.id, status: data.status, changed, state: record.state });
-    return { checkout: record, stored: { ...n, ...patch } };
+    const applied = await service.applyLinkResult(rec, data.status, data.transactionId, source, (changed) => settle(changed ? 'applied' : 'ignored', rec.id));
+    if (applied.busy) {
+      logger.log('info', 'notification.deferred', { notificationId: n.id, checkoutId: rec.id });
+      return { checkout: applied.record, stored: n, settled: false };
+    }
+    const stored = (await store.getNotification(n.id)) ?? n;
+    if (applied.settled)
+      logger.log('info', 'notification.applied', {
+        notificationId: n.id,
+        checkoutId: rec.id,
+        status: data.status,
+        changed: applied.changed,
+        state: applied.record.state,
+      });
+    return { checkout: applied.record, stored, settled: applied.settled === true };
   }
 
   return {
@@ -95,7 +131,8 @@ export function createNotificationReceiver(deps: {
         const parsed = links.dataReturn.safeParse(decodeDataReturn(n.dataReturn));
         if (!parsed.success) continue;
         try {
-          const { stored } = await apply(n, parsed.data, undefined, 'notification', true);
+          const { stored, settled } = await apply(n, parsed.data, undefined, 'notification', true);
+          if (!settled) continue;
           deps.onReceived?.(notificationView(stored));
           done++;
         } catch (err) {
@@ -167,8 +204,9 @@ export function createNotificationReceiver(deps: {
       // checkout's hint), is applied now; applying is idempotent because results only move forward.
       const retry = inserted || record.outcome === 'pending' || record.outcome === 'unmatched';
       if (!retry) return { notification: record, duplicate: true, checkout: record.checkoutId ? await store.getCheckout(record.checkoutId) : null };
-      const { checkout, stored } = await apply(record, data, hint, source, record.outcome === 'pending');
-      if (inserted) deps.onReceived?.(notificationView(stored));
+      const { checkout, stored, settled } = await apply(record, data, hint, source, record.outcome === 'pending');
+      // Told once, by the request that settled the result (whichever delivery that was).
+      if (settled && record.outcome === 'pending') deps.onReceived?.(notificationView(stored));
       return { notification: stored, duplicate: !inserted, checkout };
     },
   };

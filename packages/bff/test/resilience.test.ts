@@ -100,7 +100,7 @@ describe('the store failing', () => {
   it('a notification stored but not applied (the store failed between the two) is applied by the sweeper, and the merchant told once', async () => {
     const c = await redirectCheckout();
     const n = await signedResult(c, 'TX-PENDING');
-    const mend = breakStore(h.bff.parts.store, ['updateNotification', 'updateCheckout']);
+    const mend = breakStore(h.bff.parts.store, ['settleNotification', 'updateCheckout']);
     let res: Response;
     try {
       res = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(n));

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { createPostgresStore, createSqliteStore, createStore, type CheckoutRecord, type NotificationRecord, type Store } from '../src/store/index.js';
-import { checkoutRecord, dropSchemas, freshSchema, sha256, unique, withPostgres } from './store-fixtures.js';
+import { RECORD_AT, checkoutRecord, dropSchemas, freshSchema, sha256, unique, withPostgres } from './store-fixtures.js';
 
 function notification(overrides: Partial<NotificationRecord> = {}): NotificationRecord {
   const id = unique('ntf');
@@ -324,15 +324,25 @@ function contract(name: string, makeEngine: () => Engine) {
       assert.deepEqual(await store.listNotifications({ limit: 0 }), []);
     });
 
-    test('updateNotification sets outcome and checkout, and ignores unknown ids', async () => {
+    test('settleNotification is a compare-and-set on the outcome: of two settlings from pending, one writes (with its events)', async () => {
       const n = notification();
       await store.insertNotification(n);
-      await store.updateNotification(n.id, { outcome: 'applied', checkoutId: 'chk_1' });
+      const event = { id: unique('evt'), type: 'notification.received', createdAt: RECORD_AT, data: { n: n.id } };
+      const other = { ...event, id: unique('evt') };
+      const [a, b] = await Promise.all([
+        store.settleNotification({ id: n.id, from: ['pending'], to: { outcome: 'applied', checkoutId: 'chk_1' }, events: [event] }),
+        store.settleNotification({ id: n.id, from: ['pending'], to: { outcome: 'ignored', checkoutId: 'chk_1' }, events: [other] }),
+      ]);
+      assert.deepEqual([a, b].sort(), [false, true]);
       const { record } = await store.insertNotification(notification({ dedupeKey: n.dedupeKey }));
-      assert.deepEqual(record, { ...n, outcome: 'applied', checkoutId: 'chk_1' });
-      await store.updateNotification(n.id, { outcome: 'unmatched', checkoutId: null });
-      assert.deepEqual((await store.insertNotification(notification({ dedupeKey: n.dedupeKey }))).record, { ...n, outcome: 'unmatched' });
-      await assert.doesNotReject(store.updateNotification('missing', { outcome: 'ignored', checkoutId: null }));
+      assert.equal(record.outcome, a ? 'applied' : 'ignored');
+      assert.deepEqual((await store.getNotification(n.id))?.outcome, record.outcome);
+      const written = [await store.getEvent(event.id), await store.getEvent(other.id)].filter(Boolean);
+      assert.equal(written.length, 1, 'only the settling that held wrote its event');
+      assert.equal(await store.notificationOutcomeIs(n.id, ['pending']), false);
+      assert.equal(await store.notificationOutcomeIs(n.id, [record.outcome]), true);
+      assert.equal(await store.settleNotification({ id: 'missing', from: ['pending'], to: { outcome: 'ignored', checkoutId: null }, events: [] }), false);
+      assert.equal(await store.getNotification('missing'), null);
     });
 
     test('data survives closing the store and opening a new one', async () => {

@@ -1,22 +1,33 @@
 /**
- * How every change of a checkout is written: compare-and-set on its version, with the webhook
- * event it reports in the same transaction, and the in-process hook told after. Two helpers
- * serve every transition: `advance` (retry on a concurrent change: time, link results, the
- * merchant's decision) and `act` (a payer action under the checkout's lock, allowed by the
- * declaration of its state, at most one upstream call, its outcome resolved by that
- * declaration: a target the declaration does not name is refused and nothing is written).
+ * The engine: the one door through which every change of a checkout is written. Each write is
+ * a compare-and-set on the checkout's version, with the webhook event it reports in the same
+ * transaction, checked against the declaration (transitions.ts) before it is made:
+ *
+ * - `act`: a payer's action, accepted by the declaration of the checkout's state. An action that
+ *   calls the bank runs under the checkout's lock (a lease, renewed while the call runs) and at
+ *   most one runs at a time; its outcome is resolved by the declaration and written however the
+ *   record or the store fared meanwhile (`record`). An action that calls nothing is one write.
+ * - `change`: everything else (time, a newer launch, the merchant, the provider's results, a
+ *   late answer), each a `Change` the state must declare. While a call is with the bank, a
+ *   change that would end or reset the checkout is refused (409 `checkout_busy`) or left for
+ *   later; only time settles a lease that lapsed.
+ *
+ * Nothing else writes a checkout (test/structure/one-door.test.ts keeps it so).
  */
 import type { CheckoutAction, CheckoutMode } from '@bank-checkout/contract';
 import type { BffConfig } from '../config.js';
 import { ApiError, StaleStep, errors } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { CheckoutPatch, CheckoutRecord, OutboxEvent, Store } from '../store/types.js';
+import type { CheckoutPatch, CheckoutRecord, NotificationSettle, OutboxEvent, Store } from '../store/types.js';
+import { STORE_RETRY_AFTER_S, isUnavailable } from '../store/failure.js';
 import type { Upstream } from '../upstream.js';
 import type { WebhookEvent } from '../webhook.js';
-import { finished, unlocked, type Internal } from './internal.js';
+import { finished, unlocked, type Internal, type Lock } from './internal.js';
 import {
   ACTIONS,
+  STATES,
   TIME_RULES,
+  changeAllowed,
   isFinal,
   missingData,
   modeAllowed,
@@ -24,13 +35,24 @@ import {
   timePatch,
   type AcceptingStates,
   type ActionOutcome,
+  type Change,
   type InternalIn,
 } from './transitions.js';
 import { newId } from './secrets.js';
+import { withFunnel } from './funnel.js';
 
 /** How much longer than one provider call a checkout's lease runs before it must be renewed. */
 export const LEASE_MARGIN_MS = 2_000;
-import { withFunnel } from './funnel.js';
+
+/**
+ * How long a payer's request waits for the store to take the bank's answer to a transfer or a
+ * validation before it is answered 503 (the element waits and reads again); the instance goes on
+ * writing the answer, with backoff, for as long as the store is away.
+ */
+export const ANSWER_INLINE_MS = 1_500;
+
+/** How often the answer of a call that moved no money is tried again before it is given up with the store (the payer repeats the step). */
+const OTHER_ANSWER_TRIES = 4;
 
 export interface CheckoutEvent {
   checkoutId: string;
@@ -54,13 +76,50 @@ export interface ServiceDeps {
   onFinal: (event: CheckoutEvent) => void;
   /** Webhook events, written with the change they report (absent: no webhook configured). */
   webhook?: { enabled: boolean; event(e: WebhookEvent): OutboxEvent };
+  /** Waits between tries of a write the store refused (default: real time, jittered backoff). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** The result of an action: its outcome (the declaration says where it leads), and an error to answer with after writing. */
 export type Outcome = ActionOutcome & { answer?: ApiError };
 
+/** What a change does while a call is with the bank: refused (409), left for later, or made (it touches nothing the call writes). */
+export type WhenBusy = 'refuse' | 'skip' | 'allow';
+
+export interface ChangeOptions {
+  whenBusy?: WhenBusy;
+  /** Webhook events the change reports besides a checkout's outcome, written with it. */
+  events?: (rec: CheckoutRecord) => OutboxEvent[];
+  /** A stored result of the provider, marked as settled in the same transaction (only by the request that writes it). */
+  settle?: (changed: boolean) => NotificationSettle;
+  tries?: number;
+}
+
+export interface Changed {
+  record: CheckoutRecord;
+  changed: boolean;
+  /** Left as it was because a call is with the bank (`whenBusy: 'skip'`). */
+  busy?: boolean;
+  /** Whether this request settled the stored result it was given (another request did otherwise). */
+  settled?: boolean;
+}
+
+/** Thrown when a change other than an action would lead where the declaration does not let it: nothing is written. */
+export class UndeclaredChange extends Error {
+  constructor(
+    readonly from: CheckoutRecord['state'],
+    readonly by: Change | 'launch' | 'handoff',
+    readonly to: CheckoutRecord['state'],
+  ) {
+    super(`checkout: ${by} from ${from} to ${to}, which the declaration does not name there`);
+  }
+}
+
+const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 export function createCore(deps: ServiceDeps) {
   const { config, store, upstream, logger, now } = deps;
+  const sleep = deps.sleep ?? realSleep;
   /**
    * A checkout's lock is a lease: its holder (this instance), and an expiry one provider call
    * and a small margin away, renewed while the action runs (an action may make several calls,
@@ -72,14 +131,26 @@ export function createCore(deps: ServiceDeps) {
   /** This instance, as a lease's holder. */
   const holder = newId('bff');
   /**
-   * Checkouts whose action holds a lock in this process's memory only. The embedded engine
-   * has one writer, this process, so a lock in memory excludes every other request; the lock
-   * goes on disk only for the actions whose lapse after a crash means something (transfer and
-   * validate: the checkout becomes `unknown`). For the others (login, second login, contract,
-   * back, cancel, …) a crash leaves nothing to release, and the action costs one write, not two.
+   * Checkouts whose action holds a lock in this process's memory only, by the lock's token. The
+   * embedded engine has one writer, this process, so a lock in memory excludes every other
+   * request; the lock goes on disk only for the actions whose lapse after a crash means
+   * something (transfer and validate: the checkout becomes `unknown`). For the others (login,
+   * second login, contract, …) a crash leaves nothing to release, and the action costs one
+   * write, not two.
    */
-  const inMemory = new Set<string>();
+  const inMemory = new Map<string, { token: string; op: CheckoutAction }>();
   const memoryLock = (action: CheckoutAction) => store.engine === 'sqlite' && !TIME_RULES.lapsedLock.unknownFor.includes(action);
+  /** Answers of the bank still being written after the store failed (shutdown waits for them). */
+  const writing = new Set<Promise<unknown>>();
+
+  const leaseEnd = (busy: Lock) => busy.until ?? busy.since + leaseMs;
+  /** The action whose call is with the bank for this checkout now, or null. */
+  function inFlight(rec: CheckoutRecord): string | null {
+    const mem = inMemory.get(rec.id);
+    if (mem) return mem.op;
+    const busy = rec.internal.busy;
+    return busy && now() <= leaseEnd(busy) ? busy.op : null;
+  }
 
   /** What the merchant is told when a checkout reaches an outcome (or unknown); null otherwise. */
   function checkoutEvent(
@@ -104,91 +175,147 @@ export function createCore(deps: ServiceDeps) {
 
   /**
    * Writes a change of `from` with compare-and-set, with the webhook event it reports in the
-   * same transaction, and tells the in-process hook. `before` is the checkout as the action
-   * found it (its state is the event's previous state). The furthest funnel step goes with
-   * every write (funnel.ts). Null when `from` was stale.
+   * same transaction (and the stored result it settles, if any), and tells the in-process hook.
+   * `before` is the checkout as the action found it (its state is the event's previous state).
+   * The furthest funnel step goes with every write (funnel.ts). Null when `from` was stale (or
+   * the result was settled by another request).
    */
-  async function commit(before: CheckoutRecord, from: CheckoutRecord, patch: CheckoutPatch, source: CheckoutEvent['source']): Promise<CheckoutRecord | null> {
+  async function commit(
+    before: CheckoutRecord,
+    from: CheckoutRecord,
+    patch: CheckoutPatch,
+    source: CheckoutEvent['source'],
+    settle?: NotificationSettle,
+    extra: OutboxEvent[] = [],
+  ): Promise<CheckoutRecord | null> {
     patch = withFunnel(from, patch);
     // A checkout that ends keeps only what an ended one needs (internal.ts `finished`).
     if (isFinal(patch.state ?? from.state)) patch = { ...patch, internal: finished(patch.internal ?? from.internal) };
     // A state is entered only with the data its declaration says it holds (transitions.ts `holds`).
     assertHolds(from.id, patch.state ?? from.state, patch.internal ?? from.internal);
     const event = checkoutEvent(before, patch.state ?? from.state, patch.mode ?? from.mode, patch.internal ?? from.internal, source);
-    const events = event && deps.webhook?.enabled ? [deps.webhook.event({ type: 'checkout.updated', data: event })] : [];
-    const written = await store.updateCheckout(from.id, from.version, patch, events);
+    const events = [...(event && deps.webhook?.enabled ? [deps.webhook.event({ type: 'checkout.updated', data: event })] : []), ...extra];
+    const written = await store.updateCheckout(from.id, from.version, patch, events, settle);
     if (written && event) deps.onFinal(event);
     return written;
   }
 
+  const reread = async (id: string) => {
+    const fresh = await store.getCheckout(id);
+    if (!fresh) throw errors.notFound('Checkout');
+    return fresh;
+  };
+
+  /** 409 for a request whose checkout is held by another request (a call with the bank). */
+  const busyConflict = () => errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
+
   /**
-   * Applies `decide` to the checkout as stored until the write holds: a concurrent change makes
-   * it read the checkout again and decide again (at most `tries` times). `decide` returning
-   * null means nothing is to change.
+   * The door for every change that is not a payer's action: `decide` (on the checkout as stored)
+   * gives the patch, or null for none; the declaration of the checkout's state must let `by`
+   * lead where the patch goes (UndeclaredChange otherwise, nothing written). A concurrent change
+   * makes it read the checkout again and decide again (at most `tries` times). While a call is
+   * with the bank it is refused, skipped or made, as `whenBusy` says; time alone first settles
+   * a lease that lapsed.
    */
-  async function advance(rec: CheckoutRecord, decide: (rec: CheckoutRecord) => CheckoutPatch | null, source: CheckoutEvent['source'], tries = 5) {
-    for (let i = 0; i < tries; i++) {
+  async function change(
+    rec: CheckoutRecord,
+    by: Change | 'launch' | 'handoff',
+    decide: (rec: CheckoutRecord) => CheckoutPatch | null,
+    source: CheckoutEvent['source'],
+    opts: ChangeOptions = {},
+  ): Promise<Changed> {
+    const whenBusy = opts.whenBusy ?? 'refuse';
+    for (let i = 0; i < (opts.tries ?? 5); i++) {
+      if (by !== 'time') {
+        // A lease that lapsed is time's to settle first (a transfer's becomes `unknown`).
+        if (rec.internal.busy && !inFlight(rec)) rec = await settle(rec);
+        if (inFlight(rec) && whenBusy !== 'allow') {
+          if (whenBusy === 'skip') return { record: rec, changed: false, busy: true };
+          throw busyConflict();
+        }
+      }
       const patch = decide(rec);
-      if (!patch) return { record: rec, changed: false };
-      const written = await commit(rec, rec, { ...patch, updatedAt: now() }, source);
-      if (written) return { record: written, changed: true };
-      const fresh = await store.getCheckout(rec.id);
-      if (!fresh) throw errors.notFound('Checkout');
-      rec = fresh;
+      if (!patch) {
+        const settled = opts.settle ? await store.settleNotification(opts.settle(false)) : undefined;
+        return { record: rec, changed: false, ...(settled !== undefined ? { settled } : {}) };
+      }
+      const to = patch.state ?? rec.state;
+      if (!(by === 'launch' || by === 'handoff' ? to === rec.state : changeAllowed(rec.state, by, to))) throw new UndeclaredChange(rec.state, by, to);
+      const settling = opts.settle?.(true);
+      const written = await commit(rec, rec, { ...patch, updatedAt: now() }, source, settling, opts.events?.(rec));
+      if (written) return { record: written, changed: true, ...(settling ? { settled: true } : {}) };
+      // The result may have been settled by another request (a second delivery of it).
+      if (settling && !(await store.notificationOutcomeIs(settling.id, settling.from))) return { record: await reread(rec.id), changed: false, settled: false };
+      rec = await reread(rec.id);
     }
     throw errors.conflict('checkout_busy', 'The checkout is being updated; try again.');
   }
 
   /** Applies what time alone has done (expiry, deadline, a lapsed lock); returns the current record. */
   async function settle(rec: CheckoutRecord): Promise<CheckoutRecord> {
-    // An action under way holds the checkout (as a `busy` marker would): time waits for it.
+    // An action under way holds the checkout: time waits for it.
     if (inMemory.has(rec.id)) return rec;
-    return (
-      await advance(rec, (r) => timePatch(r, now(), leaseMs, config.linkGraceMinutes * 60_000), 'time', 3).catch(async (err) => {
-        if (err instanceof ApiError && err.code === 'checkout_busy') return { record: (await store.getCheckout(rec.id)) ?? rec };
-        throw err;
-      })
-    ).record;
+    try {
+      return (await change(rec, 'time', (r) => timePatch(r, now(), leaseMs, config.linkGraceMinutes * 60_000), 'time', { tries: 3 })).record;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'checkout_busy') return (await store.getCheckout(rec.id)) ?? rec;
+      throw err;
+    }
   }
 
   /**
-   * Keeps the lease of a locked checkout while its action runs: renewed every third of the
-   * lease, each renewal a compare-and-set. `release` stops renewing and gives the checkout as
-   * last written, or null when the lease was lost (it lapsed and another request settled it).
+   * Keeps the lease of a locked checkout while its action runs and its answer is written:
+   * renewed every third of the lease, each renewal a compare-and-set. Writes of the holder go
+   * through `serial`, one at a time with the renewals. `current` is the checkout as last written
+   * by the holder; `lost` once the lease belongs to it no more.
    */
-  function hold(locked: CheckoutRecord) {
-    let current: CheckoutRecord | null = locked;
-    let renewing: Promise<void> = Promise.resolve();
-    const renew = async () => {
-      const busy = current?.internal.busy;
-      if (!current || !busy) return;
-      const renewed = await store
-        .updateCheckout(current.id, current.version, { internal: { ...current.internal, busy: { ...busy, until: now() + leaseMs } } })
-        .catch((err: unknown) => {
-          // The store is down for a moment: the next renewal tries again.
-          logger.log('warn', 'checkout.lease_not_renewed', { checkoutId: locked.id, reason: err instanceof Error ? err.message : 'error' });
-          return undefined;
-        });
-      if (renewed !== undefined) current = renewed;
+  function hold(locked: CheckoutRecord, token: string) {
+    let current = locked;
+    let lost = false;
+    let stopped = false;
+    let chain: Promise<unknown> = Promise.resolve();
+    const serial = <T>(work: () => Promise<T>): Promise<T> => {
+      const run = chain.then(work);
+      chain = run.catch(() => undefined);
+      return run;
     };
-    const timer = setInterval(
-      () => {
-        renewing = renewing.then(renew);
-      },
-      Math.max(50, Math.floor(leaseMs / 3)),
-    );
+    const renew = async () => {
+      const busy = current.internal.busy;
+      if (stopped || lost || !busy) return;
+      try {
+        const renewed = await store.updateCheckout(current.id, current.version, {
+          internal: { ...current.internal, busy: { ...busy, until: now() + leaseMs } },
+        });
+        if (renewed) current = renewed;
+        else {
+          // Another write came between (a launch token, say): the lease is still ours if its token is.
+          const fresh = await store.getCheckout(current.id);
+          if (fresh?.internal.busy?.token === token) current = fresh;
+          else lost = true;
+        }
+      } catch (err) {
+        // The store is away for a moment: the next renewal tries again.
+        logger.log('warn', 'checkout.lease_not_renewed', { checkoutId: locked.id, reason: err instanceof Error ? err.message : 'error' });
+      }
+    };
+    const timer = setInterval(() => void serial(renew), Math.max(50, Math.floor(leaseMs / 3)));
     timer.unref?.();
     return {
-      async release() {
-        clearInterval(timer);
-        await renewing;
+      get current() {
         return current;
+      },
+      set current(r: CheckoutRecord) {
+        current = r;
+      },
+      serial,
+      async stop() {
+        stopped = true;
+        clearInterval(timer);
+        await chain;
       },
     };
   }
-
-  /** 409 for a request whose checkout was taken by another request (or whose lease lapsed meanwhile). */
-  const busyConflict = () => errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
+  type Lease = ReturnType<typeof hold>;
 
   /** Refuses (500, nothing written) a checkout in `state` without the data the state declares it holds. */
   function assertHolds(id: string, state: CheckoutRecord['state'], data: Internal): void {
@@ -198,61 +325,83 @@ export function createCore(deps: ServiceDeps) {
     throw new Error(`checkout ${id} in ${state} lacks ${missing.join(', ')}`);
   }
 
+  const resolveContext = (r: CheckoutRecord) => ({ attemptsLeft: r.attemptsLeft, now: now(), sessionQuietMs: config.provider.sessionQuietMs });
+
+  /** Refuses an action the checkout cannot take now (its mode, an ending, a call in flight, another step). */
+  function admit(rec: CheckoutRecord, action: CheckoutAction, mode: CheckoutMode | undefined): void {
+    if (!modeAllowed(rec.modes, mode)) throw errors.conflict('mode_not_allowed', `This checkout does not allow the ${mode} mode.`);
+    const rule = ACTIONS[action];
+    if (isFinal(rec.state) && !rule.from.includes(rec.state)) throw errors.conflict('checkout_finished', `The checkout is already ${rec.state}.`);
+    if (inFlight(rec)) throw busyConflict();
+    if (!rule.from.includes(rec.state)) throw new StaleStep(`This action is not possible while the checkout is in state ${rec.state}.`);
+  }
+
   /**
-   * Runs one payer action under the checkout's lock, from the states whose declaration accepts
-   * it, for a checkout that allows `mode` (by default the mode the action needs). The lock is a
-   * `busy` lease written with compare-and-set (renewed while the action runs); a second request
-   * meanwhile gets 409. `run` gets the checkout's data as the states that accept the action hold
-   * it (typed from their declarations, checked before the call). A failure before any upstream
-   * call, or an outcome the declaration does not name, releases the lock and changes nothing.
+   * Runs one payer action, from the states whose declaration accepts it, for a checkout that
+   * allows `mode` (by default the mode the action needs). An action the declaration answers
+   * itself (`pick`: back, cancel, restart) is one compare-and-set. Any other runs under the
+   * checkout's lock: a `busy` lease written with compare-and-set (renewed while the action runs),
+   * or, for a step of the embedded engine that moves no money, a lock in this process's memory;
+   * a second request meanwhile gets 409. `run` gets the checkout's data as the states that accept
+   * the action hold it. A failure before any upstream call, or an outcome the declaration does
+   * not name, releases the lock and changes nothing.
    */
   async function act<A extends CheckoutAction>(
     rec: CheckoutRecord,
     action: A,
-    run: (locked: CheckoutRecord, i: InternalIn<AcceptingStates<A>>) => Promise<Outcome>,
+    run?: (locked: CheckoutRecord, i: InternalIn<AcceptingStates<A>>) => Promise<Outcome>,
     mode = ACTIONS[action].needsMode,
   ): Promise<CheckoutRecord> {
-    if (!modeAllowed(rec.modes, mode)) throw errors.conflict('mode_not_allowed', `This checkout does not allow the ${mode} mode.`);
-    const rule = ACTIONS[action];
-    if (isFinal(rec.state) && !rule.from.includes(rec.state)) throw errors.conflict('checkout_finished', `The checkout is already ${rec.state}.`);
-    if (rec.internal.busy || inMemory.has(rec.id)) throw busyConflict();
-    if (!rule.from.includes(rec.state)) throw new StaleStep(`This action is not possible while the checkout is in state ${rec.state}.`);
+    admit(rec, action, mode);
+    if (!run) return actAtOnce(rec, action, mode);
+    const token = newId('lk');
     const inMemoryOnly = memoryLock(action);
     // Taken with nothing awaited since the check above: no other request can slip in between.
-    if (inMemoryOnly) inMemory.add(rec.id);
+    if (inMemoryOnly) inMemory.set(rec.id, { token, op: action });
+    let lease: Lease | null = null;
+    let background = false;
     try {
       // Either way the lock holds only if the checkout is still the one this request read (a
-      // compare-and-set on its version): a request that read it before another action ended
-      // gets 409, and sends nothing upstream.
+      // compare-and-set on the version it read, never on one read again): a request that read
+      // it before another action ended gets 409, and sends nothing upstream.
+      const lock: Lock = { op: action, since: now(), until: now() + leaseMs, holder, token };
       const locked = inMemoryOnly
         ? await store.getCheckout(rec.id).then((current) => (current?.version === rec.version ? rec : null))
-        : await store.updateCheckout(rec.id, rec.version, {
-            internal: { ...rec.internal, busy: { op: action, since: now(), until: now() + leaseMs, holder } },
-          });
+        : await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: lock } });
       if (!locked) throw busyConflict();
-      const lease = inMemoryOnly ? null : hold(locked);
+      lease = inMemoryOnly ? null : hold(locked, token);
       let outcome: Outcome;
       let patch: CheckoutPatch;
       try {
         assertHolds(locked.id, locked.state, locked.internal);
         outcome = await run(locked, locked.internal as InternalIn<AcceptingStates<A>>);
-        patch = resolveOutcome(locked.state, action, outcome, {
-          attemptsLeft: locked.attemptsLeft,
-          now: now(),
-          sessionQuietMs: config.provider.sessionQuietMs,
-        });
+        patch = resolveOutcome(locked.state, action, outcome, resolveContext(locked));
       } catch (err) {
-        const held = lease ? await lease.release() : null;
-        if (held) await store.updateCheckout(held.id, held.version, { internal: unlocked(held.internal) });
+        await release(locked, token, lease);
         throw err;
       }
-      const held = lease ? await lease.release() : locked;
-      const written = held && (await commit(rec, held, { ...patch, internal: unlocked(patch.internal ?? held.internal), updatedAt: now() }, 'native'));
-      if (!written) {
-        // Another request changed the checkout meanwhile (a cancel that raced this one, or the
-        // settling of a lease that lapsed): this request's outcome is not written, and it is told so.
-        logger.log('warn', 'checkout.lock_lost', { checkoutId: rec.id, op: action });
-        throw busyConflict();
+      const recording = record(rec, locked, {
+        token,
+        action,
+        outcome,
+        patch,
+        lease,
+        moneyCall: !inMemoryOnly && TIME_RULES.lapsedLock.unknownFor.includes(action),
+      });
+      const written = await inTime(recording);
+      if (written === TIMED_OUT) {
+        // The store is away: the answer is written as soon as it is back, the lease kept meanwhile.
+        background = true;
+        const pending = recording
+          .catch((err: unknown) =>
+            logger.log('error', 'checkout.answer_not_written', { checkoutId: rec.id, op: action, reason: err instanceof Error ? err.message : 'error' }),
+          )
+          .finally(() => {
+            writing.delete(pending);
+            void lease?.stop();
+          });
+        writing.add(pending);
+        throw errors.storeUnavailable(STORE_RETRY_AFTER_S);
       }
       logger.log('info', 'checkout.transition', {
         checkoutId: written.id,
@@ -264,11 +413,139 @@ export function createCore(deps: ServiceDeps) {
       if (outcome.answer) throw outcome.answer;
       return written;
     } finally {
-      if (inMemoryOnly) inMemory.delete(rec.id);
+      if (!background) await lease?.stop();
+      if (inMemoryOnly && inMemory.get(rec.id)?.token === token) inMemory.delete(rec.id);
     }
   }
 
-  return { config, store, upstream, logger, now, leaseMs, holder, commit, advance, settle, act };
+  const TIMED_OUT = Symbol('timed out');
+  /** The write's result, or TIMED_OUT once it has waited on the store for ANSWER_INLINE_MS. */
+  async function inTime<T>(work: Promise<T>): Promise<T | typeof TIMED_OUT> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<typeof TIMED_OUT>((r) => (timer = setTimeout(() => r(TIMED_OUT), ANSWER_INLINE_MS)));
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Gives the lock back after an action that wrote nothing (its own lock, if it still holds it). */
+  async function release(locked: CheckoutRecord, token: string, lease: Lease | null): Promise<void> {
+    if (!lease) return;
+    await lease.stop();
+    for (let i = 0; i < 3; i++) {
+      const cur = lease.current;
+      if (cur.internal.busy?.token !== token) return;
+      if (await store.updateCheckout(cur.id, cur.version, { internal: unlocked(cur.internal) }).catch(() => null)) return;
+      const fresh = await store.getCheckout(locked.id).catch(() => null);
+      if (!fresh) return;
+      lease.current = fresh;
+    }
+  }
+
+  /** An action that calls no one: the declaration's own outcome, written with one compare-and-set. */
+  async function actAtOnce(rec: CheckoutRecord, action: CheckoutAction, mode: CheckoutMode | undefined): Promise<CheckoutRecord> {
+    for (let i = 0; i < 3; i++) {
+      const pick = STATES[rec.state].on[action]?.pick;
+      if (!pick) throw new StaleStep(`This action is not possible while the checkout is in state ${rec.state}.`);
+      const patch = resolveOutcome(rec.state, action, pick(rec), resolveContext(rec));
+      const written = await commit(rec, rec, { ...patch, updatedAt: now() }, 'native');
+      if (written) {
+        logger.log('info', 'checkout.transition', { checkoutId: written.id, op: action, from: rec.state, to: written.state });
+        return written;
+      }
+      rec = await reread(rec.id);
+      admit(rec, action, mode);
+    }
+    throw busyConflict();
+  }
+
+  interface Answer {
+    token: string;
+    action: CheckoutAction;
+    outcome: Outcome;
+    patch: CheckoutPatch;
+    lease: Lease | null;
+    /** A transfer or a validation: its answer may say that money moved. */
+    moneyCall: boolean;
+  }
+
+  /**
+   * Writes the bank's answer to an action. Another write that left the lease its holder's (a
+   * launch token issued meanwhile) is read and written over; a lease that lapsed meanwhile is
+   * a late answer (`late`); a store that cannot take it is tried again with backoff, for a
+   * transfer or a validation until it can (the lease kept meanwhile), for any other step a few
+   * times (the payer repeats the step).
+   */
+  async function record(before: CheckoutRecord, locked: CheckoutRecord, a: Answer): Promise<CheckoutRecord> {
+    let cur = locked;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const base = a.lease?.current ?? cur;
+        const next = { ...a.patch, internal: unlocked(a.patch.internal ?? base.internal), updatedAt: now() };
+        const written = await (a.lease ? a.lease.serial(() => commit(before, a.lease!.current, next, 'native')) : commit(before, cur, next, 'native'));
+        if (written) return written;
+        const fresh = await reread(before.id);
+        const ours = a.lease ? fresh.internal.busy?.token === a.token : inMemory.get(before.id)?.token === a.token;
+        if (ours) {
+          if (a.lease) a.lease.current = fresh;
+          cur = fresh;
+          continue;
+        }
+        return await late(fresh, locked, a);
+      } catch (err) {
+        if (!isUnavailable(err) || (!a.moneyCall && attempt >= OTHER_ANSWER_TRIES)) throw err;
+        const wait = Math.min(5_000, 100 * 2 ** Math.min(attempt - 1, 6));
+        await sleep(wait + Math.random() * wait * 0.25);
+      }
+    }
+  }
+
+  /**
+   * The bank answered after the call's lease was lost (it lapsed and the checkout was settled
+   * meanwhile). Settled `unknown` for this very lock: the answer is where the call led after all.
+   * Money that moved ends `succeeded` from wherever the checkout went. Any other answer is
+   * dropped (the payer repeats the step) and the request gets 409.
+   */
+  async function late(fresh: CheckoutRecord, locked: CheckoutRecord, a: Answer): Promise<CheckoutRecord> {
+    const ownUnknown = (r: CheckoutRecord) => r.state === 'unknown' && r.internal.lapsed?.token === a.token;
+    const paid = a.outcome.outcome === 'paid';
+    const { record, changed } = await change(
+      fresh,
+      'late-answer',
+      (r) => {
+        if (ownUnknown(r)) {
+          const p = resolveOutcome(locked.state, a.action, a.outcome, resolveContext(r));
+          return { ...p, internal: unlocked(p.internal ?? r.internal) };
+        }
+        if (paid && r.state !== 'succeeded' && changeAllowed(r.state, 'late-answer', 'succeeded')) {
+          const { busy, lapsed, ...kept } = { ...r.internal, ...a.patch.internal };
+          return { state: 'succeeded', error: null, internal: kept };
+        }
+        return null;
+      },
+      'native',
+    );
+    if (changed) {
+      logger.log('warn', 'checkout.late_answer', { checkoutId: record.id, op: a.action, to: record.state });
+      return record;
+    }
+    logger.log('warn', 'checkout.lock_lost', { checkoutId: fresh.id, op: a.action, state: fresh.state });
+    throw busyConflict();
+  }
+
+  /** Waits (up to `timeoutMs`) for the answers still being written after a store failure. */
+  async function drain(timeoutMs: number): Promise<number> {
+    const left = [...writing];
+    if (!left.length) return 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled(left), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+    return writing.size;
+  }
+
+  return { config, store, upstream, logger, now, leaseMs, holder, commit, change, settle, act, inFlight, drain };
 }
 
 export type Core = ReturnType<typeof createCore>;

@@ -33,8 +33,9 @@ export function handoffActions(core: Core) {
       const token = randomBytes(24).toString('base64url');
       const expiresAt = Math.min(now() + HANDOFF_TTL_MS, rec.expiresAt);
       const hash = await sha256Hex(token);
-      const { changed } = await core.advance(
+      const { changed } = await core.change(
         rec,
+        'handoff',
         (r) => (open(r) ? { internal: { ...r.internal, handoff: { hash, expiresAt, used: false } } } : null),
         'native',
       );
@@ -57,8 +58,9 @@ export function handoffActions(core: Core) {
         return r.state === 'redirect' && Boolean(r.internal.url) && x?.hash === h.hash && !x.used && now() < x.expiresAt;
       };
       // Marked used with compare-and-set: two phones scanning at once get the page once.
-      const { record, changed } = await core.advance(
+      const { record, changed } = await core.change(
         settled,
+        'handoff',
         (r) => (usable(r) ? { internal: { ...r.internal, handoff: { ...r.internal.handoff!, used: true } } } : null),
         'native',
       );

@@ -44,7 +44,11 @@ export interface Internal {
    * An upstream call in flight: no second one may start. A lease: `holder` (the instance) renews
    * `until` while the call runs; past it, the holder is taken to have stopped.
    */
-  busy?: { op: string; since: number; until?: number; holder?: string };
+  busy?: Lock;
+  /** A transfer's or validation's lock that lapsed (the checkout became `unknown`): its holder may still come back with the bank's answer. */
+  lapsed?: Lock & { at: number };
+  /** When a payment link was first signed for this checkout: a link result counts only for a payment begun after it (kept for its whole life). */
+  linkSignedAt?: number;
   /** Payment-link modes. */
   idDebt?: string;
   url?: string;
@@ -63,6 +67,19 @@ export interface Internal {
   handoff?: { hash: string; expiresAt: number; used: boolean };
 }
 
+/**
+ * An upstream call in flight, as a lease: its holder (an instance) renews `until` while the
+ * call runs. `token` names this one lock, so that its holder can tell its own lease from a
+ * later one.
+ */
+export interface Lock {
+  op: string;
+  since: number;
+  until?: number;
+  holder?: string;
+  token?: string;
+}
+
 export interface FunnelMark {
   step: FunnelStep;
   bankId?: string;
@@ -71,7 +88,11 @@ export interface FunnelMark {
 
 /** What a checkout keeps when the payer starts over with a bank: only the merchant's choices. */
 export function merchantData(i: Internal): Internal {
-  return { ...(i.explicitDestiny ? { explicitDestiny: true } : {}), ...(i.funnel ? { funnel: i.funnel } : {}) };
+  return {
+    ...(i.explicitDestiny ? { explicitDestiny: true } : {}),
+    ...(i.funnel ? { funnel: i.funnel } : {}),
+    ...(i.linkSignedAt !== undefined ? { linkSignedAt: i.linkSignedAt } : {}),
+  };
 }
 
 /** Drops what a finished native session no longer needs. */
@@ -86,7 +107,7 @@ export function scrubSession(i: Internal): Internal {
  * The session, the payer's contracts and accounts, the challenge and the signed URL go.
  */
 export function finished(i: Internal): Internal {
-  const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank, handoff } = i;
+  const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank, handoff, linkSignedAt } = i;
   return Object.fromEntries(
     Object.entries({
       explicitDestiny,
@@ -100,6 +121,7 @@ export function finished(i: Internal): Internal {
       funnel,
       linkBank,
       handoff,
+      linkSignedAt,
     }).filter(([, v]) => v !== undefined),
   ) as Internal;
 }

@@ -37,9 +37,15 @@ const make = (kind: 'lt' | 'fk', checkoutId: string) => `${kind}_${checkoutId}.$
 
 const sameHash = (a: string | null, b: string) => a !== null && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** A new launch token for `checkoutId`, and the launch record that expects it. */
+/** A new launch token for `checkoutId`, and the launch record that expects it (`previous` carried over). */
 export async function newLaunch(checkoutId: string, now: number, previous?: LaunchRecord): Promise<{ token: string; launch: LaunchRecord }> {
   const token = make('lt', checkoutId);
+  const tokenHash = await sha256Hex(token);
+  return { token, launch: withToken(previous, tokenHash, now + LAUNCH_TTL_MS) };
+}
+
+/** The launch record expecting the token of this hash until `expiresAt`, the rest of `previous` kept. */
+function withToken(previous: LaunchRecord | undefined, tokenHash: string, expiresAt: number): LaunchRecord {
   const base: LaunchRecord = previous ?? {
     tokenHash: null,
     tokenExpiresAt: 0,
@@ -49,7 +55,7 @@ export async function newLaunch(checkoutId: string, now: number, previous?: Laun
     refusals: 0,
     lastRefusedAt: null,
   };
-  return { token, launch: { ...base, tokenHash: await sha256Hex(token), tokenExpiresAt: now + LAUNCH_TTL_MS } };
+  return { ...base, tokenHash, tokenExpiresAt: expiresAt };
 }
 
 /** What the merchant is told when a launch token already redeemed is presented again. */
@@ -68,53 +74,34 @@ const holdsSession = (rec: CheckoutRecord) => Boolean(rec.internal.sessionId) &&
 export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
   const { store, now, logger } = core;
 
-  /** Writes `patch(rec)` with compare-and-set, reading again on a concurrent change. */
-  async function write(
-    rec: CheckoutRecord,
-    decide: (rec: CheckoutRecord) => Promise<Parameters<typeof store.updateCheckout>[2]>,
-    events: (rec: CheckoutRecord) => ReturnType<NonNullable<ServiceDeps['webhook']>['event']>[] = () => [],
-  ) {
-    for (let i = 0; i < 5; i++) {
-      const written = await store.updateCheckout(rec.id, rec.version, { ...(await decide(rec)), updatedAt: now() }, events(rec));
-      if (written) return written;
-      const fresh = await store.getCheckout(rec.id);
-      if (!fresh) throw errors.notFound('Checkout');
-      rec = fresh;
-    }
-    throw errors.conflict('checkout_busy', 'The checkout is being updated; try again.');
-  }
-
-  /** A fresh launch token for an isolated checkout (its page was loaded again); the frame that runs keeps its key until the token is redeemed. */
+  /**
+   * A fresh launch token for an isolated checkout (its page was loaded again). It touches only
+   * the launch, so it is issued even while a call is with the bank; the frame that runs keeps
+   * its key until the token is redeemed.
+   */
   async function relaunch(rec: CheckoutRecord): Promise<{ record: CheckoutRecord; token: string }> {
     if (rec.isolation !== 'isolated')
       throw errors.conflict('not_isolated', 'This checkout is inline: its page opens it with the client secret, not a launch token.');
-    let token = '';
-    const record = await write(rec, async (r) => {
-      const next = await newLaunch(r.id, now(), r.launch);
-      token = next.token;
-      return { launch: next.launch };
-    });
+    const token = make('lt', rec.id);
+    const tokenHash = await sha256Hex(token);
+    const expiresAt = now() + LAUNCH_TTL_MS;
+    const { record } = await core.change(rec, 'launch', (r) => ({ launch: withToken(r.launch, tokenHash, expiresAt) }), 'native', { whenBusy: 'allow' });
     return { record, token };
   }
 
   const invalid = () => errors.unauthorized('Missing or invalid launch token.');
 
-  /**
-   * The frame redeems a launch token for its key. A token already redeemed is refused (409
-   * `launch_used`) and reported to the merchant; an expired one is refused (401
-   * `launch_expired`); anything else that is not the outstanding token is 401.
-   */
-  async function redeem(token: string): Promise<{ record: CheckoutRecord; key: string }> {
-    const id = credentialCheckout('lt', token);
-    const found = id ? await store.getCheckout(id) : null;
-    if (!found || found.isolation !== 'isolated' || !found.launch) throw invalid();
-    const hash = await sha256Hex(token);
-    if (found.launch.usedHashes.some((h) => sameHash(h, hash))) {
-      const at = now();
-      const record = await write(
-        found,
-        async (r) => ({ launch: { ...r.launch!, refusals: r.launch!.refusals + 1, lastRefusedAt: at } }),
-        (r) => {
+  /** Counts a token presented again after its redemption, and tells the merchant (`checkout.launch_refused`), with the change. */
+  async function refuseUsed(found: CheckoutRecord): Promise<never> {
+    const at = now();
+    const { record } = await core.change(
+      found,
+      'launch',
+      (r) => ({ launch: { ...r.launch!, refusals: r.launch!.refusals + 1, lastRefusedAt: at } }),
+      'native',
+      {
+        whenBusy: 'allow',
+        events: (r) => {
           const data: LaunchRefusedEvent = {
             checkoutId: r.id,
             reference: r.reference,
@@ -124,30 +111,51 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
           };
           return deps.webhook?.enabled ? [deps.webhook.event({ type: 'checkout.launch_refused', data })] : [];
         },
-      );
-      logger.log('warn', 'checkout.launch_refused', { checkoutId: record.id, refusals: record.launch?.refusals ?? 0 });
-      throw new ApiError(409, 'launch_used', 'This checkout was already opened with this launch token; it cannot continue here.');
-    }
+      },
+    );
+    logger.log('warn', 'checkout.launch_refused', { checkoutId: record.id, refusals: record.launch?.refusals ?? 0 });
+    throw new ApiError(409, 'launch_used', 'This checkout was already opened with this launch token; it cannot continue here.');
+  }
+
+  /**
+   * The frame redeems a launch token for its key. A token already redeemed is refused (409
+   * `launch_used`) and reported to the merchant; an expired one is refused (401
+   * `launch_expired`); anything else that is not the outstanding token is 401. A bank session
+   * another frame opened is closed (the `relaunch` change): the new frame never inherits it. While
+   * a call is with the bank (which may open or use a session), the redemption waits its turn:
+   * 409 `checkout_busy`, and the frame tries again.
+   */
+  async function redeem(token: string): Promise<{ record: CheckoutRecord; key: string }> {
+    const id = credentialCheckout('lt', token);
+    const found = id ? await store.getCheckout(id) : null;
+    if (!found || found.isolation !== 'isolated' || !found.launch) throw invalid();
+    const hash = await sha256Hex(token);
+    if (found.launch.usedHashes.some((h) => sameHash(h, hash))) return refuseUsed(found);
     if (!sameHash(found.launch.tokenHash, hash)) throw invalid();
     if (now() >= found.launch.tokenExpiresAt) throw new ApiError(401, 'launch_expired', 'The launch token has expired; load the page again for a new one.');
-    if (found.internal.busy) throw errors.conflict('checkout_busy', 'Another request for this checkout is in progress.');
     const key = make('fk', found.id);
     const keyHash = await sha256Hex(key);
-    const record = await write(found, async (r) => {
-      if (!sameHash(r.launch?.tokenHash ?? null, hash)) throw invalid();
-      const before = r.launch!;
-      const launch: LaunchRecord = {
-        ...before,
-        tokenHash: null,
-        keyHash,
-        redeemedAt: now(),
-        usedHashes: [...before.usedHashes, hash].slice(-USED_KEPT),
-        // The key this launch replaces is remembered, so that its frame is told where the payment went.
-        ...(before.keyHash ? { replacedKeyHashes: [...(before.replacedKeyHashes ?? []), before.keyHash].slice(-USED_KEPT) } : {}),
-      };
-      // A bank session opened in another frame is closed, not handed over: the payer signs in again.
-      return holdsSession(r) ? { launch, state: 'select-bank', error: null, internal: merchantData(r.internal) } : { launch };
-    });
+    const at = now();
+    const { record } = await core.change(
+      found,
+      'relaunch',
+      (r) => {
+        if (!sameHash(r.launch?.tokenHash ?? null, hash)) throw invalid();
+        const before = r.launch!;
+        const launch: LaunchRecord = {
+          ...before,
+          tokenHash: null,
+          keyHash,
+          redeemedAt: at,
+          usedHashes: [...before.usedHashes, hash].slice(-USED_KEPT),
+          // The key this launch replaces is remembered, so that its frame is told where the payment went.
+          ...(before.keyHash ? { replacedKeyHashes: [...(before.replacedKeyHashes ?? []), before.keyHash].slice(-USED_KEPT) } : {}),
+        };
+        // A bank session opened in another frame is closed, not handed over: the payer signs in again.
+        return holdsSession(r) ? { launch, state: 'select-bank', error: null, internal: merchantData(r.internal) } : { launch };
+      },
+      'native',
+    );
     logger.log('info', 'checkout.launched', { checkoutId: record.id });
     return { record, key };
   }

@@ -10,7 +10,7 @@ import type { BffConfig } from '../config.js';
 import { errors, zodIssues } from '../errors.js';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
-import type { CheckoutEvent, Core } from './core.js';
+import type { ChangeOptions, CheckoutEvent, Core } from './core.js';
 import { merchantData, scrubSession } from './internal.js';
 import type { ViewContext } from './machine.js';
 import { faultCode } from './native.js';
@@ -88,6 +88,7 @@ export function linkActions(core: Core) {
     async redirect(rec: CheckoutRecord): Promise<CheckoutRecord> {
       if (rec.state === 'redirect' && rec.mode === 'redirect') return rec;
       return core.act(rec, 'redirect', async (_locked, i) => {
+        const signedAt = now();
         try {
           const res = await upstream.links.signer({
             subject: rec.subject,
@@ -102,7 +103,7 @@ export function linkActions(core: Core) {
           return {
             outcome: 'link-signed',
             patch: { mode: 'redirect' },
-            data: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url },
+            data: { ...scrubSession(i), ...(res.idDebt ? { idDebt: res.idDebt } : {}), url: res.url, linkSignedAt: i.linkSignedAt ?? signedAt },
           };
         } catch (err) {
           return { outcome: 'unchanged', data: i, answer: toApiError(err) };
@@ -143,6 +144,7 @@ export function linkActions(core: Core) {
             zodIssues(checked.error.issues).map((x) => ({ ...x, path: x.path === 'subject' ? 'subject (set by the merchant)' : x.path })),
           );
         }
+        const signedAt = now();
         try {
           const res = await upstream.links.periodicSigner(request);
           if (!res.url) throw new UpstreamError('schema', 'url/periodic-payment-signer');
@@ -154,6 +156,7 @@ export function linkActions(core: Core) {
               ...scrubSession(i),
               ...(res.idDebt ? { idDebt: res.idDebt } : {}),
               url: res.url,
+              linkSignedAt: i.linkSignedAt ?? signedAt,
               schedule,
               linkBank: { bankId: bank.bankId, label: bank.name },
             },
@@ -164,10 +167,15 @@ export function linkActions(core: Core) {
       });
     },
 
-    /** A verified result of the payment-link service for this checkout: moves it forward only. */
-    async applyLinkResult(rec: CheckoutRecord, status: string, transactionId: string, source: CheckoutEvent['source']) {
-      return core.advance(
+    /**
+     * A verified result of the payment-link service for this checkout: moves it forward only.
+     * While a call is with the bank for it, nothing changes (`busy`): the stored result waits for
+     * the sweeper. `settle` marks the stored result, in the same transaction.
+     */
+    async applyLinkResult(rec: CheckoutRecord, status: string, transactionId: string, source: CheckoutEvent['source'], settle?: ChangeOptions['settle']) {
+      return core.change(
         rec,
+        'link-result',
         (r) => {
           const next = linkOutcome(r.state, status);
           return next
@@ -179,6 +187,7 @@ export function linkActions(core: Core) {
             : null;
         },
         source,
+        { whenBusy: 'skip', ...(settle ? { settle } : {}) },
       );
     },
   };

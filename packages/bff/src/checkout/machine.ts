@@ -7,7 +7,7 @@ import type { FieldBank, BankType } from '@bank-checkout/provider';
 import type { CheckoutRecord } from '../store/types.js';
 import { fieldProblem, type BankView, type CheckoutView, type FieldView, type PeriodicBankView, type StepView } from '@bank-checkout/contract';
 import type { Issue } from '../errors.js';
-import { actionsFor, backTarget, isFinal, viewError } from './transitions.js';
+import { actionsFor, backLeadsTo, isFinal, viewError } from './transitions.js';
 
 export { isFinal, viewError };
 
@@ -84,7 +84,7 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
           balance: a.amount ?? null,
           ...(i.refused?.includes(a.accountId) ? { refused: true } : {}),
         })),
-        back: backTarget('select-account', i.contracts?.length ?? 0) === 'select-contract' ? 'select-contract' : 'login',
+        back: backLeadsTo(rec) === 'select-contract' ? 'select-contract' : 'login',
       };
     case 'validate':
       return {

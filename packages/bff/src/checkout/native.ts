@@ -13,7 +13,7 @@ import type { Core, Outcome } from './core.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
 import { bankTried } from './funnel.js';
 import { checkField, checkFields, loginCredentials } from './machine.js';
-import { deadlineFrom, faultCode as faultCodeOf, viewError, type ErrorStep, type InternalIn } from './transitions.js';
+import { deadlineFrom, faultCode as faultCodeOf, type ErrorStep, type InternalIn } from './transitions.js';
 
 const timedOut = (err: unknown) => err instanceof UpstreamError && err.kind === 'timeout';
 
@@ -60,12 +60,13 @@ export function nativeActions(core: Core) {
   }
 
   /**
-   * A wrong validation code with attempts left (one is spent). The bank ends that transaction
-   * but keeps the session, so the same transfer is started again at once and the payer gets a
-   * fresh challenge; if the bank will not, the account list is where to try again.
+   * A wrong validation code with attempts left. The bank ends that transaction but keeps the
+   * session, so the same transfer is started again at once and the payer gets a fresh challenge;
+   * if the bank will not, the account list is where to try again. Whichever way, the wrong code
+   * spent one attempt (`spent`: the engine counts it as any refusal).
    */
   async function retryChallenge(rec: CheckoutRecord, i: InternalIn<'validate'>): Promise<Outcome> {
-    const attemptsLeft = rec.attemptsLeft - 1;
+    const spent = 'B103';
     const { validations, round, deadline, transactionId, ...session } = i;
     const started = now();
     try {
@@ -77,7 +78,7 @@ export function nativeActions(core: Core) {
         holderDestiny: rec.holderDestiny,
         accountDestiny: rec.accountDestiny,
       });
-      if (res.status === '200') return { outcome: 'paid', patch: { attemptsLeft }, data: scrubSession({ ...session, outcomeAt: now() }) };
+      if (res.status === '200') return { outcome: 'paid', spent, data: scrubSession({ ...session, outcomeAt: now() }) };
       if (res.validations?.length) {
         const next: Internal = {
           ...session,
@@ -86,13 +87,13 @@ export function nativeActions(core: Core) {
           round: 1,
           deadline: deadlineFrom('validate', started),
         };
-        return { outcome: 'validation-required', patch: { attemptsLeft, error: viewError('B103') }, data: next };
+        return { outcome: 'validation-required', spent, data: next };
       }
     } catch {
       // The new transfer could not start: the payer chooses the account again.
     }
     const { accountId, ...rest } = session;
-    return { outcome: 'transfer-abandoned', patch: { attemptsLeft, error: viewError('B103') }, data: rest };
+    return { outcome: 'transfer-abandoned', spent, data: rest };
   }
 
   async function findBank(bankId: string): Promise<BankType> {

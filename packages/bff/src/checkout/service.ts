@@ -12,12 +12,11 @@ import { createCore, type ServiceDeps } from './core.js';
 import { linkActions } from './links.js';
 import { nativeActions } from './native.js';
 import { handoffActions } from './handoff.js';
-import { merchantData, scrubSession } from './internal.js';
 import { toView } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
 import { launchActions, newLaunch } from './launch.js';
 import { randomBytes } from 'node:crypto';
-import { RESOLVE, backTarget, initialState, isFinal, startOutcome, viewError } from './transitions.js';
+import { RESOLVE, initialState, isFinal, viewError } from './transitions.js';
 
 export type { CheckoutEvent, ServiceDeps } from './core.js';
 
@@ -176,8 +175,9 @@ export function createCheckoutService(deps: ServiceDeps) {
     const notResolvable = (r: CheckoutRecord) => errors.conflict('invalid_state', `Only an unknown checkout can be resolved; this one is ${r.state}.`);
     if (already(rec)) return rec;
     if (!RESOLVE.from.includes(rec.state)) throw notResolvable(rec);
-    const { record, changed } = await core.advance(
+    const { record, changed } = await core.change(
       rec,
+      'resolve',
       (r) =>
         RESOLVE.from.includes(r.state)
           ? {
@@ -224,40 +224,25 @@ export function createCheckoutService(deps: ServiceDeps) {
     leaseMs: core.leaseMs,
     /** This instance, as the holder of leases. */
     holder: core.holder,
-    commit: core.commit,
-    cancel: (rec: CheckoutRecord) =>
-      core.act(rec, 'cancel', async (_locked, i) => ({ outcome: 'cancelled', patch: { error: viewError('cancelled') }, data: scrubSession(i) })),
+    /** The payer cancels (the declaration's `cancel`: nothing is sent to the bank). */
+    cancel: (rec: CheckoutRecord) => core.act(rec, 'cancel'),
 
     /**
-     * One step back before a transfer is initiated (backTarget): from the account list to the
-     * contracts when there were several (the bank session goes on); otherwise to the same bank's
-     * sign-in (the session is dropped, the bank stays), and from the sign-in to the bank list.
+     * One step back before a transfer is initiated, where the declaration's `back` says: from the
+     * account list to the contracts when there were several (the bank session goes on); otherwise
+     * to the same bank's sign-in (the session is dropped, the bank stays), and from the sign-in to
+     * the bank list.
      */
-    back: (rec: CheckoutRecord) =>
-      core.act(rec, 'back', async (_locked, i) => {
-        const to = backTarget(rec.state, i.contracts?.length ?? 0);
-        if (to === 'select-contract') {
-          const { accounts, accountId, contractId, refused, ...rest } = i;
-          return { outcome: 'contracts', data: rest };
-        }
-        if (to === 'login' && i.bank) return { outcome: 'signed-out', data: { ...merchantData(i), bank: i.bank } };
-        return { outcome: 'bank-list', data: merchantData(i) };
-      }),
+    back: (rec: CheckoutRecord) => core.act(rec, 'back'),
 
     /**
-     * A fresh start after a failure or a cancellation, while the checkout has not expired. The
-     * attempts left are kept, so starting over never gives a guesser more tries; after they ran
-     * out, the payer gets one (the form says it is the last), not a start that fails at once.
+     * A fresh start after a failure or a cancellation, while the checkout has not expired, and
+     * only while no other checkout holds its reference open (the declaration's `restart`).
      */
     restart: async (rec: CheckoutRecord) => {
       if (now() >= rec.expiresAt) throw errors.conflict('checkout_finished', 'The checkout has expired; the shop can start a new one.');
-      // A finished checkout reopens only while no other checkout holds its reference open.
       if (isFinal(rec.state)) await referenceFree(rec.reference, rec.id);
-      return core.act(rec, 'restart', async (_locked, i) => ({
-        outcome: startOutcome(rec.modes),
-        patch: { mode: rec.modes[0]!, attemptsLeft: Math.max(rec.attemptsLeft, 1) },
-        data: merchantData(i),
-      }));
+      return core.act(rec, 'restart');
     },
     ...native,
     chooseMode: links.chooseMode,

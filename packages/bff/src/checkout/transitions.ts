@@ -56,7 +56,17 @@ export type ErrorStep = 'login' | 'second-login' | 'accounts' | 'transfer' | 'va
  * (`fault`: a timeout or any other); or `unchanged` (the state stays, an error may be answered).
  */
 export type ActionOutcome =
-  | { outcome: SuccessOutcome; data: Internal; patch?: Pick<CheckoutPatch, 'mode' | 'attemptsLeft' | 'error'> }
+  | {
+      outcome: SuccessOutcome;
+      data: Internal;
+      patch?: Pick<CheckoutPatch, 'mode' | 'attemptsLeft' | 'error'>;
+      /**
+       * The provider's refusal that came first and used one of the payer's attempts (a wrong
+       * validation code answered by a fresh challenge): the engine counts it as any refusal is
+       * counted, and the view says why.
+       */
+      spent?: string;
+    }
   | { outcome: 'refused'; step: ErrorStep; code: string; data: Internal }
   | { outcome: 'fault'; step: ErrorStep; timedOut: boolean; data: Internal }
   | { outcome: 'unchanged'; data: Internal };
@@ -128,7 +138,24 @@ export interface ActionDecl {
   needsMode?: CheckoutMode;
   /** Offered only when the merchant allowed more than one mode. */
   needsChoice?: boolean;
+  /**
+   * For an action that makes no provider call: the outcome it reports and what the checkout
+   * keeps, decided here from the checkout alone (the engine writes it with one compare-and-set,
+   * no lock: nothing is sent to the bank).
+   */
+  pick?: (rec: Pick<CheckoutRecord, 'modes' | 'attemptsLeft'> & { internal: Internal }) => Extract<ActionOutcome, { outcome: SuccessOutcome }>;
 }
+
+/**
+ * What changes a checkout besides the payer's actions: time (expiry, a state's deadline, a
+ * lease that lapsed), a newer launch of the isolated checkout in another browser (its bank
+ * session is closed), the merchant (its decision on an unknown outcome, its cancellation), a
+ * verified result of the payment-link service, and a bank's answer that arrives after its
+ * call's lease lapsed. Each state declares which of them it accepts and where each may lead;
+ * the engine refuses any other.
+ */
+export const CHANGES = ['time', 'relaunch', 'resolve', 'merchant-cancel', 'link-result', 'late-answer'] as const;
+export type Change = (typeof CHANGES)[number];
 
 /** What time alone does to a state. */
 export interface TimeRule {
@@ -146,6 +173,8 @@ export interface StateDecl {
   holds: readonly (keyof Internal)[];
   /** What the state keeps of the data when an error of the provider sends the checkout there. */
   keepsOnError?: (data: Internal) => Internal;
+  /** The changes other than the payer's actions the state accepts, and where each may lead. */
+  by: Readonly<Partial<Record<Change, readonly CheckoutState[]>>>;
 }
 
 const login: ActionDecl = {
@@ -153,26 +182,61 @@ const login: ActionDecl = {
   steps: ['login', 'accounts'],
   needsMode: 'native',
 };
-const cancel: ActionDecl = { on: { cancelled: 'cancelled' } };
+const cancel: ActionDecl = {
+  on: { cancelled: 'cancelled' },
+  pick: ({ internal }) => ({ outcome: 'cancelled', patch: { error: viewError('cancelled') }, data: scrubSession(internal) }),
+};
 const mode: ActionDecl = { on: { 'bank-list': 'select-bank', 'periodic-form': 'periodic' }, needsChoice: true };
 const redirect: ActionDecl = { on: { 'link-signed': 'redirect' }, needsMode: 'redirect' };
 const periodic: ActionDecl = { on: { 'link-signed': 'redirect' }, needsMode: 'periodic' };
+/** Back to the same bank's sign-in: the bank session ends, the bank stays chosen. */
+const signedOut = (i: Internal) => ({ outcome: 'signed-out' as const, data: bankOnly(i) });
 // One step back before any transfer is initiated: from the sign-in, another bank; from a bank
 // session (second login, contracts, accounts), the same bank's sign-in (the session ends) or,
-// from the accounts, the contracts (the session goes on). `backTarget` says which.
-const back: ActionDecl = { on: { 'bank-list': 'select-bank' } };
-const signOut: ActionDecl = { on: { 'signed-out': 'login' } };
+// from the accounts, the contracts when the bank offered several (the session goes on).
+const back: ActionDecl = { on: { 'bank-list': 'select-bank' }, pick: ({ internal }) => ({ outcome: 'bank-list', data: merchantData(internal) }) };
+const signOut: ActionDecl = { on: { 'signed-out': 'login' }, pick: ({ internal }) => signedOut(internal) };
+const backFromAccounts: ActionDecl = {
+  on: { 'signed-out': 'login', contracts: 'select-contract' },
+  pick: ({ internal }) => {
+    if ((internal.contracts?.length ?? 0) < 2) return signedOut(internal);
+    const { accounts, accountId, contractId, refused, ...rest } = internal;
+    return { outcome: 'contracts', data: rest };
+  },
+};
 // A fresh start after a failure or a cancellation (not once paid, expired or unknown), until
-// the checkout expires (FROM_ENDING); the attempts left are kept, so starting over never gives
-// a guesser more tries.
-const restart: ActionDecl = { on: { 'bank-list': 'select-bank', 'periodic-form': 'periodic' } };
+// the checkout expires (FROM_ENDING): its first mode's first step. The attempts left are kept,
+// so starting over never gives a guesser more tries; after they ran out, the payer gets one
+// (the form says it is the last), not a start that fails at once.
+const restart: ActionDecl = {
+  on: { 'bank-list': 'select-bank', 'periodic-form': 'periodic' },
+  pick: ({ modes, attemptsLeft, internal }) => ({
+    outcome: startOutcome(modes),
+    patch: { mode: modes[0]!, attemptsLeft: Math.max(attemptsLeft, 1) },
+    data: merchantData(internal),
+  }),
+};
 
 const expires: TimeRule = { expires: { grace: false } };
 const bankOnly = (i: Internal): Internal => ({ ...merchantData(i), ...(i.bank ? { bank: i.bank } : {}) });
 
+/** A verified link result: a success from anywhere but a success, a failure from any open state (results only move forward). */
+const linkResults = { open: ['succeeded', 'failed'], ended: ['succeeded'] } as const;
+/** What the merchant and the provider may do to an open checkout (not yet ended, its outcome not in doubt). */
+const openBy = (time: readonly CheckoutState[], extra: Partial<Record<Change, readonly CheckoutState[]>> = {}) => ({
+  time,
+  'merchant-cancel': ['cancelled'] as const,
+  'link-result': linkResults.open,
+  // Money a bank moved after its call's lease lapsed: the checkout ends paid, wherever it went.
+  'late-answer': ['succeeded'] as const,
+  ...extra,
+});
+/** A bank session is open: a newer launch in another browser closes it (the payer signs in again there). */
+const session = { relaunch: ['select-bank'] as const };
+
 const DECLARED = {
-  'select-bank': { on: { login, cancel, mode, redirect, periodic }, time: expires, holds: [], keepsOnError: merchantData },
-  login: { on: { login, cancel, mode, redirect, back }, time: expires, holds: [], keepsOnError: bankOnly },
+  'select-bank': { on: { login, cancel, mode, redirect, periodic }, time: expires, holds: [], keepsOnError: merchantData, by: openBy(['expired']) },
+  login: { on: { login, cancel, mode, redirect, back }, time: expires, holds: [], keepsOnError: bankOnly, by: openBy(['expired']) },
   'second-login': {
     on: {
       'second-login': { on: { 'contracts-listed': 'select-contract', 'accounts-listed': 'select-account' }, steps: ['second-login', 'accounts'] },
@@ -181,20 +245,24 @@ const DECLARED = {
     },
     time: expires,
     holds: ['sessionId', 'secondLogin'],
+    by: openBy(['expired'], session),
   },
   'select-contract': {
     on: { contract: { on: { 'accounts-listed': 'select-account' }, steps: ['accounts'] }, cancel, back: signOut },
     time: expires,
     holds: ['sessionId', 'contracts'],
+    by: openBy(['expired'], session),
   },
   'select-account': {
     on: {
       transfer: { on: { 'validation-required': 'validate', paid: 'succeeded' }, steps: ['transfer'] },
       cancel,
-      back: { on: { ...signOut.on, contracts: 'select-contract' } },
+      back: backFromAccounts,
     },
     time: expires,
     holds: ['sessionId', 'accounts'],
+    // A transfer's lease that lapsed: whether money moved is not known.
+    by: openBy(['expired', 'unknown'], session),
   },
   validate: {
     on: {
@@ -204,17 +272,30 @@ const DECLARED = {
     // The bank session outlives the validation window: a new transfer from the account list.
     time: { ...expires, deadline: { windowMs: VALIDATION_WINDOW_MS, to: 'select-account', code: 'deadline' } },
     holds: ['sessionId', 'accountId', 'validations', 'deadline'],
+    by: openBy(['select-account', 'expired', 'unknown'], session),
   },
   // At the bank's page the link lives until expiresAt; a payment begun just before may still
   // finish, so its result is awaited a grace period longer (a later success still wins).
-  redirect: { on: { cancel }, time: { expires: { grace: true } }, holds: ['url'] },
-  periodic: { on: { cancel, mode, redirect, periodic }, time: expires, holds: [] },
-  succeeded: { on: {}, time: {}, holds: [] },
-  failed: { on: { restart }, time: {}, holds: [], keepsOnError: bankOnly },
-  expired: { on: {}, time: {}, holds: [] },
-  cancelled: { on: { restart }, time: {}, holds: [] },
-  // Only the merchant's decision moves it (RESOLVE).
-  unknown: { on: {}, time: {}, holds: [] },
+  redirect: { on: { cancel }, time: { expires: { grace: true } }, holds: ['url'], by: openBy(['expired']) },
+  periodic: { on: { cancel, mode, redirect, periodic }, time: expires, holds: [], by: openBy(['expired']) },
+  succeeded: { on: {}, time: {}, holds: [], by: {} },
+  // A success still wins over an earlier failure, cancellation or expiry: the money moved (a
+  // result of the bank's page, or a bank's answer that came after its lease lapsed).
+  failed: { on: { restart }, time: {}, holds: [], keepsOnError: bankOnly, by: { 'link-result': linkResults.ended, 'late-answer': ['succeeded'] } },
+  expired: { on: {}, time: {}, holds: [], by: { 'link-result': linkResults.ended, 'late-answer': ['succeeded'] } },
+  cancelled: { on: { restart }, time: {}, holds: [], by: { 'link-result': linkResults.ended, 'late-answer': ['succeeded'] } },
+  // The merchant's decision moves it (RESOLVE), a result of the bank's page, or the answer of
+  // the call whose lease lapsed, when it arrives after all: where that call would have led.
+  unknown: {
+    on: {},
+    time: {},
+    holds: [],
+    by: {
+      resolve: ['succeeded', 'failed'],
+      'link-result': linkResults.open,
+      'late-answer': ['select-account', 'validate', 'succeeded', 'failed', 'login'],
+    },
+  },
 } satisfies Readonly<Record<CheckoutState, StateDecl>>;
 
 /** One declaration per state: the actions it accepts, where each leads, its time rule and the data it holds. */
@@ -234,14 +315,18 @@ export function missingData(state: CheckoutState, data: Internal): (keyof Intern
 }
 
 /**
- * Where the back action leads from `state` (the view tells the payer before they go): from the
- * accounts to the contracts when the bank offered several (the bank session goes on); from the
- * accounts, contracts or second login to the same bank's sign-in (the session ends); from the
- * sign-in to the bank list.
+ * Where the back action leads a checkout (the view tells the payer before they go): the
+ * declaration's own choice (`back.pick`), read without acting.
  */
-export function backTarget(state: CheckoutState, contracts: number): CheckoutState {
-  if (state === 'select-account' && contracts > 1) return 'select-contract';
-  return state === 'login' ? 'select-bank' : 'login';
+export function backLeadsTo(rec: Pick<CheckoutRecord, 'state' | 'modes' | 'attemptsLeft' | 'internal'>): CheckoutState | null {
+  const decl = STATES[rec.state].on.back;
+  if (!decl?.pick) return null;
+  return decl.on[decl.pick(rec).outcome] ?? null;
+}
+
+/** Whether the declaration of `from` lets `by` lead there to `to`. */
+export function changeAllowed(from: CheckoutState, by: Change, to: CheckoutState): boolean {
+  return from === to || (STATES[from].by[by]?.includes(to) ?? false);
 }
 
 /** Actions that start from an ending (a checkout that failed or was cancelled may start over, until it expires). */
@@ -401,6 +486,13 @@ export function resolveOutcome(from: CheckoutState, action: CheckoutAction, outc
       const state = decl.on[outcome.outcome];
       if (!state) throw new UndeclaredTransition(from, action, outcome.outcome);
       patch = { error: null, ...outcome.patch, state, internal: outcome.data };
+      // A refusal came first and was answered at once (a wrong code, then a fresh challenge):
+      // it is counted as any refusal is, and the view says why.
+      if (outcome.spent !== undefined) {
+        if (!decl.steps?.length) throw new UndeclaredTransition(from, action, `${outcome.outcome} after ${outcome.spent}`);
+        patch.attemptsLeft = costsAttempt(outcome.spent) ? Math.max(0, ctx.attemptsLeft - 1) : ctx.attemptsLeft;
+        patch.error = viewError(outcome.spent);
+      }
     }
   }
   const missing = missingData(patch.state!, patch.internal!);
@@ -456,7 +548,10 @@ export function timePatch(rec: CheckoutRecord, now: number, leaseMs: number, lin
   // A lock is a lease until `until` (renewed by its holder); a lock without one lasts `leaseMs`.
   if (i.busy && now > (i.busy.until ?? i.busy.since + leaseMs)) {
     const internal = unlocked(i);
-    if (TIME_RULES.lapsedLock.unknownFor.includes(i.busy.op)) return { state: 'unknown', internal, error: viewError('unknown') };
+    // The lock that lapsed is remembered: should its holder still come back with the bank's
+    // answer, the answer is written after all (the `late-answer` change).
+    if (TIME_RULES.lapsedLock.unknownFor.includes(i.busy.op))
+      return { state: 'unknown', internal: { ...internal, lapsed: { ...i.busy, at: now } }, error: viewError('unknown') };
     return { internal };
   }
   if (i.busy) return null;

@@ -111,6 +111,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "the merchant's funnel: checkouts found by creation time",
     up: () => ['CREATE INDEX checkouts_created_idx ON checkouts (created_at)'],
   },
+  {
+    version: 6,
+    name: 'a result notification past its retention is kept as a small tombstone while its checkout is, so a replay of it is refused',
+    up: () => ['ALTER TABLE notifications ADD COLUMN pruned_at BIGINT'],
+  },
 ];
 
 /**

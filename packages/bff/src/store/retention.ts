@@ -20,12 +20,17 @@ const BATCH = 500;
 
 const ENDED = FINAL_STATES.map((s) => `'${s}'`).join(', ');
 
+/** A tombstone's document: what it did, never the raw result or its signature. */
+const STRIPPED = `'{"dataReturn":"","signature":"","verified":true,"status":"","amount":0}'`;
+
 /** Each kind of row: its table, its key, and which rows are old enough at `cutoff`. */
 const KINDS = {
   events: { table: 'webhook_outbox', key: 'id', where: 'delivered_at IS NOT NULL AND delivered_at < ?' },
   idempotencyKeys: { table: 'idempotency_keys', key: 'idem_key', where: 'created_at < ?' },
   replies: { table: 'idempotent_replies', key: 'idem_key', where: 'created_at < ?' },
-  notifications: { table: 'notifications', key: 'id', where: "outcome IN ('applied', 'ignored') AND received_at < ?" },
+  // Past its retention a notification keeps its tombstone (no raw result, no signature): the
+  // record that deduplicates a replay of it, kept as long as its checkout is (see `tombstones`).
+  notifications: { table: 'notifications', key: 'id', where: "outcome IN ('applied', 'ignored') AND received_at < ? AND pruned_at IS NULL" },
   checkouts: { table: 'checkouts', key: 'id', where: `state IN (${ENDED}) AND updated_at < ?` },
 } as const satisfies Record<keyof PruneCounts, { table: string; key: string; where: string }>;
 
@@ -65,6 +70,21 @@ export function retentionMethods(query: Query, forget: (checkoutId: string) => v
             counts.checkouts += count;
             if (rows.length < BATCH) break;
           }
+          continue;
+        }
+        if (kind === 'notifications') {
+          for (;;) {
+            const { count } = await query(
+              `UPDATE notifications SET pruned_at = ?, data = ${STRIPPED} WHERE id IN (SELECT id FROM notifications WHERE ${where} LIMIT ?) AND ${where}`,
+              [cutoff, cutoff, BATCH, cutoff],
+            );
+            counts.notifications += count;
+            if (count < BATCH) break;
+          }
+          // A tombstone goes with its checkout.
+          await query(
+            'DELETE FROM notifications WHERE pruned_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM checkouts WHERE checkouts.id = notifications.checkout_id)',
+          );
           continue;
         }
         for (;;) {

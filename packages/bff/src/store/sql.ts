@@ -7,7 +7,7 @@
  */
 import { CHECKOUT_STATES, FINAL_STATES } from '@bank-checkout/contract';
 import { isDeepStrictEqual } from 'node:util';
-import type { CheckoutPatch, CheckoutRecord, OutboxEvent, Store } from './types.js';
+import type { CheckoutPatch, CheckoutRecord, NotificationSettle, OutboxEvent, Store } from './types.js';
 import { replyMethods } from './replies.js';
 import { outboxInsert, outboxMethods } from './outbox.js';
 import { retentionMethods } from './retention.js';
@@ -62,6 +62,15 @@ export interface SqlDriver {
    */
   migrate(plan: MigrationPlan): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The compare-and-set that settles a notification: it must still be in one of `from`. */
+function settleStatement(s: NotificationSettle): Statement {
+  return {
+    sql: `UPDATE notifications SET outcome = ?, checkout_id = ? WHERE id = ? AND outcome IN (${s.from.map(() => '?').join(', ')})`,
+    args: [s.to.outcome, s.to.checkoutId, s.id, ...s.from],
+    expectChanges: 1,
+  };
 }
 
 /** Largest page `listNotifications` returns, whatever the caller asks. */
@@ -130,30 +139,31 @@ export function createSqlStore(driver: SqlDriver): Store {
     expectedVersion: number,
     patch: CheckoutPatch,
     events: OutboxEvent[] = [],
+    settle?: NotificationSettle,
     again = true,
   ): Promise<CheckoutRecord | null> {
     const current = await getCheckout(id);
     if (!current || current.version !== expectedVersion) return null;
     const next = applyPatch(current, patch);
     try {
-      return await writeCheckout(current, next, events);
+      return await writeCheckout(current, next, [...(settle ? [settleStatement(settle)] : []), ...[...events, ...(settle?.events ?? [])].map(outboxInsert)]);
     } catch (err) {
       if (!(err instanceof CommitInDoubt)) throw err;
       const verdict = await decide(next, expectedVersion);
       if (verdict === 'written') return cache.put(structuredClone(next));
-      if (verdict === 'not-written' && again) return updateCheckout(id, expectedVersion, patch, events, false);
+      if (verdict === 'not-written' && again) return updateCheckout(id, expectedVersion, patch, events, settle, false);
       if (verdict === 'not-written') throw err;
       return null;
     }
   }
 
-  /** The compare-and-set write of `next` over `current`, with the events that report it. */
-  async function writeCheckout(current: CheckoutRecord, next: CheckoutRecord, events: OutboxEvent[]): Promise<CheckoutRecord | null> {
+  /** The compare-and-set write of `next` over `current`, with the statements that go with it (its events, a settled notification). */
+  async function writeCheckout(current: CheckoutRecord, next: CheckoutRecord, also: Statement[]): Promise<CheckoutRecord | null> {
     const id = current.id;
     const update = checkoutUpdate(current, next);
-    if (events.length) {
-      // The change and the events that report it: both or neither.
-      if (!(await inTransaction([{ ...update, expectChanges: 1 }, ...events.map(outboxInsert)]))) {
+    if (also.length) {
+      // The change and what goes with it: all or nothing.
+      if (!(await inTransaction([{ ...update, expectChanges: 1 }, ...also]))) {
         cache.forget(id);
         return null;
       }
@@ -259,7 +269,7 @@ export function createSqlStore(driver: SqlDriver): Store {
       return rows.map(checkoutFromRow);
     },
 
-    updateCheckout: (id, expectedVersion, patch, events) => updateCheckout(id, expectedVersion, patch, events),
+    updateCheckout: (id, expectedVersion, patch, events, settle) => updateCheckout(id, expectedVersion, patch, events, settle),
 
     getIdempotency,
     ...replyMethods(query, one),
@@ -282,10 +292,15 @@ export function createSqlStore(driver: SqlDriver): Store {
       return { inserted: count === 1, record: stored };
     },
 
-    async updateNotification(id, patch, events = []) {
-      const update = { sql: 'UPDATE notifications SET outcome = ?, checkout_id = ? WHERE id = ?', args: [patch.outcome, patch.checkoutId, id] };
-      if (events.length) await inTransaction([update, ...events.map(outboxInsert)]);
-      else await query(update.sql, update.args);
+    async settleNotification(settle) {
+      return inTransaction([settleStatement(settle), ...settle.events.map(outboxInsert)]);
+    },
+
+    getNotification: (id) => one('SELECT * FROM notifications WHERE id = ?', [id], notificationFromRow),
+
+    async notificationOutcomeIs(id, outcomes) {
+      const row = await one('SELECT outcome FROM notifications WHERE id = ?', [id], (r) => String(r.outcome));
+      return row !== null && (outcomes as readonly string[]).includes(row);
     },
     ...outboxMethods(query, one),
     ...sweepMethods(driver.engine, query),

@@ -88,6 +88,18 @@ export interface NotificationRecord {
   outcome: 'pending' | 'applied' | 'ignored' | 'unmatched' | 'unreadable';
 }
 
+/**
+ * A stored notification marked with what it did, only if it is still in one of `from` (a
+ * compare-and-set: of two deliveries of one result, one settles it), with the events that
+ * report it, in the same transaction as the checkout change it made, if any.
+ */
+export interface NotificationSettle {
+  id: string;
+  from: readonly NotificationRecord['outcome'][];
+  to: Pick<NotificationRecord, 'outcome' | 'checkoutId'>;
+  events: OutboxEvent[];
+}
+
 export interface IdempotencyRecord {
   key: string;
   /** SHA-256 of the request body the key was first used with. */
@@ -173,9 +185,16 @@ export interface Store {
   /**
    * Compare-and-set: applies the patch and bumps `version` only if the stored version equals
    * `expectedVersion`. Returns the new record, or null when the version was stale or the id is
-   * unknown.
+   * unknown. With `settle`, the notification is settled in the same transaction, and nothing is
+   * written unless both compare-and-sets hold. Only the engine (checkout/core.ts) calls it.
    */
-  updateCheckout(id: string, expectedVersion: number, patch: CheckoutPatch, events?: OutboxEvent[]): Promise<CheckoutRecord | null>;
+  updateCheckout(
+    id: string,
+    expectedVersion: number,
+    patch: CheckoutPatch,
+    events?: OutboxEvent[],
+    settle?: NotificationSettle,
+  ): Promise<CheckoutRecord | null>;
   getIdempotency(key: string): Promise<IdempotencyRecord | null>;
 
   /** Claims an Idempotency-Key for a creation that is not a checkout; or the reply it has (or had claimed). */
@@ -187,7 +206,11 @@ export interface Store {
 
   /** Inserts unless a notification with the same dedupeKey exists (then `events` are not written either); returns the stored one. */
   insertNotification(record: NotificationRecord, events?: OutboxEvent[]): Promise<{ inserted: boolean; record: NotificationRecord }>;
-  updateNotification(id: string, patch: Pick<NotificationRecord, 'outcome' | 'checkoutId'>, events?: OutboxEvent[]): Promise<void>;
+  getNotification(id: string): Promise<NotificationRecord | null>;
+  /** Settles a notification that changed no checkout; false when it was no longer in `from` (nothing written). */
+  settleNotification(settle: NotificationSettle): Promise<boolean>;
+  /** Whether the notification's outcome is one of `outcomes`. */
+  notificationOutcomeIs(id: string, outcomes: readonly NotificationRecord['outcome'][]): Promise<boolean>;
 
   /** Leases up to `limit` events due at `now` for `leaseMs`, oldest due first. */
   claimDueEvents(now: number, leaseMs: number, limit: number): Promise<OutboxRecord[]>;
