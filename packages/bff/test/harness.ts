@@ -6,7 +6,7 @@ import { createSandbox, type Sandbox } from '@bank-checkout/sandbox';
 import { createBff, loadConfig, type BffApp, type CheckoutView } from '../src/index.js';
 import type { CheckoutEvent } from '../src/checkout/service.js';
 import type { NotificationEvent } from '../src/notifications.js';
-import { createStore } from '../src/store/index.js';
+import { createStore, type Store } from '../src/store/index.js';
 
 export const MERCHANT_SECRET = 'test-merchant-secret-0123456789';
 export const SANDBOX_HOST = 'http://sandbox.test';
@@ -23,8 +23,16 @@ export interface Harness {
   /** Upstream requests the BFF made, as `METHOD path`, with their JSON bodies. */
   upstreamCalls: string[];
   upstreamBodies: { path: string; body: unknown }[];
-  /** Answers upstream requests in the simulator's place while set (a path's answer, or undefined to let it through). */
-  override: ((path: string) => Response | undefined) | null;
+  /**
+   * The bank's answers to transfers and validations, in order (`status` of the answer's JSON):
+   * `200` there means the money moved.
+   */
+  transferAnswers: { path: string; status: string | null; sessionId: string | null }[];
+  /**
+   * Answers upstream requests in the simulator's place while set (a path's answer, or undefined
+   * to let it through); a promise holds the call until it settles.
+   */
+  override: ((path: string, pass: () => Promise<Response>) => Response | Promise<Response> | undefined) | null;
   /** Requests that reached the merchant's webhook (http://merchant.test). */
   webhooks: { headers: Headers; body: string }[];
   merchant(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
@@ -35,7 +43,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(env: Record<string, string> = {}, opts: { databaseUrl?: string } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  databaseUrl?: string;
+  /** The store each BFF process opens (default: the one the database URL names). */
+  store?: () => Store;
+}
+
+export async function createHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const clock = {
     now: Date.parse('2026-11-20T10:00:00Z'),
     advance(ms: number) {
@@ -49,6 +63,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
   const upstreamCalls: string[] = [];
   const upstreamBodies: { path: string; body: unknown }[] = [];
   const webhooks: { headers: Headers; body: string }[] = [];
+  const transferAnswers: Harness['transferAnswers'] = [];
   let bff: BffApp;
   const route = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
@@ -61,7 +76,17 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
           upstreamBodies.push({ path: url.pathname, body: init.body });
         }
       }
-      return harness.override?.(url.pathname) ?? sandbox.app.request(url.toString(), init);
+      const pass = async () => sandbox.app.request(url.toString(), init);
+      const res = (await harness.override?.(url.pathname, pass)) ?? (await pass());
+      if (url.pathname.includes('/transfer/')) {
+        const body = (await res
+          .clone()
+          .json()
+          .catch(() => null)) as { status?: string } | null;
+        const sent = typeof init?.body === 'string' ? (JSON.parse(init.body) as { sessionId?: string }) : undefined;
+        transferAnswers.push({ path: url.pathname, status: body?.status ?? null, sessionId: sent?.sessionId ?? null });
+      }
+      return res;
     }
     if (url.origin === BFF_HOST) return bff.request(url.toString(), init);
     if (url.origin === 'http://merchant.test') {
@@ -86,7 +111,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
   /** A BFF process: a fresh store connection on the same database, the same simulator. */
   const boot = async () => {
     bff = createBff(config, {
-      store: createStore(config.databaseUrl),
+      store: opts.store?.() ?? createStore(config.databaseUrl),
       fetch: route as typeof fetch,
       now,
       log: (line) => logs.push(line),
@@ -133,6 +158,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { da
     clock,
     upstreamCalls,
     upstreamBodies,
+    transferAnswers,
     webhooks,
     merchant,
     checkout,

@@ -41,6 +41,77 @@ describe('notifications and returns', () => {
     dateInitPayment: h.clock.now,
   });
 
+  it('a result counts only for the payment it was issued for: one begun before the link was signed, or after it ended, moves nothing', async () => {
+    const c = await redirectCheckout();
+    const signedAt = h.clock.now;
+    for (const [at, why] of [
+      [signedAt - 10 * 60_000, 'before the link existed'],
+      // The link lives 30 minutes, its result is awaited 15 more, and the clocks may be 5 apart.
+      [signedAt + 52 * 60_000, 'after the link, its grace and the clocks’ skew ended'],
+    ] as const) {
+      const n = await signed({ ...result(c, '200', `TX-OUT-${at}`), dateInitPayment: at });
+      const res = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(n));
+      assert.equal(res.status, 200, 'stored and acknowledged');
+      assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'redirect', why);
+    }
+    const stored = ((await (await h.merchant('/v1/notifications')).json()) as Json).notifications.filter((x: Json) =>
+      String(x.transactionId).startsWith('TX-OUT-'),
+    );
+    assert.deepEqual(
+      stored.map((x: Json) => x.outcome),
+      ['unmatched', 'unmatched'],
+    );
+    // The payment of this link, begun within its time (the provider's clock a minute behind), counts.
+    const ok = await signed({ ...result(c, '200', 'TX-IN'), dateInitPayment: signedAt - 60_000 });
+    await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(ok));
+    assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'succeeded');
+  });
+
+  it('a success replayed after retention is refused: onto a new checkout of the same reference and amount, and as a duplicate of its tombstone', async () => {
+    const first = await redirectCheckout({ reference: 'REPLAY-1', amount: 2750 });
+    const n = await signed(result(first, '200', 'TX-REPLAY'));
+    assert.equal((await h.bff.request(`http://bff.test/v1/notifications/provider?c=${first.id}`, form(n))).status, 200);
+    assert.equal((await view(await h.checkout(first.clientSecret, '/v1/checkout'))).state, 'succeeded');
+    // Past the notifications' retention (90 days), before the checkouts' (400): the notification is pruned to its tombstone.
+    h.clock.advance(120 * 86_400_000);
+    const pruned = await h.bff.parts.store.prune(
+      {
+        events: h.clock.now - 30 * 86_400_000,
+        idempotency: h.clock.now - 7 * 86_400_000,
+        notifications: h.clock.now - 90 * 86_400_000,
+        checkouts: h.clock.now - 400 * 86_400_000,
+      },
+      {},
+    );
+    assert.ok(pruned.notifications >= 1);
+    const tomb = ((await (await h.merchant('/v1/notifications?limit=200')).json()) as Json).notifications.find((x: Json) => x.transactionId === 'TX-REPLAY');
+    assert.equal(tomb.outcome, 'applied', 'the tombstone keeps what it did');
+    assert.equal(tomb.dataReturn, undefined);
+    // The same signed success again: a duplicate of its tombstone, nothing applied.
+    const again = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${first.id}`, form(n));
+    assert.equal(((await again.json()) as Json).duplicate, true);
+    // A new order under the same reference and amount: the old result is not its payment.
+    const second = await redirectCheckout({ reference: 'REPLAY-1', amount: 2750 });
+    const replayed = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${second.id}`, form(n));
+    assert.equal(replayed.status, 200);
+    assert.equal((await view(await h.checkout(second.clientSecret, '/v1/checkout'))).state, 'redirect');
+    const returned = await h.bff.request(`http://bff.test/v1/return/ok?c=${second.id}`, form(n));
+    assert.equal(returned.status, 303);
+    assert.match(returned.headers.get('Location') ?? '', /result=redirect/);
+    assert.equal(h.events.filter((e) => e.checkoutId === second.id).length, 0);
+    // Once the first checkout itself is pruned, its tombstone goes with it; the time of the old payment still binds it.
+    h.clock.advance(400 * 86_400_000);
+    await h.bff.parts.store.prune(
+      { events: h.clock.now, idempotency: h.clock.now, notifications: h.clock.now - 90 * 86_400_000, checkouts: h.clock.now - 400 * 86_400_000 },
+      {},
+    );
+    assert.equal(await h.bff.parts.store.getCheckout(first.id), null);
+    assert.equal(
+      ((await (await h.merchant('/v1/notifications?limit=200')).json()) as Json).notifications.filter((x: Json) => x.transactionId === 'TX-REPLAY').length,
+      0,
+    );
+  });
+
   it('creates the signed URL with the BFF as notification and return target', async () => {
     const c = await redirectCheckout();
     const sent = h.upstreamBodies.filter((b) => b.path === '/san/url/signer').at(-1)!.body as Json;

@@ -12,21 +12,9 @@ import { encodeDataReturn, signNotification } from '@bank-checkout/provider';
 import { createHarness, view, type Harness } from './harness.js';
 import { isUnavailable } from '../src/store/failure.js';
 import { ApiError } from '../src/errors.js';
-import type { Store } from '../src/store/types.js';
+import { breakStore } from './slow-store.js';
 
 type Json = Record<string, any>;
-
-/** An error as the drivers raise them when the database is gone. */
-const dropped = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
-
-/** Makes `names` of the store fail as a dropped connection would, until the returned function is called. */
-function breakStore(store: Store, names: (keyof Store)[]): () => void {
-  const saved = names.map((name) => [name, store[name]] as const);
-  for (const name of names) (store as unknown as Record<string, unknown>)[name] = async () => Promise.reject(dropped());
-  return () => {
-    for (const [name, fn] of saved) (store as unknown as Record<string, unknown>)[name] = fn;
-  };
-}
 
 const form = (fields: Record<string, string>) => ({
   method: 'POST',

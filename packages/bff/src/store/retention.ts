@@ -97,6 +97,11 @@ export function retentionMethods(query: Query, forget: (checkoutId: string) => v
           if (count < BATCH) break;
         }
       }
+      // A tombstone goes with its checkout (after the checkouts that went now).
+      if (!opts.dryRun)
+        await query(
+          'DELETE FROM notifications WHERE pruned_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM checkouts WHERE checkouts.id = notifications.checkout_id)',
+        );
       return counts;
     },
 

@@ -1,0 +1,215 @@
+/**
+ * The lock of a call with the bank, pinned: taken only on the version the request read, renewed
+ * while the call runs, and, once lost, never written over. A bank's answer is never dropped: it
+ * is written after the lease lapsed (`late-answer`), and after the store failed (the payer is
+ * told 503 meanwhile), with one terminal event.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { FINAL_STATES } from '@bank-checkout/contract';
+import { createStore, type Store } from '../src/store/index.js';
+import { createHarness, view, type Harness } from './harness.js';
+import { walk } from './flow.js';
+import { breakStore } from './slow-store.js';
+
+const WEBHOOK = { MERCHANT_WEBHOOK_URL: 'http://merchant.test/hook', MERCHANT_WEBHOOK_SECRET: 'lease-webhook-secret-0123456789' };
+type Json = Record<string, unknown>;
+
+/** Waits for `check` to hold, polling on the event loop; fails after `ms` of real time. */
+async function until<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 5_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise<void>((r) => setTimeout(r, 5));
+  }
+}
+
+/** Holds the next upstream call to `path` until `release()`; `arrived` resolves when it is made. */
+function holdCall(h: Harness, path: string) {
+  let arrived!: () => void;
+  let release!: (answer?: Response) => void;
+  const gate = { arrived: new Promise<void>((r) => (arrived = r)), release: (answer?: Response) => release(answer) };
+  let used = false;
+  h.override = (p, pass) => {
+    if (p !== path || used) return undefined;
+    used = true;
+    arrived();
+    return new Promise<Response>((resolve) => (release = (answer) => resolve(answer ?? pass())));
+  };
+  return gate;
+}
+
+async function terminalEvents(h: Harness, checkoutId: string) {
+  const events = await h.bff.parts.store.listEvents({ limit: 500 });
+  return events
+    .filter((e) => e.type === 'checkout.updated' && (e.data as Json).checkoutId === checkoutId)
+    .map((e) => (e.data as Json).state as string)
+    .filter((s) => (FINAL_STATES as readonly string[]).includes(s));
+}
+
+/** A checkout at Banco Aurora's confirmation (one SMS round), with the value that pays. */
+async function atConfirmation(h: Harness) {
+  const c = await h.createCheckout();
+  const v = await walk(h, c.clientSecret, 'aurora', { stopAt: 'validate' });
+  if (v.step.state !== 'validate') throw new Error(`at ${v.step.state}`);
+  const values = Object.fromEntries(v.step.validations.map((x) => [x.fieldId, x.testValue ?? '']));
+  return { c, values };
+}
+
+describe('the lease of a call with the bank (no renewal within a test: a minute-long provider timeout)', () => {
+  let h: Harness;
+  /** Which test request a store call is made for. */
+  const requests = new AsyncLocalStorage<string>();
+  /** While set: the store calls of `request` after its first (`init` aside) wait until `until` settles. */
+  let holdAfterFirstCall: { request: string; until: Promise<void>; calls: () => number } | null = null;
+  const gated = (inner: Store): Store =>
+    new Proxy(inner, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          const hold = holdAfterFirstCall;
+          if (hold && prop !== 'init' && requests.getStore() === hold.request && hold.calls() > 1) await hold.until;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  before(async () => {
+    h = await createHarness({ ...WEBHOOK, PROVIDER_TIMEOUT_MS: '60000' }, { store: () => gated(createStore(':memory:')) });
+  });
+  beforeEach(() => {
+    h.override = null;
+    holdAfterFirstCall = null;
+  });
+  after(() => h.close());
+
+  it('a lock is taken on the version the request read: of two transfers that read one checkout, the second sends nothing', async () => {
+    const c = await h.createCheckout();
+    const v = await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+    assert.equal(v.step.state, 'select-account');
+    const accountId = v.step.state === 'select-account' ? v.step.accounts[0]!.accountId : '';
+    // The second request reads the checkout, then waits (every later store call of its own) until the first transfer is written.
+    let firstDone!: () => void;
+    const first = new Promise<void>((r) => (firstDone = r));
+    let reads = 0;
+    holdAfterFirstCall = { request: 'second', until: first, calls: () => ++reads };
+    const before = h.upstreamCalls.filter((x) => x.endsWith('/transfer/init')).length;
+    const second = requests.run('second', () => h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId }));
+    await until(() => reads >= 1, 'the second request to read the checkout');
+    const ra = await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId });
+    firstDone();
+    const rb = await second;
+    assert.equal(ra.status, 200);
+    assert.equal(((await ra.json()) as Json).state, 'validate');
+    assert.equal(rb.status, 409, 'the request that read the checkout before the first transfer is refused');
+    assert.equal(h.upstreamCalls.filter((x) => x.endsWith('/transfer/init')).length - before, 1, 'one transfer sent');
+  });
+
+  it('an answer that arrives after the lease lapsed is written: money moved ends succeeded, with one terminal event', async () => {
+    const { c, values } = await atConfirmation(h);
+    const call = holdCall(h, '/test/transfer/validate');
+    const confirming = h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
+    await call.arrived;
+    // The holder seems gone: its lease lapses and the next read settles the checkout unknown.
+    h.clock.advance(h.bff.parts.service.leaseMs + 1);
+    assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'unknown');
+    call.release();
+    const answered = await confirming;
+    assert.equal(answered.status, 200);
+    assert.equal(((await answered.json()) as Json).state, 'succeeded');
+    assert.deepEqual(await terminalEvents(h, c.id), ['succeeded']);
+    assert.ok(h.logs.some((l) => l.includes('checkout.late_answer')));
+  });
+
+  it('a lost lease is never written over: after the merchant resolved the checkout, an answer that moved no money changes nothing', async () => {
+    const { c, values } = await atConfirmation(h);
+    const held = holdCall(h, '/test/transfer/validate');
+    // A wrong code: the bank answers B103, no money moves.
+    const fieldId = Object.keys(values)[0]!;
+    const wrong = h.checkout(c.clientSecret, '/v1/checkout/validate', { values: { [fieldId]: '0000' } });
+    await held.arrived;
+    h.clock.advance(h.bff.parts.service.leaseMs + 1);
+    assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'unknown');
+    const resolved = await h.merchant(`/v1/checkouts/${c.id}/resolve`, { body: { outcome: 'failed', note: 'the bank says nothing moved' } });
+    assert.equal(resolved.status, 200);
+    held.release();
+    const answered = await wrong;
+    assert.equal(answered.status, 409, 'the answer came after the lease was lost and the checkout decided');
+    const after = (await (await h.merchant(`/v1/checkouts/${c.id}`)).json()) as Json;
+    assert.equal(after.state, 'failed');
+    assert.deepEqual(await terminalEvents(h, c.id), ['failed']);
+  });
+
+  it('a launch redeemed while a call is with the bank waits its turn (409 checkout_busy) and closes nothing', async () => {
+    const { c, values } = await atConfirmation(h);
+    const call = holdCall(h, '/test/transfer/validate');
+    const confirming = h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
+    await call.arrived;
+    const { launchToken } = (await (await h.merchant(`/v1/checkouts/${c.id}/launch`, { method: 'POST' })).json()) as { launchToken: string };
+    const redeemed = await h.bff.request('http://bff.test/v1/frame/launch', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: launchToken }),
+    });
+    assert.equal(redeemed.status, 409);
+    assert.equal(((await redeemed.json()) as { error: { code: string } }).error.code, 'checkout_busy');
+    call.release();
+    assert.equal(((await (await confirming).json()) as Json).state, 'succeeded');
+    // Once the call is done the same token opens the checkout (the payment, not a reset).
+    const later = await h.bff.request('http://bff.test/v1/frame/launch', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: launchToken }),
+    });
+    assert.equal(later.status, 200);
+    assert.equal(((await (await h.merchant(`/v1/checkouts/${c.id}`)).json()) as Json).state, 'succeeded');
+  });
+
+  it('the store fails when the bank has answered: the payer is told 503, and the answer is written once the store is back', async () => {
+    const { c, values } = await atConfirmation(h);
+    const call = holdCall(h, '/test/transfer/validate');
+    const confirming = h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
+    await call.arrived;
+    const mend = breakStore(h.bff.parts.store, ['updateCheckout', 'getCheckout']);
+    call.release();
+    const answered = await confirming;
+    assert.equal(answered.status, 503);
+    assert.ok(answered.headers.get('Retry-After'));
+    mend();
+    const rec = await until(async () => {
+      const r = await h.bff.parts.store.getCheckout(c.id);
+      return r?.state === 'succeeded' ? r : null;
+    }, 'the answer written');
+    assert.equal(rec.internal.busy, undefined);
+    assert.deepEqual(await terminalEvents(h, c.id), ['succeeded']);
+  });
+});
+
+describe('the lease is renewed while a call is with the bank', () => {
+  let h: Harness;
+  before(async () => {
+    // A renewal every third of the lease (1.5 s and the margin) comes before the call's own timeout.
+    h = await createHarness({ ...WEBHOOK, PROVIDER_TIMEOUT_MS: '1500' });
+  });
+  after(() => h.close());
+
+  it('time past the first lease does not settle a checkout whose holder renews it', async () => {
+    const { c, values } = await atConfirmation(h);
+    const call = holdCall(h, '/test/transfer/validate');
+    const confirming = h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
+    await call.arrived;
+    const leaseMs = h.bff.parts.service.leaseMs;
+    const first = (await h.bff.parts.store.getCheckout(c.id))!.internal.busy!.until!;
+    h.clock.advance(leaseMs / 2);
+    // The holder renews its lease (every third of it): until the renewal shows, nothing else moves.
+    await until(async () => ((await h.bff.parts.store.getCheckout(c.id))!.internal.busy?.until ?? 0) > first, 'a renewal of the lease');
+    h.clock.advance(leaseMs / 2 + 1);
+    assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'validate', 'past the first lease, the renewed one holds');
+    call.release();
+    assert.equal(((await (await confirming).json()) as Json).state, 'succeeded');
+    assert.deepEqual(await terminalEvents(h, c.id), ['succeeded']);
+  });
+});
