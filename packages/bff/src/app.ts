@@ -110,6 +110,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     if (!(await store.claimLease('sweeper', service.holder, now(), 2 * (every || 60_000)))) return false;
     await service.sweep();
     await notifications.sweepPending(now() - service.leaseMs);
+    await service.reconcile();
     return true;
   };
   const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, sweep, logger, now };

@@ -154,6 +154,10 @@ const envSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).optional(),
   /** How often the sweeper runs (seconds, default 60): one instance at a time, by lease. */
   SWEEP_SECONDS: int(1, 3600).default(60),
+  /** How often a checkout waiting on a link's result with none come is looked up in the provider's order query. */
+  RECONCILE_SECONDS: int(10, 86_400).default(60),
+  /** How long after its expiry a checkout is still looked up before it is given up on. */
+  RECONCILE_HORIZON_HOURS: int(1, 24 * 90).default(24),
   ...RETENTION_ENV,
 });
 
@@ -205,6 +209,8 @@ export interface BffConfig {
   maxConnectionsPerAddress: number;
   /** Milliseconds between sweeps (SWEEP_SECONDS). */
   sweepMs: number;
+  /** Reconciliation of link results with the provider's order query (checkout/reconcile.ts). */
+  reconcile: { everySeconds: number; horizonHours: number };
   retention: RetentionConfig;
 }
 
@@ -422,6 +428,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Behind a proxy every client arrives from the proxy's address: no per-address cap then.
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY.hops || e.TRUST_PROXY.addresses.length ? 0 : 64),
     sweepMs: e.SWEEP_SECONDS * 1000,
+    reconcile: { everySeconds: e.RECONCILE_SECONDS, horizonHours: e.RECONCILE_HORIZON_HOURS },
     retention: {
       eventsDays: e.RETENTION_EVENTS_DAYS,
       idempotencyDays: e.RETENTION_IDEMPOTENCY_DAYS,

@@ -33,6 +33,8 @@ export interface Harness {
    * to let it through); a promise holds the call until it settles.
    */
   override: ((path: string, pass: () => Promise<Response>) => Response | Promise<Response> | undefined) | null;
+  /** While true, the provider's notifications never reach the BFF (an outage longer than its retries). */
+  dropNotifications: boolean;
   /** Requests that reached the merchant's webhook (http://merchant.test). */
   webhooks: { headers: Headers; body: string }[];
   merchant(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
@@ -88,7 +90,10 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
       }
       return res;
     }
-    if (url.origin === BFF_HOST) return bff.request(url.toString(), init);
+    if (url.origin === BFF_HOST) {
+      if (harness.dropNotifications && url.pathname === '/v1/notifications/provider') return new Response('unavailable', { status: 503 });
+      return bff.request(url.toString(), init);
+    }
     if (url.origin === 'http://merchant.test') {
       webhooks.push({ headers: new Headers(init?.headers), body: String(init?.body ?? '') });
       return new Response('ok');
@@ -148,6 +153,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
 
   const harness: Harness = {
     override: null,
+    dropNotifications: false,
     get bff() {
       return bff;
     },

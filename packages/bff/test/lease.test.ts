@@ -116,6 +116,10 @@ describe('the lease of a call with the bank (no renewal within a test: a minute-
     // The holder seems gone: its lease lapses and the next read settles the checkout unknown.
     h.clock.advance(h.bff.parts.service.leaseMs + 1);
     assert.equal((await view(await h.checkout(c.clientSecret, '/v1/checkout'))).state, 'unknown');
+    // What the merchant sees meanwhile: which call is in doubt, why, at which bank.
+    const inDoubt = ((await (await h.merchant(`/v1/checkouts/${c.id}`)).json()) as Json).inDoubt as Json;
+    assert.deepEqual({ call: inDoubt.call, why: inDoubt.why, bank: (inDoubt.bank as Json).bankId }, { call: 'validate', why: 'lease', bank: 'aurora' });
+    assert.ok(typeof inDoubt.providerTransactionId === 'string');
     call.release();
     const answered = await confirming;
     assert.equal(answered.status, 200);

@@ -60,7 +60,7 @@ export interface CheckoutEvent {
   amount: number;
   state: CheckoutRecord['state'];
   previousState: CheckoutRecord['state'];
-  source: 'native' | 'notification' | 'return' | 'merchant' | 'time';
+  source: 'native' | 'notification' | 'return' | 'merchant' | 'time' | 'reconciliation';
   /** How it was paid: `periodic` is a mandate for future payments, nothing paid now. */
   mode: CheckoutMode;
   /** For `periodic`: the order the payer set up. */
@@ -82,6 +82,10 @@ export interface ServiceDeps {
 
 /** The result of an action: its outcome (the declaration says where it leads), and an error to answer with after writing. */
 export type Outcome = ActionOutcome & { answer?: ApiError };
+
+/** Writes that never change a checkout's state: a launch token, a hand-off link, what reconciliation asked. */
+const NO_STATE = ['launch', 'handoff', 'reconcile'] as const;
+type NoStateChange = (typeof NO_STATE)[number];
 
 /** What a change does while a call is with the bank: refused (409), left for later, or made (it touches nothing the call writes). */
 export type WhenBusy = 'refuse' | 'skip' | 'allow';
@@ -108,7 +112,7 @@ export interface Changed {
 export class UndeclaredChange extends Error {
   constructor(
     readonly from: CheckoutRecord['state'],
-    readonly by: Change | 'launch' | 'handoff',
+    readonly by: Change | NoStateChange,
     readonly to: CheckoutRecord['state'],
   ) {
     super(`checkout: ${by} from ${from} to ${to}, which the declaration does not name there`);
@@ -219,7 +223,7 @@ export function createCore(deps: ServiceDeps) {
    */
   async function change(
     rec: CheckoutRecord,
-    by: Change | 'launch' | 'handoff',
+    by: Change | NoStateChange,
     decide: (rec: CheckoutRecord) => CheckoutPatch | null,
     source: CheckoutEvent['source'],
     opts: ChangeOptions = {},
@@ -240,7 +244,8 @@ export function createCore(deps: ServiceDeps) {
         return { record: rec, changed: false, ...(settled !== undefined ? { settled } : {}) };
       }
       const to = patch.state ?? rec.state;
-      if (!(by === 'launch' || by === 'handoff' ? to === rec.state : changeAllowed(rec.state, by, to))) throw new UndeclaredChange(rec.state, by, to);
+      if (!(NO_STATE.includes(by as NoStateChange) ? to === rec.state : changeAllowed(rec.state, by as Change, to)))
+        throw new UndeclaredChange(rec.state, by, to);
       const settling = opts.settle?.(true);
       const written = await commit(rec, rec, { ...patch, updatedAt: now() }, source, settling, opts.events?.(rec));
       if (written) return { record: written, changed: true, ...(settling ? { settled: true } : {}) };

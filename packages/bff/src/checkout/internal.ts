@@ -47,6 +47,13 @@ export interface Internal {
   busy?: Lock;
   /** A transfer's or validation's lock that lapsed (the checkout became `unknown`): its holder may still come back with the bank's answer. */
   lapsed?: Lock & { at: number };
+  /**
+   * The provider's order query asked about this checkout's link result (no signed result came):
+   * when last, and `done` once it found the outcome or gave up.
+   */
+  reconciliation?: { checkedAt: number; done?: 'found' | 'gave-up'; codStatus?: string };
+  /** Why the outcome is not known (`unknown`): the call, when, and whether it timed out, failed or its lease lapsed. */
+  doubt?: { op: string; at: number; why: 'timeout' | 'fault' | 'lease' };
   /** When a payment link was first signed for this checkout: a link result counts only for a payment begun after it (kept for its whole life). */
   linkSignedAt?: number;
   /** Payment-link modes. */
@@ -107,7 +114,21 @@ export function scrubSession(i: Internal): Internal {
  * The session, the payer's contracts and accounts, the challenge and the signed URL go.
  */
 export function finished(i: Internal): Internal {
-  const { explicitDestiny, bank, transactionId, idDebt, linkTransactionId, outcomeAt, schedule, resolution, funnel, linkBank, handoff, linkSignedAt } = i;
+  const {
+    explicitDestiny,
+    bank,
+    transactionId,
+    idDebt,
+    linkTransactionId,
+    outcomeAt,
+    schedule,
+    resolution,
+    funnel,
+    linkBank,
+    handoff,
+    linkSignedAt,
+    reconciliation,
+  } = i;
   return Object.fromEntries(
     Object.entries({
       explicitDestiny,
@@ -122,6 +143,7 @@ export function finished(i: Internal): Internal {
       linkBank,
       handoff,
       linkSignedAt,
+      reconciliation,
     }).filter(([, v]) => v !== undefined),
   ) as Internal;
 }

@@ -172,7 +172,13 @@ export function linkActions(core: Core) {
      * While a call is with the bank for it, nothing changes (`busy`): the stored result waits for
      * the sweeper. `settle` marks the stored result, in the same transaction.
      */
-    async applyLinkResult(rec: CheckoutRecord, status: string, transactionId: string, source: CheckoutEvent['source'], settle?: ChangeOptions['settle']) {
+    async applyLinkResult(
+      rec: CheckoutRecord,
+      status: string,
+      transactionId: string | undefined,
+      source: CheckoutEvent['source'],
+      settle?: ChangeOptions['settle'],
+    ) {
       return core.change(
         rec,
         'link-result',
@@ -182,7 +188,7 @@ export function linkActions(core: Core) {
             ? {
                 state: next,
                 error: next === 'failed' ? linkError(status) : null,
-                internal: { ...r.internal, linkTransactionId: transactionId, outcomeAt: now() },
+                internal: { ...r.internal, ...(transactionId ? { linkTransactionId: transactionId } : {}), outcomeAt: now() },
               }
             : null;
         },

@@ -15,6 +15,7 @@ import { handoffActions } from './handoff.js';
 import { toView } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
 import { launchActions, newLaunch } from './launch.js';
+import { reconcileActions } from './reconcile.js';
 import { randomBytes } from 'node:crypto';
 import { RESOLVE, initialState, isFinal, viewError } from './transitions.js';
 
@@ -38,6 +39,7 @@ export function createCheckoutService(deps: ServiceDeps) {
   const native = nativeActions(core);
   const links = linkActions(core);
   const launches = launchActions(core, deps);
+  const reconcile = reconcileActions(core, links);
 
   /** The checkout a client secret (inline) or a frame key (isolated) opens, or 401. */
   async function bySecret(secret: string | undefined): Promise<CheckoutRecord> {
@@ -219,7 +221,11 @@ export function createCheckoutService(deps: ServiceDeps) {
     redeemLaunch: launches.redeem,
     resolve,
     sweep,
+    /** Looks up link results that never came in the provider's order query (reconcile.ts). */
+    reconcile: reconcile.run,
     settle: core.settle,
+    /** Waits for the bank's answers still being written after a store failure (at shutdown). */
+    drain: core.drain,
     /** How long a checkout's lock lasts unless its holder renews it. */
     leaseMs: core.leaseMs,
     /** This instance, as the holder of leases. */

@@ -479,7 +479,12 @@ export function resolveOutcome(from: CheckoutState, action: CheckoutAction, outc
     case 'fault': {
       if (!decl.steps?.includes(outcome.step)) throw new UndeclaredTransition(from, action, `fault at ${outcome.step}`);
       const state = FAULT_TARGETS[outcome.step][outcome.timedOut ? 'timeout' : 'other'];
-      patch = { state, error: viewError(state === 'unknown' ? 'unknown' : faultCode(outcome.timedOut)), internal: outcome.data };
+      const doubt = { op: action, at: ctx.now, why: outcome.timedOut ? ('timeout' as const) : ('fault' as const) };
+      patch = {
+        state,
+        error: viewError(state === 'unknown' ? 'unknown' : faultCode(outcome.timedOut)),
+        internal: state === 'unknown' ? { ...outcome.data, doubt } : outcome.data,
+      };
       break;
     }
     default: {
@@ -551,7 +556,11 @@ export function timePatch(rec: CheckoutRecord, now: number, leaseMs: number, lin
     // The lock that lapsed is remembered: should its holder still come back with the bank's
     // answer, the answer is written after all (the `late-answer` change).
     if (TIME_RULES.lapsedLock.unknownFor.includes(i.busy.op))
-      return { state: 'unknown', internal: { ...internal, lapsed: { ...i.busy, at: now } }, error: viewError('unknown') };
+      return {
+        state: 'unknown',
+        internal: { ...internal, lapsed: { ...i.busy, at: now }, doubt: { op: i.busy.op, at: now, why: 'lease' } },
+        error: viewError('unknown'),
+      };
     return { internal };
   }
   if (i.busy) return null;

@@ -32,6 +32,26 @@ export function merchantCheckoutView(p: AppParts, rec: CheckoutRecord) {
           resolution: { outcome: i.resolution.outcome, at: new Date(i.resolution.at).toISOString(), ...(i.resolution.note ? { note: i.resolution.note } : {}) },
         }
       : {}),
+    ...(rec.state === 'unknown' && i.doubt
+      ? {
+          inDoubt: {
+            call: i.doubt.op,
+            at: new Date(i.doubt.at).toISOString(),
+            why: i.doubt.why,
+            ...(i.bank ? { bank: { bankId: i.bank.bankId, label: i.bank.label } } : {}),
+            ...(i.transactionId ? { providerTransactionId: i.transactionId } : {}),
+          },
+        }
+      : {}),
+    ...(i.reconciliation
+      ? {
+          reconciliation: {
+            checkedAt: new Date(i.reconciliation.checkedAt).toISOString(),
+            ...(i.reconciliation.codStatus ? { codStatus: i.reconciliation.codStatus } : {}),
+            ...(i.reconciliation.done ? { done: i.reconciliation.done } : {}),
+          },
+        }
+      : {}),
     isolation: rec.isolation ?? ('inline' as const),
     ...(rec.launch ? { launch: launchView(rec.launch) } : {}),
   };

@@ -226,6 +226,12 @@ export interface Store {
   redeliverEvent(id: string, now: number): Promise<OutboxRecord | null>;
   /** Up to `limit` checkouts not final whose lock's lease ended before `now` (an instance stopped mid-call). */
   findLapsedLocks(now: number, limit: number): Promise<CheckoutRecord[]>;
+  /**
+   * Up to `limit` checkouts waiting on a payment link's result that the provider could be asked
+   * about: at the bank's page, or expired (its expiry since `expiredSince`), with a provider
+   * order, no result and not given up on, last asked (or signed) before `askedBefore`.
+   */
+  findAwaitingLinkResult(askedBefore: number, expiredSince: number, limit: number): Promise<CheckoutRecord[]>;
   /** Up to `limit` notifications stored but not applied, received before `before`, oldest first. */
   listPendingNotifications(before: number, limit: number): Promise<NotificationRecord[]>;
   /** Most recent first; `before` pages by receivedAt. */

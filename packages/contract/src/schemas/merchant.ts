@@ -139,6 +139,26 @@ export const merchantCheckout = checkoutView.extend({
   schedule: z.object({ frequency: z.string(), startDate: z.string(), endDate: z.string().optional() }).optional(),
   /** The merchant's decision on a checkout left `unknown`: the outcome the bank confirmed, when, and the note given. */
   resolution: z.object({ outcome: z.enum(['succeeded', 'failed']), at: z.string(), note: z.string().optional() }).optional(),
+  /**
+   * For a checkout left `unknown`, what the BFF knows to ask the bank or the provider with: the
+   * call whose outcome is not known, when, why (it timed out, failed, or the instance making it
+   * stopped), the bank and, once the bank gave one, the provider's transaction id.
+   */
+  inDoubt: z
+    .object({
+      call: z.string(),
+      at: z.string(),
+      why: z.enum(['timeout', 'fault', 'lease']),
+      bank: z.object({ bankId: z.string(), label: z.string() }).optional(),
+      providerTransactionId: z.string().optional(),
+    })
+    .optional(),
+  /**
+   * A payment at the bank's page whose signed result did not come: what the provider's order
+   * query said (`OK`, `ERROR`, `PENDING`), when last asked, and whether that settled it or the
+   * BFF gave up asking.
+   */
+  reconciliation: z.object({ checkedAt: z.string(), codStatus: z.string().optional(), done: z.enum(['found', 'gave-up']).optional() }).optional(),
   /** How the payer's page opens the checkout (`inline` for checkouts made before isolation existed). */
   isolation: z.enum(CHECKOUT_ISOLATIONS),
   /**
