@@ -14,6 +14,7 @@ import { createPostgresStore } from '@bank-checkout/bff';
 import { createRig, json, BFF_HOST, type Rig } from './lib/rig.js';
 import { dropSchemas, freshSchema, withPostgres } from '../../packages/bff/test/store-fixtures.js';
 import { SECRETS } from './lib/canary.js';
+import { bind, frameKeys, frameOrigin, type FrameKeys } from '../../packages/bff/test/frame-proof.js';
 
 const SHOP = 'https://shop.example';
 
@@ -32,7 +33,18 @@ describe('the isolated checkout', () => {
     );
   const redeem = (token: unknown, headers: Record<string, string> = {}) =>
     rig.call('/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ token }) });
-  const keyOf = async (token: string) => (await json<{ key: string }>(await redeem(token, { Origin: BFF_HOST, 'Sec-Fetch-Site': 'same-origin' }))).key;
+  /** The headers of a frame's redemption: its browser's evidence and a proof of `keys`. */
+  const fromFrame = async (keys: FrameKeys) => ({
+    ...frameOrigin(BFF_HOST),
+    DPoP: await keys.prove('POST', `${BFF_HOST}/v1/frame/launch`, undefined, rig.clock.now),
+  });
+  /** A frame's redemption of `token` with `keys` (a new browser's by default): its key, bound to them. */
+  const keyOf = async (token: string, keys?: FrameKeys) => {
+    const k = keys ?? (await frameKeys());
+    const { key } = await json<{ key: string }>(await redeem(token, await fromFrame(k)));
+    bind(key, k);
+    return key;
+  };
   const login = (key: string) =>
     rig.checkout(key, '/v1/checkout/login', { bankId: 'aurora', loginId: 'user', fields: { userId: 'aurora.demo', userSecret: 'Aurora2024' } });
 
@@ -50,16 +62,33 @@ describe('the isolated checkout', () => {
 
   it('redeems once, from its own origin only; a second redemption is refused and told to the merchant', async () => {
     const c = await create();
-    // The host's origin (the shop, in ALLOWED_ORIGINS) cannot redeem it, nor a page of another site.
+    // The host's origin (the shop, in ALLOWED_ORIGINS) cannot redeem it, nor a page of another
+    // site, nor a server (no browser's evidence, or a forged half of it).
+    const proof = (await fromFrame(await frameKeys())).DPoP;
     for (const headers of [
+      {},
       { Origin: SHOP },
       { Origin: 'null' },
-      { 'Sec-Fetch-Site': 'same-site' },
+      { Origin: BFF_HOST },
+      { 'Sec-Fetch-Site': 'same-origin' },
+      { 'Sec-Fetch-Site': 'same-site', Origin: BFF_HOST },
       { 'Sec-Fetch-Site': 'cross-site', Origin: BFF_HOST },
+      { 'Sec-Fetch-Site': 'same-origin', Origin: SHOP },
     ] as Record<string, string>[]) {
-      const refused = await redeem(c.launchToken, headers);
+      const refused = await redeem(c.launchToken, { ...headers, DPoP: proof });
       assert.equal(refused.status, 403, JSON.stringify(headers));
       assert.equal((await refused.json()).error.code, 'origin_refused');
+    }
+    // From the frame's origin, but without a proof of a key pair (or with one made for another call): refused.
+    const other = await frameKeys();
+    for (const dpop of [
+      undefined,
+      'x.y.z',
+      await other.prove('POST', `${BFF_HOST}/v1/checkout`, undefined, rig.clock.now),
+      await other.prove('POST', `${BFF_HOST}/v1/frame/launch`, undefined, rig.clock.now - 120_000),
+    ]) {
+      const refused = await redeem(c.launchToken, { ...frameOrigin(BFF_HOST), ...(dpop ? { DPoP: dpop } : {}) });
+      assert.equal(refused.status, 401, String(dpop));
     }
     const key = await keyOf(c.launchToken!);
     assert.match(key, /^fk_/);
@@ -67,7 +96,7 @@ describe('the isolated checkout', () => {
     assert.equal(view.id, c.id);
 
     const hooks = rig.webhooks.length;
-    const again = await redeem(c.launchToken, { Origin: BFF_HOST });
+    const again = await redeem(c.launchToken, await fromFrame(await frameKeys()));
     assert.equal(again.status, 409);
     assert.equal((await again.json()).error.code, 'launch_used');
     const seen = await json<{ reference: string; launch: { refusals: number; lastRefusedAt: string; redeemedAt: string } }>(
@@ -123,26 +152,56 @@ describe('the isolated checkout', () => {
   it('an expired or unknown token is refused, and bad bodies are 4xx', async () => {
     const c = await create();
     rig.clock.advance(5 * 60_000);
-    const expired = await redeem(c.launchToken);
+    const keys = await frameKeys();
+    const expired = await redeem(c.launchToken, await fromFrame(keys));
     assert.equal(expired.status, 401);
     assert.equal((await expired.json()).error.code, 'launch_expired');
-    for (const token of ['lt_nope', `lt_${c.id}.${'A'.repeat(43)}`, 42, '']) assert.ok([401, 422].includes((await redeem(token)).status), String(token));
+    for (const token of ['lt_nope', `lt_${c.id}.${'A'.repeat(43)}`, 42, ''])
+      assert.ok([401, 422].includes((await redeem(token, await fromFrame(keys))).status), String(token));
     const extra = await rig.call('/v1/frame/launch', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...(await fromFrame(keys)) },
       body: JSON.stringify({ token: 'x', more: 1 }),
     });
     assert.equal(extra.status, 422);
   });
 
-  it('a reload of the page gets a fresh token; the frame that redeems it never inherits the bank session', async () => {
+  it('a reload in the same browser resumes where it was; a frame of another browser never inherits the bank session', async () => {
     const key = Math.random().toString(36).slice(2);
     const c = await create({ reference: 'LAUNCH-RELOAD' }, { 'Idempotency-Key': key });
-    const first = await keyOf(c.launchToken!);
+    const browserA = await frameKeys();
+    const first = await keyOf(c.launchToken!, browserA);
     const signedIn = await json<CheckoutView>(await login(first));
     assert.equal(signedIn.state, 'select-account');
 
-    // The shop's page is loaded again: the merchant asks for a fresh token (or replays the creation).
+    // The page is loaded again in the same browser (a reload, Back, a second tab): its frame proves
+    // the same key pair and goes on at the accounts; the earlier tab's key stays good.
+    const reloaded = await json<{ launchToken: string }>(await rig.merchant(`/v1/checkouts/${c.id}/launch`, { method: 'POST' }));
+    const resumedAnswer = await json<{ key: string; resumed: boolean; start: { view: CheckoutView } }>(
+      await redeem(reloaded.launchToken, await fromFrame(browserA)),
+    );
+    assert.equal(resumedAnswer.resumed, true);
+    assert.equal(resumedAnswer.start.view.state, 'select-account', 'the first screen is where the payer was');
+    bind(resumedAnswer.key, browserA);
+    assert.equal((await json<CheckoutView>(await rig.checkout(resumedAnswer.key, '/v1/checkout'))).state, 'select-account');
+    assert.equal((await json<CheckoutView>(await rig.checkout(first, '/v1/checkout'))).state, 'select-account', 'the first tab goes on too');
+    // The frame key without its key pair's proof opens nothing, and neither does a proof of another key pair.
+    assert.equal((await rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': first } })).status, 401);
+    const stranger = await frameKeys();
+    const foreign = await stranger.prove('GET', `${BFF_HOST}/v1/checkout`, first, rig.clock.now);
+    assert.equal((await rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': first, DPoP: foreign } })).status, 401);
+    // A proof seen once is no good twice, nor for another call, nor a minute later.
+    const once = await browserA.prove('GET', `${BFF_HOST}/v1/checkout`, first, rig.clock.now);
+    assert.equal((await rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': first, DPoP: once } })).status, 200);
+    assert.equal((await rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': first, DPoP: once } })).status, 401, 'replayed');
+    const forBanks = await browserA.prove('GET', `${BFF_HOST}/v1/banks`, first, rig.clock.now);
+    assert.equal((await rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': first, DPoP: forBanks } })).status, 401, 'another address');
+    const stale = await browserA.prove('GET', `${BFF_HOST}/v1/checkout`, first, rig.clock.now - 61_000);
+    assert.equal((await rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': first, DPoP: stale } })).status, 401, 'too old');
+    const forOther = await browserA.prove('GET', `${BFF_HOST}/v1/checkout`, resumedAnswer.key, rig.clock.now);
+    assert.equal((await rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': first, DPoP: forOther } })).status, 401, 'made for another key');
+
+    // The shop's page is loaded in another browser (or fetched by a script): the merchant asks for a fresh token (or replays the creation).
     const relaunched = await json<{ id: string; launchToken: string }>(await rig.merchant(`/v1/checkouts/${c.id}/launch`, { method: 'POST' }));
     assert.equal(relaunched.id, c.id);
     assert.notEqual(relaunched.launchToken, c.launchToken);
@@ -150,10 +209,10 @@ describe('the isolated checkout', () => {
     assert.equal((await json<CheckoutView>(await rig.checkout(first, '/v1/checkout'))).state, 'select-account');
     const second = await keyOf(relaunched.launchToken);
     const view = await json<CheckoutView>(await rig.checkout(second, '/v1/checkout'));
-    assert.equal(view.state, 'select-bank', 'the session opened in the other frame is closed');
+    assert.equal(view.state, 'select-bank', 'the session opened in the other browser is closed');
     assert.ok(!JSON.stringify(view).includes('AUR-'), 'no account of it is shown');
-    // The earlier frame's key opens nothing: it is only told that the payment goes on elsewhere.
-    for (const res of [await rig.checkout(first, '/v1/checkout'), await login(first)]) {
+    // The earlier browser's keys open nothing: its frames are only told that the payment goes on elsewhere.
+    for (const res of [await rig.checkout(first, '/v1/checkout'), await login(first), await rig.checkout(resumedAnswer.key, '/v1/checkout')]) {
       assert.equal(res.status, 409);
       const body = (await res.json()) as { error: { code: string }; view?: unknown };
       assert.equal(body.error.code, 'opened_elsewhere');
@@ -181,7 +240,7 @@ describe('the isolated checkout', () => {
     assert.equal(c.isolation, 'inline');
     assert.equal(c.launchToken, undefined);
     assert.equal((await json<CheckoutView>(await rig.checkout(c.clientSecret!, '/v1/checkout', undefined, { Origin: SHOP }))).id, c.id);
-    assert.equal((await redeem(`lt_${c.id}.${'A'.repeat(43)}`)).status, 401);
+    assert.equal((await redeem(`lt_${c.id}.${'A'.repeat(43)}`, await fromFrame(await frameKeys()))).status, 401);
   });
 });
 

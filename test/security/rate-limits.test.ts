@@ -5,14 +5,15 @@
  * appended, so a guesser cannot rotate the left-most X-Forwarded-For entry; forged
  * notifications are limited per address and stop filling the log.
  */
+import { proved } from '../../packages/bff/test/frame-proof.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SECRETS } from './lib/canary.js';
 import { BFF_HOST, createRig, type Rig } from './lib/rig.js';
 
 /** A request as the Node server hands it to the app: with the socket's peer address. */
-const from = (rig: Rig, peer: string, path: string, init: RequestInit = {}) =>
-  rig.bff.request(`${BFF_HOST}${path}`, init, { incoming: { socket: { remoteAddress: peer } } });
+const from = async (rig: Rig, peer: string, path: string, init: RequestInit = {}) =>
+  rig.bff.request(`${BFF_HOST}${path}`, await proved(`${BFF_HOST}${path}`, init, rig.clock.now), { incoming: { socket: { remoteAddress: peer } } });
 
 /** The defaults under test (the rig raises them for other suites). */
 const DEFAULTS = { AUTH_FAILURES_PER_MINUTE: '30', MERCHANT_RATE_LIMIT_PER_MINUTE: '3000' };

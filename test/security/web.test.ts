@@ -267,7 +267,8 @@ describe('web', () => {
 
       const faulty = await createRig({ env: { PROVIDER_TIMEOUT_MS: '100' } });
       try {
-        const c = await faulty.createCheckout();
+        // Inline: no frame's first screen has read (and cached) the bank list.
+        const c = await faulty.createCheckout({ isolation: 'inline' });
         faulty.sandbox.faults.add({ path: '/test/banks/list', kind: 'status', status: 500, times: 3 });
         const upstream = await faulty.checkout(c.clientSecret, '/v1/banks');
         assert.equal(upstream.status, 502);

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NATIVE_BANKS, NATIVE_MAGIC, NATIVE_TEST_INPUTS, SANDBOX_DEFAULTS, SIM_BANKS } from '@bank-checkout/sandbox/testing';
+import { proved } from './frame-proof.js';
 import { createHarness, view, type Harness } from './harness.js';
 import { bankOf, testFields, walk } from './flow.js';
 
@@ -348,11 +349,11 @@ describe('checkout API: the native flow against the simulator', () => {
       ],
     ];
     for (const [body, headers, status, code] of cases) {
-      const res = await h.bff.request('http://bff.test/v1/checkout/login', {
-        method: 'POST',
-        body,
-        headers: { 'X-Checkout-Secret': c.clientSecret, ...headers },
-      });
+      const url = 'http://bff.test/v1/checkout/login';
+      const res = await h.bff.request(
+        url,
+        await proved(url, { method: 'POST', body, headers: { 'X-Checkout-Secret': c.clientSecret, ...headers } }, h.clock.now),
+      );
       assert.equal(res.status, status, code);
       const json = (await res.json()) as { error: { code: string; requestId: string; message: string } };
       assert.equal(json.error.code, code);

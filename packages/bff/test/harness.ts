@@ -7,6 +7,7 @@ import { createBff, loadConfig, type BffApp, type CheckoutView } from '../src/in
 import type { CheckoutEvent } from '../src/checkout/service.js';
 import type { NotificationEvent } from '../src/notifications.js';
 import { createStore, type Store } from '../src/store/index.js';
+import { bind, frameKeys, frameOrigin, proofHeaders, type FrameKeys } from './frame-proof.js';
 
 export const MERCHANT_SECRET = 'test-merchant-secret-0123456789';
 export const SANDBOX_HOST = 'http://sandbox.test';
@@ -40,6 +41,11 @@ export interface Harness {
   merchant(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
   checkout(secret: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   createCheckout(body?: Record<string, unknown>): Promise<{ id: string; clientSecret: string } & Record<string, unknown>>;
+  /**
+   * A frame's redemption of a launch token as a browser sends it (from the BFF's origin, with a
+   * proof of `keys`: a new key pair, another browser, unless given); a key it gets is bound to them.
+   */
+  redeem(token: string, keys?: FrameKeys): Promise<Response>;
   /** Stops the BFF and starts another on the same database (a file survives, :memory: does not). */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -147,7 +153,12 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
   const checkout: Harness['checkout'] = async (secret, path, body, headers = {}) =>
     bff.request(`${BFF_HOST}${path}`, {
       method: body === undefined ? 'GET' : 'POST',
-      headers: { 'X-Checkout-Secret': secret, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      headers: {
+        'X-Checkout-Secret': secret,
+        ...(await proofHeaders(secret, body === undefined ? 'GET' : 'POST', `${BFF_HOST}${path}`, clock.now)),
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
 
@@ -173,9 +184,30 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
         body: { amount: 4250, subject: 'Order 1001', reference: `REF-${Math.random().toString(36).slice(2, 10)}`, ...body },
       });
       if (res.status !== 201) throw new Error(`createCheckout: ${res.status} ${await res.text()}`);
-      return asFrame((await res.json()) as Created, async (token) =>
-        bff.request(`${BFF_HOST}/v1/frame/launch`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) }),
+      return asFrame(
+        (await res.json()) as Created,
+        async (token, headers) =>
+          bff.request(`${BFF_HOST}/v1/frame/launch`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', ...headers },
+            body: JSON.stringify({ token }),
+          }),
+        { publicUrl: BFF_HOST, at: clock.now },
       );
+    },
+    async redeem(token, keys) {
+      const k = keys ?? (await frameKeys());
+      const res = await bff.request(`${BFF_HOST}/v1/frame/launch`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          DPoP: await k.prove('POST', `${BFF_HOST}/v1/frame/launch`, undefined, clock.now),
+          ...frameOrigin(BFF_HOST),
+        },
+        body: JSON.stringify({ token }),
+      });
+      if (res.status === 200) bind(((await res.clone().json()) as { key: string }).key, k);
+      return res;
     },
     async restart() {
       await bff.close();
@@ -196,11 +228,24 @@ type Created = { id: string; clientSecret?: string; launchToken?: string } & Rec
 
 /**
  * A created checkout as its page's checkout uses it: an inline one with its client secret; an
- * isolated one (the default) with the key its frame gets for the launch token, as `clientSecret`.
+ * isolated one (the default) with the key its frame gets for the launch token, as `clientSecret`,
+ * redeemed as a browser's frame redeems it (from the BFF's origin at `publicUrl`, with a proof of
+ * a key pair of its own, made at `at`); the key pair signs the proofs of later calls with the key.
  */
-export async function asFrame<T extends Created>(created: T, redeem: (token: string) => Promise<Response>): Promise<T & { clientSecret: string }> {
+export async function asFrame<T extends Created>(
+  created: T,
+  redeem: (token: string, headers: Record<string, string>) => Promise<Response>,
+  opts: { publicUrl: string; at?: number; keys?: FrameKeys },
+): Promise<T & { clientSecret: string }> {
   if (!created.launchToken) return created as T & { clientSecret: string };
-  const res = await redeem(created.launchToken);
+  const keys = opts.keys ?? (await frameKeys());
+  const base = opts.publicUrl.replace(/\/+$/, '');
+  const res = await redeem(created.launchToken, {
+    DPoP: await keys.prove('POST', `${base}/v1/frame/launch`, undefined, opts.at),
+    ...frameOrigin(new URL(base).origin),
+  });
   if (res.status !== 200) throw new Error(`launch: ${res.status} ${await res.text()}`);
-  return { ...created, clientSecret: ((await res.json()) as { key: string }).key };
+  const { key } = (await res.json()) as { key: string };
+  bind(key, keys);
+  return { ...created, clientSecret: key };
 }

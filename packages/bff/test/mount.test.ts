@@ -12,12 +12,13 @@ import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
-import { createHarness, MERCHANT_SECRET, type Harness } from './harness.js';
+import { BFF_HOST, createHarness, MERCHANT_SECRET, type Harness } from './harness.js';
+import { frameKeys, frameOrigin } from './frame-proof.js';
 
 type Fetch = (path: string, init?: RequestInit) => Promise<Response>;
 
 /** What every mount must do: health, a merchant call with a JSON body, the element's call. */
-async function exercise(call: Fetch) {
+async function exercise(call: Fetch, clock: () => number) {
   const health = await call('/pay/health');
   assert.equal(health.status, 200);
   const created = await call('/pay/v1/checkouts', {
@@ -28,15 +29,23 @@ async function exercise(call: Fetch) {
   assert.equal(created.status, 201, await created.clone().text());
   const { launchToken, amount } = (await created.json()) as { launchToken: string; amount: number };
   assert.equal(amount, 1999);
-  // The frame's redemption, as the frame makes it: on the BFF's own origin, under the mount.
+  // The frame's redemption, as the frame makes it: on the BFF's own origin (its public address,
+  // BFF_PUBLIC_URL, names the API's path), under the mount, with a proof of its key pair.
+  const keys = await frameKeys();
   const launched = await call('/pay/v1/frame/launch', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: {
+      'Content-Type': 'application/json',
+      DPoP: await keys.prove('POST', `${BFF_HOST}/v1/frame/launch`, undefined, clock()),
+      ...frameOrigin(BFF_HOST),
+    },
     body: JSON.stringify({ token: launchToken }),
   });
   assert.equal(launched.status, 200, await launched.clone().text());
   const { key } = (await launched.json()) as { key: string };
-  const view = await call('/pay/v1/checkout', { headers: { 'X-Checkout-Secret': key } });
+  const view = await call('/pay/v1/checkout', {
+    headers: { 'X-Checkout-Secret': key, DPoP: await keys.prove('GET', `${BFF_HOST}/v1/checkout`, key, clock()) },
+  });
   assert.equal(view.status, 200);
   assert.equal(((await view.json()) as { amount: number }).amount, 1999);
   const unauthenticated = await call('/pay/v1/checkouts', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
@@ -61,7 +70,10 @@ describe('the BFF mounted in an existing server', () => {
     const shop = new Hono();
     shop.get('/', (c) => c.text('shop'));
     shop.route('/pay', h.bff);
-    await exercise(async (path, init) => shop.request(path, init));
+    await exercise(
+      async (path, init) => shop.request(path, init),
+      () => h.clock.now,
+    );
     assert.equal(await (await shop.request('/')).text(), 'shop');
   });
 
@@ -75,7 +87,7 @@ describe('the BFF mounted in an existing server', () => {
     const http = createServer(shop);
     const base = await listen(http);
     try {
-      await exercise(over(base));
+      await exercise(over(base), () => h.clock.now);
       const own = await fetch(`${base}/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"a":1}' });
       assert.deepEqual(await own.json(), { got: { a: 1 } });
     } finally {
@@ -102,7 +114,7 @@ describe('the BFF mounted in an existing server', () => {
     shop.post('/orders', async (req) => ({ got: req.body }));
     const base = await shop.listen({ port: 0, host: '127.0.0.1' });
     try {
-      await exercise(over(base));
+      await exercise(over(base), () => h.clock.now);
       const own = await fetch(`${base}/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"a":1}' });
       assert.deepEqual(await own.json(), { got: { a: 1 } });
     } finally {

@@ -15,6 +15,7 @@ import { createBff, createStore, loadConfig, type BffApp, type CheckoutEvent, ty
 import type { RequestFn } from '@bank-checkout/sandbox/testing';
 import { SECRETS, type Sample } from './canary.js';
 import { asFrame } from '../../../packages/bff/test/harness.js';
+import { proved } from '../../../packages/bff/test/frame-proof.js';
 
 export const SANDBOX_HOST = 'http://sandbox.test';
 export const BFF_HOST = 'http://bff.test';
@@ -118,7 +119,9 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
   let bff: BffApp;
 
   const call: Rig['call'] = async (path, init, where) => {
-    const res = await bff.request(path.startsWith('http') ? path : `${BFF_HOST}${path}`, init);
+    const url = path.startsWith('http') ? path : `${BFF_HOST}${path}`;
+    // A call with a frame key a frame of this rig redeemed carries that frame's proof, unless the test gives one.
+    const res = await bff.request(url, await proved(url, init, clock.now));
     const { captured, response } = await capture(where ?? `BFF ${init?.method ?? 'GET'} ${path}`, res);
     responses.push(captured);
     return response;
@@ -218,7 +221,7 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
       ...(init.body !== undefined ? { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) } : {}),
     });
 
-  const checkout: Rig['checkout'] = (secret, path, body, headers = {}) =>
+  const checkout: Rig['checkout'] = async (secret, path, body, headers = {}) =>
     call(path, {
       method: body === undefined ? 'GET' : 'POST',
       headers: { 'X-Checkout-Secret': secret, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
@@ -261,8 +264,11 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
       });
       if (res.status !== 201) throw new Error(`createCheckout: ${res.status} ${await res.text()}`);
       const created = (await res.json()) as { id: string; clientSecret?: string; launchToken?: string; reference: string; amount: number };
-      return asFrame(created, (token) =>
-        call('/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) }),
+      return asFrame(
+        created,
+        (token, headers) =>
+          call('/v1/frame/launch', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ token }) }),
+        { publicUrl: BFF_HOST, at: clock.now },
       );
     },
     samples() {

@@ -25,6 +25,9 @@ export const LAUNCH_TTL_MS = 5 * 60_000;
 /** Redeemed tokens remembered per checkout (to answer "already used" rather than "invalid"). */
 const USED_KEPT = 8;
 
+/** Frame keys of one browser kept good at once (its tabs and reloads, newest last). */
+const TABS_KEPT = 4;
+
 const CREDENTIAL = /^(lt|fk)_(chk_[A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/;
 
 /** The checkout id a launch token or frame key names, or null when it is not one. */
@@ -118,14 +121,20 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
   }
 
   /**
-   * The frame redeems a launch token for its key. A token already redeemed is refused (409
-   * `launch_used`) and reported to the merchant; an expired one is refused (401
-   * `launch_expired`); anything else that is not the outstanding token is 401. A bank session
-   * another frame opened is closed (the `relaunch` change): the new frame never inherits it. While
-   * a call is with the bank (which may open or use a session), the redemption waits its turn:
-   * 409 `checkout_busy`, and the frame tries again.
+   * The frame redeems a launch token for its key, bound to the key pair its proof was signed with
+   * (`jkt`, checked by the caller). A token already redeemed is refused (409 `launch_used`) and
+   * reported to the merchant; an expired one is refused (401 `launch_expired`); anything else that
+   * is not the outstanding token is 401.
+   *
+   * The browser that has the checkout open already (the same key pair: a reload, Back, a second
+   * tab) resumes it where it is, a call with the bank in flight included; its earlier frames' keys
+   * stay good. Any other browser gets a checkout whose bank session is closed first (the
+   * `relaunch` change): it never inherits the accounts the payer opened elsewhere, and the frames
+   * of that other browser are told the checkout went on elsewhere. While a call is with the bank
+   * (which may open or use a session), such a redemption waits its turn: 409 `checkout_busy`, and
+   * the frame tries again.
    */
-  async function redeem(token: string): Promise<{ record: CheckoutRecord; key: string }> {
+  async function redeem(token: string, jkt: string): Promise<{ record: CheckoutRecord; key: string; resumed: boolean }> {
     const id = credentialCheckout('lt', token);
     const found = id ? await store.getCheckout(id) : null;
     if (!found || found.isolation !== 'isolated' || !found.launch) throw invalid();
@@ -136,28 +145,40 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
     const key = make('fk', found.id);
     const keyHash = await sha256Hex(key);
     const at = now();
-    const { record } = await core.change(
-      found,
-      'relaunch',
-      (r) => {
-        if (!sameHash(r.launch?.tokenHash ?? null, hash)) throw invalid();
-        const before = r.launch!;
-        const launch: LaunchRecord = {
-          ...before,
-          tokenHash: null,
-          keyHash,
-          redeemedAt: at,
-          usedHashes: [...before.usedHashes, hash].slice(-USED_KEPT),
-          // The key this launch replaces is remembered, so that its frame is told where the payment went.
-          ...(before.keyHash ? { replacedKeyHashes: [...(before.replacedKeyHashes ?? []), before.keyHash].slice(-USED_KEPT) } : {}),
-        };
-        // A bank session opened in another frame is closed, not handed over: the payer signs in again.
-        return holdsSession(r) ? { launch, state: 'select-bank', error: null, internal: merchantData(r.internal) } : { launch };
-      },
-      'native',
-    );
-    logger.log('info', 'checkout.launched', { checkoutId: record.id });
-    return { record, key };
+    const resumed = Boolean(found.launch.keyJkt) && found.launch.keyJkt === jkt;
+    /** The launch after this redemption: the token spent, the key given, bound to `jkt`. */
+    const redeemed = (before: LaunchRecord, sameBrowser: boolean): LaunchRecord => {
+      const earlier = [...(before.keyHashes ?? []), ...(before.keyHash && !before.keyHashes ? [before.keyHash] : [])];
+      return {
+        ...before,
+        tokenHash: null,
+        keyHash,
+        keyJkt: jkt,
+        keyHashes: sameBrowser ? [...earlier, keyHash].slice(-TABS_KEPT) : [keyHash],
+        redeemedAt: at,
+        usedHashes: [...before.usedHashes, hash].slice(-USED_KEPT),
+        // The keys of another browser's frames are remembered, so that they are told where the payment went.
+        ...(!sameBrowser && earlier.length ? { replacedKeyHashes: [...(before.replacedKeyHashes ?? []), ...earlier].slice(-USED_KEPT) } : {}),
+      };
+    };
+    const spent = (r: CheckoutRecord) => {
+      if (!sameHash(r.launch?.tokenHash ?? null, hash)) throw invalid();
+      return r.launch!;
+    };
+    const { record } = resumed
+      ? await core.change(found, 'launch', (r) => ({ launch: redeemed(spent(r), true) }), 'native', { whenBusy: 'allow' })
+      : await core.change(
+          found,
+          'relaunch',
+          (r) => {
+            const launch = redeemed(spent(r), false);
+            // A bank session opened in another browser is closed, not handed over: the payer signs in again.
+            return holdsSession(r) ? { launch, state: 'select-bank', error: null, internal: merchantData(r.internal) } : { launch };
+          },
+          'native',
+        );
+    logger.log('info', 'checkout.launched', { checkoutId: record.id, resumed });
+    return { record, key, resumed };
   }
 
   /**
@@ -170,8 +191,10 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
     const rec = id ? await store.getCheckout(id) : null;
     if (!rec || rec.isolation !== 'isolated') throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
     const hash = await sha256Hex(key);
-    if (sameHash(rec.launch?.keyHash ?? null, hash)) return rec;
-    if (rec.launch?.replacedKeyHashes?.some((h) => sameHash(h, hash)))
+    const launch = rec.launch;
+    const current = launch?.keyHashes ?? (launch?.keyHash ? [launch.keyHash] : []);
+    if (current.some((h) => sameHash(h, hash))) return rec;
+    if (launch?.replacedKeyHashes?.some((h) => sameHash(h, hash)))
       throw new ApiError(409, 'opened_elsewhere', 'This checkout was opened again in another window; it continues there.');
     throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
   }

@@ -16,6 +16,7 @@ import { toView } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
 import { launchActions, newLaunch } from './launch.js';
 import { reconcileActions } from './reconcile.js';
+import { createProofVerifier } from './proof.js';
 import { randomBytes } from 'node:crypto';
 import { RESOLVE, initialState, isFinal, viewError } from './transitions.js';
 
@@ -41,10 +42,24 @@ export function createCheckoutService(deps: ServiceDeps) {
   const launches = launchActions(core, deps);
   const reconcile = reconcileActions(core, links);
 
-  /** The checkout a client secret (inline) or a frame key (isolated) opens, or 401. */
-  async function bySecret(secret: string | undefined): Promise<CheckoutRecord> {
+  const proofs = createProofVerifier(now);
+
+  /**
+   * The checkout a client secret (inline) or a frame key (isolated) opens, or 401. A frame key
+   * opens it only with a proof of the key pair it is bound to (proof.ts), made for this call.
+   */
+  async function bySecret(secret: string | undefined, call?: { proof: string | undefined; method: string; url: string }): Promise<CheckoutRecord> {
     if (!secret || secret.length > 200) throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
-    if (secret.startsWith('fk_')) return core.settle(await launches.byFrameKey(secret));
+    if (secret.startsWith('fk_')) {
+      const rec = await launches.byFrameKey(secret);
+      const jkt = rec.launch?.keyJkt;
+      // A key given before keys were bound carries no proof (none could be made for it).
+      if (jkt) {
+        if (!call) throw errors.unauthorized('Missing or invalid proof of possession (DPoP).');
+        await proofs.verify(call.proof, { method: call.method, url: call.url, key: secret, jkt });
+      }
+      return core.settle(rec);
+    }
     const rec = await store.getCheckoutBySecretHash(await hashSecret(secret));
     // An isolated checkout's stored secret hash is of a value never handed out: never found here.
     if (!rec || rec.isolation === 'isolated') throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
@@ -215,6 +230,8 @@ export function createCheckoutService(deps: ServiceDeps) {
 
   return {
     bySecret,
+    /** The verifier of the frame's proofs of possession (proof.ts). */
+    proofs,
     view,
     create,
     relaunch: launches.relaunch,

@@ -32,6 +32,14 @@ type CheckoutEnv = { Variables: BffEnv['Variables'] & { checkout: CheckoutRecord
 
 export function checkoutRoutes(p: AppParts) {
   const app = router<CheckoutEnv>();
+  const publicBase = p.config.publicUrl.replace(/\/+$/, '');
+  const publicOrigin = new URL(p.config.publicUrl).origin;
+  /**
+   * A request a browser made from a document of the BFF's own origin, as it says itself: a
+   * same-origin fetch carries `Sec-Fetch-Site: same-origin` and the `Origin` of its document.
+   * A server, or a page elsewhere, cannot pass for the frame.
+   */
+  const fromTheFrame = (c: Context) => c.req.header('Sec-Fetch-Site') === 'same-origin' && c.req.header('Origin') === publicOrigin;
   const corsMiddleware = corsAllowlist(p.config.allowedOrigins, {
     methods: ['GET', 'POST'],
     headers: ['Content-Type', 'X-Checkout-Secret'],
@@ -41,9 +49,14 @@ export function checkoutRoutes(p: AppParts) {
   // By path, so that preflights (OPTIONS) are answered too; `/checkout/*` also matches `/checkout`.
   for (const path of ['/banks', '/checkout/*']) app.use(path, corsMiddleware);
 
-  /** Finds the caller's checkout and counts the request against its rate limit. */
+  /** The address a proof must name for this request: the BFF's public address and the API path, no query. */
+  const proofUrl = (c: Context) => `${publicBase}${c.req.path.slice(Math.max(0, c.req.path.indexOf('/v1/')))}`;
+
+  /** Finds the caller's checkout (a frame key with its proof of possession) and counts the request against its rate limit. */
   const checkoutAuth: MiddlewareHandler<CheckoutEnv> = async (c, next) => {
-    const rec = await p.guards.checkout(c, () => p.service.bySecret(c.req.header('X-Checkout-Secret')));
+    const rec = await p.guards.checkout(c, () =>
+      p.service.bySecret(c.req.header('X-Checkout-Secret'), { proof: c.req.header('DPoP'), method: c.req.method, url: proofUrl(c) }),
+    );
     // An isolated checkout answers its own frame only: no other origin (the shop's page included).
     if (rec.isolation === 'isolated' && !fromOwnOrigin(c, p.config.publicUrl)) throw originRefused();
     countRequest(c, p.limiter, `checkout:${rec.id}`);
@@ -110,15 +123,18 @@ export function checkoutRoutes(p: AppParts) {
 
   app.openapi(checkoutRead('/checkout', 'The checkout view', contract.checkoutView), async (c) => c.json(await p.service.view(c.get('checkout')), 200));
 
+  /** The first screen, as JSON: the view, and the bank list when the view opens on it. */
+  const startOf = async (rec: CheckoutRecord): Promise<string> => {
+    const view = await p.service.view(rec);
+    const listed = view.state === 'select-bank' && view.mode === 'native';
+    // Without the list (the provider did not answer), the element asks GET /v1/banks, which says why.
+    const groups = listed ? await p.upstream.nativeBanks().catch(() => null) : null;
+    return `{"view":${JSON.stringify(view)},"banks":${groups ? banksOf(groups).json : 'null'}}`;
+  };
+
   app.openapi(
     checkoutRead('/checkout/start', 'The checkout view, with the bank list when the view opens on it (the first screen in one call)', contract.checkoutStart),
-    async (c) => {
-      const view = await p.service.view(c.get('checkout'));
-      const listed = view.state === 'select-bank' && view.mode === 'native';
-      // Without the list (the provider did not answer), the element asks GET /v1/banks, which says why.
-      const groups = listed ? await p.upstream.nativeBanks().catch(() => null) : null;
-      return jsonText<contract.CheckoutStart>(c, `{"view":${JSON.stringify(view)},"banks":${groups ? banksOf(groups).json : 'null'}}`);
-    },
+    async (c) => jsonText<contract.CheckoutStart>(c, await startOf(c.get('checkout'))),
   );
 
   /** A payer's action: the checkout's view after `run`, or (the step left meanwhile) a 409 with the view as it is now. */
@@ -136,32 +152,38 @@ export function checkoutRoutes(p: AppParts) {
   const action = <B extends z.ZodType>(path: string, summary: string, body: B) => checkoutAction(path, summary, body, contract.checkoutView);
 
   /**
-   * The isolated checkout's frame redeems its page's launch token, once, from the BFF's own
-   * origin, for the key it proves itself with from then on (kept in its memory only).
+   * The isolated checkout's frame redeems its page's launch token, once, from the BFF's own origin
+   * (as its browser says), with a proof signed by its key pair (`DPoP`), for the key it proves
+   * itself with from then on (kept in its memory only), bound to that key pair. The answer carries
+   * the first screen.
    */
   app.openapi(
     createRoute(
       withErrors({
         method: 'post',
         path: '/frame/launch',
-        summary: "Redeem a launch token for the frame's key (the isolated checkout's frame only, from the BFF's own origin)",
+        summary: "Redeem a launch token for the frame's key (the isolated checkout's frame only, from the BFF's own origin, with a DPoP proof)",
         tags: ['checkout'],
         middleware: [jsonBody()],
         request: { body: jsonRequest(contract.frameLaunchBody) },
-        responses: { 200: json(contract.frameLaunchAnswer, "The frame's key, for X-Checkout-Secret") },
+        responses: { 200: json(contract.frameLaunchAnswer, "The frame's key, for X-Checkout-Secret, and the first screen") },
       }),
     ),
     async (c) => {
-      if (!fromOwnOrigin(c, p.config.publicUrl)) throw originRefused();
+      if (!fromTheFrame(c)) throw originRefused();
       const { token } = c.req.valid('json');
-      const { key } = await p.guards
-        .checkout(c, () => p.service.redeemLaunch(token))
+      const { record, key, resumed } = await p.guards
+        .checkout(c, async () => {
+          const { jkt } = await p.service.proofs.verify(c.req.header('DPoP'), { method: 'POST', url: proofUrl(c) });
+          return p.service.redeemLaunch(token, jkt);
+        })
         .catch((err: unknown) => {
           // A token presented again: its event for the merchant is in the outbox, delivered now.
           if (err instanceof ApiError && err.code === 'launch_used') p.webhook.kick();
           throw err;
         });
-      return c.json({ key }, 200);
+      const start = await startOf(await p.service.settle(record));
+      return jsonText<contract.FrameLaunchAnswer>(c, `{"key":${JSON.stringify(key)},"resumed":${resumed},"start":${start}}`);
     },
   );
 

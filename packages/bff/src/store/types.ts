@@ -52,7 +52,15 @@ export interface CheckoutRecord {
 export interface LaunchRecord {
   tokenHash: string | null;
   tokenExpiresAt: number;
+  /** The frame key last given (kept for checkouts launched before keys were bound). */
   keyHash: string | null;
+  /**
+   * The thumbprint of the key pair the frame keys are bound to (the browser that redeemed the
+   * launch: SECURITY.md), and the hashes of the frame keys given to it (its tabs, newest
+   * last). Absent on checkouts launched before keys were bound.
+   */
+  keyJkt?: string | null;
+  keyHashes?: string[];
   redeemedAt: number | null;
   /** Hashes of the last tokens redeemed, newest last. */
   usedHashes: string[];

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { CHECKOUT_ISOLATIONS, CHECKOUT_MODES, CHECKOUT_STATES } from '../states.js';
 import { amountCents, httpUrl, iban, trimmedText } from './primitives.js';
 import * as links from './links.js';
-import { checkoutView } from './checkout.js';
+import { checkoutStart, checkoutView } from './checkout.js';
 
 export const createCheckoutBody = z
   .strictObject({
@@ -208,8 +208,14 @@ export type CheckoutLaunch = z.infer<typeof checkoutLaunch>;
 
 /** POST /v1/frame/launch (the checkout's frame, on the BFF's own origin): redeems a launch token. */
 export const frameLaunchBody = z.strictObject({ token: z.string().min(1).max(256) });
-/** The frame's key: it lives only in the frame's memory and goes in `X-Checkout-Secret`. */
-export const frameLaunchAnswer = z.object({ key: z.string() });
+/**
+ * The frame's key: it lives only in the frame's memory and goes in `X-Checkout-Secret`, each call
+ * with a proof of the key pair it is bound to (`DPoP`); `resumed` when this browser had the
+ * checkout open already (a reload, Back, a second tab), which goes on where it was. `start` is the
+ * first screen (the view, and the bank list when the view opens on it), so the frame draws it
+ * without another call.
+ */
+export const frameLaunchAnswer = z.object({ key: z.string(), resumed: z.boolean(), start: checkoutStart });
 export type FrameLaunchAnswer = z.infer<typeof frameLaunchAnswer>;
 
 /** The provider's answer status; further fields of the provider pass through as they are. */
