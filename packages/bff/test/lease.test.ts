@@ -170,6 +170,9 @@ describe('the lease of a call with the bank (no renewal within a test: a minute-
     const call = holdCall(h, '/test/transfer/validate');
     const confirming = h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
     await call.arrived;
+    // Another window reads the checkout meanwhile: the confirmation is with the bank.
+    const meanwhile = await view(await h.checkout(c.clientSecret, '/v1/checkout'));
+    assert.equal(meanwhile.inFlight, 'validate');
     const mend = breakStore(h.bff.parts.store, ['updateCheckout', 'getCheckout']);
     call.release();
     const answered = await confirming;

@@ -5,7 +5,7 @@
  * and writes the outcome with the webhook event it reports (core.ts). The native bank session
  * is in native.ts, the payment-link modes in links.ts.
  */
-import type { CheckoutMode, CheckoutView, CreateCheckoutBody } from '@bank-checkout/contract';
+import { CHECKOUT_ACTIONS, type CheckoutAction, type CheckoutMode, type CheckoutView, type CreateCheckoutBody } from '@bank-checkout/contract';
 import { errors } from '../errors.js';
 import type { CheckoutRecord } from '../store/types.js';
 import { createCore, type ServiceDeps } from './core.js';
@@ -90,7 +90,9 @@ export function createCheckoutService(deps: ServiceDeps) {
     // list is read only when this process has none with the bank (after a restart, say).
     const bank = rec.state === 'login' ? rec.internal.bank : undefined;
     if (bank && !core.upstream.cachedNativeBank(bank.bankId)) await core.upstream.nativeBanks().catch(() => undefined);
-    return toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, now: now(), bankInfo: core.upstream.cachedNativeBank, ...periodic });
+    const v = toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, now: now(), bankInfo: core.upstream.cachedNativeBank, ...periodic });
+    const inFlight = core.inFlight(rec);
+    return inFlight && (CHECKOUT_ACTIONS as readonly string[]).includes(inFlight) ? { ...v, inFlight: inFlight as CheckoutAction } : v;
   }
 
   /**

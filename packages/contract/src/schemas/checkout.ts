@@ -198,6 +198,12 @@ export const checkoutView = z.object({
   /** The actions the payer may take now, from the BFF's transition table. */
   actions: z.array(z.enum(CHECKOUT_ACTIONS)),
   step: stepView,
+  /**
+   * A call with the bank is under way for this checkout (the payer's action, from this window or
+   * another): the view is the step before its answer. The payer waits ("confirming with your
+   * bank" for a transfer or a confirmation) and reads the checkout again.
+   */
+  inFlight: z.enum(CHECKOUT_ACTIONS).optional(),
   error: z
     .object({
       /** A provider code (B100…) or a BFF code (expired, deadline, …). */
