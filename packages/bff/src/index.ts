@@ -4,9 +4,7 @@ export { frameRoutes, readFrameBundle, installedFrameBundle, frameManifest, type
 export { serveBff, type ServeOptions, type ServedBff } from './server.js';
 export { BFF_VERSION } from './version.js';
 export { createStore, createPostgresStore, type PostgresStoreOptions } from './store/index.js';
-export type { CheckoutEvent } from './checkout/service.js';
-export type { NotificationEvent } from './notifications.js';
-export type { WebhookEvent, WebhookDelivery } from './webhook.js';
+export type { CheckoutEvent, NotificationEvent, WebhookEvent, WebhookDelivery, LaunchRefusedEvent } from './events.js';
 export type { Store, CheckoutRecord, NotificationRecord } from './store/types.js';
 export * from '@bank-checkout/contract';
 export * from '@bank-checkout/contract/schemas';

@@ -11,7 +11,7 @@ import type { Logger } from './log.js';
 import type { CheckoutRecord, NotificationRecord, NotificationSettle, Store } from './store/types.js';
 import type { CheckoutService } from './checkout/service.js';
 import type { OutboxEvent } from './store/types.js';
-import type { WebhookEvent } from './webhook.js';
+import type { NotificationEvent, WebhookEvent } from './events.js';
 import { newId, sha256Hex } from './checkout/secrets.js';
 
 export const MAX_DATA_RETURN = 16 * 1024;
@@ -31,10 +31,10 @@ function resultDetails(dataReturn: string) {
  * An `unreadable` one verified but could not be understood: it is kept for the merchant, and
  * the provider is asked to send it again.
  */
-export function notificationView({ signature, dataReturn, dedupeKey, ...n }: NotificationRecord) {
+export function notificationView({ signature, dataReturn, dedupeKey, ...n }: NotificationRecord): NotificationEvent {
   return { ...n, ...resultDetails(dataReturn), receivedAt: new Date(n.receivedAt).toISOString() };
 }
-export type NotificationEvent = ReturnType<typeof notificationView>;
+export type { NotificationEvent };
 
 export interface Received {
   notification: NotificationRecord;

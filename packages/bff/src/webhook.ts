@@ -18,20 +18,12 @@
  * An event can arrive more than once: the merchant deduplicates by its id.
  */
 import type { Logger } from './log.js';
-import type { CheckoutEvent } from './checkout/service.js';
-import type { NotificationEvent } from './notifications.js';
-import type { LaunchRefusedEvent } from './checkout/launch.js';
+import type { WebhookDelivery, WebhookEvent } from './events.js';
 import type { OutboxEvent, OutboxRecord, Store } from './store/types.js';
 import { createHmac } from 'node:crypto';
 import { hmacHex, newId } from './checkout/secrets.js';
 
-export type WebhookEvent =
-  | { type: 'checkout.updated'; data: CheckoutEvent }
-  | { type: 'notification.received'; data: NotificationEvent }
-  | { type: 'checkout.launch_refused'; data: LaunchRefusedEvent };
-
-/** What the merchant receives: the event with its id and creation time. */
-export type WebhookDelivery = WebhookEvent & { id: string; createdAt: string };
+export type { WebhookDelivery, WebhookEvent };
 
 /** Waits before each retry: 10 s, 30 s, 1, 2, 5, 10, 30 min, 1, 2, 4, then 8 h three times (about 32 h in all). */
 export const RETRY_DELAYS_MS = [10, 30, 60, 120, 300, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800, 28_800].map((s) => s * 1000);

@@ -6,8 +6,6 @@
  * catalogues under `error.<code>`.
  */
 
-import type { CheckoutView } from './schemas/checkout.js';
-
 export const PROVIDER_ERROR_CODES = ['B100', 'B101', 'B102', 'B103', 'B104', 'B105', 'B106', 'B107', 'B108', 'E300', 'E301', 'E302'] as const;
 export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 
@@ -85,28 +83,6 @@ export const MERCHANT_ERROR_CODES = [
 
 /** The codes a payer may be shown a message for: every code but the merchant's own. */
 export type PayerErrorCode = Exclude<ErrorCode, (typeof MERCHANT_ERROR_CODES)[number]>;
-
-/**
- * A failed call of a BFF client (the elements' checkout client, the merchant client). `status`
- * is the HTTP status (0 when the BFF was not reached), `code` the answer's code, or a client
- * code (`network`, `invalid_response`, `http_error`) when the answer had none. A code this
- * version does not know (a newer BFF) is kept as it came.
- */
-export class ApiClientError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode | (string & {}),
-    message: string,
-    readonly requestId: string | null = null,
-    readonly issues: readonly { path: string; message: string }[] = [],
-    name = 'ApiClientError',
-    /** With `stale_step` (409): the checkout as it is now (another window moved it on). */
-    readonly view: CheckoutView | null = null,
-  ) {
-    super(message);
-    this.name = name;
-  }
-}
 
 /**
  * - `credentials`: what the payer typed was refused; typing it again may work.

@@ -7,6 +7,7 @@
 export * from './states.js';
 export * from './actions.js';
 export * from './errors.js';
+export * from './client-error.js';
 export * from './funnel.js';
 export * from './rules/iban.js';
 export * from './rules/ids.js';

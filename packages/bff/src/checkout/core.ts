@@ -21,7 +21,9 @@ import type { Logger } from '../log.js';
 import type { CheckoutPatch, CheckoutRecord, NotificationSettle, OutboxEvent, Store } from '../store/types.js';
 import { STORE_RETRY_AFTER_S, isUnavailable } from '../store/failure.js';
 import type { Upstream } from '../upstream.js';
-import type { WebhookEvent } from '../webhook.js';
+import type { CheckoutEvent, WebhookEvent } from '../events.js';
+
+export type { CheckoutEvent };
 import { finished, unlocked, type Internal, type Lock } from './internal.js';
 import {
   ACTIONS,
@@ -53,19 +55,6 @@ export const ANSWER_INLINE_MS = 1_500;
 
 /** How often the answer of a call that moved no money is tried again before it is given up with the store (the payer repeats the step). */
 const OTHER_ANSWER_TRIES = 4;
-
-export interface CheckoutEvent {
-  checkoutId: string;
-  reference: string;
-  amount: number;
-  state: CheckoutRecord['state'];
-  previousState: CheckoutRecord['state'];
-  source: 'native' | 'notification' | 'return' | 'merchant' | 'time' | 'reconciliation';
-  /** How it was paid: `periodic` is a mandate for future payments, nothing paid now. */
-  mode: CheckoutMode;
-  /** For `periodic`: the order the payer set up. */
-  schedule?: { frequency: string; startDate: string; endDate?: string };
-}
 
 export interface ServiceDeps {
   config: BffConfig;

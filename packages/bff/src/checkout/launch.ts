@@ -16,6 +16,7 @@ import { isFinal } from './transitions.js';
 import { ApiError, errors } from '../errors.js';
 import type { CheckoutRecord, LaunchRecord } from '../store/types.js';
 import type { Core, ServiceDeps } from './core.js';
+import type { LaunchRefusedEvent } from '../events.js';
 import { merchantData } from './internal.js';
 import { sha256Hex } from './secrets.js';
 
@@ -59,16 +60,6 @@ function withToken(previous: LaunchRecord | undefined, tokenHash: string, expire
     lastRefusedAt: null,
   };
   return { ...base, tokenHash, tokenExpiresAt: expiresAt };
-}
-
-/** What the merchant is told when a launch token already redeemed is presented again. */
-export interface LaunchRefusedEvent {
-  checkoutId: string;
-  reference: string;
-  /** `launch_used`: the token had already been redeemed (by the frame, or by someone else first). */
-  reason: 'launch_used';
-  refusals: number;
-  at: string;
 }
 
 /** The states holding a bank session the payer opened: a new frame never inherits them. */

@@ -10,7 +10,9 @@
  * EXISTS`), so a database 0.1.0 wrote is adopted as version 1 with its data as it is.
  */
 import { FINAL_STATES } from '@bank-checkout/contract';
-import type { Row, Statement } from './sql.js';
+import type { MigrationPlan, Row } from './driver.js';
+
+export type { MigrationPlan };
 
 export interface Migration {
   version: number;
@@ -141,18 +143,6 @@ const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   name TEXT NOT NULL,
   applied_at BIGINT NOT NULL
 )`;
-
-/**
- * What a driver runs, in one transaction under its migration lock: `prepare` (the version
- * table), then `readVersion` (one row, `version`: the highest applied, null when none), then the
- * statements `steps` gives for that version. `steps` refuses a database newer than this code (an
- * older BFF must not write a schema it does not know).
- */
-export interface MigrationPlan {
-  prepare: string[];
-  readVersion: string;
-  steps(version: number | null): Statement[];
-}
 
 export function migrationPlan(jsonType: string, now: number, migrations: readonly Migration[] = MIGRATIONS): MigrationPlan {
   const latest = migrations.at(-1)?.version ?? 0;

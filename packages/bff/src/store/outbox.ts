@@ -4,7 +4,7 @@
  * restarts. Instances take due events with a lease (one delivers, the others skip them until
  * the lease lapses) and record each delivery's outcome.
  */
-import type { Row, SqlValue, Statement } from './sql.js';
+import type { Row, SqlValue, Statement } from './driver.js';
 import type { OutboxEvent, OutboxRecord, Store } from './types.js';
 
 /** The statement that adds an event, due now. */

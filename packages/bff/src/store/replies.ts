@@ -3,7 +3,7 @@
  * its cancellation) claims its key before the provider is called and stores the answer after,
  * so a retry with the same key gets the same link instead of a second payable one.
  */
-import type { Row, SqlValue } from './sql.js';
+import type { Row, SqlValue } from './driver.js';
 import type { ReplyRecord, Store } from './types.js';
 
 function replyFromRow(row: Row): ReplyRecord {

@@ -10,7 +10,7 @@
  */
 import { FINAL_STATES } from '@bank-checkout/contract';
 import { checkoutFromRow } from './rows.js';
-import type { Row, SqlValue } from './sql.js';
+import type { Row, SqlValue } from './driver.js';
 import type { CheckoutRecord, PruneCounts, PruneCutoffs, Store } from './types.js';
 
 type Query = (sql: string, args?: SqlValue[]) => Promise<{ rows: Row[]; count: number }>;

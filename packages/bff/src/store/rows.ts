@@ -1,6 +1,6 @@
 /** Records as rows and back: indexed fields are columns, the rest one JSON document (`data`). */
 import type { CheckoutState } from '@bank-checkout/contract';
-import type { Row, SqlValue } from './sql.js';
+import type { Row, SqlValue } from './driver.js';
 import type { CheckoutRecord, IdempotencyRecord, NotificationRecord } from './types.js';
 
 /** The fields of a checkout stored as columns of their own, and their columns; the rest is the document. */

@@ -11,7 +11,8 @@ import type { CheckoutPatch, CheckoutRecord, NotificationSettle, OutboxEvent, St
 import { replyMethods } from './replies.js';
 import { outboxInsert, outboxMethods } from './outbox.js';
 import { retentionMethods } from './retention.js';
-import { migrationPlan, type MigrationPlan } from './migrations.js';
+import { migrationPlan } from './migrations.js';
+import { StaleWrite, type Row, type SqlDriver, type SqlValue, type Statement } from './driver.js';
 import { checkoutCache } from './cache.js';
 import { sweepMethods } from './sweep.js';
 import { CommitInDoubt, retrying } from './failure.js';
@@ -27,42 +28,7 @@ import {
   notificationFromRow,
 } from './rows.js';
 
-export type SqlValue = string | number | null;
-export type Row = Record<string, unknown>;
-export interface Statement {
-  sql: string;
-  args: SqlValue[];
-  /** The rows this statement must change; otherwise the transaction rolls back with StaleWrite. */
-  expectChanges?: number;
-}
-
-/** A checked statement of a transaction changed another number of rows: nothing was written. */
-export class StaleWrite extends Error {
-  override readonly name = 'StaleWrite';
-}
-
-export interface SqlDriver {
-  readonly engine: Store['engine'];
-  /** Column type for the JSON documents. */
-  readonly jsonType: string;
-  /**
-   * Only this process writes the database (the embedded engine): checkouts read back are kept
-   * in memory, written through on every change, so a read by secret costs no query.
-   */
-  readonly singleWriter: boolean;
-  /** One statement on its own; `count` is the number of rows it changed. */
-  query(sql: string, args?: SqlValue[]): Promise<{ rows: Row[]; count: number }>;
-  /** The first row of a read, or null. */
-  first(sql: string, args?: SqlValue[]): Promise<Row | null>;
-  /** All statements in one transaction: every one applies, or none does. */
-  transaction(statements: Statement[]): Promise<void>;
-  /**
-   * Brings the schema up to date (migrations.ts): the plan's statements in one transaction,
-   * under a lock that other instances booting at once wait for; all apply, or none does.
-   */
-  migrate(plan: MigrationPlan): Promise<void>;
-  close(): Promise<void>;
-}
+export { StaleWrite, type Row, type SqlDriver, type SqlValue, type Statement } from './driver.js';
 
 /** The compare-and-set that settles a notification: it must still be in one of `from`. */
 function settleStatement(s: NotificationSettle): Statement {

@@ -4,7 +4,7 @@
  * database error between the two).
  */
 import { CHECKOUT_STATES, FINAL_STATES } from '@bank-checkout/contract';
-import type { Row, SqlValue } from './sql.js';
+import type { Row, SqlValue } from './driver.js';
 import type { Store } from './types.js';
 import { checkoutFromRow, notificationFromRow } from './rows.js';
 

@@ -1,0 +1,53 @@
+/**
+ * What the merchant is told, as types: the webhook's events (written to the outbox with the change
+ * they report, webhook.ts) and the in-process hooks' events. Nothing here imports the modules
+ * that make them.
+ */
+import type { CheckoutMode } from '@bank-checkout/contract';
+import type { CheckoutRecord, NotificationRecord } from './store/types.js';
+
+/** A checkout reached an outcome (or `unknown`): what, from where, and how it was paid. */
+export interface CheckoutEvent {
+  checkoutId: string;
+  reference: string;
+  amount: number;
+  state: CheckoutRecord['state'];
+  previousState: CheckoutRecord['state'];
+  source: 'native' | 'notification' | 'return' | 'merchant' | 'time' | 'reconciliation';
+  /** How it was paid: `periodic` is a mandate for future payments, nothing paid now. */
+  mode: CheckoutMode;
+  /** For `periodic`: the order the payer set up. */
+  schedule?: { frequency: string; startDate: string; endDate?: string };
+}
+
+/**
+ * A stored result notification as the merchant sees it (listing, hook and webhook): what the
+ * provider said and what the BFF did with it; the raw `dataReturn` and its signature stay in the
+ * store.
+ */
+export type NotificationEvent = Omit<NotificationRecord, 'signature' | 'dataReturn' | 'dedupeKey' | 'receivedAt'> & {
+  receivedAt: string;
+  /** What the payer's bank said. */
+  description: string | null;
+  /** What the merchant sent at creation. */
+  customData: string | null;
+  accountDestiny: string | null;
+};
+
+/** What the merchant is told when a launch token already redeemed is presented again. */
+export interface LaunchRefusedEvent {
+  checkoutId: string;
+  reference: string;
+  /** `launch_used`: the token had already been redeemed (by the frame, or by someone else first). */
+  reason: 'launch_used';
+  refusals: number;
+  at: string;
+}
+
+export type WebhookEvent =
+  | { type: 'checkout.updated'; data: CheckoutEvent }
+  | { type: 'notification.received'; data: NotificationEvent }
+  | { type: 'checkout.launch_refused'; data: LaunchRefusedEvent };
+
+/** What the merchant receives: the event with its id and creation time. */
+export type WebhookDelivery = WebhookEvent & { id: string; createdAt: string };
