@@ -1,6 +1,6 @@
 /**
  * Writes the BFF README's state tables from the checkout's declaration
- * (packages/bff/src/checkout/transitions.ts): what each state accepts, what time does to it and
+ * (packages/bff/src/checkout/declaration.ts): what each state accepts, what time does to it and
  * the data it holds; and where each action may lead. A test keeps the README current.
  *   npx tsx scripts/state-table.ts          rewrites the tables in packages/bff/README.md
  *   npx tsx scripts/state-table.ts --check  fails when they are not current

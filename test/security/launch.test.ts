@@ -186,7 +186,7 @@ describe('the isolated checkout', () => {
     assert.equal((await json<CheckoutView>(await rig.checkout(resumedAnswer.key, '/v1/checkout'))).state, 'select-account');
     assert.equal((await json<CheckoutView>(await rig.checkout(first, '/v1/checkout'))).state, 'select-account', 'the first tab goes on too');
     // The frame key without its key pair's proof opens nothing, and neither does a proof of another key pair.
-    assert.equal((await rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': first } })).status, 401);
+    assert.equal((await rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': first, DPoP: '' } })).status, 401);
     const stranger = await frameKeys();
     const foreign = await stranger.prove('GET', `${BFF_HOST}/v1/checkout`, first, rig.clock.now);
     assert.equal((await rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': first, DPoP: foreign } })).status, 401);

@@ -1,7 +1,7 @@
 /**
  * How a checkout record becomes the browser's view, and the rules on payer input. No I/O
  * here. The state machine itself (where each action's outcomes lead, what time does) is the
- * declaration in transitions.ts.
+ * declaration in declaration.ts.
  */
 import type { FieldBank, BankType } from '@bank-checkout/provider';
 import type { CheckoutRecord } from '../store/types.js';

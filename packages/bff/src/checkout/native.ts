@@ -2,7 +2,7 @@
  * The native bank session, one payer action at a time: login, second login, contract,
  * transfer, validations. Each runs under the checkout's lock (core.act), makes at most one
  * call that may cost the payer an attempt, and reports an outcome (a success, the provider's
- * refusal at a step, a fault); where each outcome leads is the declaration's (transitions.ts).
+ * refusal at a step, a fault); where each outcome leads is the declaration's (declaration.ts).
  */
 import { ProviderError, UpstreamError, type BankType, type FieldBank } from '@bank-checkout/provider';
 import type { LoginBody } from '@bank-checkout/contract';

@@ -1,0 +1,127 @@
+/**
+ * What an action reports, naming no state (a success, the provider's refusal at a step, a
+ * fault), and the product's choices of where the provider's errors lead: the codes of each step,
+ * the faults, the attempts they spend, a bank session that ended. The declaration
+ * (declaration.ts) says where successes lead, state by state.
+ */
+import type { CheckoutState } from '@bank-checkout/contract';
+import type { CheckoutPatch } from '../store/types.js';
+import type { Internal } from './internal.js';
+
+/* ---------- outcomes: what an action reports, naming no state ---------- */
+
+/** The successes an action may report. */
+export const SUCCESS_OUTCOMES = [
+  /** The bank asks for a second login. */
+  'second-login-required',
+  /** Logged in, with several contracts to choose from. */
+  'contracts-listed',
+  /** Logged in (with one contract or none), the accounts listed. */
+  'accounts-listed',
+  /** A transfer started, or a round answered, and the bank asks for (more) validations. */
+  'validation-required',
+  /** The money moved. */
+  'paid',
+  /** The transfer waited for was dropped; the bank session and the account list stay. */
+  'transfer-abandoned',
+  /** Back at the bank list: the native mode from its start. */
+  'bank-list',
+  /** Back at the periodic form: the periodic mode from its start. */
+  'periodic-form',
+  /** Back at the contracts, the bank session kept. */
+  'contracts',
+  /** Back at the same bank's sign-in: the bank session ended, the bank stays chosen. */
+  'signed-out',
+  /** A signed payment-link URL was made; the payer goes to the bank's page. */
+  'link-signed',
+  /** The payer cancelled. */
+  'cancelled',
+] as const;
+export type SuccessOutcome = (typeof SUCCESS_OUTCOMES)[number];
+
+/** The steps whose provider errors move the checkout. */
+export type ErrorStep = 'login' | 'second-login' | 'accounts' | 'transfer' | 'validate';
+
+/**
+ * What an action ends with: a success (`outcome` and the data for where it leads); a refusal
+ * of the provider at a step (`refused`, with the provider's code); an upstream fault at a step
+ * (`fault`: a timeout or any other); or `unchanged` (the state stays, an error may be answered).
+ */
+export type ActionOutcome =
+  | {
+      outcome: SuccessOutcome;
+      data: Internal;
+      patch?: Pick<CheckoutPatch, 'mode' | 'attemptsLeft' | 'error'>;
+      /**
+       * The provider's refusal that came first and used one of the payer's attempts (a wrong
+       * validation code answered by a fresh challenge): the engine counts it as any refusal is
+       * counted, and the view says why.
+       */
+      spent?: string;
+    }
+  | { outcome: 'refused'; step: ErrorStep; code: string; data: Internal }
+  | { outcome: 'fault'; step: ErrorStep; timedOut: boolean; data: Internal }
+  | { outcome: 'unchanged'; data: Internal };
+
+/* ---------- where errors lead ---------- */
+
+/** Where a provider error code at a step leads: the codes listed go where they say, any other code to `otherwise`. */
+export interface Refusals {
+  codes: Readonly<Partial<Record<string, CheckoutState>>>;
+  otherwise: CheckoutState;
+}
+
+/**
+ * Where a provider error code at each step leaves the checkout (the provider does not say;
+ * these are the product's choices, docs/provider.md lists the codes).
+ */
+export const ERROR_TARGETS: Readonly<Record<ErrorStep, Refusals>> = {
+  // The bank cannot be used now (maintenance, action needed at the bank, the user may not pay).
+  login: { codes: { B104: 'select-bank', B105: 'select-bank', B108: 'select-bank' }, otherwise: 'login' },
+  'second-login': { codes: {}, otherwise: 'login' },
+  accounts: { codes: {}, otherwise: 'select-bank' },
+  // Another account may work.
+  transfer: { codes: { B101: 'select-account', B106: 'select-account', B107: 'select-account', E302: 'select-account' }, otherwise: 'failed' },
+  // A wrong code with attempts left: a fresh challenge for the same transfer, the bank session
+  // still open (the native action, not the declaration, restarts the transfer).
+  validate: { codes: { B103: 'validate' }, otherwise: 'failed' },
+};
+
+/**
+ * Where an upstream fault (timeout, 5xx, garbage) at each step leaves the checkout. A call
+ * whose outcome is not known is never sent again: `unknown` when a transfer or a validation
+ * meets any fault (money may have moved), and when a login or second login times out (the bank
+ * may have counted the attempt). A failed account list goes back to the bank list.
+ */
+export const FAULT_TARGETS: Readonly<Record<ErrorStep, { timeout: CheckoutState; other: CheckoutState }>> = {
+  login: { timeout: 'unknown', other: 'login' },
+  'second-login': { timeout: 'unknown', other: 'login' },
+  accounts: { timeout: 'select-bank', other: 'select-bank' },
+  transfer: { timeout: 'unknown', other: 'unknown' },
+  validate: { timeout: 'unknown', other: 'unknown' },
+};
+
+/** Codes that use up one of the payer's attempts: wrong credentials, wrong validation code. */
+export const ATTEMPT_CODES: readonly string[] = ['B100', 'B103'];
+
+/** Where a refusal that spent the payer's last attempt leads, with the code `attempts`. */
+export const ATTEMPTS_SPENT: CheckoutState = 'failed';
+
+/**
+ * The bank's session ended. The provider does not say how long a session lives nor how it
+ * answers a call on one that ended; its test environment answers E301 (incorrect parameters)
+ * after 15 quiet minutes. So an E301 on a call that names the session (the account list, a
+ * transfer) once the session has been quiet for `quietMs` (`PROVIDER_SESSION_QUIET_SECONDS`,
+ * 60 by default) is taken as the session having ended: the payer logs in again at the same
+ * bank, with a message that says so. Sooner, the E301 is about the data, and the step's own
+ * target applies.
+ */
+export const SESSION_END = { code: 'E301', steps: ['accounts', 'transfer'] as readonly ErrorStep[], to: 'login' as CheckoutState };
+
+/** The view's error of a code: the code, and its message key in the elements' catalogues. */
+export function viewError(code: string): { code: string; message: string } {
+  return { code, message: `error.${code}` };
+}
+
+/** The view's code for an upstream fault: a timeout, or any other. */
+export const faultCode = (timedOut: boolean) => (timedOut ? 'upstream_timeout' : 'upstream');
