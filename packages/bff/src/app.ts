@@ -8,7 +8,9 @@ import { HTTPException } from 'hono/http-exception';
 import type { BffConfig } from './config.js';
 import { ApiError, errorResponse, errors, fromHttpException } from './errors.js';
 import { createLogger } from './log.js';
-import { authGuard, createRateLimiter, requestContext, securityHeaders, untrustedProxyWarning, type BffEnv } from './http.js';
+import { bodyCutShort, requestContext, securityHeaders, type BffEnv } from './http.js';
+import { authGuard, createRateLimiter } from './guards.js';
+import { untrustedProxyWarning } from './proxy.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { STORE_RETRY_AFTER_S, isUnavailable } from './store/failure.js';
@@ -100,7 +102,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const guards = {
     merchant: authGuard(failures, config.trustProxy, 'merchant'),
     checkout: authGuard(failures, config.trustProxy, 'checkout'),
-    notifications: authGuard(failures, config.trustProxy, 'notifications'),
+    // Signed by the provider: verified before anything is counted (a valid one always passes).
+    notifications: authGuard(failures, config.trustProxy, 'notifications', { verifyFirst: true }),
+    returns: authGuard(failures, config.trustProxy, 'returns', { verifyFirst: true }),
   };
   const merchantLimiter = createRateLimiter(config.merchantRateLimitPerMinute, now);
   const every = deps.sweepMs ?? config.sweepMs;
@@ -182,6 +186,8 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.notFound((c) => errorResponse(c, errors.notFound('Route')));
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err);
+    // A client that closed the connection mid-body: a 400, never taken for the store failing.
+    if (bodyCutShort(c)) return errorResponse(c, errors.bodyCutShort());
     if (isUnavailable(err)) {
       // The database did not answer (a dropped connection, a failover, a full disk): nothing
       // is lost, the request may be sent again; the provider retries its notifications.
