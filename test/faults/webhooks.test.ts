@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBff, loadConfig, type BffApp } from '@bank-checkout/bff';
+import { createBff, createStore, loadConfig, type BffApp, type Store } from '@bank-checkout/bff';
 import { verifyWebhook } from '@bank-checkout/bff/client';
 
 const SECRET = 'merchant-secret-for-webhook-tests-0123456789';
@@ -43,7 +43,7 @@ describe('durable webhooks', () => {
   });
 
   const clock = { now: Date.parse('2026-11-20T10:00:00Z') };
-  function boot(databaseUrl: string, fetchFn: typeof fetch) {
+  function boot(databaseUrl: string, fetchFn: typeof fetch, store?: Store) {
     const app = createBff(
       loadConfig({
         DATABASE_URL: databaseUrl,
@@ -52,7 +52,7 @@ describe('durable webhooks', () => {
         MERCHANT_WEBHOOK_SECRET: HOOK_SECRET,
         LOG_LEVEL: 'silent',
       }),
-      { fetch: fetchFn, now: () => clock.now, webhookPollMs: 60_000 },
+      { fetch: fetchFn, now: () => clock.now, webhookPollMs: 60_000, ...(store ? { store } : {}) },
     );
     apps.push(app);
     return app;
@@ -161,9 +161,11 @@ describe('durable webhooks', () => {
     const db = file();
     const merchant = merchantEndpoint();
     merchant.answer(200);
+    // One process serves a SQLite file (several instances share PostgreSQL): the other two
+    // dispatchers here open the file as a tool does, to race for its outbox all the same.
     const a = boot(db, merchant.fetch);
-    const b = boot(db, merchant.fetch);
-    const c = boot(db, merchant.fetch);
+    const b = boot(db, merchant.fetch, createStore(db));
+    const c = boot(db, merchant.fetch, createStore(db));
     await Promise.all([a.ready, b.ready, c.ready]);
     for (let i = 0; i < 5; i++) await cancelledCheckout(a);
     await Promise.all([a.parts.webhook.drain(), b.parts.webhook.drain(), c.parts.webhook.drain(), a.parts.webhook.drain()]);

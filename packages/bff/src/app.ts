@@ -60,12 +60,16 @@ export interface BffDeps {
   sweepMs?: number;
 }
 
+/** `/ready` answers within this, whatever the database does (a load balancer's probe times out at about a second). */
+export const READY_DEADLINE_MS = 800;
+
 export type BffApp = OpenAPIHono<BffEnv> & { parts: AppParts; ready: Promise<void>; close: () => Promise<void> };
 
 export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const now = deps.now ?? Date.now;
   const logger = createLogger(config.logLevel, deps.log);
-  const store = deps.store ?? createStore(config.databaseUrl);
+  // The file of an embedded store is this process's alone while it serves (store/sqlite.ts).
+  const store = deps.store ?? createStore(config.databaseUrl, { ...config.database, exclusive: true });
   const upstream = createUpstream(config, {
     logger,
     now,
@@ -137,6 +141,16 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   ready.then(startLoops, startLoops);
   ready.catch((err: unknown) => logger.log('error', 'store.init_failed', { reason: err instanceof Error ? err.message : 'error' }));
 
+  /** The store's ping under way: readiness probes that come while it runs share it. */
+  let pinging: Promise<void> | null = null;
+  const ping = () =>
+    (pinging ??= (async () => {
+      await store.init();
+      await store.ping();
+    })().finally(() => {
+      pinging = null;
+    }));
+
   const app = router();
   app.use('*', ...requestContext(logger));
   app.use('*', securityHeaders);
@@ -159,13 +173,22 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
       responses: { 200: json(healthAnswer), 503: json(healthAnswer, 'The store does not answer') },
     }),
     async (c) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        await store.init();
-        await store.ping();
+        // A stalled database is no answer: past the deadline the probe is told 503 while the
+        // ping goes on (probes meanwhile share it).
+        await Promise.race([
+          ping(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${READY_DEADLINE_MS} ms`)), READY_DEADLINE_MS);
+          }),
+        ]);
         return c.json({ ok: true }, 200);
       } catch (err) {
         logger.log('error', 'ready.store_unavailable', { reason: err instanceof Error ? err.message : 'error' });
         return c.json({ ok: false }, 503);
+      } finally {
+        clearTimeout(timer);
       }
     },
   );

@@ -7,6 +7,7 @@ import { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
 import { isValidIban, normalizeIban } from '@bank-checkout/provider';
 import ipaddr from 'ipaddr.js';
 import { DEV_ORIGINS, SANDBOX, goingLiveProblems } from './going-live.js';
+import { BUSY_TIMEOUT_MS, DATABASE_DEFAULTS } from './store/limits.js';
 
 export { DEV_ORIGINS, SANDBOX, isLoopback, isPublicHost, weakSecret, secretBits, STRONG_SECRET } from './going-live.js';
 
@@ -40,6 +41,24 @@ const RETENTION_ENV = {
   RETENTION_CHECKOUTS_DAYS: int(1, 36_500).default(400),
   RETENTION_EXPORT_DIR: z.string().min(1).optional(),
   RETENTION_INTERVAL_MINUTES: int(0, 7 * 24 * 60).default(60),
+};
+
+/**
+ * The database's bounds (store/postgres.ts, store/sqlite.ts): a database that stops answering
+ * makes the store unavailable (every API 503 with `Retry-After`) within about a second and a half.
+ * PostgreSQL: the time to get a connection, `statement_timeout` (the client gives up on an answer
+ * half a second after it), `lock_timeout`, `idle_in_transaction_session_timeout`, how long an
+ * unused pooled connection stays open, and when TCP keepalive probes start on a silent one.
+ * SQLite: how long a write waits for another process's lock.
+ */
+const DATABASE_ENV = {
+  DATABASE_CONNECT_TIMEOUT_MS: int(100, 60_000).default(DATABASE_DEFAULTS.connectTimeoutMs),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(DATABASE_DEFAULTS.statementTimeoutMs),
+  DATABASE_LOCK_TIMEOUT_MS: int(10, 600_000).default(DATABASE_DEFAULTS.lockTimeoutMs),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(1_000, 3_600_000).default(DATABASE_DEFAULTS.idleInTransactionTimeoutMs),
+  DATABASE_IDLE_TIMEOUT_MS: int(1_000, 3_600_000).default(DATABASE_DEFAULTS.idleTimeoutMs),
+  DATABASE_KEEPALIVE_MS: int(1_000, 3_600_000).default(DATABASE_DEFAULTS.keepAliveMs),
+  DATABASE_BUSY_TIMEOUT_MS: int(0, 60_000).default(BUSY_TIMEOUT_MS),
 };
 
 const envSchema = z.object({
@@ -155,6 +174,7 @@ const envSchema = z.object({
   /** How often the sweeper runs (seconds, default 60): one instance at a time, by lease. */
   SWEEP_SECONDS: int(1, 3600).default(60),
   ...RETENTION_ENV,
+  ...DATABASE_ENV,
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -221,6 +241,19 @@ export interface BffConfig {
   /** Milliseconds between sweeps (SWEEP_SECONDS). */
   sweepMs: number;
   retention: RetentionConfig;
+  /** The database's bounds (DATABASE_*_MS). */
+  database: DatabaseLimits;
+}
+
+/** How long the store waits on its database before it counts as unavailable (DATABASE_*_MS). */
+export interface DatabaseLimits {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+  idleTimeoutMs: number;
+  keepAliveMs: number;
+  busyTimeoutMs: number;
 }
 
 /** How long the store keeps each kind of row (RETENTION_*). */
@@ -254,6 +287,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${[...byName].map(([name, messages]) => `  ${name}: ${messages.join('; ')}`).join('\n')}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_LOCK_TIMEOUT_MS >= e.DATABASE_STATEMENT_TIMEOUT_MS)
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_LOCK_TIMEOUT_MS: must be shorter than DATABASE_STATEMENT_TIMEOUT_MS (a statement waiting for a lock is cancelled for the lock first)',
+    );
   const problems = goingLiveProblems(e, present);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   // Against the simulator the earlier variant has its keys; going live, only the keys given.
@@ -308,6 +345,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       checkoutsDays: e.RETENTION_CHECKOUTS_DAYS,
       ...(e.RETENTION_EXPORT_DIR ? { exportDir: e.RETENTION_EXPORT_DIR } : {}),
       intervalMinutes: e.RETENTION_INTERVAL_MINUTES,
+    },
+    database: {
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: e.DATABASE_LOCK_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS,
+      keepAliveMs: e.DATABASE_KEEPALIVE_MS,
+      busyTimeoutMs: e.DATABASE_BUSY_TIMEOUT_MS,
     },
   };
 }
