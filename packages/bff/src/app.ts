@@ -69,7 +69,13 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const now = deps.now ?? Date.now;
   const logger = createLogger(config.logLevel, deps.log);
   // The file of an embedded store is this process's alone while it serves (store/sqlite.ts).
-  const store = deps.store ?? createStore(config.databaseUrl, { ...config.database, exclusive: true });
+  const store =
+    deps.store ??
+    createStore(config.databaseUrl, {
+      ...config.database,
+      exclusive: true,
+      webhookEvents: Boolean(config.merchant.webhookUrl && config.merchant.webhookSecret),
+    });
   const upstream = createUpstream(config, {
     logger,
     now,

@@ -12,13 +12,14 @@ export type { SqliteStoreOptions } from './sqlite.js';
 export { createPostgresStore, createSqliteStore };
 
 /** Each engine's options: those of the one DATABASE_URL names apply. */
-export type StoreOptions = PostgresStoreOptions & Pick<SqliteStoreOptions, 'busyTimeoutMs' | 'exclusive'>;
+export type StoreOptions = PostgresStoreOptions & Pick<SqliteStoreOptions, 'busyTimeoutMs' | 'exclusive' | 'webhookEvents'>;
 
 export function createStore(databaseUrl: string, opts: StoreOptions = {}): Store {
   if (databaseUrl === ':memory:' || databaseUrl.startsWith('file:'))
     return createSqliteStore(databaseUrl, {
       ...(opts.busyTimeoutMs !== undefined ? { busyTimeoutMs: opts.busyTimeoutMs } : {}),
       ...(opts.exclusive !== undefined ? { exclusive: opts.exclusive } : {}),
+      ...(opts.webhookEvents !== undefined ? { webhookEvents: opts.webhookEvents } : {}),
     });
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) return createPostgresStore(databaseUrl, opts);
   // Only the scheme is named: the rest of a URL may hold a password.

@@ -33,6 +33,8 @@ export interface PostgresStoreOptions {
   keepAliveMs?: number;
   /** Told of each connection error (the connection is then discarded and replaced). */
   onError?: (err: Error) => void;
+  /** Whether webhook events are written (a webhook is configured): migrations then write theirs. */
+  webhookEvents?: boolean;
 }
 
 /** Migrations at boot may rebuild an index or wait for another instance migrating: their own, longer bounds. */
@@ -197,5 +199,5 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
         );
     },
   };
-  return createSqlStore(driver);
+  return createSqlStore(driver, { webhookEvents: opts.webhookEvents ?? false });
 }

@@ -84,6 +84,8 @@ export interface SqliteStoreOptions {
    * the same file, in any process, is refused with FileInUse until this one closes.
    */
   exclusive?: boolean;
+  /** Whether webhook events are written (a webhook is configured): migrations then write theirs. */
+  webhookEvents?: boolean;
 }
 
 /**
@@ -240,5 +242,5 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
       held?.release();
     },
   };
-  return createSqlStore(driver);
+  return createSqlStore(driver, { webhookEvents: opts.webhookEvents ?? false });
 }
