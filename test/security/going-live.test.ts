@@ -288,7 +288,8 @@ describe('going live', () => {
       ['ALLOWED_ORIGINS'],
     );
     assert.match(port.stderr, /^ {2}ALLOWED_ORIGINS: each origin's port must be from 1 to 65535$/m);
-    const r = bff({
+    // The rest together (the CLI prints this message as it is, as the test above shows).
+    const text = message({
       ...LIVE,
       BFF_MERCHANT_SECRET: 'CorrectHorseBatteryStaple2024!!Shop',
       PROVIDER_API_TOKEN: 'live-key',
@@ -297,9 +298,8 @@ describe('going live', () => {
       TRUST_PROXY: 'true',
       PROVIDER_NATIVE_ENV: 'uat',
     });
-    assert.equal(r.status, 1);
-    assert.doesNotMatch(r.stderr, /^\s+at |Error:/m);
-    assert.deepEqual([...r.stderr.matchAll(/^ {2}([A-Z_]+): /gm)].map((m) => m[1]).sort(), [
+    assert.equal(text.split('\n').length, 1 + 6);
+    assert.deepEqual([...text.matchAll(/^ {2}([A-Z_]+): /gm)].map((m) => m[1]).sort(), [
       'ALLOWED_ORIGINS',
       'BFF_MERCHANT_SECRET',
       'MERCHANT_WEBHOOK_URL',
@@ -307,7 +307,7 @@ describe('going live', () => {
       'PROVIDER_NATIVE_ENV',
       'TRUST_PROXY',
     ]);
-    for (const secret of ['CorrectHorseBatteryStaple2024!!Shop', 'live-key']) assert.ok(!r.stderr.includes(secret), 'no secret is repeated');
+    for (const secret of ['CorrectHorseBatteryStaple2024!!Shop', 'live-key']) assert.ok(!text.includes(secret), 'no secret is repeated');
   });
 
   it('refuses a webhook address without the secret that signs it', () => {
