@@ -136,3 +136,73 @@ describe('connections from one address', () => {
     assert.match(answer, /^HTTP\/1\.1 408/);
   });
 });
+
+/** Sends the start of a request (`head`, then part of its body) and closes the connection. */
+function giveUp(port: number, head: string): Promise<void> {
+  return new Promise((resolve) => {
+    const s = connect({ port, host: '127.0.0.1' }, () => {
+      s.write(head);
+      // The server has read the headers and started on the body before the client goes.
+      setTimeout(() => {
+        s.destroy();
+        resolve();
+      }, 50);
+    });
+    s.on('error', () => resolve());
+  });
+}
+
+describe('a client that closes its connection before the end of its body', () => {
+  it('is answered 400 and logged as such, never as the store failing nor a 503', async () => {
+    const logs: string[] = [];
+    const app = createBff(loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'info' }), { log: (l) => logs.push(l), frame: null, sweepMs: 0 });
+    await app.ready;
+    const served = serveBff(app.fetch, { port: 0, hostname: '127.0.0.1' });
+    const { port } = await served.listening;
+    try {
+      const auth = 'Authorization: Bearer dev-merchant-secret-change-me\r\n';
+      const created = await app.request('/v1/checkouts', {
+        method: 'POST',
+        headers: { Authorization: 'Bearer dev-merchant-secret-change-me', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ amount: 1999, subject: 'Cut short', reference: 'CUT-1', modes: ['redirect'], urlOk: 'https://shop.example/ok' }),
+      });
+      const { id } = (await created.json()) as { id: string };
+      logs.length = 0;
+      const cases = [
+        ['/v1/checkouts', `POST /v1/checkouts HTTP/1.1\r\nHost: bff.test\r\n${auth}Content-Type: application/json\r\nContent-Length: 400\r\n\r\n{"amount":19`],
+        [
+          '/v1/notifications/provider',
+          'POST /v1/notifications/provider HTTP/1.1\r\nHost: bff.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 400\r\n\r\ndataReturn=eyJh',
+        ],
+        [
+          '/v1/checkouts',
+          `POST /v1/checkouts HTTP/1.1\r\nHost: bff.test\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"amo\r\n`,
+        ],
+        ['/v1/return/ok', `POST /v1/return/ok?c=${id} HTTP/1.1\r\nHost: bff.test\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"dataRe`],
+      ] as const;
+      for (const [, head] of cases) await giveUp(port, head);
+      const answered = () => logs.filter((l) => l.includes('"http.request"')).map((l) => JSON.parse(l) as { path: string; status: number });
+      await new Promise<void>((resolve) => {
+        const look = setInterval(() => answered().length >= cases.length && (clearInterval(look), resolve()), 20);
+      });
+      assert.deepEqual(
+        answered().map((a) => [a.path, a.status]),
+        [
+          ['/v1/checkouts', 400],
+          ['/v1/notifications/provider', 400],
+          ['/v1/checkouts', 400],
+          // A payer's return always goes back to the shop: its result, unverified.
+          ['/v1/return/ok', 303],
+        ],
+      );
+      assert.deepEqual(
+        logs.filter((l) => /store\.unavailable|"level":"error"/.test(l)),
+        [],
+      );
+    } finally {
+      served.server.closeAllConnections();
+      await new Promise((r) => served.server.close(r));
+      await app.close();
+    }
+  });
+});

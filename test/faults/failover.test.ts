@@ -17,7 +17,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -104,16 +104,57 @@ async function privatePostgres() {
     spawnSync(join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', db, '-Atc', sql], { encoding: 'utf8' });
   const created = psql('CREATE DATABASE bank_checkout');
   if (created.status !== 0) throw new Error(`psql: ${created.stderr}`);
+  /** Every process of the server: the postmaster (its pid file's first line) and its children. */
+  const processes = (): number[] => {
+    const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          // The parent's pid is the fourth field, after the command in parentheses.
+          return Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === postmaster;
+        } catch {
+          return false; // gone meanwhile
+        }
+      })
+      .map(Number);
+    return [postmaster, ...children];
+  };
+  const signal = (pids: number[], sig: NodeJS.Signals) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, sig);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  let frozen: number[] = [];
   return {
     url: `postgres://postgres@127.0.0.1:${port}/bank_checkout`,
     start,
     stop,
+    /**
+     * Freezes the server as a stalled machine would (SIGSTOP to every process of it): connections
+     * stay open, nothing answers. The postmaster first, so that no new backend starts meanwhile.
+     */
+    freeze() {
+      const [postmaster, ...children] = processes();
+      signal([postmaster!], 'SIGSTOP');
+      frozen = [postmaster!, ...children, ...processes().slice(1)];
+      signal(frozen, 'SIGSTOP');
+    },
+    thaw() {
+      signal(frozen, 'SIGCONT');
+      frozen = [];
+    },
     /** Cuts every connection of the BFFs (pg_terminate_backend); how many were cut. */
     sweep: () =>
       Number(
         psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'bank_checkout' AND pid <> pg_backend_pid()").stdout.trim() || 0,
       ),
     async close() {
+      if (frozen.length) signal(frozen, 'SIGCONT');
       await stop().catch(() => null); // already stopped
       rmSync(dir, { recursive: true, force: true });
     },
@@ -395,6 +436,63 @@ describe(
       }
       for (const inst of instances) await until(async () => (await fetch(`${inst.url}/ready`)).status === 200, `${inst.name} ready again`);
       const after = await Promise.all([pay('FO-AFTER-1'), pay('FO-AFTER-2')]);
+      for (const r of after) assert.equal(r.state, 'succeeded', r.id);
+      assert.deepEqual(alive(), []);
+    });
+
+    it('answers 503 with Retry-After within 2 s, and /ready within 1 s, while the database is frozen; pays again once it thaws', async () => {
+      const c = (await (
+        await request('/v1/checkouts', { body: { amount: 600, subject: 'Before the freeze', reference: 'FO-FREEZE', isolation: 'inline' } })
+      ).json()) as { id: string; clientSecret: string };
+      /** One request to one instance: its status, Retry-After and how long it took. */
+      const timedCall = async (inst: Instance, path: string, init: RequestInit = {}) => {
+        const started = performance.now();
+        const res = await fetch(`${inst.url}${path}`, init);
+        await res.arrayBuffer();
+        return {
+          what: `${inst.name} ${init.method ?? 'GET'} ${path}`,
+          status: res.status,
+          retryAfter: res.headers.get('Retry-After'),
+          ms: performance.now() - started,
+        };
+      };
+      const merchant = { Authorization: `Bearer ${MERCHANT_SECRET}` };
+      pg.freeze();
+      const frozenAt = performance.now();
+      const answers: Awaited<ReturnType<typeof timedCall>>[] = [];
+      const ready: Awaited<ReturnType<typeof timedCall>>[] = [];
+      try {
+        // Rounds back to back for 6 s: the first meets the connections open at the freeze, the
+        // later ones the pool's waits, new connections, and the sweeper and outbox stuck meanwhile.
+        for (let round = 0; round < 2 || performance.now() - frozenAt < 6_000; round++) {
+          const calls = instances.flatMap((inst) => [
+            timedCall(inst, '/v1/checkout', { headers: { 'X-Checkout-Secret': c.clientSecret } }),
+            timedCall(inst, `/v1/checkouts/${c.id}`, { headers: merchant }),
+            timedCall(inst, '/v1/checkouts', {
+              method: 'POST',
+              headers: { ...merchant, 'Content-Type': 'application/json' },
+              body: JSON.stringify({ amount: 600, subject: 'During the freeze', reference: `FO-FROZEN-${inst.name}-${round}`, isolation: 'inline' }),
+            }),
+          ]);
+          const probes = instances.map((inst) => timedCall(inst, '/ready'));
+          answers.push(...(await Promise.all(calls)));
+          ready.push(...(await Promise.all(probes)));
+        }
+      } finally {
+        pg.thaw();
+      }
+      if (process.env.FIGURES) console.log(JSON.stringify({ answers, ready }));
+      for (const a of answers) {
+        assert.equal(a.status, 503, a.what);
+        assert.ok(Number(a.retryAfter) > 0, `${a.what}: Retry-After`);
+        assert.ok(a.ms < 2_000, `${a.what}: answered in ${a.ms.toFixed(0)} ms`);
+      }
+      for (const r of ready) {
+        assert.equal(r.status, 503, r.what);
+        assert.ok(r.ms < 1_000, `${r.what}: answered in ${r.ms.toFixed(0)} ms`);
+      }
+      for (const inst of instances) await until(async () => (await fetch(`${inst.url}/ready`)).status === 200, `${inst.name} ready after the thaw`);
+      const after = await Promise.all([pay('FO-THAWED-1'), pay('FO-THAWED-2')]);
       for (const r of after) assert.equal(r.state, 'succeeded', r.id);
       assert.deepEqual(alive(), []);
     });

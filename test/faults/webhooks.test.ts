@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBff, loadConfig, type BffApp } from '@bank-checkout/bff';
+import { createBff, createStore, loadConfig, type BffApp, type Store } from '@bank-checkout/bff';
 import { verifyWebhook } from '@bank-checkout/bff/client';
 
 const SECRET = 'merchant-secret-for-webhook-tests-0123456789';
@@ -43,16 +43,16 @@ describe('durable webhooks', () => {
   });
 
   const clock = { now: Date.parse('2026-11-20T10:00:00Z') };
-  function boot(databaseUrl: string, fetchFn: typeof fetch) {
+  function boot(databaseUrl: string, fetchFn: typeof fetch, store?: Store, log?: (line: string) => void) {
     const app = createBff(
       loadConfig({
         DATABASE_URL: databaseUrl,
         BFF_MERCHANT_SECRET: SECRET,
         MERCHANT_WEBHOOK_URL: 'http://merchant.test/hooks',
         MERCHANT_WEBHOOK_SECRET: HOOK_SECRET,
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: log ? 'info' : 'silent',
       }),
-      { fetch: fetchFn, now: () => clock.now, webhookPollMs: 60_000 },
+      { fetch: fetchFn, now: () => clock.now, webhookPollMs: 60_000, ...(store ? { store } : {}), ...(log ? { log } : {}) },
     );
     apps.push(app);
     return app;
@@ -109,6 +109,46 @@ describe('durable webhooks', () => {
     assert.equal(merchant.received.length, 2, 'delivered once');
   });
 
+  it('a delivery the merchant acknowledged while the store could not record it is recorded once the store is back, never sent again', async () => {
+    const merchant = merchantEndpoint();
+    merchant.answer(200);
+    const logs: string[] = [];
+    const app = boot(':memory:', merchant.fetch, undefined, (l) => logs.push(l));
+    await app.ready;
+    const store = app.parts.store;
+    const down = () => Promise.reject(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    const { settleEvent, claimDueEvents } = store;
+    // The store stops answering between the delivery and its recording.
+    store.settleEvent = down;
+    await cancelledCheckout(app);
+    await app.parts.webhook.drain();
+    assert.equal(merchant.received.length, 1, 'delivered');
+    assert.equal(app.parts.webhook.pendingRecords(), 1);
+    const eventId = merchant.received[0]!.headers.get('webhook-id')!;
+    // Down for longer than the event's lease: nothing is sent again meanwhile.
+    store.claimDueEvents = down;
+    for (let i = 0; i < 3; i++) {
+      clock.now += 60_000;
+      await app.parts.webhook.drain();
+    }
+    // Back: the acknowledged delivery is recorded first; the event is not due again.
+    store.settleEvent = settleEvent;
+    store.claimDueEvents = claimDueEvents;
+    clock.now += 60_000;
+    await app.parts.webhook.drain();
+    await app.parts.webhook.drain();
+    assert.equal(merchant.received.length, 1, 'sent once');
+    assert.equal(app.parts.webhook.pendingRecords(), 0);
+    assert.notEqual((await store.getEvent(eventId))?.deliveredAt, null);
+    assert.deepEqual(
+      logs.filter((l) => l.includes('"webhook.failed"')),
+      [],
+      'never counted as a failed delivery',
+    );
+    assert.equal(logs.filter((l) => l.includes('"webhook.record_failed"')).length, 1);
+    assert.ok(logs.some((l) => l.includes('"webhook.delivered"') && l.includes('"recordedLate":true')));
+  });
+
   it('retries for more than a day with growing delays, then marks it failed; the merchant API sends it again', async () => {
     const merchant = merchantEndpoint();
     const app = boot(':memory:', merchant.fetch);
@@ -161,9 +201,11 @@ describe('durable webhooks', () => {
     const db = file();
     const merchant = merchantEndpoint();
     merchant.answer(200);
+    // One process serves a SQLite file (several instances share PostgreSQL): the other two
+    // dispatchers here open the file as a tool does, to race for its outbox all the same.
     const a = boot(db, merchant.fetch);
-    const b = boot(db, merchant.fetch);
-    const c = boot(db, merchant.fetch);
+    const b = boot(db, merchant.fetch, createStore(db));
+    const c = boot(db, merchant.fetch, createStore(db));
     await Promise.all([a.ready, b.ready, c.ready]);
     for (let i = 0; i < 5; i++) await cancelledCheckout(a);
     await Promise.all([a.parts.webhook.drain(), b.parts.webhook.drain(), c.parts.webhook.drain(), a.parts.webhook.drain()]);

@@ -8,11 +8,13 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '@bank-checkout/bff';
+import { ConfigError, createBff, createStore, loadConfig } from '@bank-checkout/bff';
+import { signNotification } from '@bank-checkout/provider';
 import { createRig, json } from './lib/rig.js';
 import { cliArgs } from '../support/cli.mjs';
 
@@ -35,6 +37,17 @@ const LIVE = {
   MERCHANT_WEBHOOK_URL: 'https://shop.example/hooks/bank-checkout',
   MERCHANT_WEBHOOK_SECRET: 'Zr4p9XqL2vT8mN1sK6wB3yH7cF0dJ5gA',
 };
+
+/** The message a refused configuration stops with ('' when it is accepted). */
+function message(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, String(err));
+    return err.message;
+  }
+  return '';
+}
 
 /** The variables a refused configuration names. */
 function refused(env: Record<string, string>): string[] {
@@ -76,8 +89,6 @@ describe('going live', () => {
       'MERCHANT_NAME',
       'PROVIDER_API_KEY',
       'PROVIDER_API_TOKEN',
-      'PROVIDER_LEGACY_API_KEY',
-      'PROVIDER_LEGACY_API_TOKEN',
       'PROVIDER_LINKS_URL',
       'PROVIDER_NATIVE_ENV',
       'PROVIDER_NATIVE_URL',
@@ -120,13 +131,129 @@ describe('going live', () => {
     ["the simulator's API key", { PROVIDER_API_KEY: 'sandbox-api-key' }, 'PROVIDER_API_KEY'],
     ['a public address over http', { BFF_PUBLIC_URL: 'http://pay.shop.example' }, 'BFF_PUBLIC_URL'],
     ['a public address on a private host', { BFF_PUBLIC_URL: 'https://10.1.2.3' }, 'BFF_PUBLIC_URL'],
+    // Secrets reused across roles: one leaked opens the other door too.
+    ['the merchant secret as the webhook secret', { MERCHANT_WEBHOOK_SECRET: STRONG }, 'MERCHANT_WEBHOOK_SECRET'],
+    ['the merchant secret as the provider key', { PROVIDER_API_KEY: STRONG }, 'PROVIDER_API_KEY'],
+    ['the merchant secret as the provider token', { PROVIDER_API_TOKEN: STRONG }, 'PROVIDER_API_TOKEN'],
+    ['the provider key as its token', { PROVIDER_API_TOKEN: 'live-key' }, 'PROVIDER_API_TOKEN'],
+    ['the provider key as the earlier variant key', { PROVIDER_LEGACY_API_KEY: 'live-key' }, 'PROVIDER_LEGACY_API_KEY'],
+    ['the webhook secret as the earlier variant token', { PROVIDER_LEGACY_API_TOKEN: LIVE.MERCHANT_WEBHOOK_SECRET }, 'PROVIDER_LEGACY_API_TOKEN'],
+    [
+      'the merchant secret as the webhook key in whsec_ form',
+      { MERCHANT_WEBHOOK_SECRET: `whsec_${Buffer.from(STRONG).toString('base64')}` },
+      'MERCHANT_WEBHOOK_SECRET',
+    ],
+    [
+      'the webhook secret inside the merchant secret',
+      { BFF_MERCHANT_SECRET: `${LIVE.MERCHANT_WEBHOOK_SECRET}x9`, MERCHANT_WEBHOOK_SECRET: LIVE.MERCHANT_WEBHOOK_SECRET },
+      'MERCHANT_WEBHOOK_SECRET',
+    ],
+    // Weak by an estimate of how people build secrets, though they pass the patterns' checks.
+    ['a webhook secret of words', { MERCHANT_WEBHOOK_SECRET: 'MyShopWebhookSecretForProduction2025' }, 'MERCHANT_WEBHOOK_SECRET'],
+    ['a merchant secret of leet words', { BFF_MERCHANT_SECRET: 'P@ssw0rdP@ssw0rdTr0ub4dour&3Summer2024' }, 'BFF_MERCHANT_SECRET'],
+    ['a keyboard walk', { MERCHANT_WEBHOOK_SECRET: 'qwertyuiopasdfghjklzxcvbnm1234567890' }, 'MERCHANT_WEBHOOK_SECRET'],
+    ['a phrase with a year', { BFF_MERCHANT_SECRET: 'CorrectHorseBatteryStaple2024!!Shop' }, 'BFF_MERCHANT_SECRET'],
+    // The shop's origins: never the BFF's own.
+    ["the BFF's own origin among the shop's", { ALLOWED_ORIGINS: 'https://shop.example,https://pay.shop.example' }, 'ALLOWED_ORIGINS'],
+    ["the BFF's own origin with its default port spelled", { ALLOWED_ORIGINS: 'https://PAY.shop.example:443' }, 'ALLOWED_ORIGINS'],
+    // Webhook hosts that lead into a private network by name.
+    ['a webhook under .lan', { MERCHANT_WEBHOOK_URL: 'https://hooks.shop.lan/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook under .home.arpa', { MERCHANT_WEBHOOK_URL: 'https://nas.home.arpa/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook under .internal', { MERCHANT_WEBHOOK_URL: 'https://hooks.corp.internal/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook under .local', { MERCHANT_WEBHOOK_URL: 'https://shop.local/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook under nip.io', { MERCHANT_WEBHOOK_URL: 'https://127.0.0.1.nip.io/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook under sslip.io', { MERCHANT_WEBHOOK_URL: 'https://10-0-0-1.sslip.io/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook under nip.io in hex', { MERCHANT_WEBHOOK_URL: 'https://shop-c0a80001.nip.io/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook whose name carries a private address', { MERCHANT_WEBHOOK_URL: 'https://192.168.1.20.attacker.example/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on a single-label host', { MERCHANT_WEBHOOK_URL: 'https://hooks/x' }, 'MERCHANT_WEBHOOK_URL'],
+    // Every IPv6 form of a private address.
+    ['a webhook on IPv6 loopback', { MERCHANT_WEBHOOK_URL: 'https://[::1]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on IPv6 unspecified', { MERCHANT_WEBHOOK_URL: 'https://[::]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on IPv6 unique-local', { MERCHANT_WEBHOOK_URL: 'https://[fd12:3456::1]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on IPv6 link-local', { MERCHANT_WEBHOOK_URL: 'https://[fe80::1]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on IPv6 site-local', { MERCHANT_WEBHOOK_URL: 'https://[fec0::1]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on NAT64 of a private address', { MERCHANT_WEBHOOK_URL: 'https://[64:ff9b::10.0.0.1]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on NAT64 of the metadata address', { MERCHANT_WEBHOOK_URL: 'https://[64:ff9b::a9fe:a9fe]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ["a webhook on NAT64's local-use prefix", { MERCHANT_WEBHOOK_URL: 'https://[64:ff9b:1::808:808]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on IPv4-mapped loopback', { MERCHANT_WEBHOOK_URL: 'https://[::ffff:127.0.0.1]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on IPv4-mapped metadata', { MERCHANT_WEBHOOK_URL: 'https://[::ffff:a9fe:a9fe]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on IPv4-compatible private', { MERCHANT_WEBHOOK_URL: 'https://[::10.0.0.1]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on 6to4 of a private address', { MERCHANT_WEBHOOK_URL: 'https://[2002:c0a8:101::1]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on IPv6 documentation', { MERCHANT_WEBHOOK_URL: 'https://[2001:db8::1]/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a provider on IPv4-mapped private', { PROVIDER_LINKS_URL: 'https://[::ffff:10.1.2.3]' }, 'PROVIDER_LINKS_URL'],
+    ['a webhook on the shared address space', { MERCHANT_WEBHOOK_URL: 'https://100.64.0.1/x' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a webhook on an address written as one number', { MERCHANT_WEBHOOK_URL: 'https://2130706433/x' }, 'MERCHANT_WEBHOOK_URL'],
+    // The native service's other environments.
+    ['a native pre-production environment', { PROVIDER_NATIVE_ENV: 'pre' }, 'PROVIDER_NATIVE_ENV'],
+    ['a native acceptance environment', { PROVIDER_NATIVE_ENV: 'uat' }, 'PROVIDER_NATIVE_ENV'],
+    ['a native integration environment', { PROVIDER_NATIVE_ENV: 'int' }, 'PROVIDER_NATIVE_ENV'],
+    // Ports no client can reach.
+    ['an origin with port 99999', { ALLOWED_ORIGINS: 'https://shop.example:99999' }, 'ALLOWED_ORIGINS'],
+    ['an origin with port 0', { ALLOWED_ORIGINS: 'https://shop.example:0' }, 'ALLOWED_ORIGINS'],
+    ['a public address with port 70000', { BFF_PUBLIC_URL: 'https://pay.shop.example:70000' }, 'BFF_PUBLIC_URL'],
+    ['a webhook with port 0', { MERCHANT_WEBHOOK_URL: 'https://shop.example:0/hooks' }, 'MERCHANT_WEBHOOK_URL'],
+    ['a provider with port 65536', { PROVIDER_NATIVE_URL: 'https://native.provider.example:65536' }, 'PROVIDER_NATIVE_URL'],
+    // Proxies: named, not believed blindly.
+    ['proxy trust without naming the proxies', { TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    ['a proxy range that is no CIDR', { TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    // The earlier signer variant: both of its credentials, or neither.
+    ['the earlier variant key without its token', { PROVIDER_LEGACY_API_KEY: 'live-legacy-key', PROVIDER_LEGACY_API_TOKEN: '' }, 'PROVIDER_LEGACY_API_TOKEN'],
   ];
 
   for (const [what, change, variable] of UNSAFE) {
     it(`refuses ${what} when going live, naming ${variable}`, () => {
       assert.deepEqual(refused({ ...LIVE, ...change }), [variable]);
+      // One line, naming the variable: never a value of a secret.
+      const lines = message({ ...LIVE, ...change })
+        .split('\n')
+        .slice(1);
+      assert.equal(lines.length, 1, lines.join('\n'));
+      for (const secret of [STRONG, LIVE.MERCHANT_WEBHOOK_SECRET, 'live-key', 'live-token']) assert.ok(!lines[0]!.includes(secret), lines[0]);
     });
   }
+
+  /** What going live still accepts: each over the safe configuration. */
+  const SAFE: [string, Record<string, string>][] = [
+    ['proxies named by hop count', { TRUST_PROXY: '1' }],
+    ['proxies named by CIDR', { TRUST_PROXY: '10.0.0.0/8, fd00::/8, 203.0.113.7' }],
+    ['a webhook on NAT64 of a public address', { MERCHANT_WEBHOOK_URL: 'https://[64:ff9b::808:808]/x' }],
+    ['a webhook on a public IPv6 address', { MERCHANT_WEBHOOK_URL: 'https://[2606:4700::1111]/x' }],
+    ['a webhook whose name carries a public address', { MERCHANT_WEBHOOK_URL: 'https://hooks-8-8-8-8.shop.example/x' }],
+    ['a secret made by the CLI', { MERCHANT_WEBHOOK_SECRET: 'whsec_Qm9vbWFoZ2hiN2ZQZ2VtN2dLcU1wWEx4cjNmNG1zS1E=' }],
+    ['the earlier variant with both of its keys', { PROVIDER_LEGACY_API_KEY: 'live-legacy-key', PROVIDER_LEGACY_API_TOKEN: 'live-legacy-token' }],
+    ['no earlier variant at all', { PROVIDER_LEGACY_API_KEY: '', PROVIDER_LEGACY_API_TOKEN: '' }],
+  ];
+  for (const [what, change] of SAFE) {
+    it(`accepts ${what} when going live`, () => {
+      assert.deepEqual(refused({ ...LIVE, ...change }), []);
+    });
+  }
+
+  it('going live without the earlier variant keys leaves its routes off and its key out of verification', async () => {
+    const config = loadConfig({ ...LIVE, PROVIDER_LEGACY_API_KEY: '', PROVIDER_LEGACY_API_TOKEN: '' });
+    assert.equal(config.provider.legacy, undefined);
+    const bff = createBff(config, { store: createStore(':memory:'), fetch: () => Promise.reject(new Error('no provider here')), frame: null, sweepMs: 0 });
+    try {
+      const res = await bff.request('/v1/legacy/debts', { headers: { Authorization: `Bearer ${STRONG}` } });
+      assert.equal(res.status, 404);
+      const doc = (await (await bff.request('/v1/openapi.json')).json()) as { paths: Record<string, unknown> };
+      assert.deepEqual(
+        Object.keys(doc.paths).filter((p) => p.includes('legacy')),
+        [],
+      );
+      // A result signed with the simulator's key of the earlier variant (public) verifies nothing.
+      const dataReturn = Buffer.from(JSON.stringify({ reference: 'LIVE-1', status: 'OK' })).toString('base64');
+      const forged = await bff.request('/v1/notifications/provider', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ dataReturn, signatureDataReturn: await signNotification(dataReturn, 'sandbox-business-key') }),
+      });
+      assert.equal(forged.status, 401);
+    } finally {
+      await bff.close();
+    }
+    assert.ok(loadConfig({ ...LIVE }).provider.legacy, 'with both keys, the variant is on');
+  });
 
   it('starts with a safe production configuration, and keeps test mode as easy as before', () => {
     assert.deepEqual(refused(LIVE), []);
@@ -143,12 +270,44 @@ describe('going live', () => {
     const r = bff({ ...LIVE, PROVIDER_NATIVE_ENV: 'test', MERCHANT_WEBHOOK_URL: 'https://169.254.169.254/x', ALLOWED_ORIGINS: 'http://shop.example' });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^ {2}MERCHANT_WEBHOOK_URL: must be on a public host, not 169\.254\.169\.254/m);
-    assert.match(r.stderr, /^ {2}PROVIDER_NATIVE_ENV: "test" is a test environment .* set its production segment/m);
+    assert.match(r.stderr, /^ {2}PROVIDER_NATIVE_ENV: "test" is not the native service's production environment; set its production segment \(production\)/m);
     assert.match(r.stderr, /^ {2}ALLOWED_ORIGINS: "http:\/\/shop\.example" is not an exact https:\/\/host\[:port\] origin/m);
     assert.doesNotMatch(r.stderr, /^\s+at /m);
     const wildcard = bff({ ...LIVE, ALLOWED_ORIGINS: 'https://*' });
     assert.equal(wildcard.status, 1);
     assert.match(wildcard.stderr, /^ {2}ALLOWED_ORIGINS: each origin must be exactly scheme:\/\/host\[:port\] \(no wildcard, path or separator\)$/m);
+  });
+
+  it('the rest of the unsafe settings stop boot together, one line per variable, no stack trace', () => {
+    // A port past 65535 used to crash boot with a stack trace: now a sentence, before the rest.
+    const port = bff({ ...LIVE, ALLOWED_ORIGINS: 'https://shop.example:99999', PROVIDER_NATIVE_ENV: 'uat' });
+    assert.equal(port.status, 1);
+    assert.doesNotMatch(port.stderr, /^\s+at |Error:/m);
+    assert.deepEqual(
+      [...port.stderr.matchAll(/^ {2}([A-Z_]+): /gm)].map((m) => m[1]),
+      ['ALLOWED_ORIGINS'],
+    );
+    assert.match(port.stderr, /^ {2}ALLOWED_ORIGINS: each origin's port must be from 1 to 65535$/m);
+    // The rest together (the CLI prints this message as it is, as the test above shows).
+    const text = message({
+      ...LIVE,
+      BFF_MERCHANT_SECRET: 'CorrectHorseBatteryStaple2024!!Shop',
+      PROVIDER_API_TOKEN: 'live-key',
+      MERCHANT_WEBHOOK_URL: 'https://[64:ff9b::10.0.0.1]/hooks',
+      ALLOWED_ORIGINS: 'https://shop.example,https://pay.shop.example',
+      TRUST_PROXY: 'true',
+      PROVIDER_NATIVE_ENV: 'uat',
+    });
+    assert.equal(text.split('\n').length, 1 + 6);
+    assert.deepEqual([...text.matchAll(/^ {2}([A-Z_]+): /gm)].map((m) => m[1]).sort(), [
+      'ALLOWED_ORIGINS',
+      'BFF_MERCHANT_SECRET',
+      'MERCHANT_WEBHOOK_URL',
+      'PROVIDER_API_TOKEN',
+      'PROVIDER_NATIVE_ENV',
+      'TRUST_PROXY',
+    ]);
+    for (const secret of ['CorrectHorseBatteryStaple2024!!Shop', 'live-key']) assert.ok(!text.includes(secret), 'no secret is repeated');
   });
 
   it('refuses a webhook address without the secret that signs it', () => {
@@ -182,6 +341,68 @@ describe('going live', () => {
     } finally {
       await rig.close();
     }
+  });
+});
+
+/**
+ * The going-live block of docs/provider.md as an operator fills it in: the placeholders (`…`)
+ * with the values the comments point to, the database where this machine can write it.
+ */
+function documentedLiveBlock(): Record<string, string> {
+  const doc = readFileSync(join(root, 'docs/provider.md'), 'utf8');
+  const block = /## The variables that change[\s\S]*?```sh\n([\s\S]*?)```/.exec(doc)?.[1];
+  assert.ok(block, 'docs/provider.md has its going-live block');
+  const secret = () => `whsec_${randomBytes(32).toString('base64')}`;
+  /** What an operator puts for each placeholder: the provider's keys, new secrets, the shop's IBAN. */
+  const fill: Record<string, () => string> = {
+    PROVIDER_API_KEY: () => `pk_live_${randomBytes(12).toString('hex')}`,
+    PROVIDER_API_TOKEN: () => `tk_live_${randomBytes(12).toString('hex')}`,
+    BFF_MERCHANT_SECRET: secret,
+    MERCHANT_WEBHOOK_SECRET: secret,
+    MERCHANT_IBAN: () => 'ES7921000813610123456789',
+  };
+  const env: Record<string, string> = {};
+  for (const line of block.split('\n')) {
+    const m = /^([A-Z_]+)=("[^"]*"|\S*)/.exec(line);
+    if (!m) continue;
+    const [, name, raw] = m as unknown as [string, string, string];
+    const value = raw.replace(/^"|"$/g, '');
+    if (value.includes('…')) {
+      assert.ok(fill[name], `docs/provider.md: no value known for the placeholder of ${name}`);
+      env[name] = fill[name]!();
+    } else env[name] = value;
+  }
+  return env;
+}
+
+describe('the documented going-live configuration', () => {
+  it("docs/provider.md's block, filled in, boots a BFF in production; the going-live checklist names each of its variables", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'bff-documented-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const documented = documentedLiveBlock();
+    assert.equal(documented.PROVIDER_ENV, 'pro');
+    const child = spawn(process.execPath, cliArgs('packages/bff/src/cli.ts'), {
+      cwd: root,
+      env: { ...process.env, ...documented, DATABASE_URL: `file:${join(dir, 'bff.db')}`, PORT: '0', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const listening = new Promise<boolean>((resolve) => {
+      const look = () => output.includes('bff: listening on') && resolve(true);
+      child.stdout.on('data', look);
+      void exited.then(() => resolve(false));
+    });
+    assert.ok(await listening, output);
+    assert.match(output, /provider pro/);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, output);
+    // docs/releases.md's checklist sends the operator through the same variables.
+    const releases = readFileSync(join(root, 'docs/releases.md'), 'utf8');
+    const checklist = releases.slice(releases.indexOf('## Going live'));
+    for (const name of Object.keys(documented)) assert.match(checklist, new RegExp(`\`${name}[\`=]`), `docs/releases.md's going-live checklist names ${name}`);
   });
 });
 

@@ -2,12 +2,14 @@
  * Rate limits that protect without denying service: a busy shop creates at least 1,000
  * checkouts a minute (each counted once); wrong secrets lock an address out of that API only,
  * and preflights count for nothing; behind a proxy, the client is the address the trusted proxy
- * appended, so a guesser cannot rotate the left-most X-Forwarded-For entry; forged
- * notifications are limited per address and stop filling the log.
+ * appended (proxies named by number, address or CIDR), so a guesser cannot rotate the left-most
+ * X-Forwarded-For entry; forged notifications are limited per address and stop filling the log,
+ * but never lock out a genuine one (verified first), nor the payer's returns (a guard of their own).
  */
 import { proved } from '../../packages/bff/test/frame-proof.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { encodeDataReturn, signNotification } from '@bank-checkout/provider';
 import { SECRETS } from './lib/canary.js';
 import { BFF_HOST, createRig, type Rig } from './lib/rig.js';
 
@@ -125,6 +127,75 @@ describe('rate limits', () => {
       // The provider, from its own address, is still heard.
       const other = await from(rig, '198.51.100.21', '/v1/notifications/provider', forged);
       assert.equal(other.status, 401);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('forged notifications never lock out genuine ones, nor the payer returns, from the same address', async () => {
+    const rig = await createRig({ env: DEFAULTS });
+    try {
+      const c = await rig.createCheckout({ modes: ['redirect'], urlOk: 'https://shop.example/ok', urlError: 'https://shop.example/ko' });
+      const view = (await (await rig.checkout(c.clientSecret, '/v1/checkout/redirect', {})).json()) as { reference: string; amount: number; state: string };
+      assert.equal(view.state, 'redirect');
+      const shared = '198.51.100.30';
+      const post = (fields: Record<string, string>): RequestInit => ({
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
+      const forged = post({ dataReturn: 'eyJhIjoxfQ==', signatureDataReturn: 'QUFB' });
+      for (let i = 0; i < 60; i++) await from(rig, shared, '/v1/notifications/provider', forged);
+      assert.equal((await from(rig, shared, '/v1/notifications/provider', forged)).status, 429, 'forgeries past the limit are refused');
+      // The payer's return has its own guard: the forged notifications did not spend it.
+      const unverified = await from(rig, shared, `/v1/return/ok?c=${c.id}`, forged);
+      assert.equal(unverified.status, 303);
+      assert.match(unverified.headers.get('Location') ?? '', /result=unverified/);
+      const dataReturn = encodeDataReturn({
+        status: '200',
+        description: 'OK',
+        transactionId: 'TX-GENUINE-1',
+        amount: view.amount,
+        reference: view.reference,
+        dateInitPayment: rig.clock.now,
+      });
+      const genuine = post({ dataReturn, signatureDataReturn: await signNotification(dataReturn, SECRETS.apiKey) });
+      const heard = await from(rig, shared, '/v1/notifications/provider', genuine);
+      assert.equal(heard.status, 200, 'a valid signature always passes');
+      assert.equal((await rig.bff.parts.store.getCheckout(c.id))?.state, 'succeeded');
+      // Forged returns lock out forged returns only: the payer's genuine return is still told its result.
+      for (let i = 0; i < 60; i++) await from(rig, shared, `/v1/return/ok?c=${c.id}`, forged);
+      const back = await from(rig, shared, `/v1/return/ok?c=${c.id}`, genuine);
+      assert.equal(back.status, 303);
+      assert.match(back.headers.get('Location') ?? '', /result=succeeded/);
+      // Past the limit, forged notifications stop being logged one by one.
+      assert.equal(rig.logs.filter((l) => l.includes('"notification.rejected"')).length, 60);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('behind proxies named by CIDR, counts the address the nearest untrusted hop appended', async () => {
+    const rig = await createRig({ env: { ...DEFAULTS, TRUST_PROXY: '10.0.0.0/8, fd00::/8' } });
+    try {
+      const c = await rig.createCheckout();
+      let guessed = 0;
+      for (let i = 0; i < 60; i++) {
+        // Two proxies of the range in front (one seen over IPv4-mapped IPv6): the client is 203.0.113.9.
+        const res = await from(
+          rig,
+          '::ffff:10.1.2.3',
+          `/v1/checkouts/${c.id}`,
+          merchantGet(`wrong-${i}`, { 'X-Forwarded-For': `192.0.2.${i}, 203.0.113.9, 10.200.0.1` }),
+        );
+        if (res.status === 401) guessed++;
+      }
+      assert.equal(guessed, 30, 'only 30 guesses reached the secret check');
+      const honest = await from(rig, 'fd00::7', `/v1/checkouts/${c.id}`, merchantGet(SECRETS.merchantSecret, { 'X-Forwarded-For': '203.0.113.10' }));
+      assert.equal(honest.status, 200, 'another client behind the proxies is served');
+      // A peer outside the range is the client itself, whatever it writes.
+      const outside = await from(rig, '198.51.100.40', `/v1/checkouts/${c.id}`, merchantGet(SECRETS.merchantSecret, { 'X-Forwarded-For': '203.0.113.9' }));
+      assert.equal(outside.status, 200);
     } finally {
       await rig.close();
     }

@@ -8,7 +8,9 @@ import { HTTPException } from 'hono/http-exception';
 import type { BffConfig } from './config.js';
 import { ApiError, errorResponse, errors, fromHttpException } from './errors.js';
 import { createLogger } from './log.js';
-import { authGuard, createRateLimiter, requestContext, securityHeaders, untrustedProxyWarning, type BffEnv } from './http.js';
+import { bodyCutShort, requestContext, securityHeaders, type BffEnv } from './http.js';
+import { authGuard, createRateLimiter } from './guards.js';
+import { untrustedProxyWarning } from './proxy.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { STORE_RETRY_AFTER_S, isUnavailable } from './store/failure.js';
@@ -58,12 +60,22 @@ export interface BffDeps {
   sweepMs?: number;
 }
 
+/** `/ready` answers within this, whatever the database does (a load balancer's probe times out at about a second). */
+export const READY_DEADLINE_MS = 800;
+
 export type BffApp = OpenAPIHono<BffEnv> & { parts: AppParts; ready: Promise<void>; close: () => Promise<void> };
 
 export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const now = deps.now ?? Date.now;
   const logger = createLogger(config.logLevel, deps.log);
-  const store = deps.store ?? createStore(config.databaseUrl);
+  // The file of an embedded store is this process's alone while it serves (store/sqlite.ts).
+  const store =
+    deps.store ??
+    createStore(config.databaseUrl, {
+      ...config.database,
+      exclusive: true,
+      webhookEvents: Boolean(config.merchant.webhookUrl && config.merchant.webhookSecret),
+    });
   const upstream = createUpstream(config, {
     logger,
     now,
@@ -100,7 +112,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const guards = {
     merchant: authGuard(failures, config.trustProxy, 'merchant'),
     checkout: authGuard(failures, config.trustProxy, 'checkout'),
-    notifications: authGuard(failures, config.trustProxy, 'notifications'),
+    // Signed by the provider: verified before anything is counted (a valid one always passes).
+    notifications: authGuard(failures, config.trustProxy, 'notifications', { verifyFirst: true }),
+    returns: authGuard(failures, config.trustProxy, 'returns', { verifyFirst: true }),
   };
   const merchantLimiter = createRateLimiter(config.merchantRateLimitPerMinute, now);
   const every = deps.sweepMs ?? config.sweepMs;
@@ -134,6 +148,16 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   ready.then(startLoops, startLoops);
   ready.catch((err: unknown) => logger.log('error', 'store.init_failed', { reason: err instanceof Error ? err.message : 'error' }));
 
+  /** The store's ping under way: readiness probes that come while it runs share it. */
+  let pinging: Promise<void> | null = null;
+  const ping = () =>
+    (pinging ??= (async () => {
+      await store.init();
+      await store.ping();
+    })().finally(() => {
+      pinging = null;
+    }));
+
   const app = router();
   app.use('*', ...requestContext(logger));
   app.use('*', securityHeaders);
@@ -156,13 +180,22 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
       responses: { 200: json(healthAnswer), 503: json(healthAnswer, 'The store does not answer') },
     }),
     async (c) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        await store.init();
-        await store.ping();
+        // A stalled database is no answer: past the deadline the probe is told 503 while the
+        // ping goes on (probes meanwhile share it).
+        await Promise.race([
+          ping(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${READY_DEADLINE_MS} ms`)), READY_DEADLINE_MS);
+          }),
+        ]);
         return c.json({ ok: true }, 200);
       } catch (err) {
         logger.log('error', 'ready.store_unavailable', { reason: err instanceof Error ? err.message : 'error' });
         return c.json({ ok: false }, 503);
+      } finally {
+        clearTimeout(timer);
       }
     },
   );
@@ -183,6 +216,8 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.notFound((c) => errorResponse(c, errors.notFound('Route')));
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err);
+    // A client that closed the connection mid-body: a 400, never taken for the store failing.
+    if (bodyCutShort(c)) return errorResponse(c, errors.bodyCutShort());
     if (isUnavailable(err)) {
       // The database did not answer (a dropped connection, a failover, a full disk): nothing
       // is lost, the request may be sent again; the provider retries its notifications.

@@ -3,9 +3,14 @@
  * `bank-checkout-bff` (`npm run bff` in the repository): the BFF as a Node server, configured
  * only by environment variables. A bad configuration, or a store that cannot open within
  * BOOT_STORE_MS, stops it with one line naming the variable. SIGINT and SIGTERM stop it cleanly:
- * no new connections, requests under way finish (at most STOP_GRACE_MS), the store closes, the
- * process exits 0. Supervisors should run `node …/dist/cli.js` itself: npm's wrapper (`npx`,
- * `npm run`) does not always pass the signal on.
+ * no new connections, idle kept-alive ones closed, a request arriving on an open one answered
+ * 503 with `Connection: close`, the requests under way (a call with the bank among them) finish
+ * and their answers are written, for at most the grace (`PROVIDER_TIMEOUT_MS` + STOP_MARGIN_MS:
+ * a call with the bank may take the whole provider timeout, then its answer is written); then
+ * the webhook dispatcher, the sweeper and the store close, and the process exits 0. Supervisors
+ * must give it longer than the grace before SIGKILL (systemd `TimeoutStopSec`, Kubernetes
+ * `terminationGracePeriodSeconds`: docs/running.md), and should run `node …/dist/cli.js` itself:
+ * npm's wrapper (`npx`, `npm run`) does not always pass the signal on.
  *
  * `bank-checkout-bff prune` applies the retention settings once (`--dry-run`: says what would
  * go) and exits.
@@ -34,8 +39,13 @@ const reason = (err: unknown): string =>
   err instanceof Error ? (err.cause instanceof Error ? `${err.message} ${err.cause.message}` : err.message) : String(err);
 /** How long the store may take to open at boot before the BFF gives up. */
 const BOOT_STORE_MS = 8_000;
-/** How long requests under way may take to finish once a stop is asked for. */
-const STOP_GRACE_MS = 10_000;
+/**
+ * What the grace adds to the provider timeout: the answer's writes (a store slow to answer
+ * included), and the request's own work before and after the call.
+ */
+const STOP_MARGIN_MS = 5_000;
+/** How long closing the dispatcher, the sweeper and the store may take after the grace. */
+const CLOSE_MS = 5_000;
 
 const { loadConfig, ConfigError } = await import('./config.js');
 let config!: BffConfig;
@@ -69,21 +79,26 @@ try {
 } catch (err) {
   fail(`the store could not start (DATABASE_URL): ${reason(err)}`);
 }
-const { server, listening } = serveBff(app.fetch, { port: config.port, hostname: config.host, maxConnectionsPerAddress: config.maxConnectionsPerAddress });
+const served = serveBff(app.fetch, { port: config.port, hostname: config.host, maxConnectionsPerAddress: config.maxConnectionsPerAddress });
+const { server, listening } = served;
 server.on('error', (err) => fail(`cannot listen on ${config.host}:${config.port} (PORT, HOST): ${reason(err)}`));
 const info = await listening;
 let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
-  console.log(`bff: ${signal}: stopping`);
-  // Past the grace period, connections still open are cut and the process ends anyway.
-  setTimeout(() => {
-    server.closeAllConnections();
-    process.exit(0);
-  }, STOP_GRACE_MS).unref();
-  server.close(() => void app.close().finally(() => process.exit(0)));
-  server.closeIdleConnections();
+  const graceMs = config.provider.timeoutMs + STOP_MARGIN_MS;
+  console.log(`bff: ${signal}: stopping (${served.inFlight()} requests under way, ${graceMs / 1000} s at most)`);
+  // A store that does not close (it stalled) does not hold the exit past its own bound.
+  setTimeout(() => process.exit(0), graceMs + CLOSE_MS).unref();
+  void served
+    .drain(graceMs)
+    .then(({ cut }) => {
+      if (cut) console.error(`bff: ${cut} requests were still under way after ${graceMs / 1000} s and were cut`);
+    })
+    .then(() => app.close())
+    .catch((err: unknown) => console.error(`bff: stopping: ${reason(err)}`))
+    .finally(() => process.exit(0));
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));

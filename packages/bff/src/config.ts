@@ -5,27 +5,23 @@
 import { z } from 'zod';
 import { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
 import { isValidIban, normalizeIban } from '@bank-checkout/provider';
+import ipaddr from 'ipaddr.js';
+import { DEV_ORIGINS, SANDBOX, goingLiveProblems } from './going-live.js';
+import { BUSY_TIMEOUT_MS, DATABASE_DEFAULTS } from './store/limits.js';
 
-/** The development defaults: fine on loopback against the simulator, refused when going live. */
-export const SANDBOX = {
-  linksUrl: 'http://127.0.0.1:4010',
-  nativeUrl: 'http://127.0.0.1:4010',
-  apiKey: 'sandbox-api-key',
-  apiToken: 'sandbox-api-token',
-  legacyApiKey: 'sandbox-business-key',
-  legacyApiToken: 'sandbox-business-token',
-  merchantSecret: 'dev-merchant-secret-change-me',
-  payeeName: 'Demo Shop S.L.',
-  payeeIban: 'ES9121000418450200051332',
+export { DEV_ORIGINS, SANDBOX, isLoopback, isPublicHost, weakSecret, secretBits, STRONG_SECRET } from './going-live.js';
+
+/** A URL's or origin's port, when it names one, is one a client can reach: 1 to 65535. */
+const validPort = (v: string) => {
+  const port = /^[a-z]+:\/\/(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):(\d*)(?:[/?#]|$)/i.exec(v)?.[1];
+  return port === undefined || port === '' || (Number(port) >= 1 && Number(port) <= 65535);
 };
-
-/** The development default of ALLOWED_ORIGINS: the demo shop on this machine. */
-export const DEV_ORIGINS = 'http://127.0.0.1:5173,http://localhost:5173';
 
 /** No user or password in it: fetch refuses such a URL and puts it, password included, in its error. */
 const url = z
   .string()
-  .url()
+  .refine(validPort, 'its port must be from 1 to 65535')
+  .url('must be a valid URL')
   .refine((v) => /^https?:\/\//.test(v), 'must be an http(s) URL')
   .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'must not hold a user or password');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -47,6 +43,24 @@ const RETENTION_ENV = {
   RETENTION_INTERVAL_MINUTES: int(0, 7 * 24 * 60).default(60),
 };
 
+/**
+ * The database's bounds (store/postgres.ts, store/sqlite.ts): a database that stops answering
+ * makes the store unavailable (every API 503 with `Retry-After`) within about a second and a half.
+ * PostgreSQL: the time to get a connection, `statement_timeout` (the client gives up on an answer
+ * half a second after it), `lock_timeout`, `idle_in_transaction_session_timeout`, how long an
+ * unused pooled connection stays open, and when TCP keepalive probes start on a silent one.
+ * SQLite: how long a write waits for another process's lock.
+ */
+const DATABASE_ENV = {
+  DATABASE_CONNECT_TIMEOUT_MS: int(100, 60_000).default(DATABASE_DEFAULTS.connectTimeoutMs),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(DATABASE_DEFAULTS.statementTimeoutMs),
+  DATABASE_LOCK_TIMEOUT_MS: int(10, 600_000).default(DATABASE_DEFAULTS.lockTimeoutMs),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(1_000, 3_600_000).default(DATABASE_DEFAULTS.idleInTransactionTimeoutMs),
+  DATABASE_IDLE_TIMEOUT_MS: int(1_000, 3_600_000).default(DATABASE_DEFAULTS.idleTimeoutMs),
+  DATABASE_KEEPALIVE_MS: int(1_000, 3_600_000).default(DATABASE_DEFAULTS.keepAliveMs),
+  DATABASE_BUSY_TIMEOUT_MS: int(0, 60_000).default(BUSY_TIMEOUT_MS),
+};
+
 const envSchema = z.object({
   PORT: int(0, 65535).default(4020),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -59,10 +73,14 @@ const envSchema = z.object({
     .default('test'),
   PROVIDER_API_KEY: z.string().min(1).default(SANDBOX.apiKey),
   PROVIDER_API_TOKEN: z.string().min(1).default(SANDBOX.apiToken),
-  /** Earlier signer variant: its own API client (key, token) and kind. */
+  /**
+   * Earlier signer variant: its own API client (key, token) and kind. Against the simulator both
+   * default to its keys; with PROVIDER_ENV=pro the variant is off (its routes are not served, its
+   * key verifies nothing) unless both are given.
+   */
   PROVIDER_LEGACY_VARIANT: z.enum(['commerce', 'business']).default('business'),
-  PROVIDER_LEGACY_API_KEY: z.string().min(1).default(SANDBOX.legacyApiKey),
-  PROVIDER_LEGACY_API_TOKEN: z.string().min(1).default(SANDBOX.legacyApiToken),
+  PROVIDER_LEGACY_API_KEY: z.string().min(1).optional(),
+  PROVIDER_LEGACY_API_TOKEN: z.string().min(1).optional(),
   PROVIDER_TIMEOUT_MS: int(100, 120_000).default(15_000),
   /** The value that tells the native service a signature on another device is done (type 6). */
   PROVIDER_INDIRECT_SIGNED_VALUE: z.string().min(1).max(64).default(INDIRECT_SIGNED_VALUE),
@@ -90,7 +108,8 @@ const envSchema = z.object({
           .regex(
             /^https?:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/,
             'each origin must be exactly scheme://host[:port] (no wildcard, path or separator)',
-          ),
+          )
+          .refine(validPort, "each origin's port must be from 1 to 65535"),
       ),
     ),
   DATABASE_URL: z
@@ -127,9 +146,10 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /**
    * Which proxies in front of the BFF to believe about the client's address: `0` (none, the
-   * default), a number of hops (`1`: the one proxy in front; `true` means 1), or a comma list of
-   * the proxies' addresses. The client is the address the nearest trusted proxy appended to
-   * X-Forwarded-For, never the left-most entry, which the client itself writes.
+   * default), a number of hops (`1`: the one proxy in front; `true` means 1 and is refused when
+   * going live), or a comma list of the proxies' addresses or CIDRs (`10.0.0.0/8,fd00::/8`). The
+   * client is the address the nearest trusted proxy appended to X-Forwarded-For, never the
+   * left-most entry, which the client itself writes.
    */
   TRUST_PROXY: z
     .string()
@@ -143,9 +163,10 @@ const envSchema = z.object({
       const addresses = v
         .split(',')
         .map((a) => a.trim())
-        .filter(Boolean);
-      if (!addresses.every((a) => /^[0-9a-fA-F:.]{2,45}$/.test(a))) {
-        ctx.addIssue({ code: 'custom', message: 'must be 0, a number of proxy hops, or a comma list of proxy IP addresses' });
+        .filter(Boolean)
+        .map(proxyRange);
+      if (!addresses.every((a): a is string => a !== null)) {
+        ctx.addIssue({ code: 'custom', message: 'must be 0, a number of proxy hops, or a comma list of proxy IP addresses or CIDRs (10.0.0.0/8)' });
         return z.NEVER;
       }
       return { hops: 0, addresses };
@@ -159,13 +180,30 @@ const envSchema = z.object({
   /** How long after its expiry a checkout is still looked up before it is given up on. */
   RECONCILE_HORIZON_HOURS: int(1, 24 * 90).default(24),
   ...RETENTION_ENV,
+  ...DATABASE_ENV,
 });
 
 export type Env = z.input<typeof envSchema>;
 
+/** A proxy's address or CIDR as a CIDR (`10.0.0.7` as `10.0.0.7/32`), or null when it is neither. */
+function proxyRange(entry: string): string | null {
+  try {
+    if (entry.includes('/')) {
+      const [address, bits] = ipaddr.parseCIDR(entry);
+      return `${address.toString()}/${bits}`;
+    }
+    if (!ipaddr.isValid(entry)) return null;
+    const address = ipaddr.process(entry);
+    return `${address.toString()}/${address.kind() === 'ipv4' ? 32 : 128}`;
+  } catch {
+    return null;
+  }
+}
+
 /** Proxies trusted to say who the client is (see TRUST_PROXY); neither set means none. */
 export interface TrustProxy {
   hops: number;
+  /** The trusted proxies' addresses, each as a CIDR. */
   addresses: string[];
 }
 
@@ -179,7 +217,8 @@ export interface BffConfig {
     nativeEnv: string;
     apiKey: string;
     apiToken: string;
-    legacy: { variant: 'commerce' | 'business'; apiKey: string; apiToken: string };
+    /** The earlier signer variant's client; absent: its routes are off (PROVIDER_ENV=pro without its keys). */
+    legacy?: { variant: 'commerce' | 'business'; apiKey: string; apiToken: string };
     timeoutMs: number;
     indirectSignedValue: string;
     /** How long a bank session may be quiet before an E301 on it means it ended. */
@@ -212,6 +251,19 @@ export interface BffConfig {
   /** Reconciliation of link results with the provider's order query (checkout/reconcile.ts). */
   reconcile: { everySeconds: number; horizonHours: number };
   retention: RetentionConfig;
+  /** The database's bounds (DATABASE_*_MS). */
+  database: DatabaseLimits;
+}
+
+/** How long the store waits on its database before it counts as unavailable (DATABASE_*_MS). */
+export interface DatabaseLimits {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+  idleTimeoutMs: number;
+  keepAliveMs: number;
+  busyTimeoutMs: number;
 }
 
 /** How long the store keeps each kind of row (RETENTION_*). */
@@ -230,163 +282,32 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
-
-/** Bits of entropy the characters of `secret` show (their distribution, times the length). */
-export function secretBits(secret: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  const n = [...secret].length;
-  let perChar = 0;
-  for (const c of counts.values()) perChar -= (c / n) * Math.log2(c / n);
-  return perChar * n;
-}
-
-/** The shortest merchant secret accepted beyond loopback, and the entropy it must show. */
-export const STRONG_SECRET = { minLength: 32, minBits: 96 };
-
-/**
- * Whether a secret is too weak to go live: shorter than STRONG_SECRET, one character repeated,
- * a short pattern repeated, or too few bits in its characters.
- */
-export function weakSecret(secret: string): boolean {
-  const chars = [...secret];
-  if (chars.length < STRONG_SECRET.minLength || secretBits(secret) < STRONG_SECRET.minBits) return true;
-  // "abcabcabc…", "0123456701234567…": a pattern of up to a quarter of the length, repeated.
-  for (let n = 1; n <= chars.length / 4; n++) {
-    if (chars.every((c, i) => c === chars[i % n])) return true;
-  }
-  // Runs such as "abcdefgh…" or "12345678…": most characters one after (or the same as) the last.
-  const steps = chars.slice(1).filter((c, i) => Math.abs(c.codePointAt(0)! - chars[i]!.codePointAt(0)!) <= 1).length;
-  return steps >= 0.75 * (chars.length - 1);
-}
-
-/**
- * Whether `host` (a URL's hostname) is a name or address on the public internet: not loopback,
- * `localhost` or `*.localhost`, a private (10/8, 172.16/12, 192.168/16, 100.64/10 shared),
- * link-local (169.254/16: cloud metadata) or unspecified IPv4 address, nor an IPv6 loopback,
- * unique-local (fc00::/7), link-local (fe80::/10) or IPv4-mapped private one, nor a single-label
- * name (an intranet host).
- */
-export function isPublicHost(host: string): boolean {
-  const h = host
-    .replace(/^\[|\]$/g, '')
-    .toLowerCase()
-    .replace(/\.$/, '');
-  if (!h || isLoopback(h) || h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal')) return false;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h.replace(/^::ffff:/, ''));
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return !(
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      a >= 224
-    );
-  }
-  if (h.includes(':')) return !(h === '::' || h === '::1' || /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || h.startsWith('::ffff:'));
-  return h.includes('.');
-}
-
-/** Why `value` is not an `https://` address on a public host, or null when it is one. */
-function publicHttpsProblem(value: string | undefined): string | null {
-  if (!value) return 'must be set';
-  const u = new URL(value);
-  if (u.protocol !== 'https:') return `must be an https:// address (it is ${u.protocol}//)`;
-  if (!isPublicHost(u.hostname)) return `must be on a public host, not ${u.hostname} (loopback, private or link-local)`;
-  return null;
-}
-
-/** Why `origin` is not an exact `https://` origin of a public shop, or null when it is one. */
-function liveOriginProblem(origin: string): string | null {
-  if (!/^https:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin))
-    return `"${origin}" is not an exact https://host[:port] origin (no wildcard, path, query or separator)`;
-  const host = new URL(origin).hostname;
-  return isPublicHost(host) ? null : `"${origin}" is not a public host`;
-}
-
-/**
- * What must hold before the BFF serves anything but this machine, or the real provider: each
- * problem as `VARIABLE: what is wrong`.
- */
-function goingLiveProblems(e: z.output<typeof envSchema>, env: Record<string, string | undefined>): string[] {
-  const problems: string[] = [];
-  const live = e.PROVIDER_ENV === 'pro';
-  const exposed = !isLoopback(e.HOST);
-  const secret = e.BFF_MERCHANT_SECRET;
-  if (secret === SANDBOX.merchantSecret && (live || exposed)) {
-    problems.push(`BFF_MERCHANT_SECRET: must be set (not the development default) ${live ? 'when PROVIDER_ENV=pro' : `to listen on ${e.HOST}`}`);
-  } else if ((live || exposed) && weakSecret(secret)) {
-    problems.push(
-      `BFF_MERCHANT_SECRET: too weak to ${live ? 'go live' : `listen on ${e.HOST}`}: use ${STRONG_SECRET.minLength}+ random characters (npx bank-checkout-bff secret)`,
-    );
-  }
-  if (env.MERCHANT_WEBHOOK_URL && !env.MERCHANT_WEBHOOK_SECRET)
-    problems.push('MERCHANT_WEBHOOK_SECRET: must be set when MERCHANT_WEBHOOK_URL is (webhooks are always signed)');
-  if (!live) return problems;
-  const same = (name: keyof typeof e, value: string, what: string) => {
-    if (e[name] === value) problems.push(`${name}: is the ${what}; set the real one for PROVIDER_ENV=pro`);
-  };
-  same('PROVIDER_API_KEY', SANDBOX.apiKey, "simulator's key");
-  same('PROVIDER_API_TOKEN', SANDBOX.apiToken, "simulator's token");
-  same('PROVIDER_LEGACY_API_KEY', SANDBOX.legacyApiKey, "simulator's key");
-  same('PROVIDER_LEGACY_API_TOKEN', SANDBOX.legacyApiToken, "simulator's token");
-  same('MERCHANT_NAME', SANDBOX.payeeName, 'demo payee');
-  same('MERCHANT_IBAN', SANDBOX.payeeIban, "demo payee's IBAN");
-  for (const name of ['PROVIDER_LINKS_URL', 'PROVIDER_NATIVE_URL'] as const) {
-    if (isLoopback(new URL(e[name]).hostname))
-      problems.push(`${name}: points at this machine (${e[name]}); set the provider's https:// address for PROVIDER_ENV=pro`);
-    else {
-      // The API key, token and the payer's bank credentials travel on it: TLS, to the provider's public host.
-      const why = publicHttpsProblem(e[name]);
-      if (why) problems.push(`${name}: ${why}; set the provider's https:// address for PROVIDER_ENV=pro`);
-    }
-  }
-  const publicUrl = publicHttpsProblem(e.BFF_PUBLIC_URL);
-  if (publicUrl) problems.push(`BFF_PUBLIC_URL: ${publicUrl}: the https:// address the provider and payers reach when PROVIDER_ENV=pro`);
-  // The shops that may embed the checkout: `frame-ancestors` and CORS take them as they are.
-  if (!env.ALLOWED_ORIGINS || env.ALLOWED_ORIGINS.trim() === DEV_ORIGINS) {
-    problems.push("ALLOWED_ORIGINS: must be set to the shop's https:// origins (not the development default) when PROVIDER_ENV=pro");
-  } else {
-    const bad = e.ALLOWED_ORIGINS.map(liveOriginProblem).filter((p): p is string => p !== null);
-    if (bad.length) problems.push(`ALLOWED_ORIGINS: ${bad.join('; ')}; list exact https:// origins separated by commas when PROVIDER_ENV=pro`);
-  }
-  if (/test|sandbox|^san$|dev|stag|demo/.test(e.PROVIDER_NATIVE_ENV)) {
-    problems.push(
-      `PROVIDER_NATIVE_ENV: "${e.PROVIDER_NATIVE_ENV}" is a test environment of the native service; set its production segment (such as production) for PROVIDER_ENV=pro`,
-    );
-  }
-  if (e.MERCHANT_WEBHOOK_URL) {
-    const why = publicHttpsProblem(e.MERCHANT_WEBHOOK_URL);
-    if (why) problems.push(`MERCHANT_WEBHOOK_URL: ${why} when PROVIDER_ENV=pro`);
-  }
-  if (e.MERCHANT_WEBHOOK_SECRET && weakSecret(e.MERCHANT_WEBHOOK_SECRET)) {
-    problems.push(
-      `MERCHANT_WEBHOOK_SECRET: too weak for PROVIDER_ENV=pro: use ${STRONG_SECRET.minLength}+ random characters (openssl rand -base64 33), not a repeated or patterned value`,
-    );
-  }
-  return problems;
-}
-
 /** Reads the configuration from an environment; throws ConfigError naming each bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): BffConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
+    // One line per variable, its problems joined.
+    const byName = new Map<string, string[]>();
+    for (const i of parsed.error.issues) {
+      const name = String(i.path[0]);
+      const messages = byName.get(name) ?? [];
+      if (!messages.includes(i.message)) byName.set(name, [...messages, i.message]);
+    }
+    throw new ConfigError(`Invalid configuration:\n${[...byName].map(([name, messages]) => `  ${name}: ${messages.join('; ')}`).join('\n')}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_LOCK_TIMEOUT_MS >= e.DATABASE_STATEMENT_TIMEOUT_MS)
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_LOCK_TIMEOUT_MS: must be shorter than DATABASE_STATEMENT_TIMEOUT_MS (a statement waiting for a lock is cancelled for the lock first)',
+    );
   const problems = goingLiveProblems(e, present);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  // Against the simulator the earlier variant has its keys; going live, only the keys given.
+  const sandboxed = e.PROVIDER_ENV === 'san';
+  const legacyKey = e.PROVIDER_LEGACY_API_KEY ?? (sandboxed ? SANDBOX.legacyApiKey : undefined);
+  const legacyToken = e.PROVIDER_LEGACY_API_TOKEN ?? (sandboxed ? SANDBOX.legacyApiToken : undefined);
+  const legacy = legacyKey && legacyToken ? { variant: e.PROVIDER_LEGACY_VARIANT, apiKey: legacyKey, apiToken: legacyToken } : undefined;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -397,7 +318,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       nativeEnv: e.PROVIDER_NATIVE_ENV,
       apiKey: e.PROVIDER_API_KEY,
       apiToken: e.PROVIDER_API_TOKEN,
-      legacy: { variant: e.PROVIDER_LEGACY_VARIANT, apiKey: e.PROVIDER_LEGACY_API_KEY, apiToken: e.PROVIDER_LEGACY_API_TOKEN },
+      ...(legacy ? { legacy } : {}),
       timeoutMs: e.PROVIDER_TIMEOUT_MS,
       indirectSignedValue: e.PROVIDER_INDIRECT_SIGNED_VALUE,
       sessionQuietMs: e.PROVIDER_SESSION_QUIET_SECONDS * 1000,
@@ -436,6 +357,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       checkoutsDays: e.RETENTION_CHECKOUTS_DAYS,
       ...(e.RETENTION_EXPORT_DIR ? { exportDir: e.RETENTION_EXPORT_DIR } : {}),
       intervalMinutes: e.RETENTION_INTERVAL_MINUTES,
+    },
+    database: {
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: e.DATABASE_LOCK_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS,
+      keepAliveMs: e.DATABASE_KEEPALIVE_MS,
+      busyTimeoutMs: e.DATABASE_BUSY_TIMEOUT_MS,
     },
   };
 }

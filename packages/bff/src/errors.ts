@@ -40,6 +40,8 @@ export class StaleStep extends ApiError {
 
 export const errors = {
   badJson: () => new ApiError(400, 'invalid_json', 'The request body is not valid JSON.'),
+  /** The client closed the connection before the body's end: nothing was read, nothing done. */
+  bodyCutShort: () => new ApiError(400, 'invalid_json', 'The request body was cut short: the connection closed before its end.'),
   validation: (issues: Issue[]) => new ApiError(422, 'validation_failed', 'The request is not valid.', issues),
   unauthorized: (message = 'Missing or invalid credentials.') => new ApiError(401, 'unauthorized', message),
   notFound: (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found.`),

@@ -1,15 +1,14 @@
 /**
  * HTTP plumbing shared by every route: request ids and access logs, security headers, CORS,
- * JSON bodies (content type, size, parse), a per-client rate limit, and the two ways a caller
- * proves who it is.
+ * JSON bodies (content type, size, parse), and whether a request comes from the BFF's own pages.
+ * Rate limits and the guards of secret checks are in guards.ts; who the client is behind
+ * proxies, in proxy.ts.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { timingSafeEqual } from '@bank-checkout/provider';
-import { ApiError, errors } from './errors.js';
+import { errors } from './errors.js';
 import { inRequest, type Logger } from './log.js';
-import type { TrustProxy } from './config.js';
 import { randomUUID } from 'node:crypto';
 
 export type BffEnv = { Variables: { requestId: string } };
@@ -180,127 +179,6 @@ export function jsonBody(opts: { allowEmpty?: boolean } = {}): MiddlewareHandler
     });
 }
 
-/** A key's budget after a request: its limit per minute, what is left, seconds to the next window, and seconds to wait (0: go on). */
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  reset: number;
-  wait: number;
-}
-
-/** The IETF draft's rate-limit headers (RateLimit-Limit, -Remaining, -Reset in seconds) for a budget. */
-export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
-  return { 'RateLimit-Limit': String(s.limit), 'RateLimit-Remaining': String(s.remaining), 'RateLimit-Reset': String(s.reset) };
-}
-
-/** The rate-limit headers that CORS lets the browser read. */
-export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-
-/**
- * Counts one request against `key`: the answer carries the RateLimit headers; past the limit it
- * is a 429 with them and `Retry-After`.
- */
-export function countRequest(c: Context, limiter: RateLimiter, key: string): void {
-  const state = limiter.take(key);
-  const headers = rateLimitHeaders(state);
-  if (state.wait) throw errors.rateLimited(state.wait, headers);
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-}
-
-/** A fixed-window counter per key; memory is bounded by sweeping old windows. */
-export function createRateLimiter(limitPerMinute: number, now: () => number) {
-  let window = Math.floor(now() / 60_000);
-  let counts = new Map<string, number>();
-  const roll = () => {
-    const w = Math.floor(now() / 60_000);
-    if (w !== window) {
-      window = w;
-      counts = new Map();
-    }
-    return w;
-  };
-  const wait = (w: number) => Math.max(1, Math.ceil(((w + 1) * 60_000 - now()) / 1000));
-  const take = (key: string): RateLimitState => {
-    const w = roll();
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    const reset = wait(w);
-    return { limit: limitPerMinute, remaining: Math.max(0, limitPerMinute - n), reset, wait: n > limitPerMinute ? reset : 0 };
-  };
-  return {
-    /** Counts one request; returns the key's budget after it (`wait` > 0: refused for that many seconds). */
-    take,
-    /** Counts one request; returns seconds to wait, or 0 when the request may go on. */
-    hit: (key: string): number => take(key).wait,
-    /** Seconds to wait when the key has used up this minute, else 0; counts nothing. */
-    spent(key: string): number {
-      const w = roll();
-      return (counts.get(key) ?? 0) >= limitPerMinute ? wait(w) : 0;
-    },
-  };
-}
-
-export type RateLimiter = ReturnType<typeof createRateLimiter>;
-
-/**
- * Guards a secret check against guessing: a client address that sent too many wrong secrets
- * this minute gets 429 for any secret, right or wrong, until the minute is over. Each API has
- * its own guard (its own `scope`), so failures at one never lock an address out of another.
- */
-export function authGuard(limiter: RateLimiter, trustProxy: TrustProxy, scope: string) {
-  return async <T>(c: Context, check: () => Promise<T>): Promise<T> => {
-    const key = `${scope}:${clientAddress(c, trustProxy)}`;
-    const blocked = limiter.spent(key);
-    if (blocked) throw errors.rateLimited(blocked);
-    try {
-      return await check();
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) limiter.hit(key);
-      throw err;
-    }
-  };
-}
-
-export type AuthGuard = ReturnType<typeof authGuard>;
-
-/**
- * The client's address: the socket's peer, or behind trusted proxies the address the nearest
- * trusted proxy appended to X-Forwarded-For. Entries to the left of that were written by the
- * client (or an untrusted hop) and are never believed.
- */
-export function clientAddress(c: Context, trust: TrustProxy): string {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  const peer = incoming?.socket?.remoteAddress ?? 'local';
-  if (!trust.hops && !trust.addresses.length) return peer;
-  const forwarded = (c.req.header('X-Forwarded-For') ?? '')
-    .split(',')
-    .map((a) => a.trim())
-    .filter(Boolean);
-  const chain = [...forwarded, peer];
-  if (trust.hops) return chain[Math.max(0, chain.length - 1 - trust.hops)]!;
-  let i = chain.length - 1;
-  while (i > 0 && trust.addresses.includes(chain[i]!)) i--;
-  return chain[i]!;
-}
-
-/**
- * Logs one warning, the first time a request carries X-Forwarded-For while no proxy is trusted
- * (`TRUST_PROXY=0`): behind a proxy every client then has the proxy's address, so one client's
- * wrong secrets lock every other out. Nothing is checked once a proxy is trusted.
- */
-export function untrustedProxyWarning(trust: TrustProxy, logger: Logger): MiddlewareHandler {
-  let warned = trust.hops > 0 || trust.addresses.length > 0;
-  return async (c, next) => {
-    if (!warned && c.req.header('X-Forwarded-For') !== undefined) {
-      warned = true;
-      logger.log('warn', 'proxy.not_trusted', {
-        hint: 'requests arrive with X-Forwarded-For but TRUST_PROXY=0: every client counts as the proxy, so rate limits and lock-outs hit all of them at once; set TRUST_PROXY to the number of proxies in front (1 for one) or their addresses',
-      });
-    }
-    await next();
-  };
-}
-
 /**
  * Whether a request comes from a page of the BFF's own origin, as far as a browser says: its
  * `Origin` (sent with every cross-origin request and every POST) is the BFF's (`publicUrl`'s, or
@@ -321,14 +199,12 @@ export function fromOwnOrigin(c: Context, publicUrl: string): boolean {
   }
 }
 
-/** `Authorization: Bearer <merchant secret>`, compared in constant time. */
-export function merchantAuth(secret: string, guard: AuthGuard): MiddlewareHandler {
-  return async (c, next) => {
-    await guard(c, async () => {
-      const header = c.req.header('Authorization') ?? '';
-      const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-      if (!token || !timingSafeEqual(token, secret)) throw errors.unauthorized();
-    });
-    await next();
-  };
+/**
+ * Whether the client gave up on its request's body: the connection closed before the body's
+ * end. Reading such a body fails with a socket error (`aborted`, ECONNRESET) that says nothing
+ * about the store, and nobody is left to read the answer.
+ */
+export function bodyCutShort(c: Context): boolean {
+  const incoming = (c.env as { incoming?: { complete?: boolean; destroyed?: boolean; aborted?: boolean; readableAborted?: boolean } } | undefined)?.incoming;
+  return Boolean(incoming && incoming.complete === false && (incoming.destroyed || incoming.aborted || incoming.readableAborted));
 }

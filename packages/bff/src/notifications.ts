@@ -4,7 +4,8 @@
  * on its content) before it is acknowledged, then matched to its checkout and applied forward
  * only, and the merchant is told.
  */
-import { links, decodeDataReturn, encodeDataReturn, normalizeBase64, verifyNotification } from '@bank-checkout/provider';
+import { links, decodeDataReturn, encodeDataReturn, normalizeBase64 } from '@bank-checkout/provider';
+import { verifiesResult } from './result-signature.js';
 import type { BffConfig } from './config.js';
 import { ApiError, errors, zodIssues } from './errors.js';
 import type { Logger } from './log.js';
@@ -153,9 +154,7 @@ export function createNotificationReceiver(deps: {
       }
       if (dataReturn.length > MAX_DATA_RETURN || signatureDataReturn.length > 512) throw errors.tooLarge();
       // Results of links made with the earlier variant are signed with its own key.
-      const keys = [config.provider.apiKey, config.provider.legacy.apiKey];
-      let verified = false;
-      for (const key of keys) verified = (await verifyNotification(dataReturn, signatureDataReturn, key)) || verified;
+      const verified = await verifiesResult(config.provider, dataReturn, signatureDataReturn);
       if (!verified) {
         logger.log('warn', 'notification.rejected', { reason: 'signature' });
         throw new ApiError(401, 'invalid_signature', 'The notification signature does not verify.');

@@ -5,7 +5,7 @@
  */
 import type { BffConfig } from './config.js';
 import type { Logger } from './log.js';
-import type { AuthGuard, RateLimiter } from './http.js';
+import type { AuthGuard, RateLimiter } from './guards.js';
 import type { Store } from './store/types.js';
 import type { Upstream } from './upstream.js';
 import type { CheckoutService } from './checkout/service.js';
@@ -22,8 +22,11 @@ export interface AppParts {
   limiter: RateLimiter;
   /** Merchant-API requests per route class (create, read, update). */
   merchantLimiter: RateLimiter;
-  /** Counts wrong secrets per client address (merchant and checkout APIs). */
-  guards: { merchant: AuthGuard; checkout: AuthGuard; notifications: AuthGuard };
+  /**
+   * Counts wrong secrets per client address, each API on its own: the merchant and checkout
+   * APIs, and the provider's notifications and the payer's returns (verified first).
+   */
+  guards: { merchant: AuthGuard; checkout: AuthGuard; notifications: AuthGuard; returns: AuthGuard };
   /** The webhook's outbox dispatcher. */
   webhook: Webhook;
   /**

@@ -3,8 +3,13 @@
  * so a client that sends slowly cannot hold a connection, and a cap on the connections one
  * address may hold open, so a few addresses cannot use up the process's sockets (a connection
  * over the cap is answered 503 with `Retry-After` and closed).
+ *
+ * A stop drains it (`drain`): no new connection is accepted, idle kept-alive connections close,
+ * a request that arrives on an open one is answered 503 `unavailable` with `Retry-After`, and the
+ * requests under way (calls with the bank among them) finish, their answers carrying
+ * `Connection: close`, for up to a grace period; what is still open then is cut.
  */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { ErrorBody } from '@bank-checkout/contract/schemas';
@@ -28,7 +33,19 @@ export interface ServedBff {
   listening: Promise<AddressInfo>;
   /** Connections refused because their address held too many. */
   refused(): number;
+  /** Requests under way: taken by the app, their answer not yet sent. */
+  inFlight(): number;
+  /**
+   * Stops taking requests and lets those under way finish, for `graceMs` at most; resolves once
+   * none is left and every connection is closed, with the number of requests cut at the grace.
+   */
+  drain(graceMs: number): Promise<{ cut: number }>;
 }
+
+/** The answer to a request that arrives on an open connection while the server drains. */
+const STOPPING_BODY = JSON.stringify({
+  error: { code: 'unavailable', message: 'This instance is stopping; send the request again.', requestId: 'unknown' },
+} satisfies ErrorBody);
 
 /**
  * The answer to a connection over its address's cap: a 503 with `Retry-After` in the API's
@@ -80,9 +97,31 @@ export function serveBff(fetch: (req: Request, env: unknown) => Response | Promi
   // Node's own listener gives every connection its HTTP parser before the cap below sees it, so
   // a refused connection's request would still reach the BFF (a checkout created, a step taken)
   // while its client was told 503 and to try again. Its requests are answered by no one.
+  /** Answers under way: each closes its connection once sent when a drain has begun. */
+  const underWay = new Set<ServerResponse>();
+  let draining = false;
+  let settled: (() => void) | null = null;
   const guarded = (req: Request, env: unknown) => {
-    const socket = (env as { incoming?: { socket?: Socket } } | undefined)?.incoming?.socket;
-    return socket && refusedSockets.has(socket) ? new Response(null, { status: 503 }) : fetch(req, env);
+    const bindings = env as { incoming?: { socket?: Socket }; outgoing?: ServerResponse } | undefined;
+    const socket = bindings?.incoming?.socket;
+    if (socket && refusedSockets.has(socket)) return new Response(null, { status: 503 });
+    const outgoing = bindings?.outgoing;
+    if (draining) {
+      // Taken after the stop began (on a connection kept alive): not run, and the client told to go elsewhere.
+      if (outgoing) outgoing.shouldKeepAlive = false;
+      return new Response(STOPPING_BODY, {
+        status: 503,
+        headers: { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '1', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+      });
+    }
+    if (outgoing) {
+      underWay.add(outgoing);
+      outgoing.once('close', () => {
+        underWay.delete(outgoing);
+        if (draining && underWay.size === 0) settled?.();
+      });
+    }
+    return fetch(req, env);
   };
   const server = serve({ fetch: guarded, port: opts.port, hostname: opts.hostname, serverOptions }, (info) => resolveListening(info)) as Server;
   const cap = opts.maxConnectionsPerAddress ?? 64;
@@ -105,5 +144,30 @@ export function serveBff(fetch: (req: Request, env: unknown) => Response | Promi
       });
     });
   }
-  return { server, listening, refused: () => refused };
+  const drain = (graceMs: number): Promise<{ cut: number }> => {
+    draining = true;
+    // Each answer under way that has not gone yet says `Connection: close`, and its connection closes once it is sent.
+    for (const res of underWay) if (!res.headersSent) res.shouldKeepAlive = false;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Node closes the idle connections as it stops listening; those busy now close after their answer.
+    server.closeIdleConnections();
+    const idle = new Promise<void>((resolve) => {
+      settled = resolve;
+      if (underWay.size === 0) resolve();
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<'grace'>((resolve) => {
+      timer = setTimeout(() => resolve('grace'), graceMs);
+    });
+    return Promise.race([idle, grace]).then(async (outcome) => {
+      clearTimeout(timer);
+      const cut = outcome === 'grace' ? underWay.size : 0;
+      // What is left (requests past the grace, connections opened and not yet used) is cut.
+      server.closeAllConnections();
+      await closed;
+      return { cut };
+    });
+  };
+
+  return { server, listening, refused: () => refused, inFlight: () => underWay.size, drain };
 }

@@ -66,14 +66,18 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
     dateRules: { now: deps.now },
     ...common,
   });
-  const legacyLinks = createLinksClient({
-    baseUrl: config.provider.linksUrl,
-    env: config.provider.env,
-    apiKey: config.provider.legacy.apiKey,
-    apiToken: config.provider.legacy.apiToken,
-    dateRules: { now: deps.now },
-    ...common,
-  });
+  // The earlier signer variant's own client; null when it is off (going live without its keys).
+  const legacy = config.provider.legacy;
+  const legacyLinks = legacy
+    ? createLinksClient({
+        baseUrl: config.provider.linksUrl,
+        env: config.provider.env,
+        apiKey: legacy.apiKey,
+        apiToken: legacy.apiToken,
+        dateRules: { now: deps.now },
+        ...common,
+      })
+    : null;
 
   const retryDelay = deps.retryDelayMs ?? 100;
   /** The longest a read-only call can take: every try to its timeout, and the longest waits between. */

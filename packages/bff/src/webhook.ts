@@ -15,7 +15,10 @@
  * delivers it; anything else is retried with growing delays for about 32 hours (RETRY_DELAYS_MS),
  * across restarts, then the event is marked failed and can be sent again with the merchant
  * API's redeliver call. Several instances share the outbox: each event is leased to one.
- * An event can arrive more than once: the merchant deduplicates by its id.
+ * A delivery the merchant acknowledged is recorded; when the store cannot take that record (it
+ * is down), the instance keeps it in memory and records it as soon as the store answers, before
+ * taking any due event, so the acknowledged event is not sent again. An event can still arrive
+ * more than once (an instance stopped before it could record): the merchant deduplicates by its id.
  */
 import type { Logger } from './log.js';
 import type { WebhookDelivery, WebhookEvent } from './events.js';
@@ -78,8 +81,51 @@ export function createWebhook(opts: WebhookOptions) {
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<void> | null = null;
   let again = false;
+  /**
+   * Deliveries the merchant acknowledged (2xx) whose recording failed (the store did not answer):
+   * kept here and recorded as soon as the store answers again, never sent again meanwhile.
+   */
+  const acknowledged = new Map<string, { deliveredAt: number; type: string; attempt: number }>();
+
+  /** Records the acknowledged deliveries still unrecorded; false when the store still does not answer. */
+  async function recordAcknowledged(): Promise<boolean> {
+    for (const [id, d] of acknowledged) {
+      try {
+        await opts.store.settleEvent(id, { deliveredAt: d.deliveredAt });
+      } catch {
+        return false;
+      }
+      acknowledged.delete(id);
+      opts.logger.log('info', 'webhook.delivered', { eventId: id, type: d.type, attempt: d.attempt, recordedLate: true });
+    }
+    return true;
+  }
+
+  /** The merchant has the event: recorded now, or kept until the store answers (never sent again meanwhile). */
+  async function delivered(e: OutboxRecord): Promise<void> {
+    const deliveredAt = opts.now();
+    try {
+      await opts.store.settleEvent(e.id, { deliveredAt });
+    } catch (err) {
+      acknowledged.set(e.id, { deliveredAt, type: e.type, attempt: e.attempts + 1 });
+      opts.logger.log('warn', 'webhook.record_failed', {
+        eventId: e.id,
+        type: e.type,
+        attempt: e.attempts + 1,
+        reason: err instanceof Error ? err.message.slice(0, 200) : 'error',
+        hint: 'the merchant acknowledged it; it is recorded once the store answers, not sent again',
+      });
+      return;
+    }
+    opts.logger.log('info', 'webhook.delivered', { eventId: e.id, type: e.type, attempt: e.attempts + 1 });
+  }
 
   async function deliver(e: OutboxRecord): Promise<void> {
+    // Acknowledged already, its recording pending: recorded, not sent again.
+    if (acknowledged.has(e.id)) {
+      await recordAcknowledged();
+      return;
+    }
     const created = new Date(e.createdAt).toISOString();
     const body = JSON.stringify({ id: e.id, type: e.type, createdAt: created, data: e.data });
     const sentAt = opts.now();
@@ -100,11 +146,7 @@ export function createWebhook(opts: WebhookOptions) {
         signal: AbortSignal.timeout(10_000),
       });
       await res.body?.cancel().catch(() => {});
-      if (res.ok) {
-        await opts.store.settleEvent(e.id, { deliveredAt: opts.now() });
-        opts.logger.log('info', 'webhook.delivered', { eventId: e.id, type: e.type, attempt: e.attempts + 1 });
-        return;
-      }
+      if (res.ok) return await delivered(e);
       problem = `HTTP ${res.status}`;
     } catch (err) {
       problem = err instanceof Error ? err.message.slice(0, 200) : 'error';
@@ -129,6 +171,9 @@ export function createWebhook(opts: WebhookOptions) {
     running = (async () => {
       do {
         again = false;
+        // What the merchant acknowledged while the store was down comes first: recorded, so no
+        // instance takes it for due once the store answers.
+        if (!(await recordAcknowledged())) break;
         for (;;) {
           const due = await opts.store.claimDueEvents(opts.now(), leaseMs, 20);
           if (!due.length) break;
@@ -162,7 +207,14 @@ export function createWebhook(opts: WebhookOptions) {
       if (timer) clearInterval(timer);
       timer = undefined;
       await running;
+      if (!(await recordAcknowledged()))
+        opts.logger.log('error', 'webhook.unrecorded', {
+          eventIds: [...acknowledged.keys()],
+          hint: 'the merchant acknowledged these but the store could not record it before the stop: they will be sent again (the merchant deduplicates by id)',
+        });
     },
+    /** Deliveries acknowledged by the merchant whose recording waits for the store. */
+    pendingRecords: (): number => acknowledged.size,
   };
 }
 

@@ -1,12 +1,16 @@
 /**
  * The CLI as a supervisor runs it: a store it cannot open is refused at boot with one line
  * naming DATABASE_URL, well within 10 s (Node's recursive mkdir never returns under /proc; a
- * database nobody answers at is given up on), and SIGTERM stops it cleanly with status 0.
+ * database nobody answers at is given up on), a second process on the SQLite file another one
+ * serves is refused with one line, and SIGTERM stops it cleanly with status 0.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cliArgs } from '../../../test/support/cli.mjs';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
@@ -55,6 +59,29 @@ describe('bank-checkout-bff (CLI)', () => {
     } finally {
       silent.close();
     }
+  });
+
+  it('refuses a second process on the SQLite file another one serves, with one line; the first serves on', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'bff-cli-file-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'bff.db');
+    let second: Awaited<ReturnType<typeof runCli>> | undefined;
+    const first = await runCli({ DATABASE_URL: `file:${file}` }, (line, stop) => {
+      if (!line.startsWith('bff: listening on ')) return;
+      void runCli({ DATABASE_URL: `file:${file}` }).then((r) => {
+        second = r;
+        stop('SIGTERM');
+      });
+    });
+    assert.equal(first.status, 0, first.stderr);
+    assert.ok(second);
+    assert.equal(second.status, 1);
+    const lines = second.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, second.stderr);
+    assert.match(
+      lines[0]!,
+      /^bff: the store could not start \(DATABASE_URL\): another BFF process already serves .*bff\.db: one process per SQLite file \(several instances need PostgreSQL/,
+    );
   });
 
   it('stops cleanly on SIGTERM: status 0', async () => {

@@ -133,7 +133,7 @@ interface Engine {
   name: string;
   /** Runs statements on the raw database, outside the store. */
   raw(statements: [string, (string | number | null)[]][]): Promise<Record<string, unknown>[][]>;
-  open(): Store;
+  open(opts?: { webhookEvents?: boolean }): Store;
 }
 
 async function keepsData(engine: Engine) {
@@ -200,11 +200,74 @@ async function refusesNewer(engine: Engine) {
   }
 }
 
+/**
+ * A database from before migration 4 holding two open checkouts of one reference (and one of
+ * another): migrating ends the older as `expired`, and, when the store writes webhook events,
+ * writes its `checkout.updated` event, due now, as the engine does for any expiry.
+ */
+async function expiresWithEvents(engine: Engine, events: boolean) {
+  const jsonType = engine.name === 'postgres' ? 'JSONB' : 'TEXT';
+  const insert = ROWS[0]![0];
+  const row = (id: string, reference: string, createdAt: number, state: string, mode: string) => [
+    id,
+    id.padEnd(64, 'h'),
+    state,
+    reference,
+    1,
+    createdAt,
+    createdAt,
+    createdAt + 1_800_000,
+    JSON.stringify({ ...JSON.parse(ROWS[0]![1][8] as string), mode, amount: 1000 + createdAt - T }),
+  ];
+  await engine.raw([
+    ...schema010(jsonType).map((sql): [string, []] => [sql, []]),
+    [insert, row('chk_older', 'ORDER-DUP', T, 'select-account', 'native')],
+    [insert, row('chk_newer', 'ORDER-DUP', T + 60_000, 'redirect', 'redirect')],
+    [insert, row('chk_alone', 'ORDER-ONE', T, 'login', 'native')],
+  ]);
+  const started = Date.now();
+  const store = engine.open({ webhookEvents: events });
+  try {
+    await store.init();
+    assert.equal((await store.getCheckout('chk_older'))?.state, 'expired');
+    assert.equal((await store.getCheckout('chk_newer'))?.state, 'redirect');
+    assert.equal((await store.getCheckout('chk_alone'))?.state, 'login');
+    const written = await store.listEvents({ limit: 10 });
+    if (!events) return assert.deepEqual(written, []);
+    assert.equal(written.length, 1);
+    const [e] = written;
+    assert.match(e!.id, /^evt_[0-9a-f]{32}$/);
+    assert.equal(e!.type, 'checkout.updated');
+    assert.deepEqual(e!.data, {
+      checkoutId: 'chk_older',
+      reference: 'ORDER-DUP',
+      amount: 1000,
+      state: 'expired',
+      previousState: 'select-account',
+      source: 'time',
+      mode: 'native',
+    });
+    assert.ok(e!.createdAt >= started && e!.nextAttemptAt === e!.createdAt, 'due at once');
+    assert.equal(e!.deliveredAt, null);
+    // The dispatcher takes it as any other event.
+    assert.deepEqual(
+      (await store.claimDueEvents(Date.now(), 60_000, 10)).map((x) => x.id),
+      [e!.id],
+    );
+  } finally {
+    await store.close();
+  }
+}
+
 function suite(name: string, fresh: () => Engine) {
   describe(`migrations: ${name}`, () => {
     test('a database written by 0.1.0 is adopted as version 1, migrated, and keeps its data', () => keepsData(fresh()));
     test('instances booting at once migrate once; a later boot finds nothing to do', () => migratesOnce(fresh()));
     test('a database newer than this code is refused with one line naming both versions', () => refusesNewer(fresh()));
+    test("migration 4's expiries of superseded open checkouts have their webhook events, when the store writes events", async () => {
+      await expiresWithEvents(fresh(), true);
+      await expiresWithEvents(fresh(), false);
+    });
   });
 }
 
@@ -227,7 +290,7 @@ suite('sqlite', () => {
         db.close();
       }
     },
-    open: () => createSqliteStore(`file:${path}`),
+    open: (opts = {}) => createSqliteStore(`file:${path}`, opts),
   };
 });
 
@@ -263,7 +326,7 @@ withPostgres('migrations', (url) => {
           await client.end();
         }
       },
-      open: () => createPostgresStore(url, { schema }),
+      open: (opts = {}) => createPostgresStore(url, { schema, ...opts }),
     };
   });
 });

@@ -29,7 +29,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /**
    * With the default transport: how long a free connection is kept for the next call, in
-   * milliseconds (default 4000; sooner when the server announces a shorter keep-alive).
+   * milliseconds (default 4000; at most half the keep-alive timeout the server announces).
    */
   freeConnectionMs?: number;
   /** Largest response body read, in bytes. Default 1 MiB. */

@@ -3,6 +3,8 @@
  * through a `fetch` implementation elsewhere (and in tests); the body read stops at a cap, and
  * a deadline holds even for a sender that ignores its signal.
  */
+import type { Socket } from 'node:net';
+
 /**
  * One request as the transport sends it: the status, and the body as text (null past the cap).
  * The request ends by `timeoutMs` (rejecting with a `TimeoutError`, body included) or as soon
@@ -23,7 +25,8 @@ const decoder = new TextDecoder();
 
 /**
  * How long a free connection to the provider waits for the next call: under the idle timeouts
- * of common servers (Node's 5 s, most proxies' 60 s or more).
+ * of common servers (Node's 5 s, most proxies' 60 s or more), and at most half of the one the
+ * server announces (retiringAgent).
  */
 export const FREE_CONNECTION_MS = 4_000;
 
@@ -51,19 +54,15 @@ export function fetchSend(doFetch: typeof fetch): Send {
  * Sends with `node:http`/`node:https` and a keep-alive agent per client: one connection pool to
  * the provider, reused across calls (no TCP or TLS handshake per call), and a fraction of the
  * CPU time of Node's `fetch` per call (no web streams, no Request/Response objects). A free
- * connection is kept `freeMs` at most, and closed a second before the server's announced
- * keep-alive timeout when that is sooner (Node's agent reads the `Keep-Alive: timeout=` hint
- * only when it has a timeout of its own): a call does not meet a connection the server is
- * closing, which would fail as a network fault (login, second login, transfer and validate
- * are never sent twice, so such a fault would end the payer's step). Redirects are not
- * followed (a 3xx is not a provider answer: its body decides, as for any other status).
+ * connection is retired well before the server would close it (retiringAgent): a call does not
+ * meet a connection the server is closing, which would fail as a network fault (login, second
+ * login, transfer and validate are never sent twice, so such a fault would end the payer's
+ * step). Redirects are not followed (a 3xx is not a provider answer: its body decides, as for
+ * any other status).
  */
 export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
   const [http, https] = await Promise.all([import('node:http'), import('node:https')]);
-  // `timeout` is also each connection's idle timeout while a call runs; it only emits there
-  // (the call's own deadline aborts it), and closes a free connection.
-  const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: freeMs };
-  const agents = { http: new http.Agent(options), https: new https.Agent(options) };
+  const agents = { http: retiringAgent(http.Agent, freeMs), https: retiringAgent(https.Agent, freeMs) };
   return (url, init, maxBody) =>
     new Promise((done, fail) => {
       // The deadline is a timer of the call's own, not an AbortSignal (whose listeners cost every
@@ -75,6 +74,11 @@ export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
       const resolve = (v: { status: number; text: string | null }) => (clearTimeout(timer), done(v));
       const reject = (err: unknown) => (clearTimeout(timer), fail(err));
       const secure = url.protocol === 'https:';
+      const pool = secure ? agents.https : agents.http;
+      // The server answers after this: its keep-alive timer starts later still (see retiringAgent).
+      const sentAt = performance.now();
+      // A free connection past its age is closed now, before the agent could hand it to this call.
+      pool.retire();
       const body = init.body === undefined ? undefined : Buffer.from(init.body);
       // The headers as one flat list of names and values, Host and Content-Length included:
       // node:http writes such a list as it is, where an object costs a setHeader per header.
@@ -83,8 +87,10 @@ export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
       if (body) headers.push('Content-Length', String(body.byteLength));
       const req = (secure ? https : http).request(
         url,
-        { method: init.method, headers, agent: secure ? agents.https : agents.http, ...(init.signal ? { signal: init.signal } : {}) },
+        { method: init.method, headers, agent: pool.agent, ...(init.signal ? { signal: init.signal } : {}) },
         (res) => {
+          const hint = res.headers['keep-alive'];
+          pool.heard(res.socket, typeof hint === 'string' ? hint : undefined, sentAt);
           const status = res.statusCode ?? 0;
           const declared = Number(res.headers['content-length']);
           if (Number.isFinite(declared) && declared > maxBody) {
@@ -111,6 +117,67 @@ export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
       req.on('error', reject);
       req.end(body);
     });
+}
+
+/** Since when a free connection counts as idle (its last call's start), and the age at which it retires. */
+interface Idle {
+  since: number;
+  limit: number;
+}
+
+/**
+ * A keep-alive agent whose free connections retire by their age. A free connection is kept
+ * `freeMs` at most, and half the server's announced keep-alive timeout (`Keep-Alive: timeout=`)
+ * when that is sooner (Node's 5 s gives 2.5 s), its age counted from the start of its last call:
+ * the server's own timer starts when it has answered, later than that, however late a busy event
+ * loop here sees the answer. Its idle timer closes it then; but a timer runs late when the event
+ * loop is busy (a loaded instance), and a connection whose timer had not run was handed to a call
+ * after the server had closed it (measured: 0.2–4.5 % of calls failed with ECONNRESET, every one
+ * on a reused connection, with the loop busy most of the time). So before each call the
+ * connections past their age are closed and taken out of the pool (`retire`), whatever their
+ * timers did.
+ */
+function retiringAgent<A extends typeof import('node:http').Agent>(Base: A, freeMs: number) {
+  const idle = new WeakMap<Socket, Idle>();
+  /** What each connection's last answer said: since when it counts as idle, and its age limit. */
+  const heard = new WeakMap<Socket, Idle>();
+  class Retiring extends (Base as typeof import('node:http').Agent) {
+    override keepSocketAlive(socket: Socket): boolean {
+      // Node's own answer says whether the connection may be kept (its type says void).
+      const keep = (super.keepSocketAlive(socket) as unknown) !== false;
+      const last = heard.get(socket) ?? { since: performance.now(), limit: freeMs };
+      if (socket.timeout !== last.limit) socket.setTimeout(last.limit);
+      idle.set(socket, last);
+      return keep && last.limit > 0 && performance.now() - last.since < last.limit;
+    }
+  }
+  // `timeout` is also each connection's idle timeout while a call runs; it only emits there
+  // (the call's own deadline aborts it).
+  const agent = new Retiring({ keepAlive: true, scheduling: 'lifo', timeout: freeMs });
+  return {
+    agent,
+    /** Notes an answer on `socket`: the server's keep-alive hint, and when its call started. */
+    heard(socket: Socket, hint: string | undefined, sentAt: number): void {
+      const seconds = hint ? /timeout=(\d+)/.exec(hint)?.[1] : undefined;
+      heard.set(socket, { since: sentAt, limit: seconds === undefined ? freeMs : Math.min(freeMs, Number(seconds) * 500) });
+    },
+    /**
+     * Closes the free connections past their age and takes them out of the pool at once (as
+     * Node's documented `agentRemove` does), so the agent cannot hand one to the call about to
+     * be made.
+     */
+    retire(): void {
+      const now = performance.now();
+      for (const free of Object.values(agent.freeSockets)) {
+        for (const socket of [...(free ?? [])]) {
+          const i = idle.get(socket as Socket);
+          if (i && now - i.since < i.limit) continue;
+          socket.destroy();
+          socket.emit('agentRemove');
+        }
+      }
+    },
+  };
 }
 
 export const onNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';

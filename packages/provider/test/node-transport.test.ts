@@ -5,6 +5,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UpstreamError, createNativeClient } from '@bank-checkout/provider';
@@ -102,6 +103,40 @@ describe('the node:http transport: free connections', () => {
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('the node:http transport: a busy event loop', () => {
+  test('a free connection past half the keep-alive the server announced is not handed to a call, though its timer could not run', async () => {
+    // The server in a process of its own, closing an idle connection after 2 s (and saying so,
+    // which Node's agent would take as 1 s): it goes on while this process's event loop is busy.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const s = require('node:http').createServer((q, r) => { q.resume(); r.setHeader('Content-Type', 'application/json'); r.end('{"status":"200","listBanks":[]}'); });
+         s.keepAliveTimeout = 2000;
+         s.on('connection', () => console.log('connection'));
+         s.listen(0, '127.0.0.1', () => console.log('port ' + s.address().port));`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c));
+    try {
+      const port = await new Promise<string>((resolve) => child.stdout!.on('data', () => /port (\d+)/.test(out) && resolve(/port (\d+)/.exec(out)![1]!)));
+      const client = createNativeClient({ baseUrl: `http://127.0.0.1:${port}`, env: 'test', apiKey: 'k', apiToken: 't', timeoutMs: 5000 });
+      await client.banksList();
+      // The loop is busy past the server's timeout: the connection's idle timer cannot run, and
+      // the server has closed it by the time the next call is made.
+      const busyUntil = performance.now() + 2_100;
+      while (performance.now() < busyUntil);
+      const answer = await client.banksList();
+      assert.deepEqual(answer.listBanks, []);
+      assert.equal(out.match(/connection/g)?.length, 2, 'the second call on a connection of its own');
+    } finally {
+      child.kill();
     }
   });
 });

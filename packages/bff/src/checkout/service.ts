@@ -8,6 +8,7 @@
 import { CHECKOUT_ACTIONS, type CheckoutAction, type CheckoutMode, type CheckoutView, type CreateCheckoutBody } from '@bank-checkout/contract';
 import { errors } from '../errors.js';
 import type { CheckoutRecord } from '../store/types.js';
+import { isUnavailable } from '../store/failure.js';
 import { createCore, type ServiceDeps } from './core.js';
 import { linkActions } from './links.js';
 import { nativeActions } from './native.js';
@@ -168,6 +169,8 @@ export function createCheckoutService(deps: ServiceDeps) {
     try {
       result = await store.createCheckout(record, idempotency);
     } catch (err) {
+      // The store did not answer: nothing to look up (it would not answer either), a 503 now.
+      if (isUnavailable(err)) throw err;
       // The reference is held (the store's unique index): by a checkout that time alone ended
       // (settled now, and the write tried once more), by the checkout this key made (replayed),
       // or by one still open (409).

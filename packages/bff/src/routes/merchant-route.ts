@@ -6,7 +6,8 @@
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { countRequest, jsonBody, merchantAuth } from '../http.js';
+import { jsonBody } from '../http.js';
+import { countRequest, merchantAuth } from '../guards.js';
 import { SECURITY, withErrors } from '../openapi.js';
 import type { AppParts } from '../parts.js';
 

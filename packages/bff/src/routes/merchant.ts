@@ -121,7 +121,7 @@ export function merchantRoutes(p: AppParts) {
         const id = m.idParam.safeParse(c.req.param('id'));
         if (!id.success) throw errors.validation([{ path: 'id', message: 'is not a valid order id' }]);
         const res = await provider(() =>
-          legacy ? p.upstream.legacyLinks.legacyEnableDisable({ idProvider: id.data, enable }) : p.upstream.links.enableDisable({ idDebt: id.data, enable }),
+          legacy ? p.upstream.legacyLinks!.legacyEnableDisable({ idProvider: id.data, enable }) : p.upstream.links.enableDisable({ idDebt: id.data, enable }),
         );
         return c.json(res, 200);
       },
@@ -152,47 +152,52 @@ export function merchantRoutes(p: AppParts) {
 
   /* ---------- earlier variant ---------- */
 
-  /** The earlier signer takes the configured variant's body; the route is declared with it. */
-  const legacySigner = <S extends z.ZodType>(body: S) =>
-    merchantRoute({
-      method: 'post',
-      path: '/legacy/links',
-      summary: "Earlier signer variant (the body is the configured variant's)",
-      parameters: [idempotencyHeader],
-      request: { body: jsonRequest(body) },
-      responses: { 201: json(m.legacySignedLink, 'Signed'), 200: json(m.legacySignedLink, 'The link this Idempotency-Key made') },
-    });
-  /** Signs once per Idempotency-Key, within the merchant's ceiling. */
-  const legacySigned = (c: Context, variant: 'commerce' | 'business', body: { amount?: number }, sign: () => Promise<L.SignerResponse>) => {
-    withinCeiling(body.amount);
-    return replayable(p, c, `legacy/${variant}`, body, async () => ({ variant, ...(await provider(sign)) }));
-  };
-  const variant = p.config.provider.legacy.variant;
-  if (variant === 'commerce') {
-    app.openapi(legacySigner(m.legacyCommerceBody), async (c) => {
-      const body = c.req.valid('json');
-      return legacySigned(c, variant, body, () => p.upstream.legacyLinks.legacySigner({ variant, body: { ...body, urlNotif: notif } }));
-    });
-  } else {
-    app.openapi(legacySigner(m.legacyBusinessBody), async (c) => {
-      const body = c.req.valid('json');
-      return legacySigned(c, variant, body, () => p.upstream.legacyLinks.legacySigner({ variant, body: { ...body, urlNotif: notif } }));
-    });
-  }
+  // Off when going live without its keys: its routes are not served.
+  const legacy = p.config.provider.legacy;
+  const legacyLinks = p.upstream.legacyLinks;
+  if (legacy && legacyLinks) {
+    /** The earlier signer takes the configured variant's body; the route is declared with it. */
+    const legacySigner = <S extends z.ZodType>(body: S) =>
+      merchantRoute({
+        method: 'post',
+        path: '/legacy/links',
+        summary: "Earlier signer variant (the body is the configured variant's)",
+        parameters: [idempotencyHeader],
+        request: { body: jsonRequest(body) },
+        responses: { 201: json(m.legacySignedLink, 'Signed'), 200: json(m.legacySignedLink, 'The link this Idempotency-Key made') },
+      });
+    /** Signs once per Idempotency-Key, within the merchant's ceiling. */
+    const legacySigned = (c: Context, variant: 'commerce' | 'business', body: { amount?: number }, sign: () => Promise<L.SignerResponse>) => {
+      withinCeiling(body.amount);
+      return replayable(p, c, `legacy/${variant}`, body, async () => ({ variant, ...(await provider(sign)) }));
+    };
+    const { variant } = legacy;
+    if (variant === 'commerce') {
+      app.openapi(legacySigner(m.legacyCommerceBody), async (c) => {
+        const body = c.req.valid('json');
+        return legacySigned(c, variant, body, () => legacyLinks.legacySigner({ variant, body: { ...body, urlNotif: notif } }));
+      });
+    } else {
+      app.openapi(legacySigner(m.legacyBusinessBody), async (c) => {
+        const body = c.req.valid('json');
+        return legacySigned(c, variant, body, () => legacyLinks.legacySigner({ variant, body: { ...body, urlNotif: notif } }));
+      });
+    }
 
-  const legacyDebts = merchantRoute({
-    method: 'get',
-    path: '/legacy/debts',
-    summary: 'Earlier orders query',
-    request: { query: m.ordersQuery(null) },
-    responses: { 200: json(m.legacyDebtsPage) },
-  });
-  app.openapi(legacyDebts, async (c) => {
-    const args = ordersArgs(c.req.valid('query'));
-    return c.json(await provider(() => p.upstream.readOnly(() => p.upstream.legacyLinks.debts(args))), 200);
-  });
-  toggle('/legacy/links/{id}/enable', true, true);
-  toggle('/legacy/links/{id}/disable', false, true);
+    const legacyDebts = merchantRoute({
+      method: 'get',
+      path: '/legacy/debts',
+      summary: 'Earlier orders query',
+      request: { query: m.ordersQuery(null) },
+      responses: { 200: json(m.legacyDebtsPage) },
+    });
+    app.openapi(legacyDebts, async (c) => {
+      const args = ordersArgs(c.req.valid('query'));
+      return c.json(await provider(() => p.upstream.readOnly(() => legacyLinks.debts(args))), 200);
+    });
+    toggle('/legacy/links/{id}/enable', true, true);
+    toggle('/legacy/links/{id}/disable', false, true);
+  }
 
   /* ---------- notifications ---------- */
 

@@ -8,6 +8,8 @@ import type { Context } from 'hono';
 import { notificationAck, returnResult } from '@bank-checkout/contract/schemas';
 import { ApiError, errors } from '../errors.js';
 import { limitBody } from '../http.js';
+import type { AuthGuard } from '../guards.js';
+import { verifiesResult } from '../result-signature.js';
 import { json, router, withErrors } from '../openapi.js';
 import type { AppParts } from '../parts.js';
 
@@ -67,6 +69,26 @@ async function parseResult(c: Context): Promise<{ dataReturn: unknown; signature
 export function providerRoutes(p: AppParts) {
   const app = router();
 
+  /**
+   * The result's signature, verified before anything is counted: a genuine result always passes,
+   * whatever was sent from its address before; forged ones count against their address (each
+   * kind on its own guard: notifications, returns) and past the limit are answered 429 without
+   * a log line each. A result without its two fields goes on, to be refused for its shape.
+   */
+  const signed = async (c: Context, guard: AuthGuard, input: { dataReturn: unknown; signatureDataReturn: unknown }) => {
+    try {
+      await guard(c, async () => {
+        const { dataReturn, signatureDataReturn } = input;
+        if (typeof dataReturn !== 'string' || typeof signatureDataReturn !== 'string' || !dataReturn || !signatureDataReturn) return;
+        if (!(await verifiesResult(p.config.provider, dataReturn, signatureDataReturn)))
+          throw new ApiError(401, 'invalid_signature', 'The notification signature does not verify.');
+      });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) p.logger.log('warn', 'notification.rejected', { reason: 'signature' });
+      throw err;
+    }
+  };
+
   const notification = createRoute(
     withErrors({
       method: 'post',
@@ -80,9 +102,8 @@ export function providerRoutes(p: AppParts) {
   );
   app.openapi(notification, async (c) => {
     const input = await readResult(c);
-    // Forged notifications count against their address: past the limit they are refused
-    // without verifying or logging each one.
-    const { duplicate, notification } = await p.guards.notifications(c, () => p.notifications.receive({ ...input, hint: c.req.query('c') }, 'notification'));
+    await signed(c, p.guards.notifications, input);
+    const { duplicate, notification } = await p.notifications.receive({ ...input, hint: c.req.query('c') }, 'notification');
     return c.json({ received: true as const, duplicate, id: notification.id }, 200);
   });
 
@@ -110,7 +131,8 @@ export function providerRoutes(p: AppParts) {
       let result: string;
       try {
         const input = await readResult(c);
-        await p.guards.notifications(c, () => p.notifications.receive({ ...input, hint: rec.id }, 'return'));
+        await signed(c, p.guards.returns, input);
+        await p.notifications.receive({ ...input, hint: rec.id }, 'return');
         // What the shop is told is this checkout's own state as stored now, whatever result
         // was posted: another checkout's genuine result never speaks for this one.
         result = (await p.store.getCheckout(rec.id))?.state ?? 'unmatched';

@@ -36,10 +36,46 @@ const NETWORK_CODES = new Set([
   'EIO',
   'EROFS',
 ]);
-/** PostgreSQL SQLSTATEs that say the server or the connection is going, not that the statement is wrong. */
-const PG_STATES = /^(08|57P0[1-3]|53300|53100|58)/;
+/**
+ * PostgreSQL SQLSTATEs that say the server or the connection is going, or that the database took
+ * too long, not that the statement is wrong: connection exceptions (08), shutdowns (57P01-03),
+ * too many connections (53300), out of memory or disk (53100, 58), a statement cancelled by
+ * statement_timeout (57014) or lock_timeout (55P03), a session ended for idling in a transaction
+ * (25P03).
+ */
+const PG_STATES = /^(08|57P0[1-3]|53300|53100|58|57014|55P03|25P03)/;
 const PG_MESSAGES =
-  /connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Connection ended|the database system is (starting up|shutting down|in recovery)|terminating connection/i;
+  /connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Connection ended|the database system is (starting up|shutting down|in recovery)|terminating connection|Query read timeout/i;
+/** The server cancelled the statement for its time (statement_timeout, lock_timeout): nothing of it applied. */
+const PG_CANCELLED = /^(57014|55P03)$/;
+/** Messages of the `pg` client giving up on the server: a connection or an answer that did not come in time. */
+const PG_CLIENT_TIMEOUTS = /timeout exceeded when trying to connect|Connection terminated due to connection timeout|Query read timeout/i;
+
+/** The root of a StoreUnavailable's causes, the driver's own error. */
+const rootOf = (err: unknown): unknown => {
+  let e = err;
+  while (e instanceof StoreUnavailable && e.cause !== undefined) e = e.cause;
+  return e;
+};
+
+/**
+ * True when `err` says the database is stalled rather than gone: it took longer than its bounds
+ * (a connection, an answer, a statement or a lock wait; SQLite's busy timeout, another process
+ * holding the file). Asking again would only wait as long again: the request answers 503 at
+ * once instead.
+ */
+export function isStalled(err: unknown): boolean {
+  const e = rootOf(err);
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  return (typeof code === 'string' && (PG_CANCELLED.test(code) || /^SQLITE_BUSY/.test(code))) || PG_CLIENT_TIMEOUTS.test(e.message);
+}
+
+/** True when the server itself cancelled the statement for its time: nothing of it was applied. */
+export function cancelledByServer(err: unknown): boolean {
+  const code = (rootOf(err) as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && PG_CANCELLED.test(code);
+}
 /** SQLite: another writer holds the file, or the disk failed, is full or is gone. */
 const SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|NOMEM|PROTOCOL|READONLY_DBMOVED)/;
 

@@ -5,8 +5,8 @@
  * immediate transaction), so instances that boot together migrate once: the first applies what
  * is missing, the others then find nothing to do.
  *
- * A migration, once released, never changes: a change of the schema is a new migration at the
- * end of the list. Migration 1 is the schema 0.1.0 created, word for word (`CREATE … IF NOT
+ * A migration, once released, never changes the schema it makes: a change of the schema is a
+ * new migration at the end of the list. Migration 1 is the schema 0.1.0 created, word for word (`CREATE … IF NOT
  * EXISTS`), so a database 0.1.0 wrote is adopted as version 1 with its data as it is.
  */
 import { FINAL_STATES } from '@bank-checkout/contract';
@@ -17,8 +17,17 @@ export type { MigrationPlan };
 export interface Migration {
   version: number;
   name: string;
-  /** The statements, for the engine's JSON column type (`TEXT` or `JSONB`). */
-  up(jsonType: string): string[];
+  /** The statements, for the engine's JSON column type (`TEXT` or `JSONB`) and what else it is run with. */
+  up(jsonType: string, ctx: MigrationContext): string[];
+}
+
+/** What a migration may need beside the JSON column type. */
+export interface MigrationContext {
+  engine: 'sqlite' | 'postgres';
+  /** When it runs (unix ms). */
+  now: number;
+  /** Whether the store writes webhook events (a webhook is configured): changes a migration makes to checkouts then have theirs. */
+  events: boolean;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -106,7 +115,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 4,
     name: 'one open checkout per merchant reference',
-    up: () => OPEN_REFERENCE_SCHEMA,
+    up: (_jsonType, ctx) => [...(ctx.events ? [expiryEvents(ctx)] : []), ...OPEN_REFERENCE_SCHEMA],
   },
   {
     version: 5,
@@ -124,16 +133,40 @@ export const MIGRATIONS: readonly Migration[] = [
  * One open checkout per merchant reference, held by the database itself so several instances
  * cannot both open one: a unique index over the references of checkouts not in an outcome
  * (`unknown` is open: it may still have been paid). A database from before the rule may hold
- * several open checkouts of one reference: all but the newest are ended as `expired` first
- * (without webhook events: they are the abandoned earlier attempts of one order).
+ * several open checkouts of one reference: all but the newest are ended as `expired` first,
+ * each with its `checkout.updated` event in the outbox (expiryEvents), as any expiry has: the
+ * merchant learns that those earlier attempts of one order ended.
  */
 const OUTCOME_LIST = FINAL_STATES.map((st) => `'${st}'`).join(', ');
-const OPEN_REFERENCE_SCHEMA: string[] = [
-  `UPDATE checkouts SET state = 'expired' WHERE state NOT IN (${OUTCOME_LIST}) AND EXISTS (
+/** The open checkouts of a reference that a newer open one holds. */
+const SUPERSEDED = `state NOT IN (${OUTCOME_LIST}) AND EXISTS (
     SELECT 1 FROM checkouts newer WHERE newer.reference = checkouts.reference AND newer.state NOT IN (${OUTCOME_LIST})
-      AND (newer.created_at > checkouts.created_at OR (newer.created_at = checkouts.created_at AND newer.id > checkouts.id)))`,
+      AND (newer.created_at > checkouts.created_at OR (newer.created_at = checkouts.created_at AND newer.id > checkouts.id)))`;
+const OPEN_REFERENCE_SCHEMA: string[] = [
+  `UPDATE checkouts SET state = 'expired' WHERE ${SUPERSEDED}`,
   `CREATE UNIQUE INDEX checkouts_open_reference_idx ON checkouts (reference) WHERE state NOT IN (${OUTCOME_LIST})`,
 ];
+
+/**
+ * The outbox rows of the expiries above, written before them in the same transaction: the event
+ * the engine writes when time ends a checkout (`checkout.updated`, source `time`), due now. Ids
+ * are made by the database (`evt_` and 32 hex digits).
+ */
+function expiryEvents(ctx: MigrationContext): string {
+  const now = Math.floor(ctx.now);
+  const [id, data] =
+    ctx.engine === 'postgres'
+      ? [
+          `'evt_' || md5(random()::text || clock_timestamp()::text || id)`,
+          `jsonb_build_object('checkoutId', id, 'reference', reference, 'amount', data->'amount', 'state', 'expired', 'previousState', state, 'source', 'time', 'mode', COALESCE(data->>'mode', 'native'))`,
+        ]
+      : [
+          `'evt_' || lower(hex(randomblob(16)))`,
+          `json_object('checkoutId', id, 'reference', reference, 'amount', json_extract(data, '$.amount'), 'state', 'expired', 'previousState', state, 'source', 'time', 'mode', COALESCE(json_extract(data, '$.mode'), 'native'))`,
+        ];
+  return `INSERT INTO webhook_outbox (id, type, created_at, data, attempts, next_attempt_at)
+    SELECT ${id}, 'checkout.updated', ${now}, ${data}, 0, ${now} FROM checkouts WHERE ${SUPERSEDED}`;
+}
 
 /** The version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
@@ -144,7 +177,12 @@ const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   applied_at BIGINT NOT NULL
 )`;
 
-export function migrationPlan(jsonType: string, now: number, migrations: readonly Migration[] = MIGRATIONS): MigrationPlan {
+export function migrationPlan(
+  jsonType: string,
+  now: number,
+  migrations: readonly Migration[] = MIGRATIONS,
+  ctx: Omit<MigrationContext, 'now'> = { engine: jsonType === 'JSONB' ? 'postgres' : 'sqlite', events: false },
+): MigrationPlan {
   const latest = migrations.at(-1)?.version ?? 0;
   return {
     prepare: [VERSION_TABLE],
@@ -155,7 +193,7 @@ export function migrationPlan(jsonType: string, now: number, migrations: readonl
       return migrations
         .filter((m) => m.version > from)
         .flatMap((m) => [
-          ...m.up(jsonType).map((sql) => ({ sql, args: [] })),
+          ...m.up(jsonType, { ...ctx, now }).map((sql) => ({ sql, args: [] })),
           { sql: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', args: [m.version, m.name, now] },
         ]);
     },

@@ -7,19 +7,38 @@
 import type pg from 'pg';
 import { createSqlStore, StaleWrite, type SqlDriver, type Statement } from './sql.js';
 import type { Store } from './types.js';
-import { CommitInDoubt, asUnavailable, isUnavailable, retrying } from './failure.js';
+import { CommitInDoubt, asUnavailable, cancelledByServer, isStalled, isUnavailable, retrying } from './failure.js';
 import { versionOf } from './migrations.js';
+import { ANSWER_MARGIN_MS, DATABASE_DEFAULTS } from './limits.js';
 
 export interface PostgresStoreOptions {
   /** Schema holding the tables: lower-case letters, digits and underscores. */
   schema?: string;
   /** Most connections the pool opens (default 10). */
   max?: number;
-  /** Milliseconds to open a connection before the store counts as unavailable (default 5 000). */
+  /**
+   * Milliseconds to get a connection (a free one of the pool, or a new one opened) before the
+   * store counts as unavailable (default DATABASE_DEFAULTS.connectTimeoutMs).
+   */
   connectTimeoutMs?: number;
+  /** The server cancels a statement that runs longer (`statement_timeout`); the client gives up on its answer a little later. */
+  statementTimeoutMs?: number;
+  /** The server cancels a statement that waits longer for a lock (`lock_timeout`). */
+  lockTimeoutMs?: number;
+  /** The server ends a session left idle inside a transaction this long (`idle_in_transaction_session_timeout`). */
+  idleInTransactionTimeoutMs?: number;
+  /** A pooled connection unused this long is closed. */
+  idleTimeoutMs?: number;
+  /** TCP keepalive probes start after a connection has been silent this long. */
+  keepAliveMs?: number;
   /** Told of each connection error (the connection is then discarded and replaced). */
   onError?: (err: Error) => void;
+  /** Whether webhook events are written (a webhook is configured): migrations then write theirs. */
+  webhookEvents?: boolean;
 }
+
+/** Migrations at boot may rebuild an index or wait for another instance migrating: their own, longer bounds. */
+const MIGRATION_TIMEOUT_MS = 30_000;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -46,6 +65,14 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new Error('store: the PostgreSQL schema name must be lower-case letters, digits and underscores');
   }
+  const limits = {
+    connectTimeoutMs: opts.connectTimeoutMs ?? DATABASE_DEFAULTS.connectTimeoutMs,
+    statementTimeoutMs: opts.statementTimeoutMs ?? DATABASE_DEFAULTS.statementTimeoutMs,
+    lockTimeoutMs: opts.lockTimeoutMs ?? DATABASE_DEFAULTS.lockTimeoutMs,
+    idleInTransactionTimeoutMs: opts.idleInTransactionTimeoutMs ?? DATABASE_DEFAULTS.idleInTransactionTimeoutMs,
+    idleTimeoutMs: opts.idleTimeoutMs ?? DATABASE_DEFAULTS.idleTimeoutMs,
+    keepAliveMs: opts.keepAliveMs ?? DATABASE_DEFAULTS.keepAliveMs,
+  };
   let opened: Promise<pg.Pool> | null = null;
   const told = (err: Error) => opts.onError?.(err);
   const open = () =>
@@ -53,7 +80,14 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
       const pool = new driver.Pool({
         connectionString: url,
         max: opts.max ?? 10,
-        connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
+        connectionTimeoutMillis: limits.connectTimeoutMs,
+        idleTimeoutMillis: limits.idleTimeoutMs,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: limits.keepAliveMs,
+        statement_timeout: limits.statementTimeoutMs,
+        lock_timeout: limits.lockTimeoutMs,
+        idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
+        query_timeout: limits.statementTimeoutMs + ANSWER_MARGIN_MS,
         ...(schema ? { options: `-c search_path=${schema}` } : {}),
       });
       // A connection the server drops (a failover, a restart, pg_terminate_backend) emits
@@ -70,9 +104,11 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
   async function single(sql: string, args: unknown[]): Promise<pg.QueryResult> {
     const read = /^\s*SELECT\b/i.test(sql);
     try {
-      return await retrying(async () => (await open()).query(numbered(sql), args), { retryable: (err) => read && isUnavailable(err) });
+      return await retrying(async () => (await open()).query(numbered(sql), args), { retryable: (err) => read && isUnavailable(err) && !isStalled(err) });
     } catch (err) {
-      if (!read && isUnavailable(err)) throw new CommitInDoubt('The store did not confirm a write.', { cause: err });
+      // The server cancelled it (a statement or lock timeout): not applied. Anything else that
+      // broke a write, the client giving up on its answer included, may have been.
+      if (!read && isUnavailable(err) && !cancelledByServer(err)) throw new CommitInDoubt('The store did not confirm a write.', { cause: err });
       throw asUnavailable(err);
     }
   }
@@ -109,7 +145,8 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
             client.release(broken);
           }
         },
-        { retryable: (err) => !committing && isUnavailable(err) },
+        // A stalled server is not asked again: the request answers 503 now, not after every try.
+        { retryable: (err) => !committing && isUnavailable(err) && !isStalled(err) },
       );
     } catch (err) {
       if (committing && isUnavailable(err)) throw new CommitInDoubt('The store did not confirm a commit.', { cause: err });
@@ -138,12 +175,19 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
       }),
     migrate: (plan) =>
       inTransaction(async (client) => {
+        // Migrations may take longer than a request's statements (an index built, another
+        // instance's migration waited for): bounds of their own, for this transaction only.
+        // (`query_timeout` per query is the client's own option; its types leave it out.)
+        const long = (text: string, values?: unknown[]) =>
+          client.query({ text, ...(values ? { values } : {}), query_timeout: MIGRATION_TIMEOUT_MS + ANSWER_MARGIN_MS } as pg.QueryConfig);
+        await long(`SET LOCAL statement_timeout = ${MIGRATION_TIMEOUT_MS}`);
+        await long(`SET LOCAL lock_timeout = ${MIGRATION_TIMEOUT_MS}`);
         // Instances booting together queue here; CREATE … IF NOT EXISTS alone races on the catalog.
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`bank-checkout-store:${schema ?? ''}`]);
-        if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-        for (const sql of plan.prepare) await client.query(sql);
-        const { rows } = await client.query(plan.readVersion);
-        for (const step of plan.steps(versionOf(rows[0]))) await client.query(numbered(step.sql), step.args);
+        await long('SELECT pg_advisory_xact_lock(hashtext($1))', [`bank-checkout-store:${schema ?? ''}`]);
+        if (schema) await long(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+        for (const sql of plan.prepare) await long(sql);
+        const { rows } = await long(plan.readVersion);
+        for (const step of plan.steps(versionOf(rows[0]))) await long(numbered(step.sql), step.args);
       }),
     async close() {
       if (closed) return;
@@ -155,5 +199,5 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
         );
     },
   };
-  return createSqlStore(driver);
+  return createSqlStore(driver, { webhookEvents: opts.webhookEvents ?? false });
 }

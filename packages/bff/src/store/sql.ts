@@ -55,11 +55,18 @@ function pageSize(limit: number): number {
   return Number.isFinite(limit) ? Math.min(MAX_PAGE, Math.max(0, Math.floor(limit))) : MAX_PAGE;
 }
 
-export function createSqlStore(driver: SqlDriver): Store {
+/** How a store is made beside its driver. */
+export interface SqlStoreOptions {
+  /** Whether webhook events are written (a webhook is configured): migrations then write theirs. */
+  webhookEvents?: boolean;
+}
+
+export function createSqlStore(driver: SqlDriver, opts: SqlStoreOptions = {}): Store {
   const cache = checkoutCache(driver.singleWriter);
   let ready: Promise<void> | null = null;
+  const plan = () => migrationPlan(driver.jsonType, Date.now(), undefined, { engine: driver.engine, events: opts.webhookEvents ?? false });
   const init = (): Promise<void> =>
-    (ready ??= driver.migrate(migrationPlan(driver.jsonType, Date.now())).catch((err: unknown) => {
+    (ready ??= driver.migrate(plan()).catch((err: unknown) => {
       ready = null;
       throw err;
     }));

@@ -12,10 +12,36 @@ import Database from 'libsql';
 import { createSqlStore, StaleWrite, type SqlDriver, type SqlValue } from './sql.js';
 import { versionOf } from './migrations.js';
 import type { Store } from './types.js';
-import { StoreUnavailable, asUnavailable, retrying } from './failure.js';
+import { StoreUnavailable, asUnavailable, isStalled, isUnavailable, retrying } from './failure.js';
+import { BUSY_TIMEOUT_MS } from './limits.js';
 
-/** How long a write waits for another process's lock before failing. */
-const BUSY_TIMEOUT_MS = 5000;
+/** Why a second process may not use a file that a BFF holds. */
+export class FileInUse extends Error {
+  override readonly name = 'FileInUse';
+}
+
+/**
+ * Holds the database file for this process alone, for as long as the store is open: an exclusive
+ * lock (SQLite's own, on `<file>.lock`, released by the system if the process dies) that a second
+ * BFF on the same file cannot take. The embedded engine keeps checkouts in memory and takes locks
+ * in memory (one writer); a second process would silently fight it. Tools that open the file
+ * without serving (`prune`, a backup) do not take it.
+ */
+function holdFile(file: string): { release(): void } {
+  const lock = new Database(`${file}.lock`, { timeout: 0 });
+  try {
+    // A transaction never committed: its EXCLUSIVE lock stays until the connection closes.
+    lock.exec('BEGIN EXCLUSIVE');
+  } catch (err) {
+    lock.close();
+    if (/SQLITE_BUSY|locked/i.test(`${(err as { code?: string }).code ?? ''} ${(err as Error).message}`))
+      throw new FileInUse(
+        `another BFF process already serves ${file}: one process per SQLite file (several instances need PostgreSQL, DATABASE_URL=postgres://…)`,
+      );
+    throw err;
+  }
+  return { release: () => lock.close() };
+}
 
 /** The file a `file:` URL names, or null for an in-memory database. */
 export function sqliteFilePath(url: string): string | null {
@@ -51,6 +77,15 @@ const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
 export interface SqliteStoreOptions {
   /** Flushes the write-ahead log to disk (default: `FileHandle.sync`, fsync on the thread pool). */
   sync?: (wal: FileHandle) => Promise<void>;
+  /** How long a write waits for another process's lock, in milliseconds (default BUSY_TIMEOUT_MS). */
+  busyTimeoutMs?: number;
+  /**
+   * Serve the file from this process alone (the BFF does): a second store opened with this on
+   * the same file, in any process, is refused with FileInUse until this one closes.
+   */
+  exclusive?: boolean;
+  /** Whether webhook events are written (a webhook is configured): migrations then write theirs. */
+  webhookEvents?: boolean;
 }
 
 /**
@@ -104,7 +139,14 @@ function groupCommit(walPath: string, sync: (wal: FileHandle) => Promise<void>) 
 export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): Store {
   const file = sqliteFilePath(url);
   if (file) makeDirectory(dirname(file));
-  const db = new Database(file ?? ':memory:', { timeout: BUSY_TIMEOUT_MS });
+  const held = file && opts.exclusive ? holdFile(file) : null;
+  let db: InstanceType<typeof Database>;
+  try {
+    db = new Database(file ?? ':memory:', { timeout: opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS });
+  } catch (err) {
+    held?.release();
+    throw err;
+  }
   const commits = file ? groupCommit(`${file}-wal`, opts.sync ?? ((wal) => wal.sync())) : null;
   /**
    * After a write: waits until it is on disk (nothing to wait for in memory). A failed flush
@@ -161,17 +203,20 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
     async transaction(statements) {
       // A transaction that could not start or failed on a busy or failing file rolled back: it
       // is tried again a few times (jittered) before the store counts as unavailable.
-      await retrying(async () =>
-        guarded(() =>
-          db
-            .transaction(() => {
-              for (const s of statements) {
-                const { count } = run(s.sql, s.args);
-                if (s.expectChanges !== undefined && count !== s.expectChanges) throw new StaleWrite();
-              }
-            })
-            .immediate(),
-        ),
+      // Not after the busy timeout: another process held the file that long already.
+      await retrying(
+        async () =>
+          guarded(() =>
+            db
+              .transaction(() => {
+                for (const s of statements) {
+                  const { count } = run(s.sql, s.args);
+                  if (s.expectChanges !== undefined && count !== s.expectChanges) throw new StaleWrite();
+                }
+              })
+              .immediate(),
+          ),
+        { retryable: (err) => isUnavailable(err) && !isStalled(err) },
       );
       await durable(undefined);
     },
@@ -194,7 +239,8 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
       await commits?.close();
       prepared.clear();
       db.close();
+      held?.release();
     },
   };
-  return createSqlStore(driver);
+  return createSqlStore(driver, { webhookEvents: opts.webhookEvents ?? false });
 }

@@ -1,0 +1,115 @@
+/**
+ * Rate limits and the guards of secret checks: a fixed-window counter per key, the RateLimit
+ * headers, and per address and API, the lock-out of callers that send wrong secrets.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { timingSafeEqual } from '@bank-checkout/provider';
+import { ApiError, errors } from './errors.js';
+import type { TrustProxy } from './config.js';
+import { clientAddress } from './proxy.js';
+
+/** A key's budget after a request: its limit per minute, what is left, seconds to the next window, and seconds to wait (0: go on). */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  reset: number;
+  wait: number;
+}
+
+/** The IETF draft's rate-limit headers (RateLimit-Limit, -Remaining, -Reset in seconds) for a budget. */
+export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
+  return { 'RateLimit-Limit': String(s.limit), 'RateLimit-Remaining': String(s.remaining), 'RateLimit-Reset': String(s.reset) };
+}
+
+/** The rate-limit headers that CORS lets the browser read. */
+export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/**
+ * Counts one request against `key`: the answer carries the RateLimit headers; past the limit it
+ * is a 429 with them and `Retry-After`.
+ */
+export function countRequest(c: Context, limiter: RateLimiter, key: string): void {
+  const state = limiter.take(key);
+  const headers = rateLimitHeaders(state);
+  if (state.wait) throw errors.rateLimited(state.wait, headers);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+}
+
+/** A fixed-window counter per key; memory is bounded by sweeping old windows. */
+export function createRateLimiter(limitPerMinute: number, now: () => number) {
+  let window = Math.floor(now() / 60_000);
+  let counts = new Map<string, number>();
+  const roll = () => {
+    const w = Math.floor(now() / 60_000);
+    if (w !== window) {
+      window = w;
+      counts = new Map();
+    }
+    return w;
+  };
+  const wait = (w: number) => Math.max(1, Math.ceil(((w + 1) * 60_000 - now()) / 1000));
+  const take = (key: string): RateLimitState => {
+    const w = roll();
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    const reset = wait(w);
+    return { limit: limitPerMinute, remaining: Math.max(0, limitPerMinute - n), reset, wait: n > limitPerMinute ? reset : 0 };
+  };
+  return {
+    /** Counts one request; returns the key's budget after it (`wait` > 0: refused for that many seconds). */
+    take,
+    /** Counts one request; returns seconds to wait, or 0 when the request may go on. */
+    hit: (key: string): number => take(key).wait,
+    /** Seconds to wait when the key has used up this minute, else 0; counts nothing. */
+    spent(key: string): number {
+      const w = roll();
+      return (counts.get(key) ?? 0) >= limitPerMinute ? wait(w) : 0;
+    },
+  };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * Guards a secret check against guessing: a client address that sent too many wrong secrets
+ * this minute gets 429 for any secret, right or wrong, until the minute is over. Each API has
+ * its own guard (its own `scope`), so failures at one never lock an address out of another.
+ *
+ * A signed message (`verifyFirst`: the provider's notifications, the payer's returns) is checked
+ * first, whatever came before it: a valid signature always passes, so forgeries sent from an
+ * address (or through a proxy it shares) never lock the genuine messages out. Only failures
+ * count, and past the limit they are answered 429. Guessing a signature's key by the answers
+ * is hopeless (an HMAC key), so nothing is lost by verifying each one.
+ */
+export function authGuard(limiter: RateLimiter, trustProxy: TrustProxy, scope: string, opts: { verifyFirst?: boolean } = {}) {
+  return async <T>(c: Context, check: () => Promise<T>): Promise<T> => {
+    const key = `${scope}:${clientAddress(c, trustProxy)}`;
+    if (!opts.verifyFirst) {
+      const blocked = limiter.spent(key);
+      if (blocked) throw errors.rateLimited(blocked);
+    }
+    try {
+      return await check();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        const wait = limiter.hit(key);
+        if (opts.verifyFirst && wait) throw errors.rateLimited(wait);
+      }
+      throw err;
+    }
+  };
+}
+
+export type AuthGuard = ReturnType<typeof authGuard>;
+
+/** `Authorization: Bearer <merchant secret>`, compared in constant time. */
+export function merchantAuth(secret: string, guard: AuthGuard): MiddlewareHandler {
+  return async (c, next) => {
+    await guard(c, async () => {
+      const header = c.req.header('Authorization') ?? '';
+      const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+      if (!token || !timingSafeEqual(token, secret)) throw errors.unauthorized();
+    });
+    await next();
+  };
+}
