@@ -16,6 +16,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { html, raw } from 'hono/html';
 import type { BffConfig } from './config.js';
 import { ApiError } from './errors.js';
+import { corsAllowlist } from './http.js';
 import { router, withErrors } from './openapi.js';
 
 export interface FrameFile {
@@ -130,6 +131,9 @@ const asset = createRoute(
 
 export function frameRoutes(config: BffConfig, bundle: () => Promise<FrameBundle | null>) {
   const app = router();
+  // The page answers CORS to the allowed origins (the host's check of why a frame did not show:
+  // an origin refused, or a BFF not reached; frame/host.ts `probeBff`). It holds nothing secret.
+  app.use('/frame', corsAllowlist(config.allowedOrigins, { methods: ['GET', 'HEAD'], headers: [], expose: [], maxAgeSeconds: 600 }));
   let built: Promise<{ page: { body: string; csp: string }; etag: string; files: Map<string, FrameFile> } | null> | undefined;
   const load = () =>
     (built ??= bundle().then((b) => {
@@ -149,6 +153,9 @@ export function frameRoutes(config: BffConfig, bundle: () => Promise<FrameBundle
     if (!f) throw unavailable();
     c.header('Referrer-Policy', 'no-referrer');
     c.header('Cache-Control', 'no-cache');
+    // Any page may embed or fetch it (frame-ancestors decides who may show it): a host on another
+    // site can tell a BFF that answers from one that does not.
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     c.header('ETag', f.etag);
     // On a 304 too: the browser would otherwise take the default policy (frame-ancestors 'none') for the cached page.
     c.header('Content-Security-Policy', f.page.csp);

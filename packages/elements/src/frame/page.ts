@@ -119,8 +119,19 @@ async function redeem(api: string, token: string): Promise<string | null> {
   notice.setAttribute('role', 'alert');
   notice.textContent = translate(spoken, errorKey(code));
   checkout.replaceWith(notice);
+  sizeFromNow();
   post({ v: 1, type: 'event', name: 'bank-checkout-error', detail: { checkoutId: null, code, status, requestId } });
   return null;
+}
+
+let sizing = false;
+/** Reports the document's height to the host from now on (once drawn, then at every change). */
+function sizeFromNow(): void {
+  if (sizing) return;
+  sizing = true;
+  void checkout.updateComplete.then(() =>
+    new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement),
+  );
 }
 
 window.addEventListener('message', (e) => {
@@ -140,7 +151,10 @@ window.addEventListener('message', (e) => {
   for (const name of FRAME_EVENTS)
     checkout.addEventListener(name, (ev) => post({ v: 1, type: 'event', name, detail: (ev as CustomEvent).detail } as FrameMessage));
   checkout.navigate = (url) => post({ v: 1, type: 'navigate', url });
-  new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement);
+  // Its size once the first screen is drawn (the checkout, or why it cannot go on), then every
+  // change: the host holds its placeholder until then, so the page moves once, not at each
+  // piece of the loading.
+  for (const name of ['bank-checkout-step', 'bank-checkout-error'] as const) checkout.addEventListener(name, sizeFromNow, { once: true });
   const api = new URL('..', location.href).href.replace(/\/$/, '');
   if (msg.token === undefined) {
     // An inline checkout shown in the frame: its client secret, as the page gave it.
