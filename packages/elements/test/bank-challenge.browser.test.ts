@@ -71,8 +71,8 @@ describe('<bank-challenge>', () => {
     expect(q(el, '[part=position]').textContent).to.equal('B3');
     const img = q<HTMLImageElement>(el, 'img[part=card]');
     expect(img.getAttribute('src')).to.equal(CARD_IMAGE);
-    expect(img.alt, 'the position asked for, as text').to.equal('Your coordinates card. Enter the value at: Coordenada C4');
-    expect(q(el, `label[for=${inputs[5]!.id}]`).textContent).to.equal('Coordenada C4');
+    expect(img.alt, 'the position asked for, as text').to.equal('Your coordinates card. Enter the value at: C4');
+    expect(q(el, `label[for=${inputs[5]!.id}]`).textContent).to.equal('Value at C4 on the card shown');
     expect(q(el, 'button[type=submit]').textContent!.trim()).to.equal('Confirm payment');
     await expect(el).to.be.accessible();
   });

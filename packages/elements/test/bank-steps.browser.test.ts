@@ -26,8 +26,10 @@ describe('<bank-second-login>', () => {
     const el = await fixture<BankSecondLogin>(html`<bank-second-login locale="en" .view=${v} .client=${client}></bank-second-login>`);
     const input = q<HTMLInputElement>(el, 'input');
     expect([input.autocomplete, input.getAttribute('inputmode'), input.maxLength, input.type]).to.deep.equal(['one-time-code', 'numeric', 8, 'text']);
-    expect(q(el, `label[for=${input.id}]`).textContent).to.equal('Código de acceso recibido por SMS');
-    expect(q(el, `label[for=${input.id}]`).lang, 'the bank’s own words, marked as Spanish in an English form').to.equal('es');
+    expect(q(el, `label[for=${input.id}]`).textContent, 'the kit’s name, in the form’s language').to.equal('Access code received by SMS');
+    expect(q(el, '[part=bank-text] q').textContent, 'the bank’s own words, as a description').to.equal('Código de acceso recibido por SMS');
+    expect(q(el, '[part=bank-text] q').lang, 'marked as Spanish').to.equal('es');
+    expect(input.getAttribute('aria-describedby')).to.contain(q(el, '[part=bank-text]').id);
     expect(q(el, '[part=hint]').textContent).to.equal('Enter the access code your bank sent by SMS to +34 6** *** 218.');
     await expect(el).to.be.accessible();
     type(input, '73a1');

@@ -30,6 +30,7 @@ export function initialLogin(bank: BankView): LoginTypeView | undefined {
  * @csspart login-types - The choice of login type (a label and a list).
  * @csspart field - A field (label, input, messages).
  * @csspart label - A field's label.
+ * @csspart bank-text - The bank's own words for a field (Spanish), when the label is the kit's.
  * @csspart input - A field's input.
  * @csspart reveal - The show-password toggle.
  * @csspart field-error - A field's error message.
@@ -130,12 +131,12 @@ export class BankLoginForm extends BankElement {
       ${bank.logins.length > 1 ? this.renderLoginTypes(bank) : nothing}
       ${
         login
-          ? login.fields.map((f) => {
-              const name = fieldName(f, this.resolvedLocale, (k) => this.t(k));
+          ? login.fields.map((f, i) => {
+              const name = fieldName(f, this.resolvedLocale, (k) => this.t(k), i);
               return this.fields.render(f, {
                 autocomplete: 'off',
                 label: name.text,
-                labelLang: name.lang,
+                bankText: name.bank,
                 disabled: this.busy,
                 showTestValue: sandbox,
                 rejectedBy: this.rejectedBy,
