@@ -54,8 +54,15 @@ describe('checkout state machine (pure)', () => {
     const base = { state: 'select-bank', expiresAt: 1000, internal: {} } as unknown as CheckoutRecord;
     assert.equal(timePatch(base, 999, 100), null);
     assert.equal(timePatch(base, 1001, 100)?.state, 'expired');
-    const validating = { ...base, state: 'validate', expiresAt: 10_000, internal: { deadline: 500 } } as unknown as CheckoutRecord;
-    assert.equal(timePatch(validating, 501, 100)?.state, 'select-account', 'past the deadline: a new transfer from the account list');
+    const validating = {
+      ...base,
+      state: 'validate',
+      expiresAt: 10_000,
+      internal: { deadline: 500, accountId: 'A1', transactionId: 'T1' },
+    } as unknown as CheckoutRecord;
+    const lapsed = timePatch(validating, 501, 100);
+    assert.equal(lapsed?.state, 'select-account', 'past the deadline: a new transfer from the account list');
+    assert.deepEqual(lapsed?.internal, { accountId: 'A1' }, 'the account chosen stays; the transfer waited for goes');
     const crashed = { ...base, expiresAt: 10_000, internal: { busy: { op: 'transfer', since: 0 } } } as unknown as CheckoutRecord;
     assert.equal(timePatch(crashed, 50, 100), null, 'still in flight');
     assert.equal(timePatch(crashed, 101, 100)?.state, 'unknown');

@@ -117,6 +117,14 @@ describe('<bank-account-picker>', () => {
     expect(bff.calls[0]!.body).to.deep.equal({ accountId: 'AUR-0002' });
   });
 
+  it('after the confirmation’s deadline, the account the payer chose stays chosen, with Pay ready', async () => {
+    const v = view({ state: 'select-account', bank, accounts, chosen: 'AUR-0002' }, { error: { code: 'deadline', message: 'error.deadline' } });
+    const el = await fixture<BankAccountPicker>(html`<bank-account-picker locale="en" .view=${v}></bank-account-picker>`);
+    expect([...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')].map((r) => r.checked)).to.deep.equal([false, true]);
+    expect(q<HTMLButtonElement>(el, 'button[type=submit]').disabled).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
   it('preselects a single account and shows the account error of the view', async () => {
     const v = view({ state: 'select-account', bank, accounts: accounts.slice(0, 1) }, { error: { code: 'B107', message: 'error.B107' } });
     const el = await fixture<BankAccountPicker>(html`<bank-account-picker locale="en" .view=${v}></bank-account-picker>`);

@@ -85,6 +85,8 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
           ...(i.refused?.includes(a.accountId) ? { refused: true } : {}),
         })),
         back: backTarget('select-account', i.contracts?.length ?? 0) === 'select-contract' ? 'select-contract' : 'login',
+        // The account of a transfer that did not go through in time stays chosen (not one the bank refused).
+        ...(i.accountId && !i.refused?.includes(i.accountId) && i.accounts?.some((a) => a.accountId === i.accountId) ? { chosen: i.accountId } : {}),
       };
     case 'validate':
       return {

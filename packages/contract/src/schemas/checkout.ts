@@ -148,6 +148,8 @@ export const stepView = z.discriminatedUnion('state', [
      * sign-in (the bank session ends).
      */
     back: z.enum(['select-contract', 'login']).optional(),
+    /** The account the payer chose for a transfer that did not go through in time: it stays chosen. */
+    chosen: z.string().optional(),
   }),
   z.object({
     state: z.literal('validate'),

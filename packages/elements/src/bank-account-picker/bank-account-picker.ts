@@ -75,7 +75,14 @@ export class BankAccountPicker extends BankElement {
       this.seenView = v;
       if (v?.error && REFUSED_ACCOUNT_CODES.includes(v.error.code) && items.length > 1) this.selected = null;
     }
-    if (!items.some((a) => a.accountId === this.selected)) this.selected = items.length === 1 ? items[0]!.accountId : null;
+    if (!items.some((a) => a.accountId === this.selected)) this.selected = items.length === 1 ? items[0]!.accountId : this.chosen;
+  }
+
+  /** The account the checkout says stays chosen (a transfer that did not go through in time), if it is listed. */
+  private get chosen(): string | null {
+    const s = this.currentView?.step;
+    const chosen = !this.accounts && s?.state === 'select-account' ? s.chosen : undefined;
+    return chosen && this.items.some((a) => a.accountId === chosen) ? chosen : null;
   }
 
   private async submit(e: SubmitEvent): Promise<void> {

@@ -26,6 +26,8 @@ registerTexts({ en: enChallenge, es: esChallenge });
 
 /** Seconds left under which the countdown turns to the warning colour. */
 const LOW_SECONDS = 20;
+/** How long an announcement of the time left stays in its status before it is emptied. */
+const ANNOUNCE_HOLD_MS = 1_000;
 /** After the deadline, the checkout is read again every this many ticks until it moved on. */
 const EXPIRED_REFRESH_TICKS = 5;
 /** What the simulated app answers before the payer approved (test mode only). */
@@ -62,7 +64,12 @@ export type ChallengeFormHost = StepFormHost<BankChallenge>;
 export class ChallengeForm implements ReactiveController {
   private remaining = 0;
   private expired = false;
-  private announcement = '';
+  /**
+   * What the status says (rendered in the current language, so a switch follows it), and when it
+   * was said: it is emptied ANNOUNCE_HOLD_MS later, so that a screen reader reading the page
+   * finds no time that has passed (the visible countdown is always current).
+   */
+  private announcement: { key: MessageKey; params?: MessageParams; nextRound?: boolean; at: number } | null = null;
   private notYet = false;
   private lastSpoken: number | null = null;
   private deadlineSeen: string | null | undefined = undefined;
@@ -146,7 +153,7 @@ export class ChallengeForm implements ReactiveController {
     }
     this.tick();
     if (further && !this.expired) {
-      this.announcement = `${this.t('challenge.nextRound')} ${this.t('challenge.announce', { seconds: this.remaining })}`;
+      this.announcement = { key: 'challenge.announce', params: { seconds: this.remaining }, nextRound: true, at: this.el.clock.now() };
     }
   }
 
@@ -161,19 +168,24 @@ export class ChallengeForm implements ReactiveController {
       if (++this.ticksExpired % EXPIRED_REFRESH_TICKS === 0) void this.host.checkout()?.refresh();
       return;
     }
-    const left = secondsLeft(deadlineMs(deadline), this.el.clock.now());
+    const now = this.el.clock.now();
+    const left = secondsLeft(deadlineMs(deadline), now);
     if (left !== this.remaining) this.el.requestUpdate();
     this.remaining = left;
+    if (this.announcement && now - this.announcement.at >= ANNOUNCE_HOLD_MS) {
+      this.announcement = null;
+      this.el.requestUpdate();
+    }
     const due = announcementDue(this.lastSpoken, left);
     if (due !== null) {
       this.lastSpoken = due;
-      this.announcement = this.t('challenge.announce', { seconds: due });
+      this.announcement = { key: 'challenge.announce', params: { seconds: due }, at: now };
       this.el.requestUpdate();
     }
     if (left === 0) {
       this.expired = true;
       this.ticksExpired = 0;
-      this.announcement = this.t('challenge.expired');
+      this.announcement = { key: 'challenge.expired', at: now };
       this.el.requestUpdate();
       this.fields.clear();
       emit(this.el, 'bank-challenge-expire', { deadline });
@@ -308,6 +320,14 @@ export class ChallengeForm implements ReactiveController {
       ${this.renderField(v, 'challenge.type5', undefined, 'off', asked ? askedId : undefined, position)}`;
   }
 
+  /** The status's words now, in the current language. */
+  private spoken(): string {
+    const a = this.announcement;
+    if (!a) return '';
+    const said = this.t(a.key, a.params);
+    return a.nextRound ? `${this.t('challenge.nextRound')} ${said}` : said;
+  }
+
   private renderPosition(position: string | null): TemplateResult | typeof nothing {
     return position ? html`<p class="position" part="position" aria-hidden="true">${position}</p>` : nothing;
   }
@@ -369,7 +389,7 @@ export class ChallengeForm implements ReactiveController {
             : nothing
         }
       </div>
-      <p class="sr-only" role="status" aria-atomic="true">${this.announcement}</p>
+      <p class="sr-only" role="status" aria-atomic="true">${this.spoken()}</p>
       ${
         this.expired
           ? html`<div class="alert" role="alert" part="error" tabindex="-1"><p>${this.t('challenge.expired')}</p></div>`
