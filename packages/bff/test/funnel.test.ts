@@ -29,8 +29,12 @@ describe('funnel', () => {
     // Paid at aurora.
     const paid = await h.createCheckout();
     const receipt = (await walk(h, paid.clientSecret, 'aurora')).step;
-    // The paid view carries what the payer's receipt shows: the provider's operation id and when.
-    assert.ok(receipt.state === 'succeeded' && receipt.operationId && receipt.paidAt === new Date(h.clock.now).toISOString(), JSON.stringify(receipt));
+    // The paid view carries what the payer's receipt shows: when, the bank, the account (masked), the bank's reference; no checkout id.
+    assert.ok(receipt.state === 'succeeded' && receipt.paidAt === new Date(h.clock.now).toISOString(), JSON.stringify(receipt));
+    assert.equal(receipt.payingBank, 'Banco Aurora · Particulares');
+    assert.match(receipt.account ?? '', /^ES •••• \d{4}$/);
+    assert.match(receipt.bankReference ?? '', /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    assert.ok(!JSON.stringify(receipt).includes(paid.id), 'nothing on the receipt opens the checkout');
     // Chose aurora, the bank refused the login (B104), then the payer cancelled.
     const refused = await h.createCheckout();
     const bank = await bankOf(h, refused.clientSecret, 'aurora');

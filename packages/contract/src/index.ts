@@ -23,6 +23,7 @@ export type {
   ContractBody,
   ErrorBody,
   HandoffAnswer,
+  HandoffBody,
   FieldView,
   LoginBody,
   ModeBody,

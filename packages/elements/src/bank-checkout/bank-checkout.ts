@@ -211,6 +211,7 @@ export class BankCheckout extends BankBase {
       busy: c.busy,
       run: c.run,
       refresh: c.refresh,
+      check: c.check,
       onPhone: c.stay,
       setOnPhone: this.setOnPhone,
     });
