@@ -49,6 +49,8 @@ export interface BankSelectDetail {
   label: string;
   /** 0 natural person, 1 legal person. */
   type: 0 | 1;
+  /** False for a bank in maintenance: it cannot be signed in to now (`<bank-checkout>` offers its page or another bank). */
+  active: boolean;
 }
 
 export interface ChallengeExpireDetail {

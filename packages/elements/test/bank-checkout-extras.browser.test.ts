@@ -137,13 +137,17 @@ describe('<bank-checkout> beyond the steps', () => {
     await until(() => toggle.getAttribute('aria-pressed') === 'false', 'released');
   });
 
-  it('offers the same bank at its own page when its sign-in fails upstream, in one tap', async () => {
+  it('offers the same bank at its own page when its sign-in fails upstream, in one tap, focus on the offer first', async () => {
     const visited: string[] = [];
     const failed = view({ state: 'login', bank: AURORA }, { modes: ['native', 'redirect'], error: { code: 'upstream', message: 'error.upstream' } });
     const { bff } = bffOf(failed);
     const el = await mount(bff.fetch, { visited });
     const start = await need<HTMLButtonElement>(el, 'bank-rail-offer [part=rail-start]');
     expect(text(start)).to.equal(`Pay at the page of ${AURORA.label}`);
+    await el.focusStep();
+    const offer = deep(el.shadowRoot!, 'bank-rail-offer')!;
+    expect(offer.shadowRoot!.activeElement?.id, 'focus on the offer, above the step: reading on meets it first').to.equal('rail-title');
+    expect(text(offer.shadowRoot!.activeElement)).to.equal('Pay at your bank’s own page');
     await expect(el).to.be.accessible();
     start.click();
     await until(() => visited.length === 1, 'navigated');
@@ -167,6 +171,37 @@ describe('<bank-checkout> beyond the steps', () => {
     await until(() => customElements.get('bank-rail-offer'), 'extras loaded');
     await other.updateComplete;
     expect(deep(other.shadowRoot!, 'bank-rail-offer')!.shadowRoot!.querySelector('[part=rail]')).to.equal(null);
+  });
+
+  it('a bank in maintenance, chosen: says so, offers its own page (the checkout allows it) or another bank; its page in one tap', async () => {
+    const visited: string[] = [];
+    const { bff } = bffOf(view({ state: 'select-bank' }, { modes: ['native', 'redirect'] }));
+    const el = await mount(bff.fetch, { visited, locale: 'ca' });
+    const norte = await need<HTMLElement>(el, 'bank-selector #bank-norte');
+    norte.click();
+    const panel = await need(el, '[part=maintenance]');
+    await until(() => (el.shadowRoot!.activeElement as HTMLElement | null)?.id === 'maintenance-title', 'focus on what it says');
+    expect(text(panel.querySelector('h2'))).to.equal('Banco Norte està en manteniment');
+    expect(text(panel.querySelector('p'))).to.equal('Ara mateix no es pot fer servir aquí. Pots pagar a la seva pàgina o triar un altre banc.');
+    expect(deep(el.shadowRoot!, 'bank-login-form'), 'no sign-in for it').to.equal(null);
+    await expect(el).to.be.accessible();
+    // Another bank: back to the list.
+    panel.querySelector<HTMLButtonElement>('[part=maintenance-other]')!.click();
+    await need(el, 'bank-selector #bank-norte');
+    (await need<HTMLElement>(el, 'bank-selector #bank-norte')).click();
+    const page = await need<HTMLButtonElement>(el, '[part=maintenance-page]');
+    expect(text(page)).to.equal('Paga a la pàgina de Banco Norte');
+    page.click();
+    await until(() => visited.length === 1, 'to the bank’s page');
+    expect(paths(bff.calls).filter((p) => p.startsWith('POST'))).to.deep.equal(['POST /v1/checkout/redirect']);
+
+    // Without the bank's-page method: another bank, or later.
+    const nativeOnly = bffOf(view({ state: 'select-bank' }, { modes: ['native'] }));
+    const other = await mount(nativeOnly.bff.fetch);
+    (await need<HTMLElement>(other, 'bank-selector #bank-norte')).click();
+    const only = await need(other, '[part=maintenance]');
+    expect(only.querySelector('[part=maintenance-page]')).to.equal(null);
+    expect(text(only.querySelector('p'))).to.equal('It cannot be used here right now. Choose another bank, or come back later.');
   });
 
   it('names the funnel step and the bank in bank-checkout-step', async () => {

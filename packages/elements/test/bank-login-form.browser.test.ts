@@ -203,6 +203,27 @@ describe('<bank-login-form>', () => {
     expect(more.shadowRoot!.querySelector('[part=last-attempt]')).to.equal(null);
   });
 
+  it('says before the first try how many attempts there are, to sign in and to confirm together; not beside an error that says what is left', async () => {
+    const first = await fixture<BankLoginForm>(
+      html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 3 })}></bank-login-form>`,
+    );
+    const said = q(first, '[part=attempts]');
+    expect(said.textContent).to.equal('You have 3 tries in all to sign in and confirm the payment: each wrong password or code uses one.');
+    expect(q(first, 'button[type=submit]').getAttribute('aria-describedby')!.split(' ')).to.include(said.id);
+    await expect(first).to.be.accessible();
+    const eu = await fixture<BankLoginForm>(
+      html`<bank-login-form locale="eu" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 3 })}></bank-login-form>`,
+    );
+    await until(() => eu.shadowRoot!.querySelector('[part=attempts]'), 'the Basque form');
+    expect(q(eu, '[part=attempts]').textContent).to.equal(
+      '3 saiakera dituzu guztira saioa hasteko eta ordainketa berresteko: pasahitz edo kode oker bakoitzak bat kentzen du.',
+    );
+    const wrong = await fixture<BankLoginForm>(
+      html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 2, error: { code: 'B100', message: 'error.B100' } })}></bank-login-form>`,
+    );
+    expect(wrong.shadowRoot!.querySelector('[part=attempts]')).to.equal(null);
+  });
+
   it('retries a failed login from the view: the error, attempts left, and the bank of the step', async () => {
     const v = view({ state: 'login', bank: AURORA }, { error: { code: 'B100', message: 'error.B100' }, attemptsLeft: 2 });
     const el = await fixture<BankLoginForm>(html`<bank-login-form locale="es" .view=${v}></bank-login-form>`);

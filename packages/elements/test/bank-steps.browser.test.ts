@@ -71,7 +71,9 @@ describe('<bank-contract-picker>', () => {
     const { bff, client } = clientFor({ 'POST /v1/checkout/contract': () => view({ state: 'select-account', bank, accounts: [] }) });
     const v = view({ state: 'select-contract', bank, contracts });
     const el = await fixture<BankContractPicker>(html`<bank-contract-picker locale="en" .view=${v} .client=${client}></bank-contract-picker>`);
-    expect(q(el, 'legend').textContent).to.equal('Choose a contract');
+    expect(q(el, 'h2').textContent, 'a heading names the step').to.equal('Choose a contract');
+    expect(q(el, 'fieldset').getAttribute('aria-labelledby'), 'and names the list').to.equal(q(el, 'h2').id);
+    expect(el.shadowRoot!.querySelector('legend'), 'not twice').to.equal(null);
     const submit = q<HTMLButtonElement>(el, 'button[type=submit]');
     expect(submit.disabled, 'nothing chosen yet').to.equal(true);
     await expect(el).to.be.accessible();

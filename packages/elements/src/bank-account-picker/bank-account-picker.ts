@@ -26,7 +26,7 @@ export interface AccountItem {
  * @fires bank-checkout-error - Used alone with `client`: the call failed.
  * @csspart form - The form.
  * @csspart list - The list of accounts.
- * @csspart title - The heading of the list.
+ * @csspart title - The step's heading, which names the list.
  * @csspart option - One account.
  * @csspart detail - An account's balance.
  * @csspart flag - "Refused by your bank", on an account the bank refused in this checkout.
@@ -99,12 +99,13 @@ export class BankAccountPicker extends BankElement {
     const amount = this.amount ?? this.currentView?.amount;
     const money = (cents: number) => formatCents(cents, currency, locale);
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
+      <h2 id="account-title" part="title" tabindex="-1">${this.t('account.title')}</h2>
       ${this.renderError()}
       ${
         items.length
           ? renderChoices({
               name: 'account',
-              legend: this.t('account.title'),
+              labelledBy: 'account-title',
               choices: items.map((a) => {
                 // An account the bank refused in this checkout says so, in words (part of the option's
                 // name, so assistive technology reads it) set apart in the error colour.

@@ -54,6 +54,9 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * @csspart bank - The bank the payer is logged in to (after login).
  * @csspart unknown-later - What happens next, once an unknown outcome is no longer watched.
  * @csspart cancel - The cancel button and its confirmation.
+ * @csspart maintenance - A bank in maintenance, chosen: what it means, its own page (when the checkout allows it) or another bank.
+ * @csspart maintenance-page - Its button to pay at the bank's own page.
+ * @csspart maintenance-other - Its button to choose another bank.
  * @csspart frame - Isolated mode: the iframe the checkout runs in.
  * @csspart placeholder - Isolated mode: what shows, and is announced, while the frame loads.
  * @csspart failure - Isolated mode: why the frame could not be shown, with Try again (an alert).
@@ -318,17 +321,26 @@ export class BankCheckout extends BankBase {
     if ((v?.state === 'select-bank' && shownMode(v, this.modes.wanted) === 'native') || this.picking) await c.loadGroups();
   }
 
-  /** Moves focus to the current step (its first field or its heading). */
+  /**
+   * Moves focus to the current step (its first field or its heading); first to the offer of the
+   * bank's own page when one shows (above the step: reading on from focus meets it, then the step).
+   */
   async focusStep(): Promise<void> {
     await this.updateComplete;
-    let step = this.renderRoot.querySelector('.step')?.lastElementChild as BankBase | null;
+    const offer = this.renderRoot.querySelector<BankBase & { offering?: boolean }>('bank-rail-offer');
+    if (offer?.offering) {
+      await offer.focusStart();
+      return;
+    }
+    let step = this.renderRoot.querySelector('.step')?.lastElementChild as (BankBase | HTMLElement) | null;
     if (step?.matches('p[role=status]')) {
       // The step's file is still coming: focus it once it is in.
       await stepFilesSettled();
       await this.updateComplete;
-      step = this.renderRoot.querySelector('.step')?.lastElementChild as BankBase | null;
+      step = this.renderRoot.querySelector('.step')?.lastElementChild as (BankBase | HTMLElement) | null;
     }
     if (step && 'focusStart' in step) await step.focusStart();
+    else this.renderRoot.querySelector<HTMLElement>('.step h2[tabindex]')?.focus();
   }
 
   private chooseBank(bankId: string): void {
@@ -393,9 +405,35 @@ export class BankCheckout extends BankBase {
   }
 
   private renderSelector(): TemplateResult {
-    return this.chosenBank
-      ? this.renderLogin(this.chosenBank)
+    const bank = this.chosenBank;
+    if (bank && !bank.active) return this.renderMaintenance(bank);
+    return bank
+      ? this.renderLogin(bank)
       : html`<bank-selector @bank-select=${(e: CustomEvent<BankSelectDetail>) => this.chooseBank(e.detail.bankId)}></bank-selector>`;
+  }
+
+  /**
+   * A bank in maintenance, chosen: it cannot be signed in to now. Its own page when the checkout
+   * allows the bank's-page method (which asks for the bank again), or another bank. The provider
+   * says no more than that it is in maintenance (no time it returns), so neither does this.
+   */
+  private renderMaintenance(bank: BankView): TemplateResult {
+    const v = this.checkout.view;
+    const page = !!v && allows(v, 'redirect');
+    return html`<section class="notice stack" part="maintenance" aria-labelledby="maintenance-title">
+      <h2 id="maintenance-title" tabindex="-1">${this.t('maintenance.title', { bank: bank.label })}</h2>
+      <p>${this.t(page ? 'maintenance.body' : 'maintenance.bodyNoPage')}</p>
+      <div class="actions">
+        ${
+          page
+            ? html`<button type="button" class="primary" part="maintenance-page" ?disabled=${this.checkout.busy} @click=${() => void this.checkout.run((c) => c.redirect())}>
+              ${this.t('maintenance.page', { bank: bank.label })}
+            </button>`
+            : nothing
+        }
+        <button type="button" part="maintenance-other" ?disabled=${this.checkout.busy} @click=${this.backToBanks}>${this.t('action.back')}</button>
+      </div>
+    </section>`;
   }
 
   /**

@@ -29,7 +29,7 @@ const ignored = (why: string, data?: unknown) => {
 const checkout = document.querySelector('bank-checkout') as BankCheckout;
 
 // The page is the checkout and nothing else: no margin, sized by the host to its content, on
-// an opaque background of its own (the theme's, once it passed the floor); its heading (what the
+// an opaque background of its own (the theme's, once it passed the floor); its title (what the
 // page is, for assistive technology) is not drawn.
 const bg = (scheme: 'light' | 'dark') => `html{background:var(--bank-color-background,${DEFAULT_COLORS[scheme]['--bank-color-background']})}`;
 const sheet = new CSSStyleSheet();
@@ -39,9 +39,10 @@ sheet.replaceSync(
     '.launch-failed{margin:0;padding:16px;font:1rem/1.45 system-ui,sans-serif}',
 );
 document.adoptedStyleSheets = [sheet];
-// It names the page's main landmark too (the BFF's page: `<main aria-labelledby="frame-title">`),
-// so the landmark differs from the host page's own main.
-const title = document.createElement('h1');
+// It names the page's main landmark (the BFF's page: `<main aria-labelledby="frame-title">`), so
+// the landmark differs from the host page's own main. It is no heading: the frame is part of the
+// shop's page, whose own level-one heading the steps' level-two headings follow.
+const title = document.createElement('p');
 title.className = 'title';
 title.id = 'frame-title';
 checkout.before(title);

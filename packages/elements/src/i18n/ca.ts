@@ -40,6 +40,10 @@ export const ca: Catalogue = {
   'selector.maintenance': '(en manteniment)',
   'selector.empty': 'Cap banc coincideix amb «{query}».',
   'selector.results': 'Bancs trobats: {count}',
+  'maintenance.title': '{bank} està en manteniment',
+  'maintenance.body': 'Ara mateix no es pot fer servir aquí. Pots pagar a la seva pàgina o triar un altre banc.',
+  'maintenance.bodyNoPage': 'Ara mateix no es pot fer servir aquí. Tria un altre banc o torna més tard.',
+  'maintenance.page': 'Paga a la pàgina de {bank}',
 
   'login.title': 'Accedeix a {bank}',
   'login.intro': 'Fes servir les claus de la teva banca en línia. Van directament al teu banc i mai no es desen.',
@@ -69,6 +73,7 @@ export const ca: Catalogue = {
   'bankField.cardNumber': 'Número de targeta',
   'bankField.cardPin': 'PIN de la targeta',
   'login.lastAttempt': 'Últim intent: si les dades tornen a fallar, el pagament s’aturarà.',
+  'login.attempts': 'Tens {count} intents en total per entrar i confirmar el pagament: cada contrasenya o codi incorrecte en gasta un.',
 
   'second.title': 'Una comprovació més',
   'second.sms': 'Escriu el codi d’accés que el teu banc t’ha enviat per SMS.',

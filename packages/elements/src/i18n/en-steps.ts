@@ -30,6 +30,7 @@ export const enSteps = {
   'bankField.cardNumber': 'Card number',
   'bankField.cardPin': 'Card PIN',
   'login.lastAttempt': 'Last attempt: if the details are wrong again, the payment stops.',
+  'login.attempts': 'You have {count} tries in all to sign in and confirm the payment: each wrong password or code uses one.',
   'second.title': 'One more check',
   'second.sms': 'Enter the access code your bank sent you by SMS.',
   'second.smsTo': 'Enter the access code your bank sent by SMS to {phone}.',

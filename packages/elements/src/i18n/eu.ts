@@ -40,6 +40,10 @@ export const eu: Catalogue = {
   'selector.maintenance': '(mantentze-lanetan)',
   'selector.empty': 'Ez dago «{query}» bilaketarekin bat datorren bankurik.',
   'selector.results': 'Aurkitutako bankuak: {count}',
+  'maintenance.title': 'Mantentze-lanetan dago: {bank}',
+  'maintenance.body': 'Oraintxe ezin da hemen erabili. Bankuaren orrian ordain dezakezu, edo beste banku bat aukeratu.',
+  'maintenance.bodyNoPage': 'Oraintxe ezin da hemen erabili. Aukeratu beste banku bat, edo itzuli geroago.',
+  'maintenance.page': 'Ordaindu bankuaren orrian ({bank})',
 
   'login.title': 'Hasi saioa: {bank}',
   'login.intro': 'Erabili online bankako zure gakoak. Zuzenean zure bankura doaz, eta ez dira inoiz gordetzen.',
@@ -69,6 +73,7 @@ export const eu: Catalogue = {
   'bankField.cardNumber': 'Txartelaren zenbakia',
   'bankField.cardPin': 'Txartelaren PINa',
   'login.lastAttempt': 'Azken saiakera: datuek berriro huts egiten badute, ordainketa geldituko da.',
+  'login.attempts': '{count} saiakera dituzu guztira saioa hasteko eta ordainketa berresteko: pasahitz edo kode oker bakoitzak bat kentzen du.',
 
   'second.title': 'Egiaztapen bat gehiago',
   'second.sms': 'Idatzi zure bankuak SMS bidez bidali dizun sarbide-kodea.',

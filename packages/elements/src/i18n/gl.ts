@@ -40,6 +40,10 @@ export const gl: Catalogue = {
   'selector.maintenance': '(en mantemento)',
   'selector.empty': 'Non hai ningún banco que coincida con «{query}».',
   'selector.results': 'Bancos atopados: {count}',
+  'maintenance.title': '{bank} está en mantemento',
+  'maintenance.body': 'Agora mesmo non se pode usar aquí. Podes pagar na súa propia páxina ou escoller outro banco.',
+  'maintenance.bodyNoPage': 'Agora mesmo non se pode usar aquí. Escolle outro banco ou volve máis tarde.',
+  'maintenance.page': 'Pagar na páxina de {bank}',
 
   'login.title': 'Entra en {bank}',
   'login.intro': 'Usa as claves da túa banca en liña. Van directamente ao teu banco e nunca se gardan.',
@@ -69,6 +73,7 @@ export const gl: Catalogue = {
   'bankField.cardNumber': 'Número de tarxeta',
   'bankField.cardPin': 'PIN da tarxeta',
   'login.lastAttempt': 'Último intento: se os datos volven fallar, o pagamento detense.',
+  'login.attempts': 'Tes {count} intentos en total para entrar e confirmar o pagamento: cada contrasinal ou código incorrecto gasta un.',
 
   'second.title': 'Unha comprobación máis',
   'second.sms': 'Escribe o código de acceso que o teu banco che enviou por SMS.',
