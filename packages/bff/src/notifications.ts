@@ -77,6 +77,8 @@ export function createNotificationReceiver(deps: {
     }
     const settled = await service.settle(rec);
     const { record, changed } = await service.applyLinkResult(settled, data.status, data.transactionId, source);
+    // Paid at the bank's page: which bank, read from the provider afterwards (not waited for).
+    if (changed && record.state === 'succeeded') void service.payingBank.learn(record);
     const patch = { outcome: changed ? 'applied' : 'ignored', checkoutId: rec.id } as const;
     await store.updateNotification(n.id, patch, eventsFor({ ...n, ...patch }, first));
     logger.log('info', 'notification.applied', { notificationId: n.id, checkoutId: rec.id, status: data.status, changed, state: record.state });

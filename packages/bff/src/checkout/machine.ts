@@ -132,7 +132,7 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
       // reference as a code made from its id (the id itself never leaves the BFF). Nothing on it
       // opens anything: no checkout id, no address.
       const reference = i.transactionId ?? i.linkTransactionId;
-      const payingBank = i.bank?.label ?? (rec.mode === 'periodic' ? i.linkBank?.label : undefined);
+      const payingBank = i.bank?.label ?? i.linkBank?.label;
       return {
         state: 'succeeded',
         ...(i.outcomeAt ? { paidAt: new Date(i.outcomeAt).toISOString() } : {}),
