@@ -5,8 +5,9 @@
  * phone, a page in the checkout's language whose one button goes on to this checkout's bank
  * page, with the same link to copy. The link opens nothing but that page: the client secret
  * stays here, and this page goes on reading the checkout and shows the result. While the code
- * shows, the checkout is read every few seconds: once the phone used the link, or it expired,
- * the code goes and the payer is told, with a new code on offer. Loaded on demand (the QR
+ * shows (and after the phone used it, until the bank's result), the checkout is read every few
+ * seconds: once the phone used the link, or it expired, the code goes and the payer is told,
+ * with a new code on offer. Loaded on demand (the QR
  * encoder only when a code is shown).
  */
 import { css, html, nothing, svg } from 'lit';
@@ -125,16 +126,21 @@ export class BankHandoff extends BankElement {
     this.timer = undefined;
   }
 
-  /** While an open code shows, the checkout is read every few seconds (and when the code expires). */
+  /**
+   * While a code shows, and after the phone used it (the payer is at the bank there), the
+   * checkout is read every few seconds, so this page learns at once what became of the code, then
+   * the bank's result; an open code is also looked at again the moment it expires.
+   */
   private watch(): void {
-    if (this.timer || !this.waiting || this.linkState !== 'open' || !this.checkout?.check) return;
-    const left = Date.parse(this.link!.expiresAt) - Date.now();
+    const state = this.linkState;
+    if (this.timer || !this.waiting || !state || state === 'expired' || !this.checkout?.check) return;
+    const left = state === 'open' ? Date.parse(this.link!.expiresAt) - Date.now() + 1 : HANDOFF_CHECK_MS;
     this.timer = setTimeout(
       () => {
         this.timer = undefined;
         void this.checkout?.check?.().finally(() => this.requestUpdate());
       },
-      Math.max(0, Math.min(HANDOFF_CHECK_MS, left + 1)),
+      Math.max(0, Math.min(HANDOFF_CHECK_MS, left)),
     );
   }
 
