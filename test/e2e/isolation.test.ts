@@ -242,9 +242,10 @@ describe('across the frame boundary', () => {
     await ui.getByRole('heading', { name: 'Elige tu banco' }).waitFor();
     await page.getByLabel('Language of the payment').selectOption('gl');
     await ui.locator('bank-checkout [part=base][lang=gl]').waitFor();
-    // The frame's document speaks it too: its language and its (unseen) heading.
+    // The frame's document speaks it too: its language and its (unseen) title, which names its main landmark.
     await ui.locator('html[lang=gl]').waitFor({ state: 'attached' });
-    assert.equal(await ui.locator('main > h1').textContent(), 'Pagar co teu banco');
+    assert.equal(await ui.locator('#frame-title').textContent(), 'Pagar co teu banco');
+    assert.equal(await ui.getByRole('main', { name: 'Pagar co teu banco' }).count(), 1);
 
     await ui.locator('bank-checkout [part=cancel]').getByRole('button').click();
     await act(page, stack, () => ui.locator('bank-checkout [part=cancel]').getByRole('button').first().click());
