@@ -74,7 +74,17 @@ export class BankReceipt extends BankElement {
       }
       dd {
         margin: 0;
-        overflow-wrap: anywhere;
+        overflow-wrap: break-word;
+      }
+      /* A phone's width: each label above its value, so that neither is cut into pieces. */
+      @media (max-width: 400px) {
+        dl {
+          grid-template-columns: minmax(0, 1fr);
+          gap: 0;
+        }
+        dd {
+          margin-bottom: 6px;
+        }
       }
       @media print {
         :host {

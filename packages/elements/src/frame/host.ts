@@ -92,7 +92,8 @@ const STYLE =
   ':host{display:grid}iframe,.panel{grid-area:1/1}iframe{display:block;width:100%;border:0;overflow:hidden;background:transparent}iframe[inert]{opacity:0}' +
   '.panel{box-sizing:border-box;padding:var(--bank-padding,16px);color:var(--bank-color-muted)}' +
   '.loading{min-height:var(--bank-checkout-placeholder-height,max(32rem,100svh))}' +
-  '.failed{display:grid;gap:12px;align-content:start;justify-items:start;color:inherit}.failed p{margin:0}';
+  '.failed{display:grid;gap:12px;align-content:start;justify-items:start;color:inherit}.failed p{margin:0}' +
+  '.failed button{font:inherit;min-height:44px;padding:0 1em;border:1px solid;border-radius:var(--bank-radius,8px);background:none;color:inherit;cursor:pointer}';
 
 /** What the host element gives the frame. */
 export interface IsolatedSource {
