@@ -16,7 +16,6 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { html, raw } from 'hono/html';
 import type { BffConfig } from './config.js';
 import { ApiError } from './errors.js';
-import { corsAllowlist } from './http.js';
 import { router, withErrors } from './openapi.js';
 
 export interface FrameFile {
@@ -131,9 +130,6 @@ const asset = createRoute(
 
 export function frameRoutes(config: BffConfig, bundle: () => Promise<FrameBundle | null>) {
   const app = router();
-  // The page answers CORS to the allowed origins (the host's check of why a frame did not show:
-  // an origin refused, or a BFF not reached; frame/host.ts `probeBff`). It holds nothing secret.
-  app.use('/frame', corsAllowlist(config.allowedOrigins, { methods: ['GET', 'HEAD'], headers: [], expose: [], maxAgeSeconds: 600 }));
   let built: Promise<{ page: { body: string; csp: string }; etag: string; files: Map<string, FrameFile> } | null> | undefined;
   const load = () =>
     (built ??= bundle().then((b) => {

@@ -177,19 +177,18 @@ describe('<bank-checkout> beyond the steps', () => {
     const visited: string[] = [];
     const { bff } = bffOf(view({ state: 'select-bank' }, { modes: ['native', 'redirect'] }));
     const el = await mount(bff.fetch, { visited, locale: 'ca' });
-    const norte = await need<HTMLElement>(el, 'bank-selector #bank-norte');
-    norte.click();
-    const panel = await need(el, '[part=maintenance]');
-    await until(() => (el.shadowRoot!.activeElement as HTMLElement | null)?.id === 'maintenance-title', 'focus on what it says');
+    (await need<HTMLElement>(el, 'bank-selector #bank-norte')).click();
+    const panel = await need(el, 'bank-maintenance [part=maintenance]');
+    const inside = deep(el.shadowRoot!, 'bank-maintenance')!.shadowRoot!;
+    await until(() => inside.activeElement?.id === 'title', 'focus on what it says');
     expect(text(panel.querySelector('h2'))).to.equal('Banco Norte està en manteniment');
     expect(text(panel.querySelector('p'))).to.equal('Ara mateix no es pot fer servir aquí. Pots pagar a la seva pàgina o triar un altre banc.');
     expect(deep(el.shadowRoot!, 'bank-login-form'), 'no sign-in for it').to.equal(null);
     await expect(el).to.be.accessible();
     // Another bank: back to the list.
-    panel.querySelector<HTMLButtonElement>('[part=maintenance-other]')!.click();
-    await need(el, 'bank-selector #bank-norte');
+    panel.querySelector<HTMLButtonElement>('[part=other]')!.click();
     (await need<HTMLElement>(el, 'bank-selector #bank-norte')).click();
-    const page = await need<HTMLButtonElement>(el, '[part=maintenance-page]');
+    const page = await need<HTMLButtonElement>(el, 'bank-maintenance [part=page]');
     expect(text(page)).to.equal('Paga a la pàgina de Banco Norte');
     page.click();
     await until(() => visited.length === 1, 'to the bank’s page');
@@ -199,8 +198,8 @@ describe('<bank-checkout> beyond the steps', () => {
     const nativeOnly = bffOf(view({ state: 'select-bank' }, { modes: ['native'] }));
     const other = await mount(nativeOnly.bff.fetch);
     (await need<HTMLElement>(other, 'bank-selector #bank-norte')).click();
-    const only = await need(other, '[part=maintenance]');
-    expect(only.querySelector('[part=maintenance-page]')).to.equal(null);
+    const only = await need(other, 'bank-maintenance [part=maintenance]');
+    expect(only.querySelector('[part=page]')).to.equal(null);
     expect(text(only.querySelector('p'))).to.equal('It cannot be used here right now. Choose another bank, or come back later.');
   });
 

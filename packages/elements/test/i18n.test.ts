@@ -87,6 +87,9 @@ describe('the contract’s error codes', () => {
       'provider_error',
       'provider_rejected',
       'frame_unavailable',
+      'frame_unreachable',
+      'frame_timeout',
+      'frame_refused',
       'unavailable',
       'store_unavailable',
       'origin_refused',
@@ -132,8 +135,8 @@ describe('locale resolution and messages', () => {
 
   it('has the texts of the forms on demand split by the prefixes their files use, and each form adds its own', () => {
     for (const key of Object.keys(enUpFront))
-      assert.ok(!/^(challenge|periodic|iban|frequency|login|second|contract|account|field|bankField)\./.test(key), `${key} belongs with its form`);
-    for (const key of Object.keys(enSteps)) assert.match(key, /^(login|second|contract|account|field|bankField)\./);
+      assert.ok(!/^(challenge|periodic|iban|frequency|login|maintenance|second|contract|account|field|bankField)\./.test(key), `${key} belongs with its form`);
+    for (const key of Object.keys(enSteps)) assert.match(key, /^(login|maintenance|second|contract|account|field|bankField)\./);
     for (const key of Object.keys(enChallenge)) assert.match(key, /^challenge\./);
     for (const key of Object.keys(enPeriodic)) assert.match(key, /^(periodic|iban|frequency)\./);
     registerTexts({ en: enChallenge, es: esChallenge });

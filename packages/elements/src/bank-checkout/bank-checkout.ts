@@ -54,9 +54,6 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * @csspart bank - The bank the payer is logged in to (after login).
  * @csspart unknown-later - What happens next, once an unknown outcome is no longer watched.
  * @csspart cancel - The cancel button and its confirmation.
- * @csspart maintenance - A bank in maintenance, chosen: what it means, its own page (when the checkout allows it) or another bank.
- * @csspart maintenance-page - Its button to pay at the bank's own page.
- * @csspart maintenance-other - Its button to choose another bank.
  * @csspart frame - Isolated mode: the iframe the checkout runs in.
  * @csspart placeholder - Isolated mode: what shows, and is announced, while the frame loads.
  * @csspart failure - Isolated mode: why the frame could not be shown, with Try again (an alert).
@@ -222,21 +219,18 @@ export class BankCheckout extends BankBase {
 
   /** In isolated mode: the frame shows the checkout; this element only hosts it. */
   private async runIsolated(): Promise<void> {
-    const { IsolatedCheckout } = await loadFrameHost();
+    const { IsolatedCheckout, hostTexts } = await loadFrameHost();
     if (!this.isConnected) return;
     this.isolated ??= new IsolatedCheckout(
       this,
       this.renderRoot as ShadowRoot,
       () => this,
       (url) => this.navigate(url),
-      () => [
-        this.t('frame.title'),
-        this.t('frame.loading'),
-        this.t('error.frame_unreachable'),
-        this.t('error.frame_timeout'),
-        this.t('error.frame_refused'),
-        this.t('action.retry'),
-      ],
+      // The catalogues' words, and the host's own for why the frame could not show.
+      () => {
+        const [, , ...failures] = hostTexts(this.resolvedLocale);
+        return [this.t('frame.title'), this.t('frame.loading'), failures[0], failures[1], failures[2], this.t('action.retry')];
+      },
     );
     this.isolated.connect();
     this.isolated.update();
@@ -406,34 +400,12 @@ export class BankCheckout extends BankBase {
 
   private renderSelector(): TemplateResult {
     const bank = this.chosenBank;
-    if (bank && !bank.active) return this.renderMaintenance(bank);
+    // A bank in maintenance: what it offers instead (with the later steps, fetched once the list shows).
+    if (bank && !bank.active)
+      return this.loaded('bank-maintenance', html`<bank-maintenance .bank=${bank} @bank-choose-other=${this.backToBanks}></bank-maintenance>`);
     return bank
       ? this.renderLogin(bank)
       : html`<bank-selector @bank-select=${(e: CustomEvent<BankSelectDetail>) => this.chooseBank(e.detail.bankId)}></bank-selector>`;
-  }
-
-  /**
-   * A bank in maintenance, chosen: it cannot be signed in to now. Its own page when the checkout
-   * allows the bank's-page method (which asks for the bank again), or another bank. The provider
-   * says no more than that it is in maintenance (no time it returns), so neither does this.
-   */
-  private renderMaintenance(bank: BankView): TemplateResult {
-    const v = this.checkout.view;
-    const page = !!v && allows(v, 'redirect');
-    return html`<section class="notice stack" part="maintenance" aria-labelledby="maintenance-title">
-      <h2 id="maintenance-title" tabindex="-1">${this.t('maintenance.title', { bank: bank.label })}</h2>
-      <p>${this.t(page ? 'maintenance.body' : 'maintenance.bodyNoPage')}</p>
-      <div class="actions">
-        ${
-          page
-            ? html`<button type="button" class="primary" part="maintenance-page" ?disabled=${this.checkout.busy} @click=${() => void this.checkout.run((c) => c.redirect())}>
-              ${this.t('maintenance.page', { bank: bank.label })}
-            </button>`
-            : nothing
-        }
-        <button type="button" part="maintenance-other" ?disabled=${this.checkout.busy} @click=${this.backToBanks}>${this.t('action.back')}</button>
-      </div>
-    </section>`;
   }
 
   /**

@@ -1,9 +1,14 @@
 /**
- * English: the texts of the native steps after the bank list (sign-in, second sign-in, contracts,
- * accounts) and of their fields, which come with those steps' file (and the periodic form's).
+ * English: the texts of the native steps after the bank list (sign-in, a bank in maintenance,
+ * second sign-in, contracts, accounts) and of their fields, which come with those steps' file
+ * (and the periodic form's).
  */
 export const enSteps = {
   'login.title': 'Sign in to {bank}',
+  'maintenance.title': '{bank} is in maintenance',
+  'maintenance.body': 'It cannot be used here right now. You can pay at its own page instead, or choose another bank.',
+  'maintenance.bodyNoPage': 'It cannot be used here right now. Choose another bank, or come back later.',
+  'maintenance.page': 'Pay at the page of {bank}',
   'login.intro': 'Use your online-banking credentials. They go straight to your bank and are never stored.',
   'login.type': 'How do you want to sign in?',
   'login.unavailable': '(not available right now)',

@@ -3,6 +3,10 @@ import type { enSteps } from './en-steps.js';
 /** Spanish: the texts of the native steps after the bank list and of their fields (en-steps.ts). */
 export const esSteps: Record<keyof typeof enSteps, string> = {
   'login.title': 'Accede a {bank}',
+  'maintenance.title': '{bank} está en mantenimiento',
+  'maintenance.body': 'Ahora no se puede usar aquí. Puedes pagar en su propia página o elegir otro banco.',
+  'maintenance.bodyNoPage': 'Ahora no se puede usar aquí. Elige otro banco o vuelve más tarde.',
+  'maintenance.page': 'Pagar en la página de {bank}',
   'login.intro': 'Usa las claves de tu banca online. Van directamente a tu banco y nunca se guardan.',
   'login.type': '¿Cómo quieres acceder?',
   'login.unavailable': '(no disponible ahora)',
