@@ -3,6 +3,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, defaultReporter } from '@web/test-runner';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { CHROME_PATH, CHROMIUM_ARGS } from './scripts/chromium.mjs';
 import { cliArgs } from './test/support/cli.mjs';
@@ -85,6 +86,27 @@ function journeyServers() {
 }
 
 /**
+ * `/__closed-port` answers a loopback port nothing listens on (one a server held a moment ago):
+ * a BFF that is down, for the isolated mode's tests.
+ */
+function closedPort() {
+  return {
+    name: 'closed-port',
+    async serve(context) {
+      if (context.path !== '/__closed-port') return undefined;
+      const port = await new Promise((resolve, reject) => {
+        const server = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = server.address();
+          server.close(() => resolve(port));
+        });
+        server.on('error', reject);
+      });
+      return { body: JSON.stringify({ port }), type: 'json' };
+    },
+  };
+}
+
+/**
  * Each test page keeps its storage to itself: `localStorage` is the page's own `sessionStorage`
  * (a real Storage, which no other tab shares). Pages of a concurrent run share the origin's
  * `localStorage`, so a bank one page's journey remembered changed the list another page showed
@@ -98,7 +120,7 @@ export default {
   // The packages' TypeScript sources (their `bank-checkout-source` export condition).
   nodeResolve: { exportConditions: ['bank-checkout-source'] },
   files: ['packages/*/test/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), journeyServers()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), journeyServers(), closedPort()],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -39,8 +39,12 @@ export async function measureBundle(name: string, entry: string): Promise<Bundle
   return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length, zod: /\bZodError\b|zod/.test(code) };
 }
 
-/** The budget of the isolated mode's thin host (`@bank-checkout/elements/frame`), gzip -9: 3.5 KB since it redeems launch tokens and reports refused theme values (3.0 KB). */
-export const HOST_BUDGET_GZIP = 3.5 * 1024;
+/**
+ * The budget of the isolated mode's thin host (`@bank-checkout/elements/frame`), gzip -9: 5 KB
+ * since it fails loud (why the frame could not show, with Try again, in five languages: about
+ * 4.7 KB); 3.5 KB since it redeems launch tokens and reports refused theme values; 3.0 KB before.
+ */
+export const HOST_BUDGET_GZIP = 5 * 1024;
 
 /**
  * `<bank-checkout>` alone, the whole kit (index: every element, es + en; ca, eu, gl on demand),

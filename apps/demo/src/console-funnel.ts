@@ -34,7 +34,7 @@ function leftText(r: Row): string {
 }
 
 function row(r: Row, total = false): Html {
-  const name = total ? 'All banks' : (r.bank ?? (r.bankId ? r.bankId : "Not known (none chosen, or chosen at the bank's page)"));
+  const name = total ? 'All banks' : (r.bank ?? (r.bankId ? r.bankId : 'No bank chosen'));
   return html`<tr${total ? html` class="total"` : ''}>
       <th scope="row">${name}</th>
       ${STEPS.map(([k]) => html`<td class="num">${String(r[k])}${k === 'started' ? '' : html` <span class="meta">${pct(r[k], r.started)}</span>`}</td>`)}

@@ -129,17 +129,26 @@ export function checkoutElement(api: string, credential: PageCredential, mode?: 
 
 /**
  * The checkout page: the order, then the checkout. The checkout brings its own headings (its
- * steps'; isolated, its frame's document is titled "Pay by bank" with a level-one heading), so
- * the page adds none around it: "Pay by bank" is a heading once.
+ * steps', level two), so the page adds only its own level-one heading. On a phone the order
+ * folds to one line (its reference and total; the lines on demand), so that the checkout's bank
+ * list starts on the first screen.
  */
 export function checkoutView(order: SessionOrder, element: Html, locale = 'en'): Html {
+  const lines = html`<ul class="lines">${order.lines.map((l) => html`<li><span>${l.quantity} × ${l.name}</span> <span class="num">${euros(l.amount)}</span></li>`)}</ul>`;
+  const back = html`<p class="back"><a href="/cart">← Back to your cart</a></p>`;
   return html`<div class="checkout-page">
         <section class="order-summary" aria-labelledby="order-title">
           <h1 id="order-title">Checkout</h1>
-          <p>Order <strong>${order.reference}</strong></p>
-          <ul class="lines">${order.lines.map((l) => html`<li><span>${l.quantity} × ${l.name}</span> <span class="num">${euros(l.amount)}</span></li>`)}</ul>
-          <p class="total">Total <strong>${euros(order.amount)}</strong></p>
-          <p><a href="/cart">← Back to your cart</a></p>
+          <details class="order-fold">
+            <summary>Order <strong>${order.reference}</strong> · Total <strong>${euros(order.amount)}</strong></summary>
+            ${lines}${back}
+          </details>
+          <div class="order-full">
+            <p>Order <strong>${order.reference}</strong></p>
+            ${lines}
+            <p class="total">Total <strong>${euros(order.amount)}</strong></p>
+            ${back}
+          </div>
         </section>
         <div class="pay">
           ${languageSwitch(locale)}

@@ -149,6 +149,9 @@ export function frameRoutes(config: BffConfig, bundle: () => Promise<FrameBundle
     if (!f) throw unavailable();
     c.header('Referrer-Policy', 'no-referrer');
     c.header('Cache-Control', 'no-cache');
+    // Any page may embed or fetch it (frame-ancestors decides who may show it): a host on another
+    // site can tell a BFF that answers from one that does not.
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     c.header('ETag', f.etag);
     // On a 304 too: the browser would otherwise take the default policy (frame-ancestors 'none') for the cached page.
     c.header('Content-Security-Policy', f.page.csp);

@@ -108,6 +108,8 @@ export function createNotificationReceiver(deps: {
       logger.log('info', 'notification.deferred', { notificationId: n.id, checkoutId: rec.id });
       return { checkout: applied.record, stored: n, settled: false };
     }
+    // Paid at the bank's page: which bank, read from the provider afterwards (not waited for).
+    if (applied.changed && applied.record.state === 'succeeded') void service.payingBank.learn(applied.record);
     const stored = (await store.getNotification(n.id)) ?? n;
     if (applied.settled)
       logger.log('info', 'notification.applied', {

@@ -116,6 +116,8 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
 
   const nativeBanks = cached<BankGroup[]>(config.banksCacheTtlMs, async () => (await native.banksList()).listBanks ?? []);
   const periodicBanks = cached<LinkBank[]>(config.banksCacheTtlMs, async () => (await links.banks({ enabledPeriodicPayment: '1' })).data ?? []);
+  /** Every bank of the payment-link service (whose codes name the bank of an account paid from). */
+  const linkBanks = cached<LinkBank[]>(config.banksCacheTtlMs, async () => (await links.banks()).data ?? []);
 
   /** Banks by id, for each bank list read (a new list, a new index). */
   const bankIndex = new WeakMap<BankGroup[], Map<string, BankType>>();
@@ -128,7 +130,7 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
     return index.get(bankId);
   }
 
-  return { native, links, legacyLinks, readOnly, readOnlyMaxMs, nativeBanks, cachedNativeBank, periodicBanks, calls };
+  return { native, links, legacyLinks, readOnly, readOnlyMaxMs, nativeBanks, cachedNativeBank, periodicBanks, linkBanks, calls };
 }
 
 export type Upstream = ReturnType<typeof createUpstream>;

@@ -149,8 +149,9 @@ describe('checkout API: the native flow against the simulator', () => {
     const after = await view(await h.checkout(c.clientSecret, '/v1/checkout'));
     assert.equal(after.state, 'select-account');
     assert.equal(after.error?.code, 'deadline');
-    // A new transfer from the same bank session.
+    // A new transfer from the same bank session, the account chosen still chosen.
     assert.ok(after.step.state === 'select-account');
+    assert.equal(after.step.chosen, after.step.accounts[0]!.accountId, 'the account the payer chose stays chosen');
     const retry = await view(await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: after.step.accounts[0]!.accountId }));
     assert.ok(['validate', 'succeeded'].includes(retry.state), retry.state);
   });

@@ -48,6 +48,23 @@ describe('the isolated checkout frame', () => {
   };
   after(() => Promise.all(apps.map((a) => a.close())));
 
+  it('answers CORS (GET and HEAD) to the allowed origins only, so that the host can tell a refused origin from a BFF down', async () => {
+    const app = make(bundle);
+    for (const method of ['GET', 'HEAD']) {
+      const allowed = await app.request(`${BFF}/v1/frame`, { method, headers: { Origin: SHOP } });
+      assert.equal(allowed.status, 200, method);
+      assert.equal(allowed.headers.get('Access-Control-Allow-Origin'), SHOP, method);
+      assert.equal(allowed.headers.get('Access-Control-Allow-Credentials'), null, 'never with credentials');
+      const other = await app.request(`${BFF}/v1/frame`, { method, headers: { Origin: 'https://evil.example' } });
+      assert.equal(other.status, 200, 'the page itself is public');
+      assert.equal(other.headers.get('Access-Control-Allow-Origin'), null, `${method}: no CORS for another origin`);
+      assert.equal(other.headers.get('Cross-Origin-Resource-Policy'), 'cross-origin', 'a host on another site can still tell it answers');
+    }
+    // Only the page: the modules keep theirs (same-origin resources, no CORS).
+    const module = await app.request(`${BFF}/v1/frame/assets/${bundle.entry}`, { headers: { Origin: SHOP } });
+    assert.equal(module.headers.get('Access-Control-Allow-Origin'), null);
+  });
+
   it('serves the page with a policy of its own, framed only by the allowed origins', async () => {
     const res = await make(bundle).request(`${BFF}/v1/frame`);
     assert.equal(res.status, 200);

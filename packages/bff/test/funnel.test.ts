@@ -4,11 +4,13 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { NATIVE_MAGIC } from '@bank-checkout/sandbox/testing';
+import { NATIVE_MAGIC, walkGateway } from '@bank-checkout/sandbox/testing';
 import type { FunnelAnswer } from '@bank-checkout/contract';
+import type { LinkBank } from '@bank-checkout/provider';
 import { createHarness, view, type Harness } from './harness.js';
 import { bankOf, testFields, walk } from './flow.js';
-import { funnelAfter } from '../src/checkout/funnel.js';
+import { bankNameKey, funnelAfter, oneRowPerBank } from '../src/checkout/funnel.js';
+import { bankOfAccount, ibanBankCode } from '../src/checkout/paying-bank.js';
 import type { CheckoutRecord } from '../src/store/types.js';
 
 describe('funnel', () => {
@@ -29,8 +31,12 @@ describe('funnel', () => {
     // Paid at aurora.
     const paid = await h.createCheckout();
     const receipt = (await walk(h, paid.clientSecret, 'aurora')).step;
-    // The paid view carries what the payer's receipt shows: the provider's operation id and when.
-    assert.ok(receipt.state === 'succeeded' && receipt.operationId && receipt.paidAt === new Date(h.clock.now).toISOString(), JSON.stringify(receipt));
+    // The paid view carries what the payer's receipt shows: when, the bank, the account (masked), the bank's reference; no checkout id.
+    assert.ok(receipt.state === 'succeeded' && receipt.paidAt === new Date(h.clock.now).toISOString(), JSON.stringify(receipt));
+    assert.equal(receipt.payingBank, 'Banco Aurora · Particulares');
+    assert.match(receipt.account ?? '', /^ES •••• \d{4}$/);
+    assert.match(receipt.bankReference ?? '', /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    assert.ok(!JSON.stringify(receipt).includes(paid.id), 'nothing on the receipt opens the checkout');
     // Chose aurora, the bank refused the login (B104), then the payer cancelled.
     const refused = await h.createCheckout();
     const bank = await bankOf(h, refused.clientSecret, 'aurora');
@@ -94,6 +100,74 @@ describe('funnel', () => {
       bankId: 'b1',
       bank: 'One',
     });
+  });
+
+  it('counts a payment at the bank’s page under the bank it was paid from (learnt from the provider afterwards), and a periodic order under the native bank of its name: one row per bank', async () => {
+    const from = h.clock.now;
+    // Paid at Caja Levante's page, the bank chosen on the provider's gateway.
+    const atPage = await h.createCheckout({ modes: ['redirect'] });
+    const link = await view(await h.checkout(atPage.clientSecret, '/v1/checkout/redirect', {}));
+    assert.ok(link.step.state === 'redirect');
+    await walkGateway((url, init) => h.sandbox.app.request(url, init), link.step.url, { bankId: 'es-levante' });
+    let paid = await view(await h.checkout(atPage.clientSecret, '/v1/checkout'));
+    for (let i = 0; i < 200 && !(paid.step.state === 'succeeded' && paid.step.payingBank); i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      paid = await view(await h.checkout(atPage.clientSecret, '/v1/checkout'));
+    }
+    assert.equal(paid.state, 'succeeded');
+    assert.ok(paid.step.state === 'succeeded');
+    assert.equal(paid.step.payingBank, 'Caja Levante', 'the receipt names the bank it was paid from');
+    // A periodic order set up at the payment-link service's "Banco Aurora".
+    const periodic = await h.createCheckout({ modes: ['periodic'] });
+    const order = await h.checkout(periodic.clientSecret, '/v1/checkout/periodic', {
+      bankId: 'es-aurora',
+      frequency: 'Monthly',
+      debtorAccount: 'ES7921000813610123456789',
+      startDate: new Date(h.clock.now + 86_400_000).toISOString().slice(0, 10),
+    });
+    assert.equal(order.status, 200, await order.clone().text());
+    // And a native payment at the same bank.
+    await walk(h, (await h.createCheckout()).clientSecret, 'aurora');
+
+    h.clock.advance(1000);
+    const f = await funnel(`?from=${from}&to=${h.clock.now}`);
+    const row = (bankId: string) => f.banks.find((b) => b.bankId === bankId);
+    assert.equal(row('levante')?.paid, 1, 'paid at the bank’s page, under its bank');
+    assert.equal(row('levante')?.bank, 'Caja Levante');
+    assert.equal(row('aurora')?.started, 2, 'the periodic order and the native payment: one row');
+    assert.equal(row('es-aurora'), undefined);
+    assert.equal(
+      f.banks.find((b) => b.bankId === null),
+      undefined,
+      'no payment left without its bank',
+    );
+  });
+
+  it('names banks across the two services by their names, and an account’s bank by its IBAN', () => {
+    assert.equal(bankNameKey('Banco Aurora · Particulares'), bankNameKey('Banco Aurora'));
+    assert.notEqual(bankNameKey('Banco Aurora · Empresas'), bankNameKey('Banco Aurora'));
+    assert.equal(bankNameKey('Banco Cantábrico'), 'banco cantabrico');
+    const same = oneRowPerBank([
+      { bankId: 'aurora', label: 'Banco Aurora · Particulares' },
+      { bankId: 'aurora-empresas', label: 'Banco Aurora · Empresas' },
+    ]);
+    assert.deepEqual(same({ step: 'paid', bankId: 'es-aurora', bank: 'Banco Aurora' }), {
+      step: 'paid',
+      bankId: 'aurora',
+      bank: 'Banco Aurora · Particulares',
+    });
+    assert.deepEqual(same({ step: 'paid', bankId: 'es-aurora-empresas', bank: 'Banco Aurora · Empresas' })?.bankId, 'aurora-empresas');
+    assert.deepEqual(same({ step: 'paid', bankId: 'pt-douro', bank: 'Caixa Douro' })?.bankId, 'pt-douro', 'no native bank of its name: its own row');
+    assert.equal(ibanBankCode('ES21 0101 1500 0512 3456 7892'), '0101');
+    assert.equal(ibanBankCode('PT45003501231234567890154'), '0035');
+    assert.equal(ibanBankCode('DE89370400440532013000'), null);
+    const banks: LinkBank[] = [
+      { bankId: 'es-aurora', name: 'Banco Aurora', bankCodes: ['0101'], country: 'ES', enabled: 1 },
+      { bankId: 'pt-x', name: 'X', bankCodes: ['0101'], country: 'PT', enabled: 1 },
+    ];
+    assert.equal(bankOfAccount('ES2101011500051234567892', banks)?.bankId, 'es-aurora');
+    assert.equal(bankOfAccount('ES6000491500051234567892', banks), null);
+    assert.equal(bankOfAccount(null, banks), null);
   });
 
   it('refuses a bad period with a clear 422 and is in the OpenAPI document', async () => {

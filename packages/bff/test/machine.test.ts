@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkField, checkFields, loginCredentials } from '../src/checkout/machine.js';
+import { checkField, checkFields, loginCredentials, receiptReference } from '../src/checkout/machine.js';
+import { maskedAccount } from '../src/checkout/internal.js';
 import { costsAttempt, linkOutcome, stateAfterError, timePatch } from '../src/checkout/transitions.js';
 import type { CheckoutRecord } from '../src/store/types.js';
 
@@ -54,8 +55,15 @@ describe('checkout state machine (pure)', () => {
     const base = { state: 'select-bank', expiresAt: 1000, internal: {} } as unknown as CheckoutRecord;
     assert.equal(timePatch(base, 999, 100), null);
     assert.equal(timePatch(base, 1001, 100)?.state, 'expired');
-    const validating = { ...base, state: 'validate', expiresAt: 10_000, internal: { deadline: 500 } } as unknown as CheckoutRecord;
-    assert.equal(timePatch(validating, 501, 100)?.state, 'select-account', 'past the deadline: a new transfer from the account list');
+    const validating = {
+      ...base,
+      state: 'validate',
+      expiresAt: 10_000,
+      internal: { deadline: 500, accountId: 'A1', transactionId: 'T1' },
+    } as unknown as CheckoutRecord;
+    const lapsed = timePatch(validating, 501, 100);
+    assert.equal(lapsed?.state, 'select-account', 'past the deadline: a new transfer from the account list');
+    assert.deepEqual(lapsed?.internal, { accountId: 'A1' }, 'the account chosen stays; the transfer waited for goes');
     const crashed = { ...base, expiresAt: 10_000, internal: { busy: { op: 'transfer', since: 0 } } } as unknown as CheckoutRecord;
     assert.equal(timePatch(crashed, 50, 100), null, 'still in flight');
     assert.equal(timePatch(crashed, 101, 100)?.state, 'unknown');
@@ -63,5 +71,21 @@ describe('checkout state machine (pure)', () => {
     const p = timePatch(crashedLogin, 101, 100);
     assert.equal(p?.state, undefined);
     assert.equal((p?.internal as Record<string, unknown>).busy, undefined);
+  });
+
+  it('masks the account a receipt shows: the IBAN’s country and last four digits, nothing more', () => {
+    assert.equal(maskedAccount('Cuenta Nómina · ES9121000418450200051332'), 'ES •••• 1332');
+    assert.equal(maskedAccount('Cuenta · ES91 2100 0418 4502 0005 1332'), 'ES •••• 1332');
+    assert.equal(maskedAccount('Libreta 0049-1500-05-1234567890'), '•••• 7890', 'no IBAN: the last four digits the bank gave');
+    assert.equal(maskedAccount('Cuenta Joven'), undefined);
+    assert.equal(maskedAccount(undefined), undefined);
+  });
+
+  it('makes the receipt’s reference from the provider’s id, one way: short, stable, and not the id', () => {
+    const a = receiptReference('TX-20300310-0001');
+    assert.match(a, /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    assert.equal(receiptReference('TX-20300310-0001'), a);
+    assert.notEqual(receiptReference('TX-20300310-0002'), a);
+    assert.ok(!a.replace(/-/g, '').includes('2030'));
   });
 });

@@ -23,7 +23,7 @@ const PUBLIC: [RegExp, string][] = [
 ];
 
 /** Routes that answer something other than JSON (the isolated checkout's page and modules). */
-const NOT_JSON: Record<string, string> = { '/v1/frame': 'text/html', '/v1/frame/assets/{name}': 'text/javascript' };
+const NOT_JSON: Record<string, string> = { '/v1/frame': 'text/html', '/v1/frame/assets/{name}': 'text/javascript', '/v1/handoff/{token}': 'text/html' };
 
 /** The operations registered on the app (middleware entries left out), as `METHOD /path/{param}`. */
 function registered(h: Harness): { method: string; path: string }[] {
@@ -56,7 +56,7 @@ describe('routes', () => {
       const o = op(r);
       assert.ok(o, `${r.method} ${r.path} is in the document`);
       const ok = Object.keys(o.responses).filter((s) => /^2\d\d$/.test(s));
-      // A route that only redirects (the phone's hand-off link) documents its 303 instead.
+      // A route that only redirects (the phone's hand-off link's button) documents its 303 instead.
       assert.ok(ok.length > 0 || o.responses['303'], `${r.method} ${r.path} has a 2xx`);
       for (const s of ok) assert.ok(o.responses[s].content?.[NOT_JSON[r.path] ?? 'application/json']?.schema, `${r.method} ${r.path} ${s} has a schema`);
       for (const name of r.path.match(/\{([^}]+)\}/g) ?? []) {

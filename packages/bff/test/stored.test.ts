@@ -37,13 +37,14 @@ describe('what a checkout stores', () => {
     assert.equal(merchant.step.bank?.bankId, 'aurora');
   });
 
-  it('keeps the bank, the provider transaction and nothing of the session once paid', async () => {
+  it('keeps the bank, the account paid from (masked), the provider transaction and nothing of the session once paid', async () => {
     const c = await h.createCheckout();
     const v = await walk(h, c.clientSecret, 'cantabrico-empresas');
     assert.equal(v.state, 'succeeded');
     const { internal } = await stored(c.id);
-    assert.deepEqual(Object.keys(internal).sort(), ['bank', 'funnel', 'outcomeAt', 'transactionId']);
+    assert.deepEqual(Object.keys(internal).sort(), ['bank', 'funnel', 'outcomeAt', 'paidFrom', 'transactionId']);
     assert.equal(internal.bank?.bankId, 'cantabrico-empresas');
+    assert.match(internal.paidFrom ?? '', /^ES •••• \d{4}$/, 'of the account, its country and last four digits only');
   });
 
   it('keeps nothing of the session once cancelled at the account list', async () => {

@@ -62,8 +62,12 @@ export const API_ERROR_CODES = [
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
-/** Codes a client (the elements', the merchant's) makes when no answer carries one. */
-export const CLIENT_ERROR_CODES = ['network', 'invalid_response', 'http_error', 'generic'] as const;
+/**
+ * Codes a client (the elements', the merchant's) makes when no answer carries one; the `frame_`
+ * ones are the isolated checkout's host's, when its frame could not be shown: the BFF could not
+ * be reached, it refused the page's origin, or the frame did not say it was ready in time.
+ */
+export const CLIENT_ERROR_CODES = ['network', 'invalid_response', 'http_error', 'generic', 'frame_unreachable', 'frame_timeout', 'frame_refused'] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
 /** Every error code. */

@@ -24,6 +24,7 @@ export type {
   ContractBody,
   ErrorBody,
   HandoffAnswer,
+  HandoffBody,
   FieldView,
   LoginBody,
   ModeBody,

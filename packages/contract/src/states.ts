@@ -44,3 +44,11 @@ export type CheckoutIsolation = (typeof CHECKOUT_ISOLATIONS)[number];
 
 /** What the payer answers at a type-6 validation (approved in the bank's app on another device). */
 export const INDIRECT_SIGNED_VALUE = 'SIGNED';
+
+/** A link for the payer's phone: still usable, used (the phone went on to the bank with it), or expired. */
+export const HANDOFF_STATES = ['open', 'used', 'expired'] as const;
+export type HandoffState = (typeof HANDOFF_STATES)[number];
+
+/** The languages the kit speaks, and with it the pages the BFF shows the payer (the hand-off's). */
+export const KIT_LOCALES = ['en', 'es', 'ca', 'eu', 'gl'] as const;
+export type KitLocale = (typeof KIT_LOCALES)[number];

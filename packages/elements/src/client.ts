@@ -10,6 +10,7 @@ import type {
   ContractBody,
   ErrorBody,
   HandoffAnswer,
+  HandoffBody,
   LoginBody,
   ModeBody,
   PeriodicBody,
@@ -63,9 +64,10 @@ export interface CheckoutClient {
   mode(body: ModeBody): Promise<CheckoutView>;
   /**
    * `POST /v1/checkout/handoff`: a single-use link to the bank's page for the payer's phone,
-   * while the checkout waits there. Optional in a client of your own (no QR code is offered then).
+   * while the checkout waits there (its page in `locale`). Optional in a client of your own (no
+   * QR code is offered then).
    */
-  handoff?(): Promise<HandoffAnswer>;
+  handoff?(body?: HandoffBody): Promise<HandoffAnswer>;
 }
 
 export interface ApiIssue {
@@ -180,6 +182,6 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
     periodic: (body) => view('POST', '/v1/checkout/periodic', body),
     mode: (body) => view('POST', '/v1/checkout/mode', body),
     // Checked by its only reader (<bank-handoff>, loaded on demand).
-    handoff: () => call('POST', '/v1/checkout/handoff', {}) as Promise<HandoffAnswer>,
+    handoff: (body = {}) => call('POST', '/v1/checkout/handoff', body) as Promise<HandoffAnswer>,
   };
 }

@@ -49,6 +49,8 @@ export interface BankSelectDetail {
   label: string;
   /** 0 natural person, 1 legal person. */
   type: 0 | 1;
+  /** False for a bank in maintenance: it cannot be signed in to now (`<bank-checkout>` offers its page or another bank). */
+  active: boolean;
 }
 
 export interface ChallengeExpireDetail {
@@ -89,12 +91,14 @@ export interface BankEventMap {
   'bank-checkout-step': CheckoutStepDetail;
   'bank-checkout-complete': CheckoutCompleteDetail;
   'bank-checkout-error': CheckoutErrorDetail;
-  /** `<bank-selector>`: the payer chose a bank; detail `{bankId, label, type}`. */
+  /** `<bank-selector>`: the payer chose a bank; detail `{bankId, label, type, active}`. */
   'bank-select': BankSelectDetail;
   /** `<bank-challenge>`: the validation deadline passed. */
   'bank-challenge-expire': ChallengeExpireDetail;
   /** `<bank-result>`: the payer asked to try again. */
   'bank-retry': Record<string, never>;
+  /** `<bank-maintenance>`: the payer wants another bank than the one in maintenance. */
+  'bank-choose-other': Record<string, never>;
   /** `<bank-periodic-form>`: the payer submitted a valid periodic order. */
   'bank-periodic-submit': PeriodicSubmitDetail;
 }
@@ -107,6 +111,7 @@ declare global {
     'bank-select': CustomEvent<BankSelectDetail>;
     'bank-challenge-expire': CustomEvent<ChallengeExpireDetail>;
     'bank-retry': CustomEvent<Record<string, never>>;
+    'bank-choose-other': CustomEvent<Record<string, never>>;
     'bank-periodic-submit': CustomEvent<PeriodicSubmitDetail>;
   }
 }

@@ -15,6 +15,7 @@ export { BankSelector } from './bank-selector/bank-selector.js';
 export type { BankLoginForm } from './bank-login-form/bank-login-form.js';
 export type { BankSecondLogin, SecondLoginKind } from './bank-second-login/bank-second-login.js';
 export type { BankContractPicker, ContractItem } from './bank-contract-picker/bank-contract-picker.js';
+export type { BankMaintenance } from './bank-maintenance/bank-maintenance.js';
 export type { BankAccountPicker, AccountItem } from './bank-account-picker/bank-account-picker.js';
 export type { BankChallenge } from './bank-challenge/bank-challenge.js';
 export type { BankPeriodicForm } from './bank-periodic-form/bank-periodic-form.js';

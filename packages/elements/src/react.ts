@@ -16,6 +16,7 @@ import { BankSelector as BankSelectorElement } from './bank-selector/bank-select
 import { BankLoginForm as BankLoginFormElement } from './bank-login-form/bank-login-form.js';
 import { BankSecondLogin as BankSecondLoginElement } from './bank-second-login/bank-second-login.js';
 import { BankContractPicker as BankContractPickerElement } from './bank-contract-picker/bank-contract-picker.js';
+import { BankMaintenance as BankMaintenanceElement } from './bank-maintenance/bank-maintenance.js';
 import { BankAccountPicker as BankAccountPickerElement } from './bank-account-picker/bank-account-picker.js';
 import { BankChallenge as BankChallengeElement } from './bank-challenge/bank-challenge.js';
 import { BankPeriodicForm as BankPeriodicFormElement } from './bank-periodic-form/bank-periodic-form.js';
@@ -66,6 +67,14 @@ export const BankContractPicker = createComponent({
   react: React,
   events: stepEvents,
   displayName: 'BankContractPicker',
+});
+
+export const BankMaintenance = createComponent({
+  tagName: 'bank-maintenance',
+  elementClass: BankMaintenanceElement,
+  react: React,
+  events: { ...stepEvents, onBankChooseOther: on('bank-choose-other') },
+  displayName: 'BankMaintenance',
 });
 
 export const BankAccountPicker = createComponent({

@@ -71,8 +71,8 @@ describe('<bank-challenge>', () => {
     expect(q(el, '[part=position]').textContent).to.equal('B3');
     const img = q<HTMLImageElement>(el, 'img[part=card]');
     expect(img.getAttribute('src')).to.equal(CARD_IMAGE);
-    expect(img.alt, 'the position asked for, as text').to.equal('Your coordinates card. Enter the value at: Coordenada C4');
-    expect(q(el, `label[for=${inputs[5]!.id}]`).textContent).to.equal('Coordenada C4');
+    expect(img.alt, 'the position asked for, as text').to.equal('Your coordinates card. Enter the value at: C4');
+    expect(q(el, `label[for=${inputs[5]!.id}]`).textContent).to.equal('Value at C4 on the card shown');
     expect(q(el, 'button[type=submit]').textContent!.trim()).to.equal('Confirm payment');
     await expect(el).to.be.accessible();
   });
@@ -135,9 +135,16 @@ describe('<bank-challenge>', () => {
     clock.advance(4);
     await el.updateComplete;
     expect(timer.textContent).to.equal('1:01');
+    expect(live.textContent, 'no time that has passed is left to be read: the status empties a second after it spoke').to.equal('');
     clock.advance(1);
     await el.updateComplete;
     expect(live.textContent).to.equal('60 seconds left to confirm the payment.');
+    // A language switch while it speaks: it speaks the new language.
+    el.locale = 'es';
+    await el.updateComplete;
+    expect(live.textContent).to.equal('Quedan 60 segundos para confirmar el pago.');
+    el.locale = 'en';
+    await el.updateComplete;
     type(q<HTMLInputElement>(el, 'input'), '4829');
     clock.advance(30);
     await el.updateComplete;
@@ -152,7 +159,9 @@ describe('<bank-challenge>', () => {
     }
     expect((await expired).detail.deadline).to.equal(deadline(65));
     observer.disconnect();
-    expect(heard.filter((t, i) => t !== heard[i - 1])).to.deep.equal([
+    expect(heard.filter((t, i) => t && t !== heard[i - 1])).to.deep.equal([
+      '60 seconds left to confirm the payment.',
+      'Quedan 60 segundos para confirmar el pago.',
       '60 seconds left to confirm the payment.',
       '30 seconds left to confirm the payment.',
       '10 seconds left to confirm the payment.',

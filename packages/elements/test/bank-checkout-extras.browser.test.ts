@@ -27,10 +27,10 @@ function bffOf(start: CheckoutView, extra: Record<string, FakeRoute> = {}) {
     'POST /v1/checkout/handoff': () => ({ status: 200, body: { url: HANDOFF, expiresAt: new Date(FIXED_NOW + 600_000).toISOString() } }),
     ...extra,
   };
-  return { bff: fakeBff(routes), set };
+  return { bff: fakeBff(routes), set, routes };
 }
 
-async function mount(fetch: typeof globalThis.fetch, opts: { mode?: CheckoutMode; visited?: string[]; locale?: string } = {}) {
+async function mount(fetch: typeof globalThis.fetch, opts: { mode?: CheckoutMode; visited?: string[]; locale?: string; pollInterval?: number } = {}) {
   const visited = opts.visited ?? [];
   return fixture<BankCheckout>(
     html`<bank-checkout
@@ -38,7 +38,7 @@ async function mount(fetch: typeof globalThis.fetch, opts: { mode?: CheckoutMode
       checkout-secret="cs_test_secret"
       locale=${opts.locale ?? 'en'}
       mode=${opts.mode ?? ''}
-      poll-interval="30"
+      poll-interval=${opts.pollInterval ?? 30}
       .fetch=${fetch}
       .navigate=${(u: string) => visited.push(u)}
       .clock=${{ ...systemClock, now: () => FIXED_NOW }}
@@ -84,11 +84,46 @@ describe('<bank-checkout> beyond the steps', () => {
     await expect(el).to.be.accessible();
 
     // The phone pays; this page reads the checkout and shows the result with the receipt.
-    set(view({ state: 'succeeded', operationId: 'op-778', paidAt: new Date(FIXED_NOW).toISOString() }, { mode: 'redirect', modes: ALL }));
+    set(view({ state: 'succeeded', bankReference: '7KQ2-M9XD-4HTA', paidAt: new Date(FIXED_NOW).toISOString() }, { mode: 'redirect', modes: ALL }));
     // (The checks come from the element's own polling; a page in the background runs its timers once a second.)
     const receipt = await need(el, 'bank-receipt [part=receipt]', 15_000);
-    expect(text(receipt)).to.contain('op-778');
+    expect(text(receipt)).to.contain('7KQ2-M9XD-4HTA');
     expect(visited).to.deep.equal([]);
+  });
+
+  it('learns within seconds, by itself, that the phone used the code or that it expired: the dead code goes, a new one is offered', async () => {
+    const expiresAt = new Date(Date.now() + 600_000).toISOString();
+    const atBank = (handoff?: { state: 'open' | 'used' | 'expired'; expiresAt: string }) =>
+      view({ state: 'redirect', url: GATEWAY, ...(handoff ? { handoff } : {}) }, { mode: 'redirect', modes: ALL });
+    const { bff, set, routes } = bffOf(view({ state: 'select-bank' }, { modes: ALL }), {
+      'POST /v1/checkout/handoff': () => ({ status: 200, body: { url: HANDOFF, expiresAt } }),
+    });
+    // The checkout's own checks a minute apart: whatever reads the checkout sooner is the code's watch.
+    const el = await mount(bff.fetch, { mode: 'redirect', locale: 'gl', pollInterval: 60_000 });
+    (await need<HTMLButtonElement>(el, 'bank-handoff [part=offer]')).click();
+    await need(el, 'bank-handoff [part=qr]');
+    const asked = bff.calls.find((c) => c.path === '/v1/checkout/handoff');
+    expect(asked?.body, 'the phone’s page speaks the checkout’s language').to.deep.equal({ locale: 'gl' });
+    set(atBank({ state: 'used', expiresAt }));
+    const reads = bff.calls.length;
+    const status = await need(el, 'bank-handoff [part=handoff-status]');
+    await until(() => text(status) !== '', 'the code’s fate, told', 5_000);
+    expect(bff.calls.slice(reads).map((c) => `${c.method} ${c.path}`)).to.include('GET /v1/checkout');
+    expect(text(status)).to.equal('O código abriuse no móbil: continúa alí. Esta páxina amosa o resultado en canto o teu banco o confirme.');
+    const handoff = deep(el.shadowRoot!, 'bank-handoff')!.shadowRoot!;
+    expect(handoff.querySelector('[part=qr]'), 'the used code is not shown to be scanned again').to.equal(null);
+    expect(handoff.querySelector('[part=link]')).to.equal(null);
+    expect(text(handoff.querySelector('[part=renew]'))).to.equal('Amosar un código novo');
+    await expect(el).to.be.accessible();
+
+    // A new code; then time passes it by: expired, told without waiting for the checkout.
+    const soon = new Date(Date.now() + 300).toISOString();
+    routes['POST /v1/checkout/handoff'] = () => ({ status: 200, body: { url: `${HANDOFF}x`, expiresAt: soon } });
+    set(atBank({ state: 'open', expiresAt: soon }));
+    handoff.querySelector<HTMLButtonElement>('[part=renew]')!.click();
+    await until(() => handoff.querySelector('[part=qr]'), 'the new code');
+    await until(() => text(handoff.querySelector('[part=handoff-status]')) === 'Este código caducou: amosa un novo para continuar no móbil.', 'expired', 5_000);
+    expect(handoff.querySelector('[part=qr]')).to.equal(null);
   });
 
   it('offers the phone for a periodic order as a toggle the payer can take back', async () => {
@@ -102,13 +137,17 @@ describe('<bank-checkout> beyond the steps', () => {
     await until(() => toggle.getAttribute('aria-pressed') === 'false', 'released');
   });
 
-  it('offers the same bank at its own page when its sign-in fails upstream, in one tap', async () => {
+  it('offers the same bank at its own page when its sign-in fails upstream, in one tap, focus on the offer first', async () => {
     const visited: string[] = [];
     const failed = view({ state: 'login', bank: AURORA }, { modes: ['native', 'redirect'], error: { code: 'upstream', message: 'error.upstream' } });
     const { bff } = bffOf(failed);
     const el = await mount(bff.fetch, { visited });
     const start = await need<HTMLButtonElement>(el, 'bank-rail-offer [part=rail-start]');
     expect(text(start)).to.equal(`Pay at the page of ${AURORA.label}`);
+    await el.focusStep();
+    const offer = deep(el.shadowRoot!, 'bank-rail-offer')!;
+    expect(offer.shadowRoot!.activeElement?.id, 'focus on the offer, above the step: reading on meets it first').to.equal('rail-title');
+    expect(text(offer.shadowRoot!.activeElement)).to.equal('Pay at your bank’s own page');
     await expect(el).to.be.accessible();
     start.click();
     await until(() => visited.length === 1, 'navigated');
@@ -134,6 +173,36 @@ describe('<bank-checkout> beyond the steps', () => {
     expect(deep(other.shadowRoot!, 'bank-rail-offer')!.shadowRoot!.querySelector('[part=rail]')).to.equal(null);
   });
 
+  it('a bank in maintenance, chosen: says so, offers its own page (the checkout allows it) or another bank; its page in one tap', async () => {
+    const visited: string[] = [];
+    const { bff } = bffOf(view({ state: 'select-bank' }, { modes: ['native', 'redirect'] }));
+    const el = await mount(bff.fetch, { visited, locale: 'ca' });
+    (await need<HTMLElement>(el, 'bank-selector #bank-norte')).click();
+    const panel = await need(el, 'bank-maintenance [part=maintenance]');
+    const inside = deep(el.shadowRoot!, 'bank-maintenance')!.shadowRoot!;
+    await until(() => inside.activeElement?.id === 'title', 'focus on what it says');
+    expect(text(panel.querySelector('h2'))).to.equal('Banco Norte està en manteniment');
+    expect(text(panel.querySelector('p'))).to.equal('Ara mateix no es pot fer servir aquí. Pots pagar a la seva pàgina o triar un altre banc.');
+    expect(deep(el.shadowRoot!, 'bank-login-form'), 'no sign-in for it').to.equal(null);
+    await expect(el).to.be.accessible();
+    // Another bank: back to the list.
+    panel.querySelector<HTMLButtonElement>('[part=other]')!.click();
+    (await need<HTMLElement>(el, 'bank-selector #bank-norte')).click();
+    const page = await need<HTMLButtonElement>(el, 'bank-maintenance [part=page]');
+    expect(text(page)).to.equal('Paga a la pàgina de Banco Norte');
+    page.click();
+    await until(() => visited.length === 1, 'to the bank’s page');
+    expect(paths(bff.calls).filter((p) => p.startsWith('POST'))).to.deep.equal(['POST /v1/checkout/redirect']);
+
+    // Without the bank's-page method: another bank, or later.
+    const nativeOnly = bffOf(view({ state: 'select-bank' }, { modes: ['native'] }));
+    const other = await mount(nativeOnly.bff.fetch);
+    (await need<HTMLElement>(other, 'bank-selector #bank-norte')).click();
+    const only = await need(other, 'bank-maintenance [part=maintenance]');
+    expect(only.querySelector('[part=page]')).to.equal(null);
+    expect(text(only.querySelector('p'))).to.equal('It cannot be used here right now. Choose another bank, or come back later.');
+  });
+
   it('names the funnel step and the bank in bank-checkout-step', async () => {
     const { bff } = bffOf(view({ state: 'select-account', bank: { bankId: 'aurora', label: 'Aurora' }, accounts: [] }));
     const seen: unknown[] = [];
@@ -148,24 +217,37 @@ describe('<bank-checkout> beyond the steps', () => {
 });
 
 describe('<bank-receipt>', () => {
-  const paid = view({ state: 'succeeded', operationId: 'TX-20300310-0001', paidAt: new Date(FIXED_NOW).toISOString() });
+  const paid = view({
+    state: 'succeeded',
+    paidAt: new Date(FIXED_NOW).toISOString(),
+    payingBank: 'Banco Aurora · Particulares',
+    account: 'ES •••• 2345',
+    bankReference: '7KQ2-M9XD-4HTA',
+  });
+  const rows = (el: BankReceipt) => [...el.shadowRoot!.querySelectorAll('dt')].map((dt) => `${text(dt)}: ${text(dt.nextElementSibling)}`);
 
-  it('shows amount, payee, concept, reference, date and operation id in the payer’s language, and prints only itself', async () => {
+  it('says the payment was completed, with amount, payee, concept, reference, bank, account (masked), the bank’s reference and the date, and prints only itself', async () => {
     const el = await fixture<BankReceipt>(html`<bank-receipt locale="es" .view=${paid}></bank-receipt>`);
-    const rows = [...el.shadowRoot!.querySelectorAll('dt')].map((dt) => `${text(dt)}: ${text(dt.nextElementSibling)}`);
-    expect(rows).to.deep.equal([
+    expect(text(el.shadowRoot!.querySelector('[part=receipt-status]'))).to.equal('✓ Pago completado');
+    expect(rows(el)).to.deep.equal([
       'Importe pagado: 42,50 €',
       'Pagado a: Tienda Demo',
       'Cuenta del beneficiario: ES91 2100 0418 4502 0005 1332',
       'Concepto: Pedido 1042',
       'Referencia: ORD-1042',
+      'Banco pagador: Banco Aurora · Particulares',
+      'Pagado desde: ES •••• 2345',
+      'Referencia del banco: 7KQ2-M9XD-4HTA',
       `Fecha: ${new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeStyle: 'short' }).format(FIXED_NOW)}`,
-      'Id. de la operación: TX-20300310-0001',
     ]);
+    expect(el.shadowRoot!.innerHTML, 'nothing on it opens the checkout').not.to.contain(paid.id);
+    expect(el.shadowRoot!.querySelector('a'), 'no address on it').to.equal(null);
     expect(text(el.shadowRoot!.querySelector('h2'))).to.equal('Justificante');
-    // A print-only sheet on the page hides the rest on paper while the receipt shows.
+    // A print-only sheet on the page hides the rest on paper while the receipt shows; the status line is printed.
     const sheet = () => document.adoptedStyleSheets.find((s) => [...s.cssRules].some((r) => r.cssText.includes('@media print')));
     expect(sheet()).to.not.equal(undefined);
+    const status = el.shadowRoot!.querySelector<HTMLElement>('[part=receipt-status]')!;
+    expect(getComputedStyle(status).display).not.to.equal('none');
     const printed: string[] = [];
     const print = window.print;
     window.print = () => void printed.push('print');
@@ -178,6 +260,26 @@ describe('<bank-receipt>', () => {
     await expect(el).to.be.accessible();
     el.remove();
     expect(sheet(), 'the page prints as usual once the receipt is gone').to.equal(undefined);
+  });
+
+  it('speaks Catalan, Basque and Galician, its dates written by the kit in Basque and Galician', async () => {
+    const d = new Date(FIXED_NOW);
+    const time = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+    const expected: Record<string, [string, string, string]> = {
+      ca: ['Justificant', '✓ Pagament completat', `Data: ${new Intl.DateTimeFormat('ca', { dateStyle: 'long', timeStyle: 'short' }).format(d)}`],
+      eu: ['Ordainagiria', '✓ Ordainketa osatuta', `Data: 2030eko martxoaren ${d.getDate()}a, ${time}`],
+      gl: ['Xustificante', '✓ Pagamento completado', `Data: ${d.getDate()} de marzo de 2030, ${time}`],
+    };
+    for (const [locale, [title, status, date]] of Object.entries(expected)) {
+      const el = await fixture<BankReceipt>(html`<bank-receipt locale=${locale} .view=${paid}></bank-receipt>`);
+      await until(() => text(el.shadowRoot!.querySelector('h2')) === title, `the ${locale} receipt`);
+      expect(text(el.shadowRoot!.querySelector('[part=receipt-status]'))).to.equal(status);
+      expect(rows(el).at(-1)).to.equal(date);
+      const english = rows(el).filter((r) => /^(Amount paid|Paid to|Payee account|Concept|Reference|Paying bank|Paid from|Bank reference|Date):/.test(r));
+      expect(english, `no English label in ${locale}`).to.deep.equal([]);
+      await expect(el).to.be.accessible();
+      el.remove();
+    }
   });
 
   it('is not shown for a periodic order (a mandate, nothing paid) nor before success', async () => {

@@ -9,7 +9,7 @@ import type { BankCheckout } from '../src/bank-checkout/bank-checkout.js';
 import { extrasReady, stepFilesSettled } from '../src/bank-checkout/loaders.js';
 import { GROUPS, fakeBff, until, view } from './fixtures.js';
 
-const LATER = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank-second-login', 'bank-contract-picker'];
+const LATER = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank-second-login', 'bank-contract-picker', 'bank-maintenance'];
 
 describe('<bank-checkout> alone', () => {
   // In this order: the registry is the page's, and the first test must find nothing loaded yet.

@@ -36,9 +36,16 @@ describe('<bank-login-form>', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('names the bank’s fields in the checkout’s language: the bank’s own words in Spanish, marked as Spanish where the kit does not know them', async () => {
+  it('names the bank’s fields in the checkout’s language: the bank’s own words in Spanish; elsewhere the kit’s, the bank’s words beside them as a Spanish description', async () => {
     const labels = (el: BankLoginForm) =>
       [...el.shadowRoot!.querySelectorAll('label[part=label]')].map((l) => [l.textContent, l.getAttribute('lang')] as [string, string | null]);
+    const described = (el: BankLoginForm) =>
+      [...el.shadowRoot!.querySelectorAll('input')].map((i) => {
+        const bank = el.shadowRoot!.getElementById(`${i.id}-bank`);
+        return bank
+          ? [bank.querySelector('q')!.textContent, bank.querySelector('q')!.lang, (i.getAttribute('aria-describedby') ?? '').includes(bank.id)]
+          : null;
+      });
     const odd = {
       ...AURORA_EMPRESAS,
       logins: [
@@ -49,11 +56,17 @@ describe('<bank-login-form>', () => {
       ],
     };
     const en = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${odd}></bank-login-form>`);
-    expect(labels(en)).to.deep.equal([
+    expect(labels(en), 'every name in English, one the kit does not know by the words included').to.deep.equal([
       ['Company tax number (CIF)', null],
       ['Password', null],
       ['User code', null],
-      ['Firma de operaciones', 'es'],
+      ['Additional code', null],
+    ]);
+    expect(described(en), 'the bank’s own words, as a Spanish description of the field').to.deep.equal([
+      ['CIF', 'es', true],
+      ['Contraseña', 'es', true],
+      ['Código de usuario', 'es', true],
+      ['Firma de operaciones', 'es', true],
     ]);
     await expect(en).to.be.accessible();
     const es = await fixture<BankLoginForm>(html`<bank-login-form locale="es" .bank=${AURORA}></bank-login-form>`);
@@ -61,6 +74,7 @@ describe('<bank-login-form>', () => {
       ['DNI / NIE', null],
       ['Clave', null],
     ]);
+    expect(described(es), 'in Spanish the bank’s words are the names').to.deep.equal([null, null]);
     expect(es.shadowRoot!.querySelector('select#login-type option')!.textContent!.trim()).to.equal('DNI y clave');
     const ca = await fixture<BankLoginForm>(html`<bank-login-form locale="ca" .bank=${GALICIA}></bank-login-form>`);
     await until(() => labels(ca)[0]?.[0] === 'Usuari', 'the Catalan names');
@@ -187,6 +201,27 @@ describe('<bank-login-form>', () => {
       html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 2 })}></bank-login-form>`,
     );
     expect(more.shadowRoot!.querySelector('[part=last-attempt]')).to.equal(null);
+  });
+
+  it('says before the first try how many attempts there are, to sign in and to confirm together; not beside an error that says what is left', async () => {
+    const first = await fixture<BankLoginForm>(
+      html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 3 })}></bank-login-form>`,
+    );
+    const said = q(first, '[part=attempts]');
+    expect(said.textContent).to.equal('You have 3 tries in all to sign in and confirm the payment: each wrong password or code uses one.');
+    expect(q(first, 'button[type=submit]').getAttribute('aria-describedby')!.split(' ')).to.include(said.id);
+    await expect(first).to.be.accessible();
+    const eu = await fixture<BankLoginForm>(
+      html`<bank-login-form locale="eu" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 3 })}></bank-login-form>`,
+    );
+    await until(() => eu.shadowRoot!.querySelector('[part=attempts]'), 'the Basque form');
+    expect(q(eu, '[part=attempts]').textContent).to.equal(
+      '3 saiakera dituzu guztira saioa hasteko eta ordainketa berresteko: pasahitz edo kode oker bakoitzak bat kentzen du.',
+    );
+    const wrong = await fixture<BankLoginForm>(
+      html`<bank-login-form locale="en" .view=${view({ state: 'login', bank: AURORA }, { attemptsLeft: 2, error: { code: 'B100', message: 'error.B100' } })}></bank-login-form>`,
+    );
+    expect(wrong.shadowRoot!.querySelector('[part=attempts]')).to.equal(null);
   });
 
   it('retries a failed login from the view: the error, attempts left, and the bank of the step', async () => {

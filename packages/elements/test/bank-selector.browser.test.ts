@@ -57,18 +57,21 @@ describe('<bank-selector>', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('shows banks in maintenance but does not let them be chosen', async () => {
+  it('shows banks in maintenance as such; choosing one says it is not active (the page offers another way), and it is not remembered', async () => {
     const el = await render();
     const norte = options(el)[2]!;
-    expect(norte.getAttribute('aria-disabled')).to.equal('true');
     expect(norte.textContent).to.contain('in maintenance');
-    let chosen = 0;
-    el.addEventListener('bank-select', () => chosen++);
+    expect(norte.hasAttribute('aria-disabled'), 'it can be chosen: the page then says what can be done').to.equal(false);
+    const chosen: { bankId: string; active: boolean }[] = [];
+    el.addEventListener('bank-select', (e) => chosen.push({ bankId: e.detail.bankId, active: e.detail.active }));
     norte.click();
     await el.updateComplete;
-    expect(chosen).to.equal(0);
     options(el)[1]!.click();
-    expect(chosen).to.equal(1);
+    expect(chosen).to.deep.equal([
+      { bankId: 'norte', active: false },
+      { bankId: options(el)[1]!.id.replace(/^bank-/, ''), active: true },
+    ]);
+    expect(localStorage.getItem('bank-checkout:last-bank'), 'the bank in maintenance is not the one remembered').not.to.equal('norte');
   });
 
   it('works from the keyboard: arrows move, Enter chooses, Escape clears', async () => {
@@ -82,10 +85,10 @@ describe('<bank-selector>', () => {
     await sendKeys({ press: 'ArrowDown' });
     await el.updateComplete;
     expect(search(el).getAttribute('aria-activedescendant')).to.equal('bank-norte');
-    let events = 0;
-    el.addEventListener('bank-select', () => events++);
+    const inMaintenance: boolean[] = [];
+    el.addEventListener('bank-select', (e) => inMaintenance.push(e.detail.active));
     await sendKeys({ press: 'Enter' });
-    expect(events, 'a bank in maintenance is not chosen').to.equal(0);
+    expect(inMaintenance, 'a bank in maintenance is chosen as such').to.deep.equal([false]);
     await sendKeys({ press: 'ArrowUp' });
     const chosen = oneEvent(el, 'bank-select');
     await sendKeys({ press: 'Enter' });

@@ -26,8 +26,10 @@ describe('<bank-second-login>', () => {
     const el = await fixture<BankSecondLogin>(html`<bank-second-login locale="en" .view=${v} .client=${client}></bank-second-login>`);
     const input = q<HTMLInputElement>(el, 'input');
     expect([input.autocomplete, input.getAttribute('inputmode'), input.maxLength, input.type]).to.deep.equal(['one-time-code', 'numeric', 8, 'text']);
-    expect(q(el, `label[for=${input.id}]`).textContent).to.equal('Código de acceso recibido por SMS');
-    expect(q(el, `label[for=${input.id}]`).lang, 'the bank’s own words, marked as Spanish in an English form').to.equal('es');
+    expect(q(el, `label[for=${input.id}]`).textContent, 'the kit’s name, in the form’s language').to.equal('Access code received by SMS');
+    expect(q(el, '[part=bank-text] q').textContent, 'the bank’s own words, as a description').to.equal('Código de acceso recibido por SMS');
+    expect(q(el, '[part=bank-text] q').lang, 'marked as Spanish').to.equal('es');
+    expect(input.getAttribute('aria-describedby')).to.contain(q(el, '[part=bank-text]').id);
     expect(q(el, '[part=hint]').textContent).to.equal('Enter the access code your bank sent by SMS to +34 6** *** 218.');
     await expect(el).to.be.accessible();
     type(input, '73a1');
@@ -69,7 +71,9 @@ describe('<bank-contract-picker>', () => {
     const { bff, client } = clientFor({ 'POST /v1/checkout/contract': () => view({ state: 'select-account', bank, accounts: [] }) });
     const v = view({ state: 'select-contract', bank, contracts });
     const el = await fixture<BankContractPicker>(html`<bank-contract-picker locale="en" .view=${v} .client=${client}></bank-contract-picker>`);
-    expect(q(el, 'legend').textContent).to.equal('Choose a contract');
+    expect(q(el, 'h2').textContent, 'a heading names the step').to.equal('Choose a contract');
+    expect(q(el, 'fieldset').getAttribute('aria-labelledby'), 'and names the list').to.equal(q(el, 'h2').id);
+    expect(el.shadowRoot!.querySelector('legend'), 'not twice').to.equal(null);
     const submit = q<HTMLButtonElement>(el, 'button[type=submit]');
     expect(submit.disabled, 'nothing chosen yet').to.equal(true);
     await expect(el).to.be.accessible();
@@ -113,6 +117,14 @@ describe('<bank-account-picker>', () => {
     submit.click();
     await until(() => bff.calls.length, 'call');
     expect(bff.calls[0]!.body).to.deep.equal({ accountId: 'AUR-0002' });
+  });
+
+  it('after the confirmation’s deadline, the account the payer chose stays chosen, with Pay ready', async () => {
+    const v = view({ state: 'select-account', bank, accounts, chosen: 'AUR-0002' }, { error: { code: 'deadline', message: 'error.deadline' } });
+    const el = await fixture<BankAccountPicker>(html`<bank-account-picker locale="en" .view=${v}></bank-account-picker>`);
+    expect([...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')].map((r) => r.checked)).to.deep.equal([false, true]);
+    expect(q<HTMLButtonElement>(el, 'button[type=submit]').disabled).to.equal(false);
+    await expect(el).to.be.accessible();
   });
 
   it('preselects a single account and shows the account error of the view', async () => {

@@ -2,7 +2,8 @@
  * The isolated checkout's thin host (`@bank-checkout/elements/frame`), alone in a page: the frame
  * it makes, the handshake (the secret only to its own frame at the BFF's exact origin, never in
  * the address), every message checked, the frame sized to its content, the kit's events
- * re-fired on the host, and the warning when the BFF shares the page's origin.
+ * re-fired on the host, the warning when the BFF shares the page's origin, and its failures
+ * (a BFF down, an origin refused, no answer in time): said to the page and to the payer.
  */
 import { expect } from '@open-wc/testing';
 import '../src/frame/frame.js';
@@ -15,13 +16,20 @@ type Sent = { message: unknown; origin: string; transfer: Transferable[] };
 const warnings: unknown[][] = [];
 const warn = console.warn;
 
-async function mount(api: string): Promise<{ el: BankCheckoutFrame; frame: HTMLIFrameElement; sent: Sent[] }> {
+/** The host in the page, in Spanish, not yet loaded. */
+function place(api: string, attrs: Record<string, string> = {}): BankCheckoutFrame {
   const el = document.createElement('bank-checkout') as unknown as BankCheckoutFrame;
   el.setAttribute('isolate', '');
   el.setAttribute('api', api);
   el.setAttribute('checkout-secret', 'cs_test_secret');
   el.setAttribute('locale', 'es');
+  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
   document.body.append(el);
+  return el;
+}
+
+async function mount(api: string): Promise<{ el: BankCheckoutFrame; frame: HTMLIFrameElement; sent: Sent[] }> {
+  const el = place(api);
   const frame = el.shadowRoot!.querySelector('iframe')!;
   const sent: Sent[] = [];
   // The frame answers 404 on this test server, on this same origin, so its window can be watched.
@@ -60,11 +68,12 @@ describe('the isolated checkout host', () => {
     expect(placeholder, 'a placeholder').to.exist;
     expect(placeholder.getAttribute('role')).to.equal('status');
     await until(() => placeholder.textContent === 'Cargando el pago…', 'its words in the checkout’s language, once the status is in the page');
-    expect(placeholder.getBoundingClientRect().height, 'about the first screen, 32rem').to.equal(512);
+    const screen = Math.max(512, innerHeight);
+    expect(placeholder.getBoundingClientRect().height, 'the screen’s height, at least 32rem: what follows stays below the fold').to.equal(screen);
     expect(frame.inert, 'the loading frame is out of reach').to.equal(true);
     expect(getComputedStyle(frame).opacity, 'and out of view').to.equal('0');
     expect(frame.style.height, 'no fixed first height').to.equal('');
-    expect(el.getBoundingClientRect().height, 'the host is the placeholder’s height').to.equal(512);
+    expect(el.getBoundingClientRect().height, 'the host is the placeholder’s height').to.equal(screen);
     await expect(el).to.be.accessible();
 
     el.style.setProperty('--bank-checkout-placeholder-height', '300px');
@@ -80,10 +89,18 @@ describe('the isolated checkout host', () => {
     expect(el.getBoundingClientRect().height).to.equal(1235);
   });
 
-  it('says “loading” in the host’s language, as the catalogues do', async () => {
-    for (const [locale, [title, loading]] of Object.entries(HOST_TEXTS)) {
+  it('says “loading”, and each failure with Try again, in the host’s language: its title, loading and Try again as the catalogues say them', async () => {
+    expect(Object.keys(HOST_TEXTS).sort()).to.deep.equal(['ca', 'en', 'es', 'eu', 'gl']);
+    for (const [locale, [title, loading, unreachable, timeout, refused, retry]] of Object.entries(HOST_TEXTS)) {
       await loadLocale(locale);
-      expect([title, loading], locale).to.deep.equal([translate(locale, 'frame.title'), translate(locale, 'frame.loading')]);
+      expect([title, loading, retry], locale).to.deep.equal([
+        translate(locale, 'frame.title'),
+        translate(locale, 'frame.loading'),
+        translate(locale, 'action.retry'),
+      ]);
+      // The failures' words are the host's own (it must have them when nothing can be loaded): one for each, in each language.
+      expect(new Set([unreachable, timeout, refused]).size, locale).to.equal(3);
+      if (locale !== 'en') expect([unreachable, timeout, refused], locale).not.to.deep.equal(HOST_TEXTS.en!.slice(2, 5));
     }
     const { el, frame } = await mount(location.origin);
     el.setAttribute('locale', 'ca-ES');
@@ -157,5 +174,99 @@ describe('the isolated checkout host', () => {
     expect((updates[0] as { type: string; theme: { vars: Record<string, string> } }).theme.vars['--bank-color-primary']).to.equal('rgb(9, 9, 9)');
     el.setAttribute('locale', 'ca');
     await until(() => updates.some((u) => (u as { locale?: string }).locale === 'ca'), 'the new locale');
+  });
+
+  describe('when the frame cannot be shown', () => {
+    /** Mounts the host with the shop's own fallback, and waits for its error: the event, and how long it took. */
+    async function failing(api: string, timeout: number): Promise<{ el: BankCheckoutFrame; detail: Record<string, unknown>; ms: number }> {
+      const started = performance.now();
+      let detail: Record<string, unknown> | null = null;
+      const onError = (e: Event) => (detail = (e as CustomEvent).detail);
+      document.addEventListener('bank-checkout-error', onError);
+      try {
+        const el = place(api, { 'frame-timeout': String(timeout) });
+        const fallback = document.createElement('a');
+        fallback.slot = 'fallback';
+        fallback.href = '/pay-another-way';
+        fallback.textContent = 'Pay by card instead';
+        el.append(fallback);
+        await until(() => detail, 'bank-checkout-error', timeout + 5_000);
+        return { el, detail: detail!, ms: performance.now() - started };
+      } finally {
+        document.removeEventListener('bank-checkout-error', onError);
+      }
+    }
+
+    /** The failure the payer sees: its words, Try again, and the shop's fallback in view. */
+    async function seen(el: BankCheckoutFrame) {
+      const failure = await until(() => el.shadowRoot!.querySelector<HTMLElement>('[part="failure"]'), 'the failure');
+      await until(() => failure.querySelector('p')!.textContent, 'its words');
+      const slot = failure.querySelector('slot[name="fallback"]') as HTMLSlotElement;
+      return {
+        role: failure.getAttribute('role'),
+        text: failure.querySelector('p')!.textContent,
+        retry: failure.querySelector('[part="retry"]')?.textContent,
+        fallback: slot.assignedElements().map((e) => e.textContent),
+        fallbackShown: (el.querySelector('[slot=fallback]') as HTMLElement).getBoundingClientRect().height > 0,
+        frame: el.shadowRoot!.querySelector('iframe'),
+        placeholder: el.shadowRoot!.querySelector('[part="placeholder"]'),
+      };
+    }
+
+    it('with the BFF down: frame_unreachable within the timeout, and the payer is told in the checkout’s language, with Try again and the shop’s fallback', async () => {
+      const { port } = (await (await fetch('/__closed-port')).json()) as { port: number };
+      const { el, detail, ms } = await failing(`http://127.0.0.1:${port}`, 4_000);
+      expect(detail).to.deep.equal({ checkoutId: null, code: 'frame_unreachable', status: null, requestId: null });
+      expect(ms, 'within the timeout').to.be.below(4_000);
+      expect(await seen(el)).to.deep.equal({
+        role: 'alert',
+        text: HOST_TEXTS.es![2],
+        retry: 'Reintentar',
+        fallback: ['Pay by card instead'],
+        fallbackShown: true,
+        frame: null,
+        placeholder: null,
+      });
+      await expect(el).to.be.accessible();
+    });
+
+    it('with the page’s origin refused by the BFF: frame_refused, said to the developer in the console too', async () => {
+      const errors: unknown[][] = [];
+      const error = console.error;
+      console.error = (...args: unknown[]) => void errors.push(args);
+      try {
+        // The test server under another name: another origin, to which it answers no CORS.
+        const other = location.hostname === '127.0.0.1' ? 'localhost' : '127.0.0.1';
+        const { el, detail, ms } = await failing(`http://${other}:${location.port}`, 6_000);
+        expect(detail.code).to.equal('frame_refused');
+        expect(ms, 'when the frame loaded, before the timeout').to.be.below(6_000);
+        expect((await seen(el)).text).to.equal(HOST_TEXTS.es![4]);
+        expect(
+          errors.some((e) => String(e[0]).includes('ALLOWED_ORIGINS')),
+          'the console names ALLOWED_ORIGINS',
+        ).to.equal(true);
+      } finally {
+        console.error = error;
+      }
+    });
+
+    it('with a BFF that answers but no frame that says it is ready: frame_timeout at the timeout; Try again loads the frame anew, in the placeholder’s place', async () => {
+      // The test server answers the frame's address with a page that never says `ready`.
+      const { el, detail } = await failing(location.origin, 300);
+      expect(detail.code).to.equal('frame_timeout');
+      const shown = await seen(el);
+      expect(shown.text).to.equal(HOST_TEXTS.es![3]);
+      el.setAttribute('locale', 'gl');
+      await until(() => el.shadowRoot!.querySelector('[part="failure"] p')!.textContent === HOST_TEXTS.gl![3], 'the failure follows the language');
+      expect(el.shadowRoot!.querySelector('[part="retry"]')!.textContent).to.equal('Tentar de novo');
+
+      (el.shadowRoot!.querySelector('[part="retry"]') as HTMLButtonElement).click();
+      const frame = el.shadowRoot!.querySelector('iframe');
+      const placeholder = el.shadowRoot!.querySelector<HTMLElement>('[part="placeholder"]');
+      expect(frame, 'a new frame').to.exist;
+      expect(placeholder, 'loading again').to.exist;
+      expect(el.shadowRoot!.activeElement, 'focus kept on the placeholder, not lost').to.equal(placeholder);
+      expect(el.shadowRoot!.querySelector('[part="failure"]')).to.equal(null);
+    });
   });
 });

@@ -6,12 +6,14 @@ import { en as enUpFront } from '../src/i18n/en.js';
 import { enChallenge } from '../src/i18n/en-challenge.js';
 import { enPeriodic } from '../src/i18n/en-periodic.js';
 import { enSteps } from '../src/i18n/en-steps.js';
+import { enExtras } from '../src/i18n/en-extras.js';
 // The steps' texts, registered as the steps' file does when it runs (the tests below use them).
 import '../src/i18n/steps.js';
 import { es as esUpFront } from '../src/i18n/es.js';
 import { esChallenge } from '../src/i18n/es-challenge.js';
 import { esPeriodic } from '../src/i18n/es-periodic.js';
 import { esSteps } from '../src/i18n/es-steps.js';
+import { esExtras } from '../src/i18n/es-extras.js';
 import { ca } from '../src/i18n/ca.js';
 import { eu } from '../src/i18n/eu.js';
 import { gl } from '../src/i18n/gl.js';
@@ -19,9 +21,9 @@ import { errorKey, interpolate, registerCatalogue, registerTexts, resolveLocale,
 import { NATIVE_ERROR_CODES } from '@bank-checkout/provider';
 import { API_ERROR_CODES, BFF_ERROR_CODES, CLIENT_ERROR_CODES, MERCHANT_ERROR_CODES, PROVIDER_ERROR_CODES } from '@bank-checkout/contract';
 
-/** English and Spanish whole: what a page loads up front, and the parts the forms bring. */
-const en: Catalogue = { ...enUpFront, ...enSteps, ...enChallenge, ...enPeriodic };
-const es: Catalogue = { ...esUpFront, ...esSteps, ...esChallenge, ...esPeriodic };
+/** English and Spanish whole: what a page loads up front, and the parts the forms and the extras bring. */
+const en: Catalogue = { ...enUpFront, ...enSteps, ...enChallenge, ...enPeriodic, ...enExtras };
+const es: Catalogue = { ...esUpFront, ...esSteps, ...esChallenge, ...esPeriodic, ...esExtras };
 const catalogues = { en, es, ca, eu, gl } as const;
 const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -85,6 +87,9 @@ describe('the contract’s error codes', () => {
       'provider_error',
       'provider_rejected',
       'frame_unavailable',
+      'frame_unreachable',
+      'frame_timeout',
+      'frame_refused',
       'unavailable',
       'store_unavailable',
       'origin_refused',
@@ -130,8 +135,8 @@ describe('locale resolution and messages', () => {
 
   it('has the texts of the forms on demand split by the prefixes their files use, and each form adds its own', () => {
     for (const key of Object.keys(enUpFront))
-      assert.ok(!/^(challenge|periodic|iban|frequency|login|second|contract|account|field|bankField)\./.test(key), `${key} belongs with its form`);
-    for (const key of Object.keys(enSteps)) assert.match(key, /^(login|second|contract|account|field|bankField)\./);
+      assert.ok(!/^(challenge|periodic|iban|frequency|login|maintenance|second|contract|account|field|bankField)\./.test(key), `${key} belongs with its form`);
+    for (const key of Object.keys(enSteps)) assert.match(key, /^(login|maintenance|second|contract|account|field|bankField)\./);
     for (const key of Object.keys(enChallenge)) assert.match(key, /^challenge\./);
     for (const key of Object.keys(enPeriodic)) assert.match(key, /^(periodic|iban|frequency)\./);
     registerTexts({ en: enChallenge, es: esChallenge });

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { validateField, type FieldRules } from '../src/logic/validators.js';
 import { parseDigits, parseFieldInput, parseIdentityDocument } from '../src/logic/parsers.js';
-import { formatCents, formatClock, formatIban, normalizeForSearch } from '../src/logic/format.js';
+import { formatCents, formatClock, formatIban, longDate, normalizeForSearch } from '../src/logic/format.js';
+import { eu } from '../src/i18n/eu.js';
+import { gl } from '../src/i18n/gl.js';
 import { ANNOUNCE_AT_SECONDS, announcementDue, deadlineMs, secondsLeft } from '../src/logic/countdown.js';
 import { LAST_BANK_KEY, banksFor, findBank, needsPersonType, recallBank, rememberBank } from '../src/logic/banks.js';
 import { filterBanks } from './bank-search.js';
@@ -90,6 +92,28 @@ describe('formatters', () => {
   it('normalises text for search: accents, case and spaces', () => {
     assert.equal(normalizeForSearch('  Caixa   GALÍCIA '), 'caixa galicia');
     assert.equal(normalizeForSearch('Cañón'), 'canon');
+  });
+});
+
+describe('long dates the kit writes itself (Basque and Galician)', () => {
+  const months = (cat: { 'date.months': string }) => cat['date.months'].split(',');
+  const at = (year: number, month: number, day: number, hour = 18, minute = 2) => ({ year, month, day, hour, minute });
+
+  it('writes Basque with the year’s ending as it is spoken, the month in the genitive and the day’s article', () => {
+    const m = months(eu);
+    assert.equal(longDate(at(2026, 11, 25), 'eu', m), '2026ko azaroaren 25a, 18:02');
+    assert.equal(longDate(at(2030, 3, 1, 9, 5), 'eu', m), '2030eko martxoaren 1a, 09:05', 'hogeita hamar: -eko');
+    // The years whose last word ends in a consonant (bat, bost, hamar, hamabost, ehun) take -eko.
+    const endings = [2020, 2021, 2022, 2025, 2030, 2035, 2040, 2041, 2000, 2100].map((y) => longDate(at(y, 1, 2), 'eu', m)!.split(' ')[0]);
+    assert.deepEqual(endings, ['2020ko', '2021eko', '2022ko', '2025eko', '2030eko', '2035eko', '2040ko', '2041eko', '2000ko', '2100eko']);
+    assert.equal(longDate(at(2026, 1, 5), 'eu-ES', m), '2026ko urtarrilaren 5a, 18:02', 'a regional tag too');
+  });
+
+  it('writes Galician as Galician writes a long date, and leaves every other language to Intl', () => {
+    assert.equal(longDate(at(2026, 11, 25), 'gl', months(gl)), '25 de novembro de 2026, 18:02');
+    assert.equal(longDate(at(2026, 6, 3, 0, 0), 'gl', months(gl)), '3 de xuño de 2026, 00:00');
+    for (const locale of ['en', 'es', 'ca', 'fr']) assert.equal(longDate(at(2026, 11, 25), locale, months(gl)), null, locale);
+    assert.equal(longDate(at(2026, 11, 25), 'gl', []), null, 'no month names: Intl writes it');
   });
 });
 

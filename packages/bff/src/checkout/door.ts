@@ -38,8 +38,8 @@ export interface ServiceDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** Writes that never change a checkout's state: a launch token, a hand-off link, what reconciliation asked. */
-const NO_STATE = ['launch', 'handoff', 'reconcile'] as const;
+/** Writes that never change a checkout's state: a launch token, a hand-off link, what reconciliation asked, the bank a link payment came from. */
+const NO_STATE = ['launch', 'handoff', 'reconcile', 'paying-bank'] as const;
 type NoStateChange = (typeof NO_STATE)[number];
 
 /** What a change does while a call is with the bank: refused (409), left for later, or made (it touches nothing the call writes). */

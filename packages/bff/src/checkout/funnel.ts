@@ -68,12 +68,49 @@ function count(row: FunnelRow, rec: CheckoutRecord): void {
   else if (rec.state !== 'succeeded' && !UNPAID_ENDINGS.includes(rec.state)) row.open++;
 }
 
-/** The funnel of these checkouts: the total, and one row per bank (the most started first; no bank last). */
-export function countFunnel(records: readonly CheckoutRecord[]): { total: FunnelRow; banks: FunnelRow[] } {
+/**
+ * A bank's name as the provider's two services are compared by: without accents, case, marks
+ * and the word for personal banking (the payment-link service's "Banco Aurora" is the native
+ * service's "Banco Aurora · Particulares"; "· Empresas" stays another bank).
+ */
+export function bankNameKey(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[·|,;:()\-–—]/g, ' ')
+    .replace(/\b(particulares|particular|personas|personal)\b/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * One row per bank: a mark that names a bank of the payment-link service (a periodic order's, or
+ * one learnt after a payment at the bank's page) counts under the native bank of the same name,
+ * when there is one; any other mark stays as it is.
+ */
+export function oneRowPerBank(nativeBanks: readonly { bankId: string; label: string }[]): (mark: FunnelMark | undefined) => FunnelMark | undefined {
+  const ids = new Set(nativeBanks.map((b) => b.bankId));
+  const byName = new Map(nativeBanks.map((b) => [bankNameKey(b.label), b] as const));
+  return (mark) => {
+    if (!mark?.bankId || ids.has(mark.bankId) || !mark.bank) return mark;
+    const same = byName.get(bankNameKey(mark.bank));
+    return same ? { ...mark, bankId: same.bankId, bank: same.label } : mark;
+  };
+}
+
+/**
+ * The funnel of these checkouts: the total, and one row per bank (the most started first; no bank
+ * last). `sameBank` names each mark's bank as its row (oneRowPerBank).
+ */
+export function countFunnel(
+  records: readonly CheckoutRecord[],
+  sameBank: (mark: FunnelMark | undefined) => FunnelMark | undefined = (m) => m,
+): { total: FunnelRow; banks: FunnelRow[] } {
   const total = emptyRow(null, null);
   const byBank = new Map<string, FunnelRow>();
   for (const rec of records) {
-    const mark = rec.internal.funnel;
+    const mark = sameBank(rec.internal.funnel);
     const key = mark?.bankId ?? '';
     let row = byBank.get(key);
     if (!row) byBank.set(key, (row = emptyRow(mark?.bankId ?? null, mark?.bank ?? null)));

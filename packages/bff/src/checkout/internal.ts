@@ -5,7 +5,7 @@
  * or code.
  */
 import type { FieldBank, ValidationBank } from '@bank-checkout/provider';
-import type { FunnelStep } from '@bank-checkout/contract';
+import type { FunnelStep, KitLocale } from '@bank-checkout/contract';
 
 export interface SecondLoginInternal {
   type: 1 | 2 | 3;
@@ -70,8 +70,13 @@ export interface Internal {
   linkBank?: { bankId: string; label: string };
   /** The furthest funnel step the checkout reached, with its bank (for the merchant's funnel; kept for its whole life). */
   funnel?: FunnelMark;
-  /** A hand-off to the payer's phone: the SHA-256 of its single-use token, until when it holds, and whether it was used. */
-  handoff?: { hash: string; expiresAt: number; used: boolean };
+  /**
+   * A hand-off to the payer's phone: the SHA-256 of its single-use token, until when it holds,
+   * whether it was used, and the language of the page it opens.
+   */
+  handoff?: { hash: string; expiresAt: number; used: boolean; locale?: KitLocale };
+  /** The account a payment was made from, masked (`ES •••• 2345`), for the payer's receipt. */
+  paidFrom?: string;
 }
 
 /**
@@ -129,10 +134,12 @@ export function finished(i: Internal): Internal {
     linkSignedAt,
     reconciliation,
   } = i;
+  const paidFrom = i.paidFrom ?? maskedAccount(i.accounts?.find((a) => a.accountId === i.accountId)?.accountInfo);
   return Object.fromEntries(
     Object.entries({
       explicitDestiny,
       bank: bank && { bankId: bank.bankId, label: bank.label },
+      paidFrom,
       transactionId,
       idDebt,
       linkTransactionId,
@@ -146,6 +153,18 @@ export function finished(i: Internal): Internal {
       reconciliation,
     }).filter(([, v]) => v !== undefined),
   ) as Internal;
+}
+
+/**
+ * An account as a receipt shows it: the country of its IBAN and its last four digits
+ * (`ES •••• 2345`), or the last four digits the bank's text has; nothing more of it.
+ */
+export function maskedAccount(info: string | undefined): string | undefined {
+  if (!info) return undefined;
+  const iban = /\b([A-Z]{2})\d{2}(?:\s?[A-Z0-9]){11,30}\b/.exec(info);
+  const digits = (iban ? iban[0] : info).replace(/\D/g, '');
+  if (digits.length < 4) return undefined;
+  return `${iban ? `${iban[1]} ` : ''}•••• ${digits.slice(-4)}`;
 }
 
 /** The data without the lock of a call in flight. */

@@ -3,15 +3,44 @@
  * here. The state machine itself (where each action's outcomes lead, what time does) is the
  * declaration in declaration.ts.
  */
+import { createHash } from 'node:crypto';
 import type { FieldBank, BankType } from '@bank-checkout/provider';
 import type { CheckoutRecord } from '../store/types.js';
-import { fieldProblem, type BankView, type CheckoutView, type FieldView, type PeriodicBankView, type StepView } from '@bank-checkout/contract';
+import {
+  fieldProblem,
+  type HandoffState,
+  type BankView,
+  type CheckoutView,
+  type FieldView,
+  type PeriodicBankView,
+  type StepView,
+} from '@bank-checkout/contract';
 import type { Issue } from '../errors.js';
 import { actionsFor, backLeadsTo, isFinal, viewError } from './transitions.js';
 
 export { isFinal, viewError };
 
 /* ---------- views ---------- */
+
+/** A hand-off link as the desktop sees it: still open, used by the phone, or expired. */
+function handoffView(h: NonNullable<CheckoutRecord['internal']['handoff']>, now: number): { state: HandoffState; expiresAt: string } {
+  return { state: h.used ? 'used' : now >= h.expiresAt ? 'expired' : 'open', expiresAt: new Date(h.expiresAt).toISOString() };
+}
+
+/**
+ * The payer's receipt reference of a payment: the first 60 bits of the SHA-256 of the provider's
+ * operation id, in 12 letters and digits (`7KQ2-M9XD-4HTA`). It names the payment without
+ * being the provider's id, which stays in the BFF; the merchant's view carries the same code.
+ */
+export function receiptReference(providerId: string): string {
+  const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const bytes = createHash('sha256').update(providerId).digest();
+  let bits = 0n;
+  for (const b of bytes.subarray(0, 8)) bits = (bits << 8n) | BigInt(b);
+  let code = '';
+  for (let k = 0; k < 12; k++) code += ALPHABET[Number((bits >> BigInt(64 - 5 * (k + 1))) & 31n)];
+  return code.match(/.{4}/g)!.join('-');
+}
 
 export function fieldView(f: FieldBank, sandbox: boolean): FieldView {
   return {
@@ -85,6 +114,8 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
           ...(i.refused?.includes(a.accountId) ? { refused: true } : {}),
         })),
         back: backLeadsTo(rec) === 'select-contract' ? 'select-contract' : 'login',
+        // The account of a transfer that did not go through in time stays chosen (not one the bank refused).
+        ...(i.accountId && !i.refused?.includes(i.accountId) && i.accounts?.some((a) => a.accountId === i.accountId) ? { chosen: i.accountId } : {}),
       };
     case 'validate':
       return {
@@ -95,13 +126,20 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
         validations: (i.validations ?? []).map((v) => ({ ...fieldView(v, ctx.sandbox), type: v.type, value: v.value ?? null })),
       };
     case 'redirect':
-      return { state: 'redirect', url: i.url ?? '' };
+      return { state: 'redirect', url: i.url ?? '', ...(i.handoff ? { handoff: handoffView(i.handoff, ctx.now ?? Date.now()) } : {}) };
     case 'succeeded': {
-      // The payer's receipt: the payment is done, the id opens nothing at the provider without the BFF's keys.
-      // The receipt's reference of the operation is the checkout's own id: the provider's session
-      // and transaction ids never leave the BFF (the merchant reads them through its own API).
-      const operationId = rec.id;
-      return { state: 'succeeded', operationId, ...(i.outcomeAt ? { paidAt: new Date(i.outcomeAt).toISOString() } : {}) };
+      // The payer's receipt: when, at which bank, from which account (masked), and the provider's
+      // reference as a code made from its id (the id itself never leaves the BFF). Nothing on it
+      // opens anything: no checkout id, no address.
+      const reference = i.transactionId ?? i.linkTransactionId;
+      const payingBank = i.bank?.label ?? i.linkBank?.label;
+      return {
+        state: 'succeeded',
+        ...(i.outcomeAt ? { paidAt: new Date(i.outcomeAt).toISOString() } : {}),
+        ...(payingBank ? { payingBank } : {}),
+        ...(i.paidFrom ? { account: i.paidFrom } : {}),
+        ...(reference ? { bankReference: receiptReference(reference) } : {}),
+      };
     }
     case 'periodic':
       return { state: 'periodic', banks: ctx.periodicBanks ?? [], ...(ctx.periodicBanksError ? { banksError: ctx.periodicBanksError } : {}) };

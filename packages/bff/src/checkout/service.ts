@@ -13,6 +13,7 @@ import { createCore, type ServiceDeps } from './core.js';
 import { linkActions } from './links.js';
 import { nativeActions } from './native.js';
 import { handoffActions } from './handoff.js';
+import { payingBankActions } from './paying-bank.js';
 import { toView } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
 import { launchActions, newLaunch } from './launch.js';
@@ -279,6 +280,8 @@ export function createCheckoutService(deps: ServiceDeps) {
     applyLinkResult: links.applyLinkResult,
     /** Links for the payer's phone to the bank's page (handoff.ts). */
     handoff: handoffActions(core),
+    /** The bank a payment at the bank's page was made from, learnt after it (paying-bank.ts). */
+    payingBank: payingBankActions(core),
   };
 }
 

@@ -238,8 +238,8 @@ export function timePatch(rec: CheckoutRecord, now: number, leaseMs: number, lin
   if (i.busy) return null;
   const { deadline, expires } = STATES[rec.state].time;
   if (deadline && i.deadline !== undefined && now > i.deadline) {
-    // The transfer waited for is abandoned; the bank session and the account list stay.
-    const { validations, deadline: _, round, transactionId, accountId, ...rest } = i;
+    // The transfer waited for is abandoned; the bank session, the account list and the account chosen stay.
+    const { validations, deadline: _, round, transactionId, ...rest } = i;
     return { state: deadline.to, error: viewError(deadline.code), internal: rest };
   }
   if (!expires) return null;

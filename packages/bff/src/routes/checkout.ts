@@ -16,7 +16,8 @@ import { json, jsonRequest, jsonText, router, SECURITY, withErrors } from '../op
 import { toApiError } from '../upstream.js';
 import type { AppParts } from '../parts.js';
 
-const isEmpty = (schema: z.ZodType) => schema === contract.emptyBody;
+/** Bodies that may be left out (an action without data; a hand-off without a language). */
+const isEmpty = (schema: z.ZodType) => schema === contract.emptyBody || schema === contract.handoffBody;
 
 /** Whether an If-None-Match header names `etag` (a list, weak or strong, or `*`). */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -213,11 +214,11 @@ export function checkoutRoutes(p: AppParts) {
   app.openapi(
     checkoutAction(
       '/checkout/handoff',
-      "A single-use link that opens this checkout's bank page on the payer's phone (while it waits there)",
-      contract.emptyBody,
+      "A single-use link that opens this checkout's bank page on the payer's phone (while it waits there), its page in `locale`",
+      contract.handoffBody,
       contract.handoffAnswer,
     ),
-    async (c) => c.json(await p.service.handoff.create(c.get('checkout')), 200),
+    async (c) => c.json(await p.service.handoff.create(c.get('checkout'), c.req.valid('json').locale), 200),
   );
   app.openapi(action('/checkout/mode', 'Choose native, redirect or periodic', contract.modeBody), (c) =>
     act(c, (rec) => p.service.chooseMode(rec, c.req.valid('json').mode)),

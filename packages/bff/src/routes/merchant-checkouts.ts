@@ -7,7 +7,7 @@ import { z } from '@hono/zod-openapi';
 import * as m from '@bank-checkout/contract/schemas';
 import { errors } from '../errors.js';
 import { toView } from '../checkout/machine.js';
-import { countFunnel } from '../checkout/funnel.js';
+import { countFunnel, oneRowPerBank } from '../checkout/funnel.js';
 import { json, jsonRequest, router } from '../openapi.js';
 import type { CheckoutRecord } from '../store/types.js';
 import type { AppParts } from '../parts.js';
@@ -153,7 +153,10 @@ export function merchantCheckoutRoutes(p: AppParts) {
     if (from >= to) throw errors.validation([{ path: 'from', message: 'must be before to' }]);
     const rows = await p.store.listCheckoutsCreated({ from, to, limit: FUNNEL_MAX_CHECKOUTS + 1 });
     const truncated = rows.length > FUNNEL_MAX_CHECKOUTS;
-    const { total, banks } = countFunnel(truncated ? rows.slice(0, FUNNEL_MAX_CHECKOUTS) : rows);
+    // The native bank list (cached) names the rows: a bank of the other service counts under the native one of its name.
+    const groups = (await p.upstream.nativeBanks().catch(() => null)) ?? p.upstream.nativeBanks.last() ?? [];
+    const sameBank = oneRowPerBank(groups.flatMap((g) => g.types));
+    const { total, banks } = countFunnel(truncated ? rows.slice(0, FUNNEL_MAX_CHECKOUTS) : rows, sameBank);
     return c.json({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), total, banks, truncated }, 200);
   });
 

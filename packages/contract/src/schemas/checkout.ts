@@ -8,6 +8,7 @@ import { CHECKOUT_MODES, CHECKOUT_STATES } from '../states.js';
 import { CHECKOUT_ACTIONS } from '../actions.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { cleanText } from './primitives.js';
+import { HANDOFF_STATES, KIT_LOCALES } from '../states.js';
 
 /* ---------- request bodies (elements → BFF) ---------- */
 
@@ -148,6 +149,8 @@ export const stepView = z.discriminatedUnion('state', [
      * sign-in (the bank session ends).
      */
     back: z.enum(['select-contract', 'login']).optional(),
+    /** The account the payer chose for a transfer that did not go through in time: it stays chosen. */
+    chosen: z.string().optional(),
   }),
   z.object({
     state: z.literal('validate'),
@@ -158,7 +161,15 @@ export const stepView = z.discriminatedUnion('state', [
     deadline: z.string(),
     validations: z.array(validationView),
   }),
-  z.object({ state: z.literal('redirect'), url: z.string() }),
+  z.object({
+    state: z.literal('redirect'),
+    url: z.string(),
+    /**
+     * The last link for the payer's phone (`POST /v1/checkout/handoff`): still `open`, `used` (the
+     * phone went on to the bank's page with it), or `expired`. Absent before any.
+     */
+    handoff: z.object({ state: z.enum(HANDOFF_STATES), expiresAt: z.string() }).optional(),
+  }),
   z.object({
     state: z.literal('periodic'),
     banks: z.array(periodicBankView),
@@ -167,10 +178,18 @@ export const stepView = z.discriminatedUnion('state', [
   }),
   z.object({
     state: z.literal('succeeded'),
-    /** The provider's id of the payment (for the payer's receipt), once paid. */
-    operationId: z.string().optional(),
     /** When the payment was confirmed (ISO instant). */
     paidAt: z.string().optional(),
+    /** The receipt's paying bank, when the payment was made at a bank the checkout knows. */
+    payingBank: z.string().optional(),
+    /** The account paid from, masked (`ES •••• 2345`), when the bank showed it. */
+    account: z.string().optional(),
+    /**
+     * The payment's reference at the provider, for the payer's receipt: a short code made from the
+     * provider's operation id (which itself never leaves the BFF); the merchant's view of the
+     * checkout carries the same code.
+     */
+    bankReference: z.string().optional(),
   }),
   z.object({ state: z.literal('failed') }),
   z.object({ state: z.literal('expired') }),
@@ -224,9 +243,17 @@ export const checkoutStart = z.object({ view: checkoutView, banks: banksResponse
 export type CheckoutStart = z.infer<typeof checkoutStart>;
 
 /**
+ * `POST /v1/checkout/handoff`: `locale` is the language of the page the link opens on the phone
+ * (the checkout's); without it, the phone's own.
+ */
+export const handoffBody = z.strictObject({ locale: z.enum(KIT_LOCALES).optional() });
+export type HandoffBody = z.infer<typeof handoffBody>;
+
+/**
  * `POST /v1/checkout/handoff`: a link for the payer's phone while the checkout waits at the
- * bank's page. It opens nothing but that page: the BFF answers it once, before `expiresAt`, with
- * a redirect to the bank's page of this checkout; it never opens the checkout API.
+ * bank's page. It opens nothing but that page: opening it shows a page with one button, whose
+ * POST the BFF answers once, before `expiresAt`, with a redirect to the bank's page of this
+ * checkout (a preview or a `HEAD` spends nothing); it never opens the checkout API.
  */
 export const handoffAnswer = z.object({ url: z.string(), expiresAt: z.string() });
 export type HandoffAnswer = z.infer<typeof handoffAnswer>;

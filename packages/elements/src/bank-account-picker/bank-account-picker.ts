@@ -26,7 +26,7 @@ export interface AccountItem {
  * @fires bank-checkout-error - Used alone with `client`: the call failed.
  * @csspart form - The form.
  * @csspart list - The list of accounts.
- * @csspart title - The heading of the list.
+ * @csspart title - The step's heading, which names the list.
  * @csspart option - One account.
  * @csspart detail - An account's balance.
  * @csspart flag - "Refused by your bank", on an account the bank refused in this checkout.
@@ -75,7 +75,14 @@ export class BankAccountPicker extends BankElement {
       this.seenView = v;
       if (v?.error && REFUSED_ACCOUNT_CODES.includes(v.error.code) && items.length > 1) this.selected = null;
     }
-    if (!items.some((a) => a.accountId === this.selected)) this.selected = items.length === 1 ? items[0]!.accountId : null;
+    if (!items.some((a) => a.accountId === this.selected)) this.selected = items.length === 1 ? items[0]!.accountId : this.chosen;
+  }
+
+  /** The account the checkout says stays chosen (a transfer that did not go through in time), if it is listed. */
+  private get chosen(): string | null {
+    const s = this.currentView?.step;
+    const chosen = !this.accounts && s?.state === 'select-account' ? s.chosen : undefined;
+    return chosen && this.items.some((a) => a.accountId === chosen) ? chosen : null;
   }
 
   private async submit(e: SubmitEvent): Promise<void> {
@@ -92,12 +99,13 @@ export class BankAccountPicker extends BankElement {
     const amount = this.amount ?? this.currentView?.amount;
     const money = (cents: number) => formatCents(cents, currency, locale);
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
+      <h2 id="account-title" part="title" tabindex="-1">${this.t('account.title')}</h2>
       ${this.renderError()}
       ${
         items.length
           ? renderChoices({
               name: 'account',
-              legend: this.t('account.title'),
+              labelledBy: 'account-title',
               choices: items.map((a) => {
                 // An account the bank refused in this checkout says so, in words (part of the option's
                 // name, so assistive technology reads it) set apart in the error colour.

@@ -50,11 +50,24 @@ export const challengeStyles = css`
     border-radius: var(--_radius);
     background: #fff;
   }
-  /* The coordinates card as a table: it reflows with the text when zoomed. */
-  .card {
+  /* The fields and the card never widen the step past its place: the card scrolls instead. */
+  .validation > * {
+    min-width: 0;
+  }
+  /* The coordinates card as a table: it reflows with the text when zoomed; wider than the step,
+     it scrolls sideways (by itself to the asked cell), the row numbers kept at the left. */
+  .card-scroll {
+    /* It contains the cells' words for screen readers (absolutely placed), which would otherwise
+       reach past it and widen the page. */
+    position: relative;
     justify-self: start;
     max-width: 100%;
-    border-collapse: collapse;
+    overflow-x: auto;
+    overscroll-behavior-x: contain;
+  }
+  .card {
+    border-collapse: separate;
+    border-spacing: 0;
     font-variant-numeric: tabular-nums;
     background: var(--_surface);
     border-radius: var(--_radius);
@@ -70,10 +83,23 @@ export const challengeStyles = css`
     padding: 0.15em 0.3em;
     font-size: 0.9em;
     border: 1px solid var(--_border);
+    border-width: 0 1px 1px 0;
     text-align: center;
+    white-space: nowrap;
+  }
+  .card tr > :first-child {
+    border-left-width: 1px;
+  }
+  .card thead > tr > * {
+    border-top-width: 1px;
   }
   .card th {
     font-weight: 700;
+  }
+  .card th[scope='row'] {
+    position: sticky;
+    left: 0;
+    background: var(--_surface);
   }
   /* The cell asked for: a thick outline and bold figures, not colour alone. */
   .card td.asked {

@@ -44,6 +44,7 @@ export function isCardImage(value: string | null): value is string {
  * @csspart device - The other-device instructions and waiting state (type 6).
  * @csspart field - A field (label, input, messages).
  * @csspart label - A field's label.
+ * @csspart bank-text - The bank's own words for a field (Spanish), when the label is the kit's.
  * @csspart hint - What to enter.
  * @csspart input - A field's input.
  * @csspart reveal - The show toggle of a masked field.

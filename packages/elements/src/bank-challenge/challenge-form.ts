@@ -16,6 +16,7 @@ import { announcementDue, deadlineMs, secondsLeft } from '../logic/countdown.js'
 import { formatClock } from '../logic/format.js';
 import { askedCell, cardGrid, svgSource, svgTexts, type CardGrid } from '../logic/card.js';
 import { FieldsController } from '../shared/fields.js';
+import { PROVIDER_LANG, positionIn, validationName } from '../shared/bank-fields.js';
 import type { StepFormHost } from '../shared/step-form.js';
 import { challengeForm, isCardImage, type BankChallenge } from './bank-challenge.js';
 import '../i18n/steps.js';
@@ -25,6 +26,8 @@ registerTexts({ en: enChallenge, es: esChallenge });
 
 /** Seconds left under which the countdown turns to the warning colour. */
 const LOW_SECONDS = 20;
+/** How long an announcement of the time left stays in its status before it is emptied. */
+const ANNOUNCE_HOLD_MS = 1_000;
 /** After the deadline, the checkout is read again every this many ticks until it moved on. */
 const EXPIRED_REFRESH_TICKS = 5;
 /** What the simulated app answers before the payer approved (test mode only). */
@@ -40,13 +43,33 @@ function readCard(image: string): CardGrid | null {
   return grid;
 }
 
+/**
+ * A card wider than its place scrolls sideways: it is then a tab stop (arrow keys scroll it), and
+ * the asked cell is brought to its middle; one that fits is no tab stop.
+ */
+function fitCard(scroller: HTMLElement): void {
+  const scrolls = scroller.scrollWidth > scroller.clientWidth + 1;
+  if (scrolls) scroller.tabIndex = 0;
+  else scroller.removeAttribute('tabindex');
+  const cell = scroller.querySelector('.asked');
+  if (!scrolls || !cell) return;
+  const c = cell.getBoundingClientRect();
+  const s = scroller.getBoundingClientRect();
+  scroller.scrollLeft += c.left + c.width / 2 - (s.left + s.width / 2);
+}
+
 /** What the form reads and calls on its element. */
 export type ChallengeFormHost = StepFormHost<BankChallenge>;
 
 export class ChallengeForm implements ReactiveController {
   private remaining = 0;
   private expired = false;
-  private announcement = '';
+  /**
+   * What the status says (rendered in the current language, so a switch follows it), and when it
+   * was said: it is emptied ANNOUNCE_HOLD_MS later, so that a screen reader reading the page
+   * finds no time that has passed (the visible countdown is always current).
+   */
+  private announcement: { key: MessageKey; params?: MessageParams; nextRound?: boolean; at: number } | null = null;
   private notYet = false;
   private lastSpoken: number | null = null;
   private deadlineSeen: string | null | undefined = undefined;
@@ -54,6 +77,8 @@ export class ChallengeForm implements ReactiveController {
   private shownKey = '';
   private shownRound = 0;
   private stopTimer: (() => void) | null = null;
+  /** Watches the card's place (fitCard). */
+  private cards: ResizeObserver | null = null;
   private readonly fields: FieldsController;
   /** Listeners that keep their `this` (Lit calls them on the element) and stay the same between renders. */
   private readonly onSubmit = (e: SubmitEvent): void => void this.submit(e);
@@ -91,6 +116,16 @@ export class ChallengeForm implements ReactiveController {
   hostDisconnected(): void {
     this.stopTimer?.();
     this.stopTimer = null;
+    this.cards?.disconnect();
+    this.cards = null;
+  }
+
+  /** After each render: a card shown is fitted to its place, and again whenever that place changes. */
+  hostUpdated(): void {
+    const scroller = this.el.shadowRoot?.querySelector<HTMLElement>('.card-scroll');
+    if (!scroller) return;
+    this.cards ??= new ResizeObserver((entries) => entries.forEach((e) => fitCard(e.target as HTMLElement)));
+    this.cards.observe(scroller);
   }
 
   private startTimer(): void {
@@ -118,7 +153,7 @@ export class ChallengeForm implements ReactiveController {
     }
     this.tick();
     if (further && !this.expired) {
-      this.announcement = `${this.t('challenge.nextRound')} ${this.t('challenge.announce', { seconds: this.remaining })}`;
+      this.announcement = { key: 'challenge.announce', params: { seconds: this.remaining }, nextRound: true, at: this.el.clock.now() };
     }
   }
 
@@ -133,19 +168,24 @@ export class ChallengeForm implements ReactiveController {
       if (++this.ticksExpired % EXPIRED_REFRESH_TICKS === 0) void this.host.checkout()?.refresh();
       return;
     }
-    const left = secondsLeft(deadlineMs(deadline), this.el.clock.now());
+    const now = this.el.clock.now();
+    const left = secondsLeft(deadlineMs(deadline), now);
     if (left !== this.remaining) this.el.requestUpdate();
     this.remaining = left;
+    if (this.announcement && now - this.announcement.at >= ANNOUNCE_HOLD_MS) {
+      this.announcement = null;
+      this.el.requestUpdate();
+    }
     const due = announcementDue(this.lastSpoken, left);
     if (due !== null) {
       this.lastSpoken = due;
-      this.announcement = this.t('challenge.announce', { seconds: due });
+      this.announcement = { key: 'challenge.announce', params: { seconds: due }, at: now };
       this.el.requestUpdate();
     }
     if (left === 0) {
       this.expired = true;
       this.ticksExpired = 0;
-      this.announcement = this.t('challenge.expired');
+      this.announcement = { key: 'challenge.expired', at: now };
       this.el.requestUpdate();
       this.fields.clear();
       emit(this.el, 'bank-challenge-expire', { deadline });
@@ -213,10 +253,20 @@ export class ChallengeForm implements ReactiveController {
     if (ChallengeForm.stillWaiting(next, sent)) this.setNotYet(true);
   }
 
-  private renderField(v: ValidationView, hint: MessageKey, params?: MessageParams, autocomplete = 'off', describedBy?: string): TemplateResult {
+  /** A validation's field, named by its type and the position it asks for (`position`), the bank's own words beside. */
+  private renderField(
+    v: ValidationView,
+    hint: MessageKey,
+    params?: MessageParams,
+    autocomplete = 'off',
+    describedBy?: string,
+    position: string | null = null,
+  ): TemplateResult {
+    const name = validationName(v.type, position, v, this.host.locale(), (k, p) => this.t(k, p));
     return this.fields.render(v, {
       autocomplete,
-      label: v.label || this.t('challenge.code'),
+      label: name.text,
+      bankText: name.bank,
       hint: this.t(hint, params),
       disabled: this.host.busy() || this.expired,
       showTestValue: this.host.inSandbox(),
@@ -228,40 +278,54 @@ export class ChallengeForm implements ReactiveController {
   /**
    * The coordinates card as a table (its rows and columns read as data, zoomable), the cell asked
    * for marked in words and by its outline; an image the kit cannot read stays an image with a
-   * text alternative.
+   * text alternative. A card wider than the step scrolls sideways by itself, the asked cell in
+   * view and the row numbers kept at the left (`fitCard`); the field's name says the position.
    */
   private renderCard(v: ValidationView): TemplateResult {
     const image = v.value;
-    if (!isCardImage(image)) return this.renderField(v, 'challenge.type5');
+    if (!isCardImage(image)) return this.renderField(v, 'challenge.type5', undefined, 'off', undefined, positionIn(v.label));
     const grid = readCard(image);
     if (!grid) {
-      return html`<img part="card" src=${image} alt=${v.label ? this.t('challenge.cardAltAt', { position: v.label }) : this.t('challenge.cardAlt')} />
-        ${this.renderField(v, 'challenge.type5')}`;
+      const position = positionIn(v.label);
+      return html`<img part="card" src=${image} alt=${position ? this.t('challenge.cardAltAt', { position }) : this.t('challenge.cardAlt')} />
+        ${this.renderField(v, 'challenge.type5', undefined, 'off', undefined, position)}`;
     }
     const asked = askedCell(grid, v.label);
-    const askedId = `card-asked-${v.fieldId.replace(/[^\w-]/g, '_')}`;
-    return html`<table class="card" part="card">
-        <caption>${this.t('challenge.cardCaption')}</caption>
-        <thead>
-          <tr>
-            <td></td>
-            ${grid.columns.map((c) => html`<th scope="col">${c}</th>`)}
-          </tr>
-        </thead>
-        <tbody>
-          ${grid.rows.map(
-            (r, row) => html`<tr>
-              <th scope="row">${r.label}</th>
-              ${r.cells.map((value, column) =>
-                asked && asked.row === row && asked.column === column
-                  ? html`<td class="asked" part="card-asked" id=${askedId}>${value}<span class="sr-only"> ${this.t('challenge.cardAsked', { position: `${grid.columns[column]}${r.label}` })}</span></td>`
-                  : html`<td>${value}</td>`,
-              )}
-            </tr>`,
-          )}
-        </tbody>
-      </table>
-      ${this.renderField(v, 'challenge.type5', undefined, 'off', asked ? askedId : undefined)}`;
+    const position = asked ? `${grid.columns[asked.column]}${grid.rows[asked.row]!.label}` : positionIn(v.label);
+    const id = v.fieldId.replace(/[^\w-]/g, '_');
+    const askedId = `card-asked-${id}`;
+    return html`<div class="card-scroll" part="card-scroll" role="region" aria-labelledby="card-caption-${id}">
+        <table class="card" part="card">
+          <caption id="card-caption-${id}">${this.t('challenge.cardCaption')}</caption>
+          <thead>
+            <tr>
+              <td></td>
+              ${grid.columns.map((c) => html`<th scope="col">${c}</th>`)}
+            </tr>
+          </thead>
+          <tbody>
+            ${grid.rows.map(
+              (r, row) => html`<tr>
+                <th scope="row">${r.label}</th>
+                ${r.cells.map((value, column) =>
+                  asked && asked.row === row && asked.column === column
+                    ? html`<td class="asked" part="card-asked" id=${askedId}>${value}<span class="sr-only"> ${this.t('challenge.cardAsked', { position: position! })}</span></td>`
+                    : html`<td>${value}</td>`,
+                )}
+              </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+      ${this.renderField(v, 'challenge.type5', undefined, 'off', asked ? askedId : undefined, position)}`;
+  }
+
+  /** The status's words now, in the current language. */
+  private spoken(): string {
+    const a = this.announcement;
+    if (!a) return '';
+    const said = this.t(a.key, a.params);
+    return a.nextRound ? `${this.t('challenge.nextRound')} ${said}` : said;
   }
 
   private renderPosition(position: string | null): TemplateResult | typeof nothing {
@@ -279,12 +343,14 @@ export class ChallengeForm implements ReactiveController {
           ? this.renderField(v, 'challenge.type1To', { phone: v.value }, 'one-time-code')
           : this.renderField(v, 'challenge.type1', undefined, 'one-time-code');
         break;
-      case 2:
-        body = html`${this.renderPosition(v.value)}${this.renderField(v, 'challenge.type2', { position: v.value ?? '' })}`;
+      case 2: {
+        const position = v.value ?? positionIn(v.label);
+        body = html`${this.renderPosition(position)}${this.renderField(v, 'challenge.type2', { position: position ?? '' }, 'off', undefined, position)}`;
         break;
+      }
       case 3:
         body = v.value
-          ? html`${this.renderPosition(v.value)}${this.renderField(v, 'challenge.type3At', { position: v.value })}`
+          ? html`${this.renderPosition(v.value)}${this.renderField(v, 'challenge.type3At', { position: v.value }, 'off', undefined, v.value)}`
           : this.renderField(v, 'challenge.type3');
         break;
       case 5:
@@ -293,8 +359,8 @@ export class ChallengeForm implements ReactiveController {
       case 6:
         // The bank's own words first (what to approve, and where), then how to go on here.
         body = html`<div class="stack" part="device">
-          ${v.label ? html`<p class="bank-label" part="device-label"><strong>${v.label}</strong></p>` : nothing}
-          ${v.value ? html`<p part="device-instructions">${v.value}</p>` : nothing}
+          ${v.label ? html`<p class="bank-label" part="device-label" lang=${PROVIDER_LANG}><strong>${v.label}</strong></p>` : nothing}
+          ${v.value ? html`<p part="device-instructions" lang=${PROVIDER_LANG}>${v.value}</p>` : nothing}
           <p>${this.t('challenge.type6', { done: this.t('challenge.done') })}</p>
           <p class="waiting"><span class="spinner" aria-hidden="true"></span>${this.t('challenge.waiting')}</p>
         </div>`;
@@ -323,7 +389,7 @@ export class ChallengeForm implements ReactiveController {
             : nothing
         }
       </div>
-      <p class="sr-only" role="status" aria-atomic="true">${this.announcement}</p>
+      <p class="sr-only" role="status" aria-atomic="true">${this.spoken()}</p>
       ${
         this.expired
           ? html`<div class="alert" role="alert" part="error" tabindex="-1"><p>${this.t('challenge.expired')}</p></div>`

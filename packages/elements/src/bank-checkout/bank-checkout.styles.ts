@@ -12,6 +12,13 @@ export const checkoutStyles = css`
     border-radius: calc(var(--_radius) * 1.5);
     background: var(--_bg);
   }
+  /* A phone's width: the frame and its padding take 13 px a side, the steps the rest. */
+  @media (max-width: 400px) {
+    .checkout {
+      padding: var(--bank-padding, 12px);
+      gap: var(--_gap);
+    }
+  }
   .summary dl {
     display: grid;
     grid-template-columns: minmax(0, max-content) minmax(0, 1fr);

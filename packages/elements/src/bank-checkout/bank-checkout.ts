@@ -21,6 +21,9 @@ import { renderChoices } from '../shared/choices.js';
 import { cancelTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
 
+/** How long the isolated mode's frame has to say it is ready, by default (frame/host.ts; here too, as that file loads on demand). */
+const FRAME_TIMEOUT_MS = 10_000;
+
 /** How long the element watches an unknown outcome before telling the payer the shop will settle it. */
 export const UNKNOWN_WATCH_MS = 15 * 60_000;
 
@@ -33,7 +36,7 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * @summary Embeddable pay-by-bank checkout.
  * @fires bank-checkout-step - The checkout moved to another step; detail `{checkoutId, state, previous, funnel, bankId?}` (`funnel`: the payer's funnel step it counts as: `started`, `bank`, `signed-in`, `confirmed`, `paid`, or null).
  * @fires bank-checkout-complete - Once, when the payment ended; detail `{checkoutId, outcome, code}`.
- * @fires bank-checkout-error - A call failed or the BFF answered with an error; detail `{checkoutId, code, status, requestId}`.
+ * @fires bank-checkout-error - A call failed or the BFF answered with an error; detail `{checkoutId, code, status, requestId}`. Isolated, also when the frame cannot be shown: `code` is `frame_unreachable` (the BFF cannot be reached), `frame_refused` (it refuses this page's origin) or `frame_timeout` (no answer within `frame-timeout`), and `checkoutId` null.
  * @csspart base - The checkout's frame.
  * @csspart sandbox-banner - The test-mode banner.
  * @csspart summary - Amount and payee, with the details (account, concept, reference) on demand.
@@ -53,9 +56,12 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * @csspart cancel - The cancel button and its confirmation.
  * @csspart frame - Isolated mode: the iframe the checkout runs in.
  * @csspart placeholder - Isolated mode: what shows, and is announced, while the frame loads.
- * @cssproperty --bank-checkout-placeholder-height - Isolated mode: the placeholder's height while the frame loads (32rem).
+ * @csspart failure - Isolated mode: why the frame could not be shown, with Try again (an alert).
+ * @csspart retry - Isolated mode: the failure's Try again button.
+ * @slot fallback - Isolated mode: the shop's own way forward, shown under the failure only (such as another way to pay).
+ * @cssproperty --bank-checkout-placeholder-height - Isolated mode: the placeholder's height while the frame loads (at least the screen's height and 32rem: what follows stays below the fold until the frame says its height).
  * @cssproperty --bank-max-width - Widest the checkout grows (32rem).
- * @cssproperty --bank-padding - Padding inside the frame (16px).
+ * @cssproperty --bank-padding - Padding inside the frame (16px; 12px on a screen up to 400px wide).
  */
 @customElement('bank-checkout')
 export class BankCheckout extends BankBase {
@@ -96,6 +102,14 @@ export class BankCheckout extends BankBase {
    * element starts (set it in the markup).
    */
   @property({ type: Boolean, reflect: true }) isolate = false;
+
+  /**
+   * Isolated mode: milliseconds the frame has to say it is ready (10 s). Past it, or as soon as
+   * the BFF is found unreachable or refusing this page's origin, the element fires
+   * `bank-checkout-error` (`frame_timeout`, `frame_unreachable`, `frame_refused`) and shows the
+   * payer why, with Try again and the `fallback` slot.
+   */
+  @property({ type: Number, attribute: 'frame-timeout' }) frameTimeout = FRAME_TIMEOUT_MS;
 
   /** Isolated: asked for, or implied by a launch token (which only the frame can use). */
   private get isolating(): boolean {
@@ -197,6 +211,7 @@ export class BankCheckout extends BankBase {
       busy: c.busy,
       run: c.run,
       refresh: c.refresh,
+      check: c.check,
       onPhone: c.stay,
       setOnPhone: this.setOnPhone,
     });
@@ -204,14 +219,18 @@ export class BankCheckout extends BankBase {
 
   /** In isolated mode: the frame shows the checkout; this element only hosts it. */
   private async runIsolated(): Promise<void> {
-    const { IsolatedCheckout } = await loadFrameHost();
+    const { IsolatedCheckout, hostTexts } = await loadFrameHost();
     if (!this.isConnected) return;
     this.isolated ??= new IsolatedCheckout(
       this,
       this.renderRoot as ShadowRoot,
       () => this,
       (url) => this.navigate(url),
-      () => [this.t('frame.title'), this.t('frame.loading')],
+      // The catalogues' words, and the host's own for why the frame could not show.
+      () => {
+        const [, , ...failures] = hostTexts(this.resolvedLocale);
+        return [this.t('frame.title'), this.t('frame.loading'), failures[0], failures[1], failures[2], this.t('action.retry')];
+      },
     );
     this.isolated.connect();
     this.isolated.update();
@@ -296,17 +315,26 @@ export class BankCheckout extends BankBase {
     if ((v?.state === 'select-bank' && shownMode(v, this.modes.wanted) === 'native') || this.picking) await c.loadGroups();
   }
 
-  /** Moves focus to the current step (its first field or its heading). */
+  /**
+   * Moves focus to the current step (its first field or its heading); first to the offer of the
+   * bank's own page when one shows (above the step: reading on from focus meets it, then the step).
+   */
   async focusStep(): Promise<void> {
     await this.updateComplete;
-    let step = this.renderRoot.querySelector('.step')?.lastElementChild as BankBase | null;
+    const offer = this.renderRoot.querySelector<BankBase & { offering?: boolean }>('bank-rail-offer');
+    if (offer?.offering) {
+      await offer.focusStart();
+      return;
+    }
+    let step = this.renderRoot.querySelector('.step')?.lastElementChild as (BankBase | HTMLElement) | null;
     if (step?.matches('p[role=status]')) {
       // The step's file is still coming: focus it once it is in.
       await stepFilesSettled();
       await this.updateComplete;
-      step = this.renderRoot.querySelector('.step')?.lastElementChild as BankBase | null;
+      step = this.renderRoot.querySelector('.step')?.lastElementChild as (BankBase | HTMLElement) | null;
     }
     if (step && 'focusStart' in step) await step.focusStart();
+    else this.renderRoot.querySelector<HTMLElement>('.step h2[tabindex]')?.focus();
   }
 
   private chooseBank(bankId: string): void {
@@ -371,8 +399,12 @@ export class BankCheckout extends BankBase {
   }
 
   private renderSelector(): TemplateResult {
-    return this.chosenBank
-      ? this.renderLogin(this.chosenBank)
+    const bank = this.chosenBank;
+    // A bank in maintenance: what it offers instead (with the later steps, fetched once the list shows).
+    if (bank && !bank.active)
+      return this.loaded('bank-maintenance', html`<bank-maintenance .bank=${bank} @bank-choose-other=${this.backToBanks}></bank-maintenance>`);
+    return bank
+      ? this.renderLogin(bank)
       : html`<bank-selector @bank-select=${(e: CustomEvent<BankSelectDetail>) => this.chooseBank(e.detail.bankId)}></bank-selector>`;
   }
 

@@ -55,6 +55,6 @@ export const stepFilesSettled = (): Promise<unknown> => Promise.all([laterSteps,
 let frameHost: Promise<typeof import('../frame/host.js')> | undefined;
 export const loadFrameHost = () => (frameHost ??= import('../frame/host.js'));
 
-export const LATER_STEPS = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank-second-login', 'bank-contract-picker'];
+export const LATER_STEPS = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank-second-login', 'bank-contract-picker', 'bank-maintenance'];
 /** The states whose step is one of LATER_STEPS. */
 export const LATER_STATES = new Set(['login', 'second-login', 'select-contract', 'select-account', 'validate']);

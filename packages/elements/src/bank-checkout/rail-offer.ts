@@ -1,9 +1,11 @@
 /**
  * `<bank-rail-offer>`: shown by `<bank-checkout>` under a failure that stops the in-page flow
  * at a bank (logic/rail.ts): one button pays the same checkout at the bank's own page instead.
- * The bank's page asks for the bank itself (the signed payment link names none). Loaded on demand.
+ * When it shows, focus comes to its heading first (before the step and its error), so that
+ * reading on from focus meets it. The bank's page asks for the bank itself (the signed payment
+ * link names none). Loaded on demand.
  */
-import { html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { registerTexts } from '../i18n/index.js';
@@ -22,7 +24,15 @@ registerTexts({ en: enExtras, es: esExtras });
  */
 @customElement('bank-rail-offer')
 export class BankRailOffer extends BankElement {
-  static override styles = elementStyles;
+  static override styles = [
+    ...elementStyles,
+    css`
+      h2 {
+        margin: 0;
+        font-size: 1.05em;
+      }
+    `,
+  ];
 
   /** The bank the payer tried (its label names it); by default the view's. */
   @property({ attribute: false }) bank: { bankId: string; label: string } | null = null;
@@ -38,12 +48,18 @@ export class BankRailOffer extends BankElement {
     void this.run((c) => (route === 'restart' ? c.restart().then(() => c.redirect()) : c.redirect()));
   }
 
+  /** Whether the offer shows now (`<bank-checkout>` then brings focus to it first, before the step). */
+  get offering(): boolean {
+    const v = this.currentView;
+    return Boolean(v && railRoute(v));
+  }
+
   override render() {
     const v = this.currentView;
     if (!v || !railRoute(v)) return nothing;
     const bank = this.bankLabel;
     return html`<section class="notice stack" part="rail" aria-labelledby="rail-title">
-      <h2 id="rail-title" class="sr-only">${this.t('rail.title')}</h2>
+      <h2 id="rail-title" tabindex="-1">${this.t('rail.title')}</h2>
       <p>${bank ? this.t('rail.body', { bank }) : this.t('rail.bodyNoBank')}</p>
       <div class="actions">
         <button type="button" class="primary" part="rail-start" ?disabled=${this.busy} @click=${() => this.start(v)}>

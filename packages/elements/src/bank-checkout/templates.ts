@@ -42,7 +42,8 @@ export function noticeTemplate(notice: Notice, t: Translate, busy: boolean, retr
 
 /** Redirect mode at the start: one button creates the signed URL and takes the payer there. */
 export function redirectStartTemplate(t: Translate, busy: boolean, start: () => void): TemplateResult {
-  return html`<p>${t('redirect.intro')}</p>
+  return html`<h2 tabindex="-1">${t('mode.redirect')}</h2>
+    <p>${t('redirect.intro')}</p>
     <button type="button" class="primary" part="redirect-start" ?disabled=${busy} @click=${start}>${t('redirect.start')}</button>`;
 }
 

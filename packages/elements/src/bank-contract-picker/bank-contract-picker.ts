@@ -20,7 +20,7 @@ export interface ContractItem {
  * @fires bank-checkout-error - Used alone with `client`: the call failed.
  * @csspart form - The form.
  * @csspart list - The list of contracts.
- * @csspart title - The heading of the list.
+ * @csspart title - The step's heading, which names the list.
  * @csspart option - One contract.
  * @csspart empty - The text shown when there are no contracts.
  * @csspart error - An error message.
@@ -56,12 +56,13 @@ export class BankContractPicker extends BankElement {
   override render() {
     const items = this.items;
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
+      <h2 id="contract-title" part="title" tabindex="-1">${this.t('contract.title')}</h2>
       ${this.renderError()}
       ${
         items.length
           ? renderChoices({
               name: 'contract',
-              legend: this.t('contract.title'),
+              labelledBy: 'contract-title',
               choices: items.map((c) => ({ id: c.contractId, title: c.info })),
               selected: this.selected,
               disabled: this.busy,

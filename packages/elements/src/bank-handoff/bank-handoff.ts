@@ -1,14 +1,18 @@
 /**
  * `<bank-handoff>`: from the desktop to the phone. At the start of the bank's-page and periodic
  * methods it offers to finish on the phone; while the checkout waits at the bank's page it shows
- * a QR code of a single-use, short-lived link (`POST /v1/checkout/handoff`) that opens this
- * checkout's bank page on the phone, with the same link to copy. The link opens nothing but that
- * page: the client secret stays here, and this page goes on reading the checkout and shows the
- * result. Loaded on demand (the QR encoder only when a code is shown).
+ * a QR code of a single-use, short-lived link (`POST /v1/checkout/handoff`) that opens, on the
+ * phone, a page in the checkout's language whose one button goes on to this checkout's bank
+ * page, with the same link to copy. The link opens nothing but that page: the client secret
+ * stays here, and this page goes on reading the checkout and shows the result. While the code
+ * shows (and after the phone used it, until the bank's result), the checkout is read every few
+ * seconds: once the phone used the link, or it expired, the code goes and the payer is told,
+ * with a new code on offer. Loaded on demand (the QR
+ * encoder only when a code is shown).
  */
 import { css, html, nothing, svg } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { HandoffAnswer } from '@bank-checkout/contract';
+import { KIT_LOCALES, type HandoffAnswer, type HandoffState, type KitLocale } from '@bank-checkout/contract';
 import { registerTexts } from '../i18n/index.js';
 import { enExtras } from '../i18n/en-extras.js';
 import { esExtras } from '../i18n/es-extras.js';
@@ -19,6 +23,9 @@ import { elementStyles } from '../shared/styles.js';
 import { qrPath, type QrPath } from './qr.js';
 
 registerTexts({ en: enExtras, es: esExtras });
+
+/** While a code shows, the checkout is read this often, to learn at once that the phone used it. */
+export const HANDOFF_CHECK_MS = 3_000;
 
 const isAnswer = (x: unknown): x is HandoffAnswer =>
   typeof x === 'object' && x !== null && isWebUrl((x as HandoffAnswer).url) && typeof (x as HandoffAnswer).expiresAt === 'string';
@@ -31,6 +38,7 @@ const isAnswer = (x: unknown): x is HandoffAnswer =>
  * @csspart link - The link, to copy.
  * @csspart copy - The "Copy link" button.
  * @csspart renew - The "Show a new code" button.
+ * @csspart handoff-status - What became of the code: used on the phone, or expired (a status).
  */
 @customElement('bank-handoff')
 export class BankHandoff extends BankElement {
@@ -49,6 +57,7 @@ export class BankHandoff extends BankElement {
       p {
         margin: 0;
       }
+
       svg {
         width: 220px;
         max-width: 100%;
@@ -82,6 +91,8 @@ export class BankHandoff extends BankElement {
   @state() private failed = false;
   @state() private copied = false;
   private asked = false;
+  /** The next check of the checkout while a code shows. */
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   private get phone(): boolean {
     return this.checkout?.onPhone ?? false;
@@ -92,8 +103,45 @@ export class BankHandoff extends BankElement {
     return this.currentView?.step.state === 'redirect';
   }
 
+  /**
+   * What became of the code shown: `used` (the phone went on to the bank's page with it, as the
+   * checkout says), `expired` (its time is over), or `open`; null with no code.
+   */
+  private get linkState(): HandoffState | null {
+    if (!this.link) return null;
+    const s = this.currentView?.step;
+    const told = s?.state === 'redirect' && s.handoff?.expiresAt === this.link.expiresAt ? s.handoff.state : 'open';
+    if (told !== 'open') return told;
+    return Date.now() >= Date.parse(this.link.expiresAt) ? 'expired' : 'open';
+  }
+
   protected override updated(): void {
     if (this.waiting && this.open && !this.asked) void this.makeLink();
+    this.watch();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /**
+   * While a code shows, and after the phone used it (the payer is at the bank there), the
+   * checkout is read every few seconds, so this page learns at once what became of the code, then
+   * the bank's result; an open code is also looked at again the moment it expires.
+   */
+  private watch(): void {
+    const state = this.linkState;
+    if (this.timer || !this.waiting || !state || state === 'expired' || !this.checkout?.check) return;
+    const left = state === 'open' ? Date.parse(this.link!.expiresAt) - Date.now() + 1 : HANDOFF_CHECK_MS;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.checkout?.check?.().finally(() => this.requestUpdate());
+      },
+      Math.max(0, Math.min(HANDOFF_CHECK_MS, left)),
+    );
   }
 
   /** Asks the BFF for a new single-use link and draws its code. */
@@ -107,7 +155,8 @@ export class BankHandoff extends BankElement {
       return;
     }
     try {
-      const link = await client.handoff();
+      const locale = (KIT_LOCALES as readonly string[]).includes(this.resolvedLocale) ? (this.resolvedLocale as KitLocale) : undefined;
+      const link = await client.handoff(locale ? { locale } : {});
       if (!isAnswer(link)) throw new Error('unexpected answer');
       this.qr = await qrPath(link.url);
       this.link = link;
@@ -165,11 +214,13 @@ export class BankHandoff extends BankElement {
       return html`<button type="button" part="offer" @click=${() => void this.makeLink()}>${this.t('handoff.offer')}</button>`;
     }
     const { link, qr } = this;
+    const state = this.linkState;
     return html`<section class="panel" part="handoff" aria-labelledby="handoff-title">
       <h2 id="handoff-title" tabindex="-1">${this.t('handoff.title')}</h2>
       ${this.failed ? html`<p role="alert">${this.t('handoff.failed')}</p>` : nothing}
+      <p role="status" part="handoff-status">${state === 'used' ? this.t('handoff.used') : state === 'expired' ? this.t('handoff.expired') : ''}</p>
       ${
-        link && qr
+        link && qr && state === 'open'
           ? html`<p>${this.t('handoff.body')}</p>
             ${this.renderQr(qr)}
             <label for="handoff-link">${this.t('handoff.link')}</label>
@@ -178,7 +229,7 @@ export class BankHandoff extends BankElement {
           : nothing
       }
       <div class="actions">
-        ${link ? html`<button type="button" part="copy" @click=${() => void this.copy()}>${this.t('handoff.copy')}</button>` : nothing}
+        ${link && state === 'open' ? html`<button type="button" part="copy" @click=${() => void this.copy()}>${this.t('handoff.copy')}</button>` : nothing}
         <button type="button" part="renew" @click=${() => void this.makeLink()}>${this.t('handoff.renew')}</button>
       </div>
       <p class="sr-only" role="status">${this.copied ? this.t('handoff.copied') : ''}</p>

@@ -30,6 +30,7 @@ export function initialLogin(bank: BankView): LoginTypeView | undefined {
  * @csspart login-types - The choice of login type (a label and a list).
  * @csspart field - A field (label, input, messages).
  * @csspart label - A field's label.
+ * @csspart bank-text - The bank's own words for a field (Spanish), when the label is the kit's.
  * @csspart input - A field's input.
  * @csspart reveal - The show-password toggle.
  * @csspart field-error - A field's error message.
@@ -38,6 +39,7 @@ export function initialLogin(bank: BankView): LoginTypeView | undefined {
  * @csspart fill-test - The "fill test values" button (test mode).
  * @csspart test-value - A field's test value, as text (test mode).
  * @csspart last-attempt - Says that one attempt is left, before the payer types.
+ * @csspart attempts - Says, before a try, how many attempts the payer has to sign in and confirm the payment.
  */
 @customElement('bank-login-form')
 export class BankLoginForm extends BankElement {
@@ -123,6 +125,9 @@ export class BankLoginForm extends BankElement {
       this.errorCode?.code === 'B100' && this.currentView ? html`<p>${this.t('field.attemptsLeft', { count: this.currentView.attemptsLeft })}</p>` : nothing;
     // One attempt left (two wrong passwords, or a start again once they ran out): said before the payer types.
     const last = this.currentView?.attemptsLeft === 1 && this.errorCode?.code !== 'B100';
+    // The attempts for signing in and confirming together, said before a try (not beside an error that says what is left).
+    const left = this.currentView?.attemptsLeft ?? 0;
+    const budget = left > 1 && !this.errorCode ? left : 0;
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
       <h2 part="title" tabindex="-1">${this.t('login.title', { bank: bank.label })}</h2>
       ${sandbox && !this.checkout ? html`<p class="notice" part="sandbox-banner">${this.t('sandbox.banner')}</p>` : nothing} ${this.renderError(attempts)}
@@ -130,12 +135,12 @@ export class BankLoginForm extends BankElement {
       ${bank.logins.length > 1 ? this.renderLoginTypes(bank) : nothing}
       ${
         login
-          ? login.fields.map((f) => {
-              const name = fieldName(f, this.resolvedLocale, (k) => this.t(k));
+          ? login.fields.map((f, i) => {
+              const name = fieldName(f, this.resolvedLocale, (k) => this.t(k), i);
               return this.fields.render(f, {
                 autocomplete: 'off',
                 label: name.text,
-                labelLang: name.lang,
+                bankText: name.bank,
                 disabled: this.busy,
                 showTestValue: sandbox,
                 rejectedBy: this.rejectedBy,
@@ -144,8 +149,11 @@ export class BankLoginForm extends BankElement {
           : html`<p class="alert" role="alert">${this.t('login.noActiveType')}</p>`
       }
       <p class="hint" id="login-intro">${this.t('login.intro')}</p>
+      ${budget ? html`<p class="hint" id="login-attempts" part="attempts">${this.t('login.attempts', { count: budget })}</p>` : nothing}
       <div class="actions">
-        <button type="submit" class="primary" part="submit" aria-describedby="login-intro" ?disabled=${!login || this.busy}>${this.t('login.submit')}</button>
+        <button type="submit" class="primary" part="submit" aria-describedby=${budget ? 'login-intro login-attempts' : 'login-intro'} ?disabled=${!login || this.busy}>
+          ${this.t('login.submit')}
+        </button>
         ${
           sandbox && login?.fields.some((f) => f.testValue)
             ? html`<button type="button" part="fill-test" ?disabled=${this.busy} @click=${this.fillTestValues}>${this.t('login.fillTest')}</button>`

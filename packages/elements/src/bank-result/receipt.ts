@@ -1,15 +1,17 @@
 /**
- * `<bank-receipt>`: after a payment succeeded, what the payer may keep: amount, payee, concept,
- * reference, date and the operation id (the checkout's id), in the payer's language, with a "Print
- * receipt" button. While it shows, printing the page prints the receipt alone (a print-only
- * sheet on the document hides the rest; nothing changes on screen). Loaded on demand.
+ * `<bank-receipt>`: after a payment succeeded, what the payer may keep, in the payer's language:
+ * that the payment was completed, the amount, the payee and its account, the concept and the
+ * reference, the paying bank, the account paid from (masked), the bank's reference and the date,
+ * with a "Print receipt" button. Nothing on it opens anything (no checkout id, no address).
+ * While it shows, printing the page prints the receipt alone (a print-only sheet on the document
+ * hides the rest; nothing changes on screen). Loaded on demand.
  */
 import { css, html, nothing } from 'lit';
 import { customElement } from 'lit/decorators.js';
 import { registerTexts } from '../i18n/index.js';
 import { enExtras } from '../i18n/en-extras.js';
 import { esExtras } from '../i18n/es-extras.js';
-import { formatCents, formatIban, numberLocale } from '../logic/format.js';
+import { formatCents, formatIban, localParts, longDate, numberLocale } from '../logic/format.js';
 import { BankElement } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
 
@@ -25,15 +27,21 @@ function printOnlyReceipt(doc: Document, on: boolean): void {
   doc.adoptedStyleSheets = on ? [...sheets, pageSheet] : sheets;
 }
 
-/** A date and time in the payer's language (`25 November 2026, 18:02`). */
-export function formatReceiptDate(iso: string, locale: string): string {
+/**
+ * A date and time in the payer's language (`25 November 2026, 18:02`): Basque and Galician
+ * written by the kit with its catalogue's month names (`months`; browsers often have no data for
+ * them), the others by Intl.
+ */
+export function formatReceiptDate(iso: string, locale: string, months: readonly string[] = []): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: 'long', timeStyle: 'short' }).format(d);
+  if (Number.isNaN(d.getTime())) return iso;
+  return longDate(localParts(d), locale, months) ?? new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: 'long', timeStyle: 'short' }).format(d);
 }
 
 /**
  * @summary A printable receipt of a successful payment.
  * @csspart receipt - The receipt.
+ * @csspart receipt-status - Its first line: the payment was completed (printed too).
  * @csspart print - The "Print receipt" button (not printed).
  */
 @customElement('bank-receipt')
@@ -50,6 +58,11 @@ export class BankReceipt extends BankElement {
         margin: 0 0 8px;
         font-size: 1.1em;
       }
+      .status {
+        margin: 0 0 8px;
+        font-weight: 600;
+        color: var(--_success);
+      }
       dl {
         display: grid;
         grid-template-columns: max-content 1fr;
@@ -61,7 +74,17 @@ export class BankReceipt extends BankElement {
       }
       dd {
         margin: 0;
-        overflow-wrap: anywhere;
+        overflow-wrap: break-word;
+      }
+      /* A phone's width: each label above its value, so that neither is cut into pieces. */
+      @media (max-width: 400px) {
+        dl {
+          grid-template-columns: minmax(0, 1fr);
+          gap: 0;
+        }
+        dd {
+          margin-bottom: 6px;
+        }
       }
       @media print {
         :host {
@@ -75,7 +98,8 @@ export class BankReceipt extends BankElement {
         .receipt {
           border-color: #000;
         }
-        dt {
+        dt,
+        .status {
           color: #000;
         }
         [part='print'] {
@@ -106,12 +130,16 @@ export class BankReceipt extends BankElement {
     if (!p) return nothing;
     const { v, step } = p;
     const row = (key: Parameters<typeof this.t>[0], value: string | undefined | null) => (value ? html`<dt>${this.t(key)}</dt><dd>${value}</dd>` : nothing);
+    const locale = this.resolvedLocale;
+    const date = step.paidAt ? formatReceiptDate(step.paidAt, locale, this.t('date.months').split(',')) : null;
     return html`<section class="receipt" part="receipt" aria-labelledby="receipt-title">
       <h2 id="receipt-title">${this.t('receipt.title')}</h2>
+      <p class="status" part="receipt-status"><span aria-hidden="true">✓ </span>${this.t('receipt.completed')}</p>
       <dl>
-        ${row('receipt.amount', formatCents(v.amount, v.currency, this.resolvedLocale))} ${row('receipt.payee', v.payee.name)}
+        ${row('receipt.amount', formatCents(v.amount, v.currency, locale))} ${row('receipt.payee', v.payee.name)}
         ${row('receipt.iban', v.payee.iban ? formatIban(v.payee.iban) : null)} ${row('receipt.subject', v.subject)} ${row('receipt.reference', v.reference)}
-        ${row('receipt.date', step.paidAt ? formatReceiptDate(step.paidAt, this.resolvedLocale) : null)} ${row('receipt.operation', step.operationId)}
+        ${row('receipt.bank', step.payingBank)} ${row('receipt.account', step.account)} ${row('receipt.bankReference', step.bankReference)}
+        ${row('receipt.date', date)}
       </dl>
       <button type="button" part="print" @click=${() => window.print()}>${this.t('receipt.print')}</button>
     </section>`;

@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { FieldView } from '@bank-checkout/contract';
 import { BankElement } from '../shared/bank-element.js';
-import { fieldName } from '../shared/bank-fields.js';
+import { positionIn, secondLoginName } from '../shared/bank-fields.js';
 import { FieldsController } from '../shared/fields.js';
 import { elementStyles } from '../shared/styles.js';
 import type { MessageKey } from '../i18n/index.js';
@@ -26,6 +26,7 @@ export type SecondLoginKind = 1 | 2 | 3;
  * @csspart position - The coordinates position asked for (type 2).
  * @csspart field - The field (label, input, messages).
  * @csspart label - The field's label.
+ * @csspart bank-text - The bank's own words for a field (Spanish), when the label is the kit's.
  * @csspart hint - What to enter.
  * @csspart input - The input.
  * @csspart reveal - The show toggle of a masked field.
@@ -81,18 +82,26 @@ export class BankSecondLogin extends BankElement {
   override render() {
     const s = this.step;
     if (!s) return nothing;
-    const position = s.value ?? '';
-    const name = fieldName(s.field, this.resolvedLocale, (k) => this.t(k));
+    const position = s.type === 2 ? (s.value ?? positionIn(s.field.label)) : null;
+    const name = secondLoginName(s.type, position, s.field, this.resolvedLocale, (k, p) => this.t(k, p));
     const hint: [MessageKey, Record<string, string>?] =
-      s.type === 1 ? (s.value ? ['second.smsTo', { phone: s.value }] : ['second.sms']) : s.type === 2 ? ['second.coordinates', { position }] : ['second.token'];
+      s.type === 1
+        ? s.value
+          ? ['second.smsTo', { phone: s.value }]
+          : ['second.sms']
+        : s.type === 2
+          ? position
+            ? ['second.coordinates', { position }]
+            : ['second.coordinatesAsked']
+          : ['second.token'];
     return html`<form class="stack" part="form" novalidate @submit=${this.submit}>
       <h2 part="title" tabindex="-1">${this.t('second.title')}</h2>
       ${this.renderError()}
-      ${s.type === 2 && s.value ? html`<p class="position" part="position" aria-hidden="true">${s.value}</p>` : nothing}
+      ${position ? html`<p class="position" part="position" aria-hidden="true">${position}</p>` : nothing}
       ${this.fields.render(s.field, {
         autocomplete: s.type === 1 ? 'one-time-code' : 'off',
         label: name.text,
-        labelLang: name.lang,
+        bankText: name.bank,
         hint: this.t(...hint),
         disabled: this.busy,
         showTestValue: this.inSandbox,

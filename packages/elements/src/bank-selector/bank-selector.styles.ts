@@ -45,11 +45,10 @@ export const selectorStyles = css`
     outline-offset: -2px;
     background: var(--_surface);
   }
-  [role='option'][aria-disabled='true'] {
-    cursor: not-allowed;
+  [role='option'].maintenance {
     color: var(--_muted);
   }
-  [role='option']:not([aria-disabled='true']):hover {
+  [role='option']:hover {
     background: var(--_surface);
   }
   .badge {

@@ -23,12 +23,12 @@ const WINDOW = 12;
 
 /**
  * The bank list: groups and their banks, search by name (accents and case ignored), the person
- * type when a group has banks for both, banks in maintenance shown but not selectable, and the
- * bank last used on this device first. A combobox with a listbox: type to filter, arrows to
+ * type when a group has banks for both, banks in maintenance shown as such (choosing one tells
+ * the page, which offers another way), and the bank last used on this device first. A combobox with a listbox: type to filter, arrows to
  * move, Enter to choose, Escape to clear.
  *
  * @summary Lets the payer find and choose their bank.
- * @fires bank-select - The payer chose a bank; detail `{bankId, label, type}`.
+ * @fires bank-select - The payer chose a bank; detail `{bankId, label, type, active}` (`active` false: a bank in maintenance, which cannot be signed in to now).
  * @fires bank-checkout-error - Loading the banks failed (used alone with `client`).
  * @csspart selector - The whole selector.
  * @csspart title - The heading.
@@ -121,11 +121,11 @@ export class BankSelector extends BankElement {
     }
   }
 
+  /** A bank chosen (one in maintenance too, which is not remembered: the page offers another way). */
   private select(bank: BankView): void {
-    if (!bank.active) return;
     this.activeId = bank.bankId;
-    if (!this.noRemember) rememberBank(this.storage, bank.bankId);
-    emit(this, 'bank-select', { bankId: bank.bankId, label: bank.label, type: bank.type });
+    if (bank.active && !this.noRemember) rememberBank(this.storage, bank.bankId);
+    emit(this, 'bank-select', { bankId: bank.bankId, label: bank.label, type: bank.type, active: bank.active });
   }
 
   private onKeydown(e: KeyboardEvent): void {
@@ -219,8 +219,8 @@ export class BankSelector extends BankElement {
       role="option"
       id=${optionId(bank.bankId)}
       part="option"
+      class=${bank.active ? nothing : 'maintenance'}
       aria-selected=${this.activeId === bank.bankId ? 'true' : 'false'}
-      aria-disabled=${bank.active ? nothing : 'true'}
       aria-posinset=${position}
       aria-setsize=${total}
     >

@@ -12,7 +12,19 @@
 import type { BankCheckoutElement } from '../events.js';
 import { IsolatedCheckout, type IsolatedSource } from './host.js';
 
-export { IsolatedCheckout, readTheme, bffOrigin, hostTexts, HOST_TEXTS, type IsolatedSource } from './host.js';
+export {
+  IsolatedCheckout,
+  readTheme,
+  bffOrigin,
+  probeBff,
+  hostTexts,
+  HOST_TEXTS,
+  FRAME_TIMEOUT_MS,
+  type IsolatedSource,
+  type HostTexts,
+  type HostState,
+  type FrameFailureCode,
+} from './host.js';
 export type { BankCheckoutElement, CheckoutStepDetail, CheckoutCompleteDetail, CheckoutErrorDetail, CheckoutOutcome } from '../events.js';
 export {
   FRAME_PROTOCOL,
@@ -27,15 +39,24 @@ export {
   type ThemeRefusal,
 } from './messages.js';
 
-const ATTRIBUTES = ['api', 'launch-token', 'checkout-secret', 'locale', 'mode', 'poll-interval'] as const;
+const ATTRIBUTES = ['api', 'launch-token', 'checkout-secret', 'locale', 'mode', 'poll-interval', 'frame-timeout'] as const;
 
 /**
  * The isolated `<bank-checkout>`: same attributes and events as the full element
  * (`bank-checkout-step`, `bank-checkout-complete`, `bank-checkout-error`); it always isolates.
  *
+ * When the frame cannot be shown (the BFF unreachable, this page's origin refused, no answer
+ * within `frame-timeout` ms: 10 s), it fires `bank-checkout-error` with `code`
+ * `frame_unreachable`, `frame_refused` or `frame_timeout`, and shows the payer why with Try
+ * again, above the shop's own `slot="fallback"` content.
+ *
+ * @fires bank-checkout-error - A call failed, or the frame could not be shown (`frame_unreachable`, `frame_refused`, `frame_timeout`); detail `{checkoutId, code, status, requestId}`.
  * @csspart frame - The iframe the checkout runs in.
  * @csspart placeholder - What shows, and is announced, while the frame loads.
- * @cssproperty --bank-checkout-placeholder-height - The placeholder's height (32rem, about the checkout’s first screen).
+ * @csspart failure - Why the frame could not be shown, with Try again (an alert).
+ * @csspart retry - The failure's Try again button.
+ * @slot fallback - The shop's own way forward, shown under the failure only.
+ * @cssproperty --bank-checkout-placeholder-height - The placeholder's height (at least the screen's and 32rem: what follows stays below the fold until the frame says its height).
  */
 export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
   static readonly observedAttributes = ATTRIBUTES;
@@ -83,6 +104,11 @@ export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
   }
   get pollInterval(): number | null {
     const v = Number(this.getAttribute('poll-interval') ?? NaN);
+    return Number.isFinite(v) ? v : null;
+  }
+  /** Milliseconds the frame has to say it is ready (`frame-timeout`; 10 s by default). */
+  get frameTimeout(): number | null {
+    const v = Number(this.getAttribute('frame-timeout') ?? NaN);
     return Number.isFinite(v) ? v : null;
   }
 

@@ -9,20 +9,59 @@
 import { FRAME_PROTOCOL, THEME_VARS, isDevelopmentHost, readFrameMessage, type FrameSettings, type FrameTheme, type HostMessage } from './messages.js';
 
 /**
- * What the host says while the frame loads, and the frame's title, by language: the host has no
- * catalogues (it stays small); these are the catalogues' `frame.loading` and `frame.title`
- * (a test keeps them equal).
+ * The host's own words, by language: the frame's title, what it says while the frame loads, why
+ * the frame could not be shown (one sentence per failure), and "Try again". The host has no
+ * catalogues (it stays small); these are the catalogues' `frame.title`, `frame.loading`,
+ * `error.frame_unreachable`, `error.frame_timeout`, `error.frame_refused` and `action.retry` (a
+ * test keeps them equal).
  */
-export const HOST_TEXTS: Readonly<Record<string, readonly [title: string, loading: string]>> = {
-  en: ['Pay by bank', 'Loading the payment…'],
-  es: ['Pagar con tu banco', 'Cargando el pago…'],
-  ca: ['Paga amb el teu banc', "S'està carregant el pagament…"],
-  eu: ['Ordaindu zure bankuarekin', 'Ordainketa kargatzen…'],
-  gl: ['Pagar co teu banco', 'Cargando o pagamento…'],
+export type HostTexts = readonly [title: string, loading: string, unreachable: string, timeout: string, refused: string, retry: string];
+
+export const HOST_TEXTS: Readonly<Record<string, HostTexts>> = {
+  en: [
+    'Pay by bank',
+    'Loading the payment…',
+    'The payment service cannot be reached. Check your connection and try again.',
+    'The payment is taking too long to load.',
+    'The payment cannot be shown on this page.',
+    'Try again',
+  ],
+  es: [
+    'Pagar con tu banco',
+    'Cargando el pago…',
+    'No se puede conectar con el servicio de pago. Revisa tu conexión e inténtalo de nuevo.',
+    'El pago tarda demasiado en cargar.',
+    'El pago no se puede mostrar en esta página.',
+    'Reintentar',
+  ],
+  ca: [
+    'Paga amb el teu banc',
+    "S'està carregant el pagament…",
+    'No es pot connectar amb el servei de pagament. Revisa la connexió i torna-ho a provar.',
+    'El pagament triga massa a carregar-se.',
+    'El pagament no es pot mostrar en aquesta pàgina.',
+    'Torna-ho a provar',
+  ],
+  eu: [
+    'Ordaindu zure bankuarekin',
+    'Ordainketa kargatzen…',
+    'Ezin da ordainketa-zerbitzuarekin konektatu. Egiaztatu konexioa eta saiatu berriro.',
+    'Ordainketa kargatzeak gehiegi irauten du.',
+    'Ordainketa ezin da orri honetan erakutsi.',
+    'Saiatu berriro',
+  ],
+  gl: [
+    'Pagar co teu banco',
+    'Cargando o pagamento…',
+    'Non se pode conectar co servizo de pagamento. Revisa a túa conexión e téntao de novo.',
+    'O pagamento tarda demasiado en cargar.',
+    'O pagamento non se pode amosar nesta páxina.',
+    'Tentar de novo',
+  ],
 };
 
 /** The texts for a locale (as given, then its language, then the browser's languages, then English). */
-export function hostTexts(locale: string | null | undefined): readonly [title: string, loading: string] {
+export function hostTexts(locale: string | null | undefined): HostTexts {
   for (const tag of [locale, ...navigator.languages]) {
     const t = tag && (HOST_TEXTS[tag.toLowerCase()] ?? HOST_TEXTS[tag.toLowerCase().split(/[-_]/)[0]!]);
     if (t) return t;
@@ -30,12 +69,31 @@ export function hostTexts(locale: string | null | undefined): readonly [title: s
   return HOST_TEXTS.en!;
 }
 
-// Until the frame says its size, a placeholder (`--bank-checkout-placeholder-height` tall) holds
-// its place and says the payment is loading; the frame loads under it, unseen and inert, in the
-// same grid cell (kept rendered: a browser may stop rendering a hidden cross-origin frame).
+/** Why the frame could not be shown: the code of the `bank-checkout-error` the host fires. */
+export type FrameFailureCode = 'frame_unreachable' | 'frame_timeout' | 'frame_refused';
+
+/**
+ * What the host shows, one at a time: the placeholder while the frame loads unseen under it (its
+ * height held until the frame says its own), the frame at the height it says, or why it could
+ * not be shown (with Try again and the shop's own fallback).
+ */
+export type HostState = { is: 'loading' } | { is: 'shown' } | { is: 'failed'; code: FrameFailureCode };
+
+/** How long the frame has to say it is ready, by default (`frame-timeout` changes it). */
+export const FRAME_TIMEOUT_MS = 10_000;
+/** After the frame loaded without saying it is ready, how long before the host asks why. */
+const LOAD_GRACE_MS = 1_000;
+
+// The placeholder and the failure take the frame's grid cell; the frame loads under the
+// placeholder, unseen and inert (kept rendered: a browser may stop rendering a hidden
+// cross-origin frame). The placeholder is at least as tall as the screen by default, so what
+// follows the checkout stays below the fold until the frame knows its height.
 const STYLE =
-  ':host{display:grid}iframe,.loading{grid-area:1/1}iframe{display:block;width:100%;border:0;overflow:hidden;background:transparent}iframe[inert]{opacity:0}' +
-  '.loading{display:grid;place-items:center;min-height:var(--bank-checkout-placeholder-height,32rem);color:var(--bank-color-muted)}';
+  ':host{display:grid}iframe,.panel{grid-area:1/1}iframe{display:block;width:100%;border:0;overflow:hidden;background:transparent}iframe[inert]{opacity:0}' +
+  '.panel{box-sizing:border-box;padding:var(--bank-padding,16px);color:var(--bank-color-muted)}' +
+  '.loading{min-height:var(--bank-checkout-placeholder-height,max(32rem,100svh))}' +
+  '.failed{display:grid;gap:12px;align-content:start;justify-items:start;color:inherit}.failed p{margin:0}' +
+  '.failed button{font:inherit;min-height:44px;padding:0 1em;border:1px solid;border-radius:var(--bank-radius,8px);background:none;color:inherit;cursor:pointer}';
 
 /** What the host element gives the frame. */
 export interface IsolatedSource {
@@ -47,6 +105,8 @@ export interface IsolatedSource {
   readonly locale?: string | null | undefined;
   readonly mode?: string | null | undefined;
   readonly pollInterval?: number | null | undefined;
+  /** Milliseconds the frame has to say it is ready (FRAME_TIMEOUT_MS by default). */
+  readonly frameTimeout?: number | null | undefined;
 }
 
 let sheet: CSSStyleSheet | undefined;
@@ -83,14 +143,39 @@ export function bffOrigin(api: string): string | null {
   }
 }
 
+/**
+ * Why a frame that did not say it is ready is not showing: the BFF cannot be reached at all
+ * (`frame_unreachable`), it answers but not to this page's origin (`frame_refused`: the origin is
+ * not in its ALLOWED_ORIGINS, which also keep the frame out of the page), or neither (null: it is
+ * only slow). A CORS request answers only an allowed origin; a no-cors one answers any page, and
+ * fails only when nothing answers. Nothing of the checkout's is sent.
+ */
+export async function probeBff(api: string): Promise<FrameFailureCode | null> {
+  const at = `${api.replace(/\/+$/, '')}/v1/frame`;
+  const reach = (mode: RequestMode) =>
+    fetch(at, { mode, method: 'HEAD', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' }).then(
+      () => true,
+      () => false,
+    );
+  if (await reach('cors')) return null;
+  return (await reach('no-cors')) ? 'frame_refused' : 'frame_unreachable';
+}
+
 export class IsolatedCheckout {
   private frame: HTMLIFrameElement | null = null;
-  private placeholder: HTMLElement | null = null;
+  /** The placeholder or the failure, whichever shows. */
+  private panel: HTMLElement | null = null;
   private port: MessagePort | null = null;
   private origin: string | null = null;
   private sentTheme = '';
   private loadedFor = '';
   private readonly watchers: (() => void)[] = [];
+  /** Stops the wait for the frame's `ready`. */
+  private stopWaiting: (() => void) | null = null;
+  /** What shows now. */
+  state: HostState = { is: 'loading' };
+  /** The payer pressed Try again: focus goes to the placeholder, then into the frame once it shows. */
+  private refocus = false;
 
   constructor(
     private readonly host: HTMLElement,
@@ -98,15 +183,16 @@ export class IsolatedCheckout {
     private readonly source: () => IsolatedSource,
     /** Where the payer is sent for the redirect mode (the page's own navigation by default). */
     private readonly navigate: (url: string) => void = (url) => window.location.assign(url),
-    /** The frame's title and the placeholder's text (the full kit gives its catalogues'). */
-    private readonly texts: (locale: string | null | undefined) => readonly [title: string, loading: string] = hostTexts,
+    /** The host's words (the full kit gives its catalogues'). */
+    private readonly texts: (locale: string | null | undefined) => HostTexts = hostTexts,
   ) {}
 
   /** Builds (or rebuilds, when the BFF or the secret changed) the frame. */
   connect(): void {
     const { api, checkoutSecret, launchToken } = this.source();
     const key = `${api}\n${launchToken ?? ''}\n${checkoutSecret}`;
-    if (this.frame && key === this.loadedFor) return;
+    // The same checkout again: it stays as it is (a failure too, until the payer tries again).
+    if (key === this.loadedFor && (this.frame || this.state.is === 'failed')) return;
     this.teardown();
     if (!api || !(launchToken || checkoutSecret)) return;
     const origin = bffOrigin(api);
@@ -122,46 +208,131 @@ export class IsolatedCheckout {
     this.origin = origin;
     this.loadedFor = key;
     adoptStyle(this.root);
-    const [title] = this.texts(this.source().locale);
-    const placeholder = document.createElement('div');
-    placeholder.className = 'loading';
-    placeholder.setAttribute('part', 'placeholder');
-    placeholder.setAttribute('role', 'status');
-    this.placeholder = placeholder;
-    // Its words come once the status is in the page, so that screen readers announce them.
-    setTimeout(() => (placeholder.textContent = this.texts(this.source().locale)[1]));
     const frame = document.createElement('iframe');
-    frame.title = this.host.getAttribute('frame-title') || title;
+    frame.title = this.host.getAttribute('frame-title') || this.texts(this.source().locale)[0];
     frame.setAttribute('part', 'frame');
     frame.referrerPolicy = 'no-referrer';
-    frame.inert = true;
     frame.src = `${api.replace(/\/+$/, '')}/v1/frame`;
     this.frame = frame;
     const onMessage = (e: MessageEvent) => this.handshake(e);
     window.addEventListener('message', onMessage);
     this.watchers.push(() => window.removeEventListener('message', onMessage));
     this.watchTheme();
-    this.root.append(placeholder, frame);
+    this.wait(api);
+    this.show({ is: 'loading' });
+    this.root.append(frame);
+  }
+
+  /**
+   * Waits for the frame's `ready`: when the frame has loaded without it, or the time is up, asks
+   * why (probeBff) and fails with the reason; a frame only slow to load gets the whole time.
+   */
+  private wait(api: string): void {
+    const limit = this.source().frameTimeout;
+    let done = false;
+    const fail = async (timedOut: boolean) => {
+      const code = await probeBff(api);
+      if (!done && (code || timedOut)) this.fail(code ?? 'frame_timeout');
+    };
+    const timers = [setTimeout(() => void fail(true), limit != null && limit >= 0 ? limit : FRAME_TIMEOUT_MS)];
+    // Loaded (an error page loads too): its `ready` comes with its load, or a moment after.
+    const loaded = () => void timers.push(setTimeout(() => void fail(false), LOAD_GRACE_MS));
+    this.frame!.addEventListener('load', loaded, { once: true });
+    this.stopWaiting = () => {
+      done = true;
+      timers.forEach(clearTimeout);
+      this.frame?.removeEventListener('load', loaded);
+    };
+  }
+
+  /** The frame could not be shown: it goes, the payer is told why, and the page hears it. */
+  private fail(code: FrameFailureCode): void {
+    const key = this.loadedFor;
+    this.teardown();
+    this.loadedFor = key;
+    this.show({ is: 'failed', code });
+    if (code === 'frame_refused') {
+      console.error(`bank-checkout: the BFF at ${this.origin} does not answer this page's origin (${location.origin}): list it in the BFF's ALLOWED_ORIGINS.`);
+    }
+    this.host.dispatchEvent(
+      new CustomEvent('bank-checkout-error', { detail: { checkoutId: null, code, status: null, requestId: null }, bubbles: true, composed: true }),
+    );
+  }
+
+  /** Shows one of the host's states (HostState): the frame in view or unseen, and the panel that goes with it. */
+  private show(state: HostState): void {
+    const refocus = this.refocus && state.is === 'shown';
+    this.state = state;
+    this.panel?.remove();
+    this.panel = null;
+    if (this.frame) this.frame.inert = state.is !== 'shown';
+    if (refocus) {
+      this.refocus = false;
+      this.focus();
+    }
+    if (state.is === 'shown') return;
+    const panel = document.createElement('div');
+    const failed = state.is === 'failed';
+    panel.className = failed ? 'panel failed' : 'panel loading';
+    panel.setAttribute('part', failed ? 'failure' : 'placeholder');
+    panel.setAttribute('role', failed ? 'alert' : 'status');
+    panel.tabIndex = -1;
+    if (failed) {
+      const again = document.createElement('button');
+      again.type = 'button';
+      again.setAttribute('part', 'retry');
+      again.addEventListener('click', () => this.retry());
+      // The shop's own way to pay instead (`slot="fallback"`): shown only while the frame failed.
+      const fallback = document.createElement('slot');
+      fallback.name = 'fallback';
+      panel.append(document.createElement('p'), again, fallback);
+    }
+    this.panel = panel;
+    this.root.prepend(panel);
+    if (this.refocus) panel.focus();
+    // Its words come once it is in the page, so that screen readers announce them.
+    setTimeout(() => this.speak());
+  }
+
+  /** The panel's words in the checkout's language (the frame's title too, unless the page set one); only what changed. */
+  private speak(): void {
+    const [title, loading, unreachable, timeout, refused, retry] = this.texts(this.source().locale);
+    if (this.frame && !this.host.hasAttribute('frame-title')) this.frame.title = title;
+    const s = this.state;
+    const say = (el: Node | null | undefined, text: string) => {
+      if (el && el.textContent !== text) el.textContent = text;
+    };
+    if (s.is === 'loading') say(this.panel, loading);
+    if (s.is !== 'failed') return;
+    say(this.panel?.firstChild, s.code === 'frame_unreachable' ? unreachable : s.code === 'frame_timeout' ? timeout : refused);
+    say(this.panel?.children[1], retry);
+  }
+
+  /** Try again: the frame loads anew (the launch token was never sent, so it still holds); focus follows. */
+  retry(): void {
+    this.refocus = true;
+    this.loadedFor = '';
+    this.connect();
   }
 
   /** Removes the frame and every listener. */
   teardown(): void {
+    this.stopWaiting?.();
+    this.stopWaiting = null;
     for (const stop of this.watchers.splice(0)) stop();
     this.port?.close();
     this.port = null;
     this.frame?.remove();
     this.frame = null;
-    this.placeholder?.remove();
-    this.placeholder = null;
+    this.panel?.remove();
+    this.panel = null;
     this.loadedFor = '';
     this.sentTheme = '';
   }
 
   /** Sends what changed (locale, mode, poll interval, theme) to the frame. */
   update(): void {
-    const [title, loading] = this.texts(this.source().locale);
-    if (this.placeholder) this.placeholder.textContent = loading;
-    if (this.frame && !this.host.hasAttribute('frame-title')) this.frame.title = title;
+    this.speak();
     if (!this.port) return;
     this.send({ v: 1, type: 'update', ...this.settings() });
   }
@@ -181,6 +352,7 @@ export class IsolatedCheckout {
       if (dev()) console.warn('bank-checkout: ignored a message from the checkout frame', e.origin, e.data);
       return;
     }
+    this.stopWaiting?.();
     const { port1, port2 } = new MessageChannel();
     this.port?.close();
     this.port = port1;
@@ -201,10 +373,9 @@ export class IsolatedCheckout {
       case 'size':
         if (!this.frame) break;
         this.frame.style.height = `${Math.ceil(msg.height)}px`;
-        // Its first size: the frame shows at that height, in the placeholder's place.
-        this.frame.inert = false;
-        this.placeholder?.remove();
-        this.placeholder = null;
+        // Its first size (the frame sends it once its first screen is drawn): it shows at that
+        // height, in the placeholder's place.
+        if (this.state.is === 'loading') this.show({ is: 'shown' });
         break;
       case 'event':
         this.host.dispatchEvent(new CustomEvent(msg.name, { detail: msg.detail, bubbles: true, composed: true }));

@@ -29,7 +29,7 @@ const ignored = (why: string, data?: unknown) => {
 const checkout = document.querySelector('bank-checkout') as BankCheckout;
 
 // The page is the checkout and nothing else: no margin, sized by the host to its content, on
-// an opaque background of its own (the theme's, once it passed the floor); its heading (what the
+// an opaque background of its own (the theme's, once it passed the floor); its title (what the
 // page is, for assistive technology) is not drawn.
 const bg = (scheme: 'light' | 'dark') => `html{background:var(--bank-color-background,${DEFAULT_COLORS[scheme]['--bank-color-background']})}`;
 const sheet = new CSSStyleSheet();
@@ -39,9 +39,10 @@ sheet.replaceSync(
     '.launch-failed{margin:0;padding:16px;font:1rem/1.45 system-ui,sans-serif}',
 );
 document.adoptedStyleSheets = [sheet];
-// It names the page's main landmark too (the BFF's page: `<main aria-labelledby="frame-title">`),
-// so the landmark differs from the host page's own main.
-const title = document.createElement('h1');
+// It names the page's main landmark (the BFF's page: `<main aria-labelledby="frame-title">`), so
+// the landmark differs from the host page's own main. It is no heading: the frame is part of the
+// shop's page, whose own level-one heading the steps' level-two headings follow.
+const title = document.createElement('p');
 title.className = 'title';
 title.id = 'frame-title';
 checkout.before(title);
@@ -119,8 +120,19 @@ async function redeem(api: string, token: string): Promise<string | null> {
   notice.setAttribute('role', 'alert');
   notice.textContent = translate(spoken, errorKey(code));
   checkout.replaceWith(notice);
+  sizeFromNow();
   post({ v: 1, type: 'event', name: 'bank-checkout-error', detail: { checkoutId: null, code, status, requestId } });
   return null;
+}
+
+let sizing = false;
+/** Reports the document's height to the host from now on (once drawn, then at every change). */
+function sizeFromNow(): void {
+  if (sizing) return;
+  sizing = true;
+  void checkout.updateComplete.then(() =>
+    new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement),
+  );
 }
 
 window.addEventListener('message', (e) => {
@@ -140,7 +152,10 @@ window.addEventListener('message', (e) => {
   for (const name of FRAME_EVENTS)
     checkout.addEventListener(name, (ev) => post({ v: 1, type: 'event', name, detail: (ev as CustomEvent).detail } as FrameMessage));
   checkout.navigate = (url) => post({ v: 1, type: 'navigate', url });
-  new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement);
+  // Its size once the first screen is drawn (the checkout, or why it cannot go on), then every
+  // change: the host holds its placeholder until then, so the page moves once, not at each
+  // piece of the loading.
+  for (const name of ['bank-checkout-step', 'bank-checkout-error'] as const) checkout.addEventListener(name, sizeFromNow, { once: true });
   const api = new URL('..', location.href).href.replace(/\/$/, '');
   if (msg.token === undefined) {
     // An inline checkout shown in the frame: its client secret, as the page gave it.

@@ -1,6 +1,7 @@
 /**
  * English: the texts of what loads after the first screen (the phone hand-off, the other rail,
- * the receipt), which come with that file. Locales without them fall back to English.
+ * the receipt), which come with that file. `date.months`: the month names as the kit writes a
+ * long date where it writes one itself (Basque and Galician; logic/format.ts `longDate`).
  */
 export const enExtras = {
   'handoff.offer': 'Continue on your phone',
@@ -15,6 +16,8 @@ export const enExtras = {
   'handoff.copied': 'Link copied.',
   'handoff.expires': 'The code works once, until {time}.',
   'handoff.renew': 'Show a new code',
+  'handoff.used': 'The code was opened on your phone: go on there. This page shows the result as soon as your bank confirms it.',
+  'handoff.expired': 'This code has expired: show a new one to go on on your phone.',
   'handoff.failed': 'The code could not be made. Try again.',
   'rail.title': 'Pay at your bank’s own page',
   'rail.body': '{bank} cannot go on here right now, but you can still pay at its own page.',
@@ -22,12 +25,16 @@ export const enExtras = {
   'rail.start': 'Pay at the page of {bank}',
   'rail.startNoBank': 'Pay at your bank’s page',
   'receipt.title': 'Receipt',
+  'receipt.completed': 'Payment completed',
   'receipt.amount': 'Amount paid',
   'receipt.payee': 'Paid to',
   'receipt.iban': 'Payee account',
   'receipt.subject': 'Concept',
   'receipt.reference': 'Reference',
+  'receipt.bank': 'Paying bank',
+  'receipt.account': 'Paid from',
+  'receipt.bankReference': 'Bank reference',
   'receipt.date': 'Date',
-  'receipt.operation': 'Operation id',
   'receipt.print': 'Print receipt',
+  'date.months': 'January,February,March,April,May,June,July,August,September,October,November,December',
 } as const;

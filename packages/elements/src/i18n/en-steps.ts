@@ -1,9 +1,14 @@
 /**
- * English: the texts of the native steps after the bank list (sign-in, second sign-in, contracts,
- * accounts) and of their fields, which come with those steps' file (and the periodic form's).
+ * English: the texts of the native steps after the bank list (sign-in, a bank in maintenance,
+ * second sign-in, contracts, accounts) and of their fields, which come with those steps' file
+ * (and the periodic form's).
  */
 export const enSteps = {
   'login.title': 'Sign in to {bank}',
+  'maintenance.title': '{bank} is in maintenance',
+  'maintenance.body': 'It cannot be used here right now. You can pay at its own page instead, or choose another bank.',
+  'maintenance.bodyNoPage': 'It cannot be used here right now. Choose another bank, or come back later.',
+  'maintenance.page': 'Pay at the page of {bank}',
   'login.intro': 'Use your online-banking credentials. They go straight to your bank and are never stored.',
   'login.type': 'How do you want to sign in?',
   'login.unavailable': '(not available right now)',
@@ -30,11 +35,19 @@ export const enSteps = {
   'bankField.cardNumber': 'Card number',
   'bankField.cardPin': 'Card PIN',
   'login.lastAttempt': 'Last attempt: if the details are wrong again, the payment stops.',
+  'login.attempts': 'You have {count} tries in all to sign in and confirm the payment: each wrong password or code uses one.',
   'second.title': 'One more check',
   'second.sms': 'Enter the access code your bank sent you by SMS.',
   'second.smsTo': 'Enter the access code your bank sent by SMS to {phone}.',
   'second.coordinates': 'Enter the value at position {position} of your coordinates card.',
   'second.token': 'Enter the code shown in your bank’s app.',
+  'bankField.extra': 'Additional code',
+  'field.bankWords': 'Your bank calls it:',
+  'second.name1': 'Access code received by SMS',
+  'second.nameAt': 'Value at {position} on your coordinates card',
+  'second.name2': 'Value asked for on your coordinates card',
+  'second.name3': 'Code from your bank’s app',
+  'second.coordinatesAsked': 'Enter the value your bank asks for from your coordinates card.',
   'second.submit': 'Continue',
   'contract.title': 'Choose a contract',
   'contract.empty': 'There are no contracts to choose from.',

@@ -119,9 +119,9 @@ export const en = {
 } as const;
 
 export type MessageKey = keyof typeof en | keyof typeof enSteps | keyof typeof enChallenge | keyof typeof enPeriodic | ExtrasKey;
-/** The texts of what loads after the first screen (en-extras.ts): a catalogue may leave them to English. */
+/** The texts of what loads after the first screen (en-extras.ts). */
 export type ExtrasKey = keyof typeof enExtras;
-/** A complete catalogue: one string per key (those of en-extras.ts optional). */
-export type Catalogue = Record<Exclude<MessageKey, ExtrasKey>, string> & Partial<Record<ExtrasKey, string>>;
+/** A complete catalogue: one string per key. */
+export type Catalogue = Record<MessageKey, string>;
 /** The texts of what a page loads up front (`en` and `es` as built in). */
 export type UpFrontTexts = Record<keyof typeof en, string>;

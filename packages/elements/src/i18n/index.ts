@@ -122,7 +122,9 @@ export function errorKey(code: string | null | undefined, message?: string | nul
 
 /**
  * The codes a payer may meet whose message is the generic one: a fault of the page's own
- * request, or of the service, that the payer can do nothing particular about.
+ * request, or of the service, that the payer can do nothing particular about. (The isolated
+ * host's `frame_` codes have words of their own in the host, frame/host.ts `HOST_TEXTS`, which it
+ * must have when nothing else can be loaded.)
  */
 type GenericMessage =
   | 'generic'
@@ -136,6 +138,9 @@ type GenericMessage =
   | 'provider_error'
   | 'provider_rejected'
   | 'frame_unavailable'
+  | 'frame_unreachable'
+  | 'frame_timeout'
+  | 'frame_refused'
   | 'unavailable'
   | 'store_unavailable'
   | 'origin_refused'

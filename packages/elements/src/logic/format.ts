@@ -63,3 +63,48 @@ export function normalizeForSearch(text: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/** A moment as the calendar of the payer's clock shows it (what `longDate` writes). */
+export interface DateParts {
+  year: number;
+  /** 1 to 12. */
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+/** The parts of a date on this device's clock. */
+export const localParts = (d: Date): DateParts => ({
+  year: d.getFullYear(),
+  month: d.getMonth() + 1,
+  day: d.getDate(),
+  hour: d.getHours(),
+  minute: d.getMinutes(),
+});
+
+/**
+ * The Basque ending of a year (`2026ko`, `2025eko`): `-eko` after a number whose last word ends in
+ * a consonant (bat, bost, hamar, hamabost: the years ending in 1, 5, 10 or 15 in each score, and
+ * those ending in a hundred), `-ko` after one that ends in a vowel (bi, hiru, hogei, mila …).
+ */
+function basqueYear(year: number): string {
+  const lastScore = year % 20;
+  const consonant = year % 100 === 0 ? year % 1000 !== 0 : [1, 5, 10, 15].includes(lastScore);
+  return `${year}${consonant ? 'eko' : 'ko'}`;
+}
+
+/**
+ * A long date and time the kit writes itself, for the languages browsers often lack (or, for
+ * Basque, write with the endings left open, `2026(e)ko azaroaren 25(a)`): Basque
+ * `2026ko azaroaren 25a, 18:02`, Galician `25 de novembro de 2026, 18:02`. `months`: the
+ * catalogue's twelve month names as the date writes them (Basque: `azaroaren`). Null for any
+ * other language (Intl writes those).
+ */
+export function longDate(p: DateParts, locale: string, months: readonly string[]): string | null {
+  const lang = locale.toLowerCase().split(/[-_]/)[0];
+  const month = months[p.month - 1];
+  if (!month || (lang !== 'eu' && lang !== 'gl')) return null;
+  const time = `${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
+  return lang === 'eu' ? `${basqueYear(p.year)} ${month} ${p.day}a, ${time}` : `${p.day} de ${month} de ${p.year}, ${time}`;
+}

@@ -14,7 +14,9 @@ export interface Choice {
 
 export function renderChoices(opts: {
   name: string;
-  legend: string;
+  /** What the choice is about: its legend, or (`labelledBy`) the id of the heading that names it. */
+  legend?: string;
+  labelledBy?: string;
   choices: readonly Choice[];
   selected: string | null;
   disabled: boolean;
@@ -22,8 +24,8 @@ export function renderChoices(opts: {
   /** Ids of the texts that describe the group (such as its error). */
   describedBy?: string;
 }): TemplateResult {
-  return html`<fieldset part="list" aria-describedby=${opts.describedBy || nothing}>
-    <legend part="title">${opts.legend}</legend>
+  return html`<fieldset part="list" aria-labelledby=${opts.labelledBy || nothing} aria-describedby=${opts.describedBy || nothing}>
+    ${opts.labelledBy ? nothing : html`<legend part="title">${opts.legend}</legend>`}
     <div class="choices">
       ${opts.choices.map(
         (c) => html`<label class="choice${c.flag ? ' flagged' : ''}" part="option">

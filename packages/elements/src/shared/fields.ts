@@ -10,6 +10,7 @@ import type { FieldView } from '@bank-checkout/contract';
 import type { MessageKey, MessageParams } from '../i18n/index.js';
 import { parseFieldInput } from '../logic/parsers.js';
 import { validateField, type FieldError } from '../logic/validators.js';
+import { PROVIDER_LANG } from './bank-fields.js';
 
 export type FieldDescriptor = Pick<FieldView, 'fieldId' | 'label' | 'min' | 'max' | 'valueType' | 'specificType' | 'password'> &
   Partial<Pick<FieldView, 'testValue'>>;
@@ -19,8 +20,11 @@ export interface FieldRenderOptions {
   autocomplete: string;
   /** Visible label; the descriptor's by default. */
   label?: string;
-  /** The label's language when it is not the checkout's (a bank's own name for a field). */
-  labelLang?: string | undefined;
+  /**
+   * The bank's own words for the field (Spanish) when the label is the kit's: shown under the
+   * label as a description, marked as Spanish.
+   */
+  bankText?: string | undefined;
   /** A line under the label explaining what to enter. */
   hint?: string;
   disabled?: boolean;
@@ -125,6 +129,7 @@ export class FieldsController implements ReactiveController {
     const rejected = !error && !!opts.rejectedBy;
     const describedBy = [
       opts.hint ? `${id}-hint` : '',
+      opts.bankText ? `${id}-bank` : '',
       opts.describedBy ?? '',
       testValue ? `${id}-test` : '',
       error ? `${id}-error` : '',
@@ -134,8 +139,13 @@ export class FieldsController implements ReactiveController {
       .join(' ');
     const numeric = field.valueType === 'numeric';
     return html`<div class="field" part="field">
-      <label for=${id} part="label" lang=${opts.labelLang ?? nothing}>${label}</label>
+      <label for=${id} part="label">${label}</label>
       ${opts.hint ? html`<p id="${id}-hint" class="hint" part="hint">${opts.hint}</p>` : nothing}
+      ${
+        opts.bankText
+          ? html`<p id="${id}-bank" class="hint" part="bank-text">${this.host.t('field.bankWords')} <q lang=${PROVIDER_LANG}>${opts.bankText}</q></p>`
+          : nothing
+      }
       ${testValue ? html`<p id="${id}-test" class="hint" part="test-value">${this.host.t('field.testValue', { value: testValue })}</p>` : nothing}
       <div class="control">
         <input

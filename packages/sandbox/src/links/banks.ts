@@ -5,6 +5,7 @@
  * simulated bank interface.
  */
 import type { LinkBank } from '@bank-checkout/provider';
+import { ibanCheckDigits } from '@bank-checkout/contract';
 
 /** Value the simulated banks that ask for an additional login key accept (the spec's sandbox rule). */
 export const LINK_BANK_LOGIN_KEY = 'user1';
@@ -144,11 +145,17 @@ export function selectorEntries(banks: LinkBank[]): SelectorEntry[] {
   return entries;
 }
 
-/** The test payer's account at a bank (holder and IBAN recorded in the transaction). */
+/**
+ * The test payer's account at a bank (holder and IBAN recorded in the transaction): an account of
+ * that bank, as a real payer's is, its IBAN carrying the bank's first code where an IBAN carries
+ * the bank (the four digits after the check digits, in Spain and Portugal). A bank the catalogue
+ * does not know gets the one Spanish account of before.
+ */
 export function testPayer(bankId: string): { holder: string; account: string } {
-  const accounts: Record<string, string> = {
-    PT: 'PT50000201231234567890154',
-  };
-  const country = findLinkBank(bankId)?.country ?? 'ES';
-  return { holder: 'Cliente de Pruebas', account: accounts[country] ?? 'ES6000491500051234567892' };
+  const bank = findLinkBank(bankId);
+  const code = bank?.bankCodes?.[0];
+  const country = bank?.country === 'PT' ? 'PT' : 'ES';
+  if (!code || !/^\d{4}$/.test(code)) return { holder: 'Cliente de Pruebas', account: 'ES6000491500051234567892' };
+  const bban = country === 'PT' ? `${code}01231234567890154` : `${code}1500051234567892`;
+  return { holder: 'Cliente de Pruebas', account: `${country}${ibanCheckDigits(country, bban)}${bban}` };
 }
