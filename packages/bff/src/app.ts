@@ -238,6 +238,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     closed = true;
     if (sweeper) clearInterval(sweeper);
     await retention?.stop();
+    // A bank's answer still being written after the store failed is written before the store closes.
+    const left = await service.drain(service.leaseMs);
+    if (left) logger.log('error', 'checkout.answers_not_written', { count: left });
     await webhook.stop();
     await store.close();
   };
