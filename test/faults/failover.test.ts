@@ -29,6 +29,7 @@ import type { BankView, CheckoutView } from '@bank-checkout/contract';
 import { createSandbox } from '@bank-checkout/sandbox';
 import { payingAccount, testFields } from '../../packages/bff/test/flow.js';
 import { cliArgs } from '../support/cli.mjs';
+import { until } from '../../packages/bff/test/until.js';
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const HAVE_PG = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
@@ -40,17 +41,6 @@ const PROVIDER_TIMEOUT_MS = 2_000;
 const LEASE_MS = PROVIDER_TIMEOUT_MS + 2_000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Waits for `check` to hold (polling), failing after `timeoutMs` with `what`. */
-async function until<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -20,6 +20,7 @@ import { createStore, type CheckoutView } from '@bank-checkout/bff';
 import { walk } from '../../packages/bff/test/flow.js';
 import type { Harness } from '../../packages/bff/test/harness.js';
 import { cliArgs } from '../support/cli.mjs';
+import { until } from '../../packages/bff/test/until.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const MERCHANT_SECRET = 'shutdown-merchant-secret-0123456789';
@@ -27,17 +28,6 @@ const MERCHANT_SECRET = 'shutdown-merchant-secret-0123456789';
 const PROVIDER_TIMEOUT_MS = 4_000;
 const VALIDATION_DELAY_MS = 3_000;
 const PAYERS = 4;
-
-/** Waits for `check` to hold, polling. */
-async function until<T>(check: () => T | null | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A POST with a JSON body over `agent` (each payer its own kept-alive connection): status, Connection header, body. */
 function post(

@@ -20,6 +20,7 @@ import { SECRETS } from './lib/canary.js';
 import { createRig, json, type Rig } from './lib/rig.js';
 import { assertBffError } from './lib/shapes.js';
 import { cliArgs } from '../support/cli.mjs';
+import { until } from '../../packages/bff/test/until.js';
 
 type Json = Record<string, unknown>;
 
@@ -360,15 +361,6 @@ describe('notifications', () => {
     );
   });
 });
-
-/** Waits for a condition the event loop will bring about; fails after 5 s. */
-async function until(check: () => boolean, what: string) {
-  const end = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 describe('a BFF killed with SIGKILL', () => {
   const root = new URL('../..', import.meta.url).pathname;

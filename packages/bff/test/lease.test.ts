@@ -12,20 +12,10 @@ import { createStore, type Store } from '../src/store/index.js';
 import { createHarness, view, type Harness } from './harness.js';
 import { walk } from './flow.js';
 import { breakStore } from './slow-store.js';
+import { until } from './until.js';
 
 const WEBHOOK = { MERCHANT_WEBHOOK_URL: 'http://merchant.test/hook', MERCHANT_WEBHOOK_SECRET: 'lease-webhook-secret-0123456789' };
 type Json = Record<string, unknown>;
-
-/** Waits for `check` to hold, polling on the event loop; fails after `ms` of real time. */
-async function until<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 5_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise<void>((r) => setTimeout(r, 5));
-  }
-}
 
 /** Holds the next upstream call to `path` until `release()`; `arrived` resolves when it is made. */
 function holdCall(h: Harness, path: string) {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { serveBff } from '../src/server.js';
+import { until } from './until.js';
 
 /** An app whose `/slow` answers only once released; `/fast` at once. Counts what reaches it. */
 function slowApp() {
@@ -35,15 +36,6 @@ function get(port: number, path: string, agent: Agent): Promise<{ status: number
     req.on('error', reject);
     req.end();
   });
-}
-
-/** Waits until `check` holds, polling. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('draining the server', () => {
