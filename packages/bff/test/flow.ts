@@ -1,11 +1,10 @@
 /** Walks a checkout through the native flow with the simulator's test values. */
 import type { BankView, CheckoutView, ValidationView } from '@bank-checkout/contract';
 import { SANDBOX_DEFAULTS, SIM_BANKS } from '@bank-checkout/sandbox/testing';
-import { view, type Harness } from './harness.js';
+import type { Harness } from './harness.js';
 
 export async function bankOf(h: Harness, secret: string, bankId: string): Promise<BankView> {
-  const res = await h.checkout(secret, '/v1/banks');
-  const { groups } = (await res.json()) as { groups: { types: BankView[] }[] };
+  const { groups } = await h.api(secret).banks();
   const bank = groups.flatMap((g) => g.types).find((b) => b.bankId === bankId);
   if (!bank) throw new Error(`bank ${bankId} not listed`);
   return bank;
@@ -34,29 +33,31 @@ export interface WalkOptions {
 
 /** Logs in with the default login's test values and answers every step until a final state. */
 export async function walk(h: Harness, secret: string, bankId: string, opts: WalkOptions = {}): Promise<CheckoutView> {
+  // The page's typed client: a route or a schema that changes breaks every walk at compile time.
+  const api = h.api(secret);
   let v: CheckoutView;
   if (opts.resumeOnly) {
-    v = await view(await h.checkout(secret, '/v1/checkout'));
+    v = await api.checkout();
   } else {
     const bank = await bankOf(h, secret, bankId);
-    v = await view(await h.checkout(secret, '/v1/checkout/login', { bankId, loginId: bank.defaultLogin, fields: testFields(bank) }));
+    v = await api.login({ bankId, loginId: bank.defaultLogin, fields: testFields(bank) });
   }
   for (let guard = 0; guard < 12; guard++) {
     if (opts.stopAt && v.state === opts.stopAt) return v;
     const s = v.step;
     switch (s.state) {
       case 'second-login':
-        v = await view(await h.checkout(secret, '/v1/checkout/second-login', { value: s.field.testValue }));
+        v = await api.secondLogin({ value: s.field.testValue ?? '' });
         break;
       case 'select-contract':
-        v = await view(await h.checkout(secret, '/v1/checkout/contract', { contractId: s.contracts[0]!.contractId }));
+        v = await api.contract({ contractId: s.contracts[0]!.contractId });
         break;
       case 'select-account':
-        v = await view(await h.checkout(secret, '/v1/checkout/transfer', { accountId: payingAccount(bankId, s.accounts) }));
+        v = await api.transfer({ accountId: payingAccount(bankId, s.accounts) });
         break;
       case 'validate': {
         const values = Object.fromEntries(s.validations.map((x) => [x.fieldId, opts.answer?.(x, s.round) ?? (x.type === 6 ? 'SIGNED' : (x.testValue ?? ''))]));
-        v = await view(await h.checkout(secret, '/v1/checkout/validate', { values }));
+        v = await api.validate({ values });
         break;
       }
       default:

@@ -4,10 +4,14 @@
  */
 import { createSandbox, type Sandbox } from '@bank-checkout/sandbox';
 import { createBff, loadConfig, type BffApp, type CheckoutView } from '../src/index.js';
+import { createMerchantClient } from '../src/merchant-client.js';
+import { createCheckoutClient, type CheckoutClient } from '@bank-checkout/elements/client';
 import type { CheckoutEvent } from '../src/checkout/service.js';
 import type { NotificationEvent } from '../src/notifications.js';
+
+type MerchantClient = ReturnType<typeof createMerchantClient>;
 import { createStore, type Store } from '../src/store/index.js';
-import { bind, frameKeys, frameOrigin, proofHeaders, type FrameKeys } from './frame-proof.js';
+import { bind, frameKeys, frameOrigin, proofHeaders, proved, type FrameKeys } from './frame-proof.js';
 
 export const MERCHANT_SECRET = 'test-merchant-secret-0123456789';
 export const SANDBOX_HOST = 'http://sandbox.test';
@@ -39,6 +43,13 @@ export interface Harness {
   /** Requests that reached the merchant's webhook (http://merchant.test). */
   webhooks: { headers: Headers; body: string }[];
   merchant(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  /**
+   * The merchant API through its typed client (`createMerchantClient`), as a shop's server calls
+   * it: a route or a schema that changes breaks the tests that call it at compile time.
+   */
+  merchantApi: MerchantClient;
+  /** The checkout API through the elements' typed client, with `secret` (and its frame's proofs), as the page calls it. */
+  api(secret: string): CheckoutClient;
   checkout(secret: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   createCheckout(body?: Record<string, unknown>): Promise<{ id: string; clientSecret: string } & Record<string, unknown>>;
   /**
@@ -162,7 +173,22 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
 
+  const merchantApi = createMerchantClient({
+    url: BFF_HOST,
+    secret: MERCHANT_SECRET,
+    retries: 0,
+    fetch: (async (input, init) => bff.request(String(input), init)) as typeof fetch,
+  });
+  const api = (secret: string) =>
+    createCheckoutClient({
+      api: BFF_HOST,
+      secret,
+      fetch: (async (input, init) => bff.request(String(input), await proved(String(input), init, clock.now))) as typeof fetch,
+    });
+
   const harness: Harness = {
+    merchantApi,
+    api,
     override: null,
     dropNotifications: false,
     get bff() {
