@@ -5,7 +5,7 @@
  * the shop's origins exact and not the BFF's own, the proxies in front named. Each problem is
  * one line naming its variable, never its value.
  */
-import { isLoopback, isPublicAddress, isPublicHost } from './public-hosts.js';
+import { isLoopback, isPublicHost } from './public-hosts.js';
 import { STRONG_SECRET, sameMaterial, weakSecret } from './secret-strength.js';
 
 export { isLoopback, isPublicHost } from './public-hosts.js';
