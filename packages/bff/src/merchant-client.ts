@@ -153,10 +153,16 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     listCheckouts: (query: CheckoutsQuery = {}) => get<CheckoutsPage>('/v1/checkouts', query),
     /** How far payers got per bank, for checkouts created in a period (`from`, `to`: ms or YYYY-MM-DD; default the last 7 days). */
     funnel: (query: FunnelQuery = {}) => get<FunnelAnswer>('/v1/funnel', query),
-    /** Settles a checkout left `unknown`, after asking the bank what happened. */
     /** Records what the bank confirmed about a checkout left `unknown` (409 unless it is; the same outcome again is answered as is). */
     resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed', note?: string) =>
       post<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}/resolve`, { outcome, ...(note ? { note } : {}) }),
+    /**
+     * Cancels an open checkout for good (a changed cart: cancel, then create a checkout for the
+     * same reference with the new amount). Safe to repeat: a cancelled checkout is answered as it
+     * is. 409 `checkout_finished` when it ended otherwise, `invalid_state` when it is `unknown`,
+     * `checkout_busy` while a call is with the bank (try again in a moment).
+     */
+    cancelCheckout: (checkoutId: string) => post<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}/cancel`, undefined, undefined, true),
     createLink: (body: LinkInput) => post<SignedLink>('/v1/links', body),
     createPeriodicLink: (body: PeriodicLinkInput) => post<SignedLink>('/v1/links/periodic', body),
     cancelPeriodicLink: (body: CancelPeriodicInput) => post<SignedLink>('/v1/links/periodic/cancel', body),

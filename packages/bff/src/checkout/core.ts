@@ -268,7 +268,10 @@ export function createCore(deps: ServiceDeps) {
     }
   }
 
-  return { config, store, upstream, logger, now, leaseMs, holder, commit, advance, settle, act };
+  /** Whether an action holds the checkout now (its `busy` lease, or this process's in-memory lock): a call may be with the bank. */
+  const busy = (rec: CheckoutRecord): boolean => Boolean(rec.internal.busy) || inMemory.has(rec.id);
+
+  return { config, store, upstream, logger, now, leaseMs, holder, commit, advance, settle, act, busy };
 }
 
 export type Core = ReturnType<typeof createCore>;

@@ -17,7 +17,7 @@ import { toView } from './machine.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
 import { launchActions, newLaunch } from './launch.js';
 import { randomBytes } from 'node:crypto';
-import { RESOLVE, backTarget, initialState, isFinal, startOutcome, viewError } from './transitions.js';
+import { ACTIONS, RESOLVE, backTarget, initialState, isFinal, startOutcome, viewError } from './transitions.js';
 
 export type { CheckoutEvent, ServiceDeps } from './core.js';
 
@@ -193,6 +193,39 @@ export function createCheckoutService(deps: ServiceDeps) {
   }
 
   /**
+   * The merchant's cancel (a changed cart, a withdrawn order): an open checkout becomes
+   * `cancelled` for good, with the one terminal webhook event of its ending (`checkout.updated`,
+   * source `merchant`) written with the change. Its expiry becomes now, so the payer cannot start
+   * it over, and its reference is free for a new checkout. A cancelled checkout is answered as it
+   * is (a retry); one that ended otherwise, or is `unknown` (the bank may have moved money), is a
+   * conflict, and so is one whose call is with the bank.
+   */
+  async function cancelByMerchant(rec: CheckoutRecord): Promise<CheckoutRecord> {
+    const open = (r: CheckoutRecord) => ACTIONS.cancel.from.includes(r.state);
+    const refuse = (r: CheckoutRecord) => {
+      if (core.busy(r)) return errors.conflict('checkout_busy', 'A call for this checkout is with the bank; try again in a moment.');
+      if (r.state === 'unknown')
+        return errors.conflict('invalid_state', 'The bank may have moved money for this checkout: ask the bank, then resolve it instead.');
+      return errors.conflict('checkout_finished', `The checkout has already ended: it is ${r.state}.`);
+    };
+    // What time alone has done comes first: a checkout past its expiry is expired, not cancelled.
+    const current = await core.settle(rec);
+    const { record, changed } = await core.advance(
+      current,
+      (r) => {
+        // Cancelled already (by the payer, who could still start over: no longer), or anything else: nothing to write.
+        if (r.state === 'cancelled') return r.expiresAt > now() ? { expiresAt: now() } : null;
+        if (!open(r) || core.busy(r)) return null;
+        return { state: 'cancelled', error: viewError('cancelled'), internal: scrubSession(r.internal), expiresAt: now() };
+      },
+      'merchant',
+    );
+    if (record.state !== 'cancelled') throw refuse(record);
+    if (changed) logger.log('info', 'checkout.cancelled', { checkoutId: record.id, by: 'merchant', from: current.state });
+    return record;
+  }
+
+  /**
    * Ends what time alone has ended, without waiting for anyone to look: checkouts past their
    * expiry (a redirect one past its link's lifetime and the grace period), and checkouts whose
    * lock's lease lapsed (an instance stopped mid-call: a step that moved no money is open again,
@@ -218,6 +251,7 @@ export function createCheckoutService(deps: ServiceDeps) {
     relaunch: launches.relaunch,
     redeemLaunch: launches.redeem,
     resolve,
+    cancelByMerchant,
     sweep,
     settle: core.settle,
     /** How long a checkout's lock lasts unless its holder renews it. */

@@ -1,7 +1,7 @@
 /**
  * The merchant's reading of its checkouts: one by id, the list by state (the ones left
  * `unknown` wait for the merchant's decision), and that decision (`resolve`) after checking with
- * the bank, and the payers' funnel per bank. Creation is in merchant.ts with the other creations.
+ * the bank, the merchant's cancel, and the payers' funnel per bank. Creation is in merchant.ts with the other creations.
  */
 import { z } from '@hono/zod-openapi';
 import * as m from '@bank-checkout/contract/schemas';
@@ -116,6 +116,26 @@ export function merchantCheckoutRoutes(p: AppParts) {
     const rec = id.success ? await p.store.getCheckout(id.data) : null;
     if (!rec) throw errors.notFound('Checkout');
     return c.json(view(await p.service.resolve(rec, body.outcome, body.note)), 200);
+  });
+
+  /**
+   * The merchant's cancel of an open checkout (a changed cart, a withdrawn order). The webhook's
+   * `checkout.updated` (state `cancelled`, source `merchant`) reports it, as it reports every
+   * ending; the reference is then free for a new checkout.
+   */
+  const cancel = merchantRoute({
+    method: 'post',
+    path: '/checkouts/{id}/cancel',
+    summary:
+      'Cancel an open checkout for good, freeing its reference for a new one (a cancelled one is answered as it is; 409 when it ended otherwise, is unknown, or a call is with the bank)',
+    request: { params: checkoutId },
+    responses: { 200: json(m.merchantCheckout) },
+  });
+  app.openapi(cancel, async (c) => {
+    const id = m.idParam.safeParse(c.req.param('id'));
+    const rec = id.success ? await p.store.getCheckout(id.data) : null;
+    if (!rec) throw errors.notFound('Checkout');
+    return c.json(view(await p.service.cancelByMerchant(rec)), 200);
   });
 
   /** The payers' funnel per bank, counted from the checkouts created in the period. */
