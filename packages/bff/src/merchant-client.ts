@@ -149,7 +149,11 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     getCheckout: (checkoutId: string) => get<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}`),
     /** A fresh launch token for an isolated checkout's page, each time the page loads. */
     launchCheckout: (checkoutId: string) => post<CheckoutLaunch>(`/v1/checkouts/${id(checkoutId)}/launch`),
-    /** Recent checkouts (or those in `state`), most recently changed first; `state: 'unknown'` lists those waiting for your decision. */
+    /**
+     * Recent checkouts (or those in `state`), most recently changed first; `state: 'unknown'`
+     * lists those waiting for your decision. The next page: `cursor: page.next`. The feed of every
+     * change, oldest first: `after: '0'`, then `after: page.next` (keep it to read on later).
+     */
     listCheckouts: (query: CheckoutsQuery = {}) => get<CheckoutsPage>('/v1/checkouts', query),
     /** How far payers got per bank, for checkouts created in a period (`from`, `to`: ms or YYYY-MM-DD; default the last 7 days). */
     funnel: (query: FunnelQuery = {}) => get<FunnelAnswer>('/v1/funnel', query),
@@ -174,8 +178,9 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     listLegacyDebts: (query: OrdersQuery = {}) => get<LegacyDebtsPage>('/v1/legacy/debts', query),
     enableLegacyLink: (idProvider: string) => post<ProviderStatusAnswer>(`/v1/legacy/links/${id(idProvider)}/enable`),
     disableLegacyLink: (idProvider: string) => post<ProviderStatusAnswer>(`/v1/legacy/links/${id(idProvider)}/disable`),
+    /** Newest first; the next page: `cursor: page.next`. */
     listNotifications: (query: NotificationsQuery = {}) => get<NotificationsPage>('/v1/notifications', query),
-    /** Webhook events and how their delivery went, newest first; `status: 'failed'` lists those that never got through. */
+    /** Webhook events and how their delivery went, newest first (`cursor: page.next` for the next page); `status: 'failed'` lists those that never got through. */
     listWebhookEvents: (query: WebhookEventsQuery = {}) => get<WebhookEventsPage>('/v1/webhooks/events', query),
     /** Sends a webhook event again (at once, then with the usual retries). */
     redeliverWebhookEvent: (eventId: string) => post<WebhookEventEntry>(`/v1/webhooks/events/${id(eventId)}/redeliver`),

@@ -96,7 +96,9 @@ describe('routes', () => {
       'GET /v1/orders': ['dateFrom', 'dateTo', 'page', 'pageSize', 'order'],
       'GET /v1/legacy/debts': ['dateFrom', 'dateTo', 'page', 'pageSize', 'order'],
       'GET /v1/link-banks': ['country', 'enabled', 'periodic'],
-      'GET /v1/notifications': ['limit', 'before'],
+      'GET /v1/notifications': ['limit', 'cursor'],
+      'GET /v1/checkouts': ['after', 'cursor', 'limit', 'state'],
+      'GET /v1/webhooks/events': ['cursor', 'limit', 'status'],
     };
     for (const [key, names] of Object.entries(queries)) {
       const [method, path] = key.split(' ') as [string, string];

@@ -12,6 +12,7 @@ import { json, jsonRequest, router } from '../openapi.js';
 import type { CheckoutRecord } from '../store/types.js';
 import type { AppParts } from '../parts.js';
 import { merchantRouteFactory } from './merchant-route.js';
+import { changeCursor, changePosition, listPosition, nextCursor } from '../cursor.js';
 
 const checkoutId = z.object({ id: z.string().meta({ description: 'The checkout id' }) });
 
@@ -55,17 +56,34 @@ export function merchantCheckoutRoutes(p: AppParts) {
   const merchantRoute = merchantRouteFactory(p);
   const view = (rec: CheckoutRecord) => merchantCheckoutView(p, rec);
 
+  /**
+   * Two readings of the checkouts. The list: most recently changed first, paged by an opaque
+   * cursor (the last row's update time and id), so rows that share a millisecond are each
+   * listed once. The feed (`after`): every checkout whose last change comes after a position, in
+   * the order of the changes, for a shop that reads each change once (store `listChanges`).
+   */
   const list = merchantRoute({
     method: 'get',
     path: '/checkouts',
-    summary: 'Recent checkouts, or those in one state, most recently changed first (state=unknown: those waiting for your decision)',
+    summary:
+      'Recent checkouts, or those in one state, most recently changed first (state=unknown: those waiting for your decision); with after, the feed of every change in order',
     request: { query: m.checkoutsQuery },
     responses: { 200: json(m.checkoutsPage) },
   });
   app.openapi(list, async (c) => {
     const q = c.req.valid('query');
-    const rows = await p.store.listCheckouts({ ...(q.state ? { state: q.state } : {}), limit: q.limit, ...(q.before ? { before: q.before } : {}) });
-    return c.json({ checkouts: rows.map(view), next: rows.length === q.limit ? rows.at(-1)!.updatedAt : null }, 200);
+    if (q.after !== undefined) {
+      if (q.state || q.cursor) throw errors.validation([{ path: 'after', message: 'reads the feed of every change: it takes no state or cursor' }]);
+      const rows = await p.store.listChanges({ after: changePosition(q.after), limit: q.limit });
+      const last = rows.at(-1)?.position;
+      return c.json({ checkouts: rows.map((r) => view(r.record)), next: last ? changeCursor(last) : q.after }, 200);
+    }
+    const rows = await p.store.listCheckouts({
+      ...(q.state ? { state: q.state } : {}),
+      limit: q.limit,
+      ...(q.cursor ? { before: listPosition('checkouts', q.cursor) } : {}),
+    });
+    return c.json({ checkouts: rows.map(view), next: nextCursor('checkouts', rows, q.limit, (r) => ({ at: r.updatedAt, id: r.id })) }, 200);
   });
 
   const read = merchantRoute({

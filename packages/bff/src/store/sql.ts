@@ -46,6 +46,16 @@ export interface SqlDriver {
   /** Column type for the JSON documents. */
   readonly jsonType: string;
   /**
+   * The SQL expression of a change's position (`change_seq`), evaluated in the statement that
+   * writes the change, greater than the position of any change committed before it.
+   */
+  readonly changeSeq: string;
+  /**
+   * The SQL condition a change's position (`change_seq`) meets once no transaction still open
+   * can commit a change at or before it (empty when commits follow the positions' order).
+   */
+  readonly settledChange: string;
+  /**
    * Only this process writes the database (the embedded engine): checkouts read back are kept
    * in memory, written through on every change, so a read by secret costs no query.
    */
@@ -150,7 +160,7 @@ export function createSqlStore(driver: SqlDriver): Store {
   /** The compare-and-set write of `next` over `current`, with the events that report it. */
   async function writeCheckout(current: CheckoutRecord, next: CheckoutRecord, events: OutboxEvent[]): Promise<CheckoutRecord | null> {
     const id = current.id;
-    const update = checkoutUpdate(current, next);
+    const update = checkoutUpdate(current, next, driver.changeSeq);
     if (events.length) {
       // The change and the events that report it: both or neither.
       if (!(await inTransaction([{ ...update, expectChanges: 1 }, ...events.map(outboxInsert)]))) {
@@ -183,7 +193,10 @@ export function createSqlStore(driver: SqlDriver): Store {
   // page. A random rowid places each new row anywhere, in the room an ended checkout left: a
   // paid checkout takes about 30% fewer bytes on disk. Two rowids drawn alike among 2^62 would
   // fail the insert, and the merchant's retry would make it.
-  const insertCheckout = insertSql('checkouts', CHECKOUT_COLUMNS, driver.engine === 'sqlite' ? { rowid: 'abs(random() >> 1)' } : {});
+  const insertCheckout = insertSql('checkouts', CHECKOUT_COLUMNS, {
+    ...(driver.engine === 'sqlite' ? { rowid: 'abs(random() >> 1)' } : {}),
+    change_seq: driver.changeSeq,
+  });
   const insertNotification = `${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`;
 
   return {
@@ -227,13 +240,29 @@ export function createSqlStore(driver: SqlDriver): Store {
       cache.bySecret(secretHash) ?? cache.put(await one('SELECT * FROM checkouts WHERE secret_hash = ?', [secretHash], checkoutFromRow)),
 
     async listCheckouts(opts) {
-      const where = [...(opts.state !== undefined ? ['state = ?'] : []), ...(opts.before !== undefined ? ['updated_at < ?'] : [])];
-      const args: SqlValue[] = [...(opts.state !== undefined ? [opts.state] : []), ...(opts.before !== undefined ? [opts.before] : []), pageSize(opts.limit)];
+      const where = [...(opts.state !== undefined ? ['state = ?'] : []), ...(opts.before ? ['(updated_at, id) < (?, ?)'] : [])];
+      const args: SqlValue[] = [
+        ...(opts.state !== undefined ? [opts.state] : []),
+        ...(opts.before ? [opts.before.at, opts.before.id] : []),
+        pageSize(opts.limit),
+      ];
       const { rows } = await query(
         `SELECT * FROM checkouts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id DESC LIMIT ?`,
         args,
       );
       return rows.map(checkoutFromRow);
+    },
+
+    async listChanges(opts) {
+      const where = [...(opts.after ? ['(change_seq, id) > (?, ?)'] : []), ...(driver.settledChange ? [driver.settledChange] : [])];
+      const { rows } = await query(`SELECT * FROM checkouts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY change_seq, id LIMIT ?`, [
+        ...(opts.after ? [opts.after.seq, opts.after.id] : []),
+        pageSize(opts.limit),
+      ]);
+      return rows.map((row) => {
+        const record = checkoutFromRow(row);
+        return { record, position: { seq: Number(row.change_seq), id: record.id } };
+      });
     },
 
     async listCheckoutsCreated(opts) {
@@ -293,10 +322,13 @@ export function createSqlStore(driver: SqlDriver): Store {
 
     async listNotifications(opts) {
       const limit = pageSize(opts.limit);
-      const { rows } =
-        opts.before === undefined
-          ? await query('SELECT * FROM notifications ORDER BY received_at DESC, id DESC LIMIT ?', [limit])
-          : await query('SELECT * FROM notifications WHERE received_at < ? ORDER BY received_at DESC, id DESC LIMIT ?', [opts.before, limit]);
+      const { rows } = opts.before
+        ? await query('SELECT * FROM notifications WHERE (received_at, id) < (?, ?) ORDER BY received_at DESC, id DESC LIMIT ?', [
+            opts.before.at,
+            opts.before.id,
+            limit,
+          ])
+        : await query('SELECT * FROM notifications ORDER BY received_at DESC, id DESC LIMIT ?', [limit]);
       return rows.map(notificationFromRow);
     },
   };

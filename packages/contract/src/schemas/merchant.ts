@@ -105,17 +105,35 @@ export const linkBanksQuery = z.strictObject({
   periodic: z.enum(['0', '1']).optional(),
 });
 
+/** An opaque cursor of a list: the `next` of the page before. */
+const cursor = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,512}$/, 'is not a cursor this API gave')
+  .meta({ description: 'The `next` of the page before (opaque).' });
+
 export const notificationsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  before: z.coerce.number().int().positive().optional(),
+  cursor: cursor.optional(),
 });
 
 export const checkoutsQuery = z.strictObject({
   /** Only checkouts in this state; without it, recent checkouts in any state. */
   state: z.enum(CHECKOUT_STATES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  /** `next` of the previous page. */
-  before: z.coerce.number().int().positive().optional(),
+  cursor: cursor.optional(),
+  /**
+   * The feed of every change instead of the list: checkouts whose last change comes after this
+   * position, oldest change first (`0`: from the first change kept; then the `next` of the page
+   * before). Takes no `state` or `cursor`.
+   */
+  after: z
+    .string()
+    .regex(/^(0|[A-Za-z0-9_-]{1,512})$/, 'is 0 or the next of the page before')
+    .optional()
+    .meta({
+      description:
+        'The feed of every change instead of the list: checkouts whose last change comes after this position, oldest change first (`0`: from the first change kept; then the `next` of the page before). Takes no `state` or `cursor`.',
+    }),
 });
 
 export const idParam = z
@@ -157,8 +175,14 @@ export const merchantCheckout = checkoutView.extend({
 
 export const checkoutsPage = z.object({
   checkouts: z.array(merchantCheckout),
-  /** Pass as `before` to read the next page; null on the last one. */
-  next: z.number().nullable(),
+  /**
+   * A list: pass as `cursor` to read the next page; null on the last one. The feed (`after`):
+   * pass as `after` to read on; never null (the same position when nothing changed since).
+   */
+  next: z.string().nullable().meta({
+    description:
+      'A list: pass as `cursor` to read the next page; null on the last one. The feed (`after`): pass as `after` to read on; never null (the same position when nothing changed since).',
+  }),
 });
 export type MerchantCheckout = z.infer<typeof merchantCheckout>;
 
@@ -259,8 +283,8 @@ export const notificationEntry = z.object({
 
 export const notificationsPage = z.object({
   notifications: z.array(notificationEntry),
-  /** Pass as `before` to read the next page; null on the last one. */
-  next: z.number().nullable(),
+  /** Pass as `cursor` to read the next page; null on the last one. */
+  next: z.string().nullable().meta({ description: 'Pass as `cursor` to read the next page; null on the last one.' }),
 });
 
 /* ---------- webhook events ---------- */
@@ -268,8 +292,7 @@ export const notificationsPage = z.object({
 export const webhookEventsQuery = z.strictObject({
   status: z.enum(['pending', 'delivered', 'failed']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  /** `next` of the previous page. */
-  before: z.coerce.number().int().positive().optional(),
+  cursor: cursor.optional(),
 });
 
 /** An event of the webhook and how its delivery went. */
@@ -289,8 +312,8 @@ export const webhookEventEntry = z.object({
 
 export const webhookEventsPage = z.object({
   events: z.array(webhookEventEntry),
-  /** Pass as `before` to read the next page; null on the last one. */
-  next: z.number().nullable(),
+  /** Pass as `cursor` to read the next page; null on the last one. */
+  next: z.string().nullable().meta({ description: 'Pass as `cursor` to read the next page; null on the last one.' }),
 });
 
 /* ---------- provider callbacks ---------- */
