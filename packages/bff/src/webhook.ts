@@ -17,6 +17,8 @@
  * API's redeliver call. Several instances share the outbox: each event is leased to one.
  * An event can arrive more than once: the merchant deduplicates by its id.
  */
+import type { z } from 'zod';
+import type { webhookEventBody } from '@bank-checkout/contract/schemas';
 import type { Logger } from './log.js';
 import type { CheckoutEvent } from './checkout/service.js';
 import type { NotificationEvent } from './notifications.js';
@@ -30,8 +32,12 @@ export type WebhookEvent =
   | { type: 'notification.received'; data: NotificationEvent }
   | { type: 'checkout.launch_refused'; data: LaunchRefusedEvent };
 
-/** What the merchant receives: the event with its id and creation time. */
-export type WebhookDelivery = WebhookEvent & { id: string; createdAt: string };
+/**
+ * What the merchant receives: the event with its id and creation time. It is one of the
+ * contract's `webhookEventBody` (which documents every event): checked here, when compiled.
+ */
+export type WebhookDelivery = Conforming<WebhookEvent & { id: string; createdAt: string }>;
+type Conforming<T extends z.output<typeof webhookEventBody>> = T;
 
 /** Waits before each retry: 10 s, 30 s, 1, 2, 5, 10, 30 min, 1, 2, 4, then 8 h three times (about 32 h in all). */
 export const RETRY_DELAYS_MS = [10, 30, 60, 120, 300, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800, 28_800].map((s) => s * 1000);

@@ -287,6 +287,62 @@ export const notificationsPage = z.object({
   next: z.string().nullable().meta({ description: 'Pass as `cursor` to read the next page; null on the last one.' }),
 });
 
+/* ---------- the webhook's events (what the BFF posts to MERCHANT_WEBHOOK_URL) ---------- */
+
+const described = <S extends z.ZodType>(schema: S, description: string) => schema.meta({ description });
+
+/** Where a change came from. */
+export const CHANGE_SOURCES = ['native', 'notification', 'return', 'merchant', 'time'] as const;
+
+/** `checkout.updated`: a checkout reached an outcome, or `unknown`; one event per ending. */
+export const checkoutUpdatedData = z.object({
+  checkoutId: z.string(),
+  reference: described(z.string(), 'Your reference for the order.'),
+  amount: described(z.number().int(), 'In cents.'),
+  state: described(z.enum(CHECKOUT_STATES), 'Always an outcome (`succeeded`, `failed`, `expired`, `cancelled`), or `unknown` (ask the bank, then resolve it).'),
+  previousState: z.enum(CHECKOUT_STATES),
+  source: described(
+    z.enum(CHANGE_SOURCES),
+    "What ended it: the payer's bank session (`native`), the provider's notification or the payer's return (`notification`, `return`), you (`merchant`: a cancel or a decision), or time (`time`).",
+  ),
+  mode: described(z.enum(CHECKOUT_MODES), '`periodic` with `succeeded` is a mandate the payer signed, not money received now.'),
+  schedule: described(
+    z.object({ frequency: z.string(), startDate: z.string(), endDate: z.string().optional() }),
+    'A periodic order: when its payments run.',
+  ).optional(),
+});
+
+/** `checkout.launch_refused`: a launch token already redeemed was presented again (someone else may have opened the checkout). */
+export const launchRefusedData = z.object({
+  checkoutId: z.string(),
+  reference: z.string(),
+  reason: described(z.literal('launch_used'), 'The token had already been redeemed (by the frame, or by someone else first).'),
+  refusals: described(z.number().int(), 'How many times so far.'),
+  at: described(z.string(), 'When (ISO 8601).'),
+});
+
+const eventOf = <T extends string, D extends z.ZodType>(type: T, data: D, description: string) =>
+  z
+    .object({
+      id: described(z.string(), 'The event id (`evt_…`), the same on every retry: handle each once.'),
+      type: z.literal(type),
+      createdAt: described(z.string(), 'When the event was written, with the change it reports (ISO 8601).'),
+      data,
+    })
+    .meta({ description });
+
+/** Every event of the webhook, by its `type`. */
+export const webhookEventBody = z.discriminatedUnion('type', [
+  eventOf('checkout.updated', checkoutUpdatedData, 'A checkout reached an outcome (or `unknown`): one event per ending, your cancel included.'),
+  eventOf(
+    'notification.received',
+    notificationEntry,
+    'A new result of the payment-link service (links made with `POST /v1/links` included, with `checkoutId: null` and `outcome: unmatched`).',
+  ),
+  eventOf('checkout.launch_refused', launchRefusedData, 'A launch token already redeemed was presented again: someone else may have opened the checkout.'),
+]);
+export type WebhookEventBody = z.output<typeof webhookEventBody>;
+
 /* ---------- webhook events ---------- */
 
 export const webhookEventsQuery = z.strictObject({
