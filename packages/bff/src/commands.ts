@@ -159,6 +159,8 @@ function limitOf(value: string | undefined, fallback: number, max: number): numb
 export async function runOperator(command: string, args: string[], env: Record<string, string | undefined>, io: Io, fetchImpl?: typeof fetch): Promise<number> {
   const { createMerchantClient, MerchantApiError } = await import('./merchant-client.js');
   const url = env.BFF_URL || `http://127.0.0.1:${env.PORT || '4020'}`;
+  // Named in messages without any user or password the address may hold.
+  const shown = URL.canParse(url) ? new URL(url).origin : 'BFF_URL';
   try {
     if (!env.BFF_MERCHANT_SECRET) throw new UsageError('BFF_MERCHANT_SECRET is not set: the operator commands call the merchant API of a running BFF with it');
     const bff = createMerchantClient({ url, secret: env.BFF_MERCHANT_SECRET, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
@@ -171,7 +173,9 @@ export async function runOperator(command: string, args: string[], env: Record<s
     }
     if (err instanceof MerchantApiError) {
       const issues = err.issues.map((i) => ` ${i.path} ${i.message}.`).join('');
-      io.err(err.status === 0 ? `bff: ${command}: the BFF at ${url} (BFF_URL) could not be reached` : `bff: ${command}: ${err.code}: ${err.message}${issues}`);
+      io.err(
+        err.status === 0 ? `bff: ${command}: the BFF at ${shown} (BFF_URL) could not be reached` : `bff: ${command}: ${err.code}: ${err.message}${issues}`,
+      );
       return 1;
     }
     // parseArgs refuses an unknown option or a missing value with a TypeError naming it.

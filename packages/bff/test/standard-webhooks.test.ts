@@ -103,6 +103,13 @@ describe('Standard Webhooks signatures', () => {
     const both = { ...signed(WHSEC), 'webhook-signature': `${signed(other)['webhook-signature']} ${signed(WHSEC)['webhook-signature']}` };
     assert.equal((await verifyWebhook(body, both, WHSEC, { now: at })).id, 'evt_standard_1');
     assert.equal((await verifyWebhook(body, both, other, { now: at })).id, 'evt_standard_1');
+    // Eight signatures are tried at most (each costs an HMAC): the right one ninth is not reached.
+    const many = (n: number) => ({
+      ...signed(WHSEC),
+      'webhook-signature': [...Array(n).fill(signed(other)['webhook-signature']), signed(WHSEC)['webhook-signature']].join(' '),
+    });
+    assert.equal((await verifyWebhook(body, many(7), WHSEC, { now: at })).id, 'evt_standard_1');
+    await assert.rejects(verifyWebhook(body, many(8), WHSEC, { now: at }), /does not match/);
     // Within the tolerance either way, and no further.
     assert.equal((await verifyWebhook(body, signed(WHSEC), WHSEC, { now: at + 4 * 60_000 })).id, 'evt_standard_1');
     await assert.rejects(verifyWebhook(body, signed(WHSEC), WHSEC, { now: at + 10 * 60_000 }), /outside the tolerance/);

@@ -13,6 +13,7 @@
  * - `POST /webhooks/bank-checkout`: the BFF's signed events, verified, each handled once.
  * - `GET /orders`: every order and its state.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createMerchantClient, MerchantApiError, verifyWebhook, WebhookSignatureError } from '@bank-checkout/bff/client';
@@ -26,7 +27,9 @@ import { euros, html, page, stateWords } from './pages.js';
 
 const PRODUCT = { name: 'Single-origin coffee, 250 g', price: 1250 };
 const MAX_QUANTITY = 5;
-const REFERENCE = /^ORD-[A-Z0-9]{6,20}$/;
+const REFERENCE = /^ORD-[A-Z0-9]{10}$/;
+/** A new order form's id: a double submit of one form makes one order. */
+const newCart = () => Array.from(randomBytes(10), (b) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[b % 32]).join('');
 
 /** The isolated checkout's host: one file from @bank-checkout/elements, and the integrity hash it ships with. */
 function frameHost() {
@@ -81,6 +84,7 @@ export function createShop(env) {
           html`<h1>${PRODUCT.name}</h1>
 <p>${euros(PRODUCT.price)} a bag. Pay by bank: from your bank account, in this page.</p>
 <form method="post" action="/orders">
+  <input type="hidden" name="cart" value="${newCart()}">
   <label for="quantity">Bags</label>
   <select id="quantity" name="quantity">${options}</select>
   <button type="submit">Order and pay</button>
@@ -90,17 +94,22 @@ export function createShop(env) {
     },
 
     /**
-     * A new order and its checkout. The reference is the order's; it is also the checkout's
-     * Idempotency-Key, so a double submit or a retry finds the same checkout.
+     * A new order and its checkout. The reference comes from the order form, so a form sent
+     * twice makes one order; it is also the checkout's Idempotency-Key, so a retry after a lost
+     * answer finds the same checkout.
      * @param {Record<string, unknown>} form
      * @param {string | undefined} origin
+     * @returns {Promise<Answer>}
      */
     async createOrder(form, origin) {
       // A form of another site cannot order here.
       if (origin && origin !== new URL(shopUrl).origin) return problem(403, 'Not ordered', 'This order did not come from the shop.');
       const quantity = Number(form.quantity);
+      const reference = `ORD-${form.cart}`;
+      if (!REFERENCE.test(reference)) return problem(422, 'Not ordered', 'Order from the shop page.');
       if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) return problem(422, 'Not ordered', `Choose from 1 to ${MAX_QUANTITY} bags.`);
-      const reference = `ORD-${Date.now().toString(36).toUpperCase()}${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
+      // Sent again: the order it made.
+      if (orders.get(reference)) return seeOther(`/orders/${reference}/pay`);
       const amount = quantity * PRODUCT.price;
       const checkout = await bff.createCheckout(
         {
