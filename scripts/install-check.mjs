@@ -18,7 +18,7 @@
 //     shop into an empty folder, for Express and for Hono; there `npm install` (the kit's packages
 //     from their tarballs, in the registry's place) and `npm start` run the shop, the BFF and the
 //     simulator, a browser pays a test payment at 375 px, the shop receives its verified webhook,
-//     and its pages pass axe.
+//     its pages pass axe, and its code type-checks (checkJs, strict) against the published kit.
 // Prints one line per check and the tarball sizes; exits 1 if any check failed.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -566,6 +566,32 @@ export async function order(raw: string, headers: Headers): Promise<string> {
     sh('node_modules/.bin/tsc', ['-p', '.'], project);
     return 'no errors';
   });
+  // The starter's shops, their JSDoc types included, against the kit's published types.
+  for (const framework of ['express', 'hono']) {
+    await check(`starter (${framework}): the shop's code type-checks (checkJs, strict) against the published kit`, () => {
+      const shopDir = join(dir, `starter-${framework}`, 'my-shop');
+      writeFileSync(
+        join(shopDir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            allowJs: true,
+            checkJs: true,
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            typeRoots: [join(project, 'node_modules/@types')],
+            types: ['node'],
+          },
+          include: ['*.js', 'lib/*.js'],
+        }),
+      );
+      sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], shopDir);
+      return 'no errors';
+    });
+  }
 } catch (err) {
   results.push({ name: 'set-up', ok: false });
   console.log(`FAIL set-up: ${err instanceof Error ? err.stack : err}`);

@@ -22,6 +22,11 @@ const FRAMEWORK_DEPENDENCIES: Record<Framework, Record<string, string>> = {
   express: { express: '^5.1.0' },
   hono: { hono: '^4.13.0' },
 };
+/** And its development dependencies: the types an editor (and `tsc --checkJs`) reads the shop's JSDoc with. */
+const FRAMEWORK_DEV_DEPENDENCIES: Record<Framework, Record<string, string>> = {
+  express: { '@types/express': '^5.0.0' },
+  hono: {},
+};
 
 export interface ScaffoldOptions {
   /** The folder to write: it must not exist yet, or be empty. */
@@ -115,7 +120,7 @@ function manifest(name: string, framework: Framework): string {
         '@hono/node-server': '^2.1.8',
         ...FRAMEWORK_DEPENDENCIES[framework],
       },
-      devDependencies: { '@bank-checkout/sandbox': kit },
+      devDependencies: { '@bank-checkout/sandbox': kit, ...FRAMEWORK_DEV_DEPENDENCIES[framework] },
     },
     null,
     2,

@@ -69,5 +69,6 @@ export const STATE_WORDS = {
   unknown: 'Waiting for our check with the bank',
 };
 
-/** @param {string} state */
-export const stateWords = (state) => (Object.hasOwn(STATE_WORDS, state) ? STATE_WORDS[/** @type {keyof typeof STATE_WORDS} */ (state)] : state);
+/** What a state means; a checkout's other states are steps of a payment under way. @param {string} state */
+export const stateWords = (state) =>
+  Object.hasOwn(STATE_WORDS, state) ? STATE_WORDS[/** @type {keyof typeof STATE_WORDS} */ (state)] : `Under way (${state})`;
