@@ -55,6 +55,13 @@ export function merchantCheckoutRoutes(p: AppParts) {
   const app = router();
   const merchantRoute = merchantRouteFactory(p);
   const view = (rec: CheckoutRecord) => merchantCheckoutView(p, rec);
+  /** The checkout a path's `{id}` names, or 404 (a malformed id names none). */
+  const named = async (raw: string | undefined): Promise<CheckoutRecord> => {
+    const id = m.idParam.safeParse(raw);
+    const rec = id.success ? await p.store.getCheckout(id.data) : null;
+    if (!rec) throw errors.notFound('Checkout');
+    return rec;
+  };
 
   /**
    * Two readings of the checkouts. The list: most recently changed first, paged by an opaque
@@ -94,9 +101,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
     responses: { 200: json(m.merchantCheckout) },
   });
   app.openapi(read, async (c) => {
-    const id = m.idParam.safeParse(c.req.param('id'));
-    const rec = id.success ? await p.store.getCheckout(id.data) : null;
-    if (!rec) throw errors.notFound('Checkout');
+    const rec = await named(c.req.param('id'));
     return c.json(view(await p.service.settle(rec)), 200);
   });
 
@@ -113,9 +118,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
     responses: { 200: json(m.checkoutLaunch) },
   });
   app.openapi(launch, async (c) => {
-    const id = m.idParam.safeParse(c.req.param('id'));
-    const rec = id.success ? await p.store.getCheckout(id.data) : null;
-    if (!rec) throw errors.notFound('Checkout');
+    const rec = await named(c.req.param('id'));
     const { record, token } = await p.service.relaunch(rec);
     return c.json({ id: record.id, launchToken: token, launchExpiresAt: new Date(record.launch!.tokenExpiresAt).toISOString() }, 200);
   });
@@ -130,9 +133,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
   });
   app.openapi(resolve, async (c) => {
     const body = c.req.valid('json');
-    const id = m.idParam.safeParse(c.req.param('id'));
-    const rec = id.success ? await p.store.getCheckout(id.data) : null;
-    if (!rec) throw errors.notFound('Checkout');
+    const rec = await named(c.req.param('id'));
     return c.json(view(await p.service.resolve(rec, body.outcome, body.note)), 200);
   });
 
@@ -150,9 +151,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
     responses: { 200: json(m.merchantCheckout) },
   });
   app.openapi(cancel, async (c) => {
-    const id = m.idParam.safeParse(c.req.param('id'));
-    const rec = id.success ? await p.store.getCheckout(id.data) : null;
-    if (!rec) throw errors.notFound('Checkout');
+    const rec = await named(c.req.param('id'));
     return c.json(view(await p.service.cancelByMerchant(rec)), 200);
   });
 
