@@ -9,7 +9,7 @@ import lit from 'eslint-plugin-lit';
 import wc from 'eslint-plugin-wc';
 import litA11y from 'eslint-plugin-lit-a11y';
 
-const PACKAGES = ['bff', 'contract', 'elements', 'provider', 'sandbox'];
+const PACKAGES = ['bff', 'contract', 'elements', 'provider', 'sandbox', 'create-bank-checkout'];
 const APPS = ['demo'];
 const ELEMENTS = ['packages/elements/src/**/*.ts'];
 

@@ -3,14 +3,15 @@
 // TypeScript compiled to JavaScript with `.d.ts` beside it in `dist/`, the licence copied in,
 // and for the elements (compiled by scripts/compile-elements.ts) the one-file build and the
 // editor data. Usage:
-//   node scripts/build-package.mjs <contract|provider|sandbox|bff|elements>…   (none: all)
+//   node scripts/build-package.mjs <contract|provider|sandbox|bff|elements|create-bank-checkout>…   (none: all)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const ORDER = ['contract', 'provider', 'sandbox', 'bff', 'elements'];
-const scoped = (name) => `@bank-checkout/${name}`;
+const ORDER = ['contract', 'provider', 'sandbox', 'bff', 'elements', 'create-bank-checkout'];
+/** The published name: the kit's packages are scoped; the starter, as `npm create` needs, is not. */
+const scoped = (name) => (name.startsWith('create-') ? name : `@bank-checkout/${name}`);
 const manifest = (name) => JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
 
 /** The package and the workspace packages it needs, dependencies first. */

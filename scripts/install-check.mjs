@@ -13,7 +13,12 @@
 //     with each one-file build copied alone into the page's folder (the page then fetches
 //     nothing else from its own origin);
 //   - `tsc` (strict, no skipLibCheck) type-checks a TypeScript page, a React TSX page and a
-//     server file using the BFF.
+//     server file using the BFF;
+//   - the starter: `create-bank-checkout` (as `npm create bank-checkout@latest` runs it) writes a
+//     shop into an empty folder, for Express and for Hono; there `npm install` (the kit's packages
+//     from their tarballs, in the registry's place) and `npm start` run the shop, the BFF and the
+//     simulator, a browser pays a test payment at 375 px, the shop receives its verified webhook,
+//     its pages pass axe, and its code type-checks (checkJs, strict) against the published kit.
 // Prints one line per check and the tarball sizes; exits 1 if any check failed.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -25,7 +30,7 @@ import { chromium } from 'playwright-core';
 import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const PACKAGES = ['contract', 'provider', 'sandbox', 'bff', 'elements'];
+const PACKAGES = ['contract', 'provider', 'sandbox', 'bff', 'elements', 'create-bank-checkout'];
 const dir = mkdtempSync(join(tmpdir(), 'bank-checkout-install-'));
 const project = join(dir, 'shop');
 const keep = process.argv.includes('--keep');
@@ -108,6 +113,169 @@ const page = (title, script, attrs = '') => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>${script}</head>
 <body><main><bank-checkout${attrs} api="{{API}}" ${attrs.includes('isolate') ? 'launch-token' : 'checkout-secret'}="{{SECRET}}" locale="en"></bank-checkout><div id="react-root"></div></main></body></html>
 `;
+
+/** A port free now on the loopback address. */
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/**
+ * `npm create bank-checkout@latest my-shop -- --framework <framework>` from the packed starter,
+ * then the new folder's two commands, a test payment in a browser and its verified webhook.
+ */
+async function starter(framework, packed, browser) {
+  const axeSource = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  const tarball = (name) => packed.find((f) => f.split('/').pop().startsWith(`${name}-0`) || f.split('/').pop().startsWith(`bank-checkout-${name}-`));
+  const folder = join(dir, `starter-${framework}`);
+  const shopDir = join(folder, 'my-shop');
+  mkdirSync(folder);
+  const t0 = Date.now();
+  await check(`starter (${framework}): create-bank-checkout writes the shop into an empty folder, with a .env of its own secrets`, () => {
+    sh('npm', ['exec', '--yes', `--package=${tarball('create-bank-checkout')}`, '--', 'create-bank-checkout', 'my-shop', '--framework', framework], folder, {
+      input: '',
+    });
+    const files = readdirSync(shopDir);
+    for (const f of ['.env', '.gitignore', 'package.json', 'shop.js', 'dev.js', 'server.js', 'lib', 'public', 'README.md'])
+      if (!files.includes(f)) throw new Error(`no ${f} in ${files.join(', ')}`);
+    if ((statSync(join(shopDir, '.env')).mode & 0o777) !== 0o600) throw new Error('.env is readable by others');
+    const env = readFileSync(join(shopDir, '.env'), 'utf8');
+    if (!/^BFF_MERCHANT_SECRET=whsec_[A-Za-z0-9+/]{43}=$/m.test(env)) throw new Error('no fresh merchant secret');
+    return `${files.length} entries`;
+  });
+  // The registry's stand-in: the kit's packages from their tarballs (the starter names ^versions).
+  const manifest = JSON.parse(readFileSync(join(shopDir, 'package.json'), 'utf8'));
+  const file = (name) => `file:${tarball(name)}`;
+  manifest.dependencies['@bank-checkout/bff'] = file('bff');
+  manifest.dependencies['@bank-checkout/elements'] = file('elements');
+  manifest.devDependencies['@bank-checkout/sandbox'] = file('sandbox');
+  manifest.overrides = { '@bank-checkout/contract': file('contract'), '@bank-checkout/provider': file('provider') };
+  writeFileSync(join(shopDir, 'package.json'), JSON.stringify(manifest, null, 2));
+  // Ports of its own (the .env's defaults may be taken on this machine): the environment wins over .env.
+  const [shopPort, bffPort, simPort] = [await freePort(), await freePort(), await freePort()];
+  const shopUrl = `http://127.0.0.1:${shopPort}`;
+  const bffUrl = `http://127.0.0.1:${bffPort}`;
+  const ports = {
+    SHOP_PORT: String(shopPort),
+    SHOP_URL: shopUrl,
+    PORT: String(bffPort),
+    BFF_URL: bffUrl,
+    BFF_PUBLIC_URL: bffUrl,
+    ALLOWED_ORIGINS: shopUrl,
+    MERCHANT_WEBHOOK_URL: `${shopUrl}/webhooks/bank-checkout`,
+    SANDBOX_PORT: String(simPort),
+    PROVIDER_LINKS_URL: `http://127.0.0.1:${simPort}`,
+    PROVIDER_NATIVE_URL: `http://127.0.0.1:${simPort}`,
+  };
+  let server = null;
+  try {
+    await check(`starter (${framework}): npm install && npm start run the shop, the BFF and the simulator`, async () => {
+      sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], shopDir);
+      // Its own process group, stopped as Ctrl-C stops it in a terminal.
+      server = spawn('npm', ['start'], { cwd: shopDir, env: { ...env, ...ports }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`npm start did not say it was ready:\n${out}`)), 30_000);
+        const read = (chunk) => {
+          out += chunk;
+          if (out.includes(`shop: open ${shopUrl}`)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        server.stdout.on('data', read);
+        server.stderr.on('data', read);
+        server.on('exit', (code) => reject(new Error(`npm start exited (${code}):\n${out}`)));
+      });
+      return out.trim().split('\n').at(-2);
+    });
+    await check(`starter (${framework}): a browser pays a test payment at 375 px and the shop receives its verified webhook; its pages pass axe`, async () => {
+      const tab = await browser.newPage({ viewport: { width: 375, height: 800 } });
+      const errors = [];
+      tab.on('pageerror', (e) => errors.push(e.message));
+      tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      tab.setDefaultTimeout(20_000);
+      const axe = async (what) => {
+        // Run by the browser's debugger, which the shop's script-src 'self' lets through (a <script> it would refuse).
+        await tab.evaluate(axeSource);
+        const found = await tab.evaluate(async () => (await globalThis.axe.run(document)).violations.map((v) => `${v.id} (${v.nodes.length})`));
+        if (found.length) throw new Error(`axe on ${what}: ${found.join(', ')}`);
+      };
+      try {
+        await tab.goto(shopUrl);
+        await axe('the shop page');
+        await tab.selectOption('#quantity', '2');
+        await tab.click('button[type=submit]');
+        await tab.waitForURL(/\/orders\/ORD-[A-Z0-9]+\/pay$/);
+        const reference = new URL(tab.url()).pathname.split('/')[2];
+        const ui = tab.frameLocator('bank-checkout iframe');
+        await ui.locator('bank-selector [role=option]#bank-aurora').click();
+        await axe('the payment page');
+        await ui.locator('bank-login-form [part=fill-test]').click();
+        await ui.locator('bank-login-form [part=submit]').click();
+        await ui.locator('bank-account-picker input[type=radio]').first().check();
+        await ui.locator('bank-account-picker button[type=submit]').click();
+        await ui.locator('bank-challenge [part=fill-test]').click();
+        await ui.locator('bank-challenge [part=submit]').click();
+        const title = (await ui.locator('bank-result [part=title]').textContent())?.trim();
+        if (title !== 'Payment completed') throw new Error(`the checkout says ${title}`);
+        // The order is paid once the shop has verified the BFF's webhook (delivered at once; read again until it is in).
+        let state = '';
+        for (let i = 0; i < 50 && state !== 'Paid'; i++) {
+          if (i) await new Promise((r) => setTimeout(r, 100));
+          await tab.goto(`${shopUrl}/orders/${reference}`);
+          state = (await tab.locator('#order-state').textContent())?.trim() ?? '';
+        }
+        const confirmed = (await tab.locator('#order-confirmed').textContent())?.trim();
+        if (state !== 'Paid' || confirmed !== '1 verified webhook event') throw new Error(`the order says ${state}, confirmed by ${confirmed}`);
+        await axe('the order page');
+        // A delivery that is not the BFF's is refused.
+        const forged = await fetch(`${shopUrl}/webhooks/bank-checkout`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'webhook-id': 'evt_forged',
+            'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+            'webhook-signature': 'v1,Zm9yZ2Vk',
+          },
+          body: JSON.stringify({ id: 'evt_forged', type: 'checkout.updated', createdAt: new Date().toISOString(), data: { reference, state: 'failed' } }),
+        });
+        if (forged.status !== 400) throw new Error(`a forged webhook was answered ${forged.status}`);
+        // One order form sent twice makes one order (and one checkout).
+        const form = await (await fetch(shopUrl)).text();
+        const cart = /name="cart" value="([A-Z0-9]+)"/.exec(form)?.[1];
+        const order = () =>
+          fetch(`${shopUrl}/orders`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: shopUrl },
+            body: `cart=${cart}&quantity=1`,
+          });
+        const [first, second] = [await order(), await order()];
+        if (!cart || first.status !== 303 || first.headers.get('location') !== second.headers.get('location'))
+          throw new Error(`a form sent twice: ${first.status} ${first.headers.get('location')}, then ${second.status} ${second.headers.get('location')}`);
+        if (errors.length) throw new Error(errors.join('; '));
+        return `${reference}: ${title}; the order ${state}, confirmed by ${confirmed}`;
+      } finally {
+        await tab.close();
+      }
+    });
+  } finally {
+    if (server?.pid) {
+      const stopped = new Promise((r) => server.once('exit', r));
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+      await stopped;
+    }
+  }
+  console.log(`     starter (${framework}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
 
 try {
   console.log(`install check in ${dir}`);
@@ -310,10 +478,13 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
       return title;
     });
   }
-  await browser.close();
   await new Promise((r) => shop.close(r));
 
-  // 5. Types as a strict merchant project sees them.
+  // 5. The starter, from its tarball, in an empty folder.
+  for (const framework of ['express', 'hono']) await starter(framework, packed, browser);
+  await browser.close();
+
+  // 6. Types as a strict merchant project sees them.
   writeFileSync(
     join(project, 'tsconfig.json'),
     JSON.stringify(
@@ -395,6 +566,32 @@ export async function order(raw: string, headers: Headers): Promise<string> {
     sh('node_modules/.bin/tsc', ['-p', '.'], project);
     return 'no errors';
   });
+  // The starter's shops, their JSDoc types included, against the kit's published types.
+  for (const framework of ['express', 'hono']) {
+    await check(`starter (${framework}): the shop's code type-checks (checkJs, strict) against the published kit`, () => {
+      const shopDir = join(dir, `starter-${framework}`, 'my-shop');
+      writeFileSync(
+        join(shopDir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            allowJs: true,
+            checkJs: true,
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            typeRoots: [join(project, 'node_modules/@types')],
+            types: ['node'],
+          },
+          include: ['*.js', 'lib/*.js'],
+        }),
+      );
+      sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], shopDir);
+      return 'no errors';
+    });
+  }
 } catch (err) {
   results.push({ name: 'set-up', ok: false });
   console.log(`FAIL set-up: ${err instanceof Error ? err.stack : err}`);

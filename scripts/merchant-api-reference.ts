@@ -4,9 +4,11 @@
  * `npm run docs:api` writes it; test/docs/merchant-api.test.ts regenerates it and fails when the
  * checked-in file differs, so a new route or field reaches the reference with its change.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BFF_ERROR_CODES, ERROR_CATEGORIES, PROVIDER_ERROR_CODES } from '@bank-checkout/contract';
+import { API_ERRORS, BFF_ERROR_CODES, ERROR_CATEGORIES, PROVIDER_ERROR_CODES } from '@bank-checkout/contract';
+import { webhookEventBody } from '@bank-checkout/contract/schemas';
+import { z } from 'zod';
 import { createBff, loadConfig } from '../packages/bff/src/index.js';
 import { RETRY_DELAYS_MS } from '../packages/bff/src/webhook.js';
 
@@ -39,6 +41,7 @@ type Schema = {
 };
 type Parameter = { name: string; in: string; required?: boolean; description?: string; schema?: Schema };
 type Operation = {
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
@@ -72,8 +75,9 @@ function describe(doc: Document, s: Schema | undefined, depth = 0): string {
   if (s.minLength !== undefined || s.maxLength !== undefined) bounds.push(`${s.minLength ?? 0}–${s.maxLength ?? '…'} characters`);
   if (s.minItems !== undefined || s.maxItems !== undefined) bounds.push(`${s.minItems ?? 0}–${s.maxItems ?? '…'} items`);
   if (s.exclusiveMinimum !== undefined) bounds.push(`> ${s.exclusiveMinimum}`);
-  if (s.minimum !== undefined) bounds.push(`≥ ${s.minimum}`);
-  if (s.maximum !== undefined) bounds.push(`≤ ${s.maximum}`);
+  // A whole number's own limits (zod's safe-integer bounds) say nothing to a reader.
+  if (s.minimum !== undefined && s.minimum !== Number.MIN_SAFE_INTEGER) bounds.push(`≥ ${s.minimum}`);
+  if (s.maximum !== undefined && s.maximum !== Number.MAX_SAFE_INTEGER) bounds.push(`≤ ${s.maximum}`);
   if (s.pattern) bounds.push(`pattern ${code(s.pattern)}`);
   if (s.format) bounds.push(s.format);
   if (s.default !== undefined) bounds.push(`default ${code(s.default)}`);
@@ -97,34 +101,21 @@ function fields(doc: Document, s: Schema | undefined, prefix = '', depth = 0): s
 
 const FIELD_HEADER = ['| Field | Type | Required | Notes |', '|---|---|---|---|'];
 
-/** Every error code an API answer can carry, with its HTTP status and message, from the BFF's sources. */
-function apiErrorCodes(): { code: string; status: string; message: string }[] {
-  const dir = join(root, 'packages/bff/src');
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.ts') && files.push(join(d, e.name));
-  };
-  walk(dir);
-  const found = new Map<string, { status: string; message: string }>();
-  for (const f of files.sort()) {
-    const text = readFileSync(f, 'utf8');
-    // `(message = '…') => new ApiError(401, 'code', message)`: the default message.
-    for (const m of text.matchAll(/\w+\s*=\s*'([^']*)'\)\s*=>\s*new ApiError\(\s*(\d{3}),\s*'([a-z0-9_-]+)'/g))
-      if (!found.has(m[3]!)) found.set(m[3]!, { status: m[2]!, message: m[1]! });
-    for (const m of text.matchAll(/new ApiError\(\s*(\d{3}),\s*'([a-z0-9_-]+)',\s*(?:'([^']*)'|`([^`]*)`)?/g)) {
-      if (!found.has(m[2]!)) found.set(m[2]!, { status: m[1]!, message: m[3] ?? (m[4] ?? '').replace(/\$\{[^}]*\}/g, '…') });
-    }
-    // `new ApiError(c ? 422 : 502, c ? 'a' : 'b', `… ${c ? 'x' : 'y'} …`)`: both.
-    for (const m of text.matchAll(/new ApiError\(\s*\w+ \? (\d{3}) : (\d{3}),\s*\w+ \? '([a-z0-9_-]+)' : '([a-z0-9_-]+)',\s*`([^`]*)`/g)) {
-      const [a, b] = [...(m[5]!.match(/\$\{\w+ \? '([^']*)' : '([^']*)'\}/) ?? [])].slice(1);
-      const message = (pick: string | undefined) => m[5]!.replace(/\$\{\w+ \? '[^']*' : '[^']*'\}/, pick ?? '…').replace(/\$\{[^}]*\}/g, '…');
-      if (!found.has(m[3]!)) found.set(m[3]!, { status: m[1]!, message: message(a) });
-      if (!found.has(m[4]!)) found.set(m[4]!, { status: m[2]!, message: message(b) });
-    }
-    for (const m of text.matchAll(/errors\.conflict\(\s*'([a-z0-9_-]+)',\s*'([^']*)'/g))
-      if (!found.has(m[1]!)) found.set(m[1]!, { status: '409', message: m[2]! });
+/** The webhook's events, from the contract's schema: each type, what it says, and the fields of its `data`. */
+function webhookEvents(): string[] {
+  const out: string[] = [];
+  for (const option of webhookEventBody.options) {
+    const schema = z.toJSONSchema(option, { io: 'output', unrepresentable: 'any' }) as Schema & { properties: Record<string, Schema> };
+    const type = String(schema.properties.type!.const);
+    out.push(
+      `**\`${type}\`**: ${schema.description ?? ''}`,
+      '',
+      ...FIELD_HEADER,
+      ...fields({ info: { version: '' }, paths: {} }, schema.properties.data, 'data.'),
+      '',
+    );
   }
-  return [...found].map(([c, v]) => ({ code: c, ...v })).sort((a, b) => a.status.localeCompare(b.status) || a.code.localeCompare(b.code));
+  return out;
 }
 
 /** The reference, as markdown. */
@@ -169,7 +160,9 @@ export async function merchantApiReference(): Promise<string> {
     '',
     '| Code | HTTP | Meaning |',
     '|---|---|---|',
-    ...apiErrorCodes().map((e) => `| \`${e.code}\` | ${e.status} | ${cell(e.message)} |`),
+    ...Object.entries(API_ERRORS)
+      .sort(([a, x], [b, y]) => x.status - y.status || a.localeCompare(b))
+      .map(([c, e]) => `| \`${c}\` | ${e.status} | ${cell(e.meaning)} |`),
     '',
     "A checkout's own `error` (in a checkout's `error.code`, and a webhook's `data`) is one of these",
     "codes: the provider's " + PROVIDER_ERROR_CODES.map(code).join(', ') + ' and ' + BFF_ERROR_CODES.map(code).join(', ') + '. Their categories:',
@@ -211,13 +204,9 @@ export async function merchantApiReference(): Promise<string> {
     '## Webhooks',
     '',
     'With `MERCHANT_WEBHOOK_URL` and `MERCHANT_WEBHOOK_SECRET` set, the BFF posts each event as JSON',
-    '`{id, type, createdAt, data}`:',
+    '`{id, type, createdAt, data}`, written in the same transaction as the change it reports:',
     '',
-    '- `checkout.updated`: a checkout reached an outcome (or `unknown`); `data: {checkoutId, reference,',
-    "  amount, state, previousState, source, mode, schedule?}`. `mode: 'periodic'` with `state:",
-    "  'succeeded'` is a mandate the payer signed, not money received now.",
-    '- `notification.received`: a new result of the payment-link service.',
-    '',
+    ...webhookEvents(),
     'Headers of each delivery:',
     '',
     '| Header | Value |',
@@ -237,6 +226,28 @@ export async function merchantApiReference(): Promise<string> {
     'once. `GET /v1/webhooks/events` lists events and their delivery; `POST',
     '/v1/webhooks/events/{id}/redeliver` sends one again.',
     '',
+    '## Lists and the feed of changes',
+    '',
+    '`GET /v1/checkouts`, `GET /v1/notifications` and `GET /v1/webhooks/events` list newest first,',
+    "a page at a time: pass a page's `next` as `cursor` to read the next one; `next` is null on the",
+    "last page. The cursor is opaque (the last row's time and id), so rows that share a millisecond",
+    'are each listed once, and a row that does not change while you page is listed exactly once. A',
+    'checkout that changes meanwhile moves to the front of its list, where this walk does not come',
+    'back: to learn every change, read the feed.',
+    '',
+    'The feed, `GET /v1/checkouts?after=0` and then `after=<next>`, gives the checkouts whose last',
+    'change comes after that position, oldest change first; `next` is never null (the same position',
+    'when nothing changed). Each change of a checkout (its creation, a step of the payer, an ending,',
+    'your cancel or decision; not a read) takes a position when it is written, and a position is',
+    'given only once no change still being written can come before it (with PostgreSQL the feed',
+    'waits for the transactions still open on the server, so it can lag by the longest of them). So',
+    'a reader that goes on from the last `next` it got never misses a change and never reads one',
+    'twice. A checkout that changed several times since your last read appears once, as it is now.',
+    'Keep `next` with what you did with the page (in the same database transaction), and read on',
+    'from it after a restart or an outage of your webhook endpoint: webhooks are the push, the feed',
+    'is the reconciliation. Read it more often than retention deletes ended checkouts',
+    '(`RETENTION_CHECKOUTS_DAYS`).',
+    '',
     '## Operations',
     '',
     ...ops.map(
@@ -249,6 +260,7 @@ export async function merchantApiReference(): Promise<string> {
   );
   for (const { path, method, op } of ops) {
     line('', `### ${method} ${path}`, '', `${op.summary ?? ''}${op.summary?.endsWith('.') ? '' : '.'}`);
+    if (op.operationId) line('', `\`${op.operationId}\`: the operation's id, and the call of \`createMerchantClient\`.`);
     if (op.description) line('', op.description);
     const params = (op.parameters ?? []).filter((p) => p.in !== 'cookie');
     if (params.length) {

@@ -157,7 +157,7 @@ const sharesPage = (f) => !OWN_PAGE.some((p) => f.startsWith(p)) && !PROCESS_WID
  * The programs tests start as processes, compiled with the test files: the CLIs, and the
  * servers the socket drills and the browser suites' journeys start (bench/lib/servers.ts).
  */
-const CLIS = ['packages/bff/src/cli.ts', 'packages/sandbox/src/cli.ts', 'bench/lib/servers.ts'];
+const CLIS = ['packages/bff/src/cli.ts', 'packages/sandbox/src/cli.ts', 'packages/create-bank-checkout/src/cli.ts', 'bench/lib/servers.ts'];
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {

@@ -5,7 +5,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { API_ERRORS, API_ERROR_CODES } from '@bank-checkout/contract';
 import { BFF_VERSION, createBff, loadConfig } from '@bank-checkout/bff';
 import { merchantApiReference, REFERENCE_PATH } from '../../scripts/merchant-api-reference.js';
 
@@ -51,5 +53,31 @@ describe('merchant API reference', () => {
     const pkg = JSON.parse(readFileSync(new URL('packages/bff/package.json', root), 'utf8')) as { version: string };
     assert.equal(BFF_VERSION, pkg.version);
     assert.equal((await openApi()).info.version, pkg.version);
+  });
+
+  it("every error answer in the BFF's sources has the status the contract gives its code (the reference's table)", () => {
+    const dir = new URL('packages/bff/src/', root).pathname;
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const found: string[] = [];
+    const mismatched: string[] = [];
+    const check = (file: string, status: string, code: string) => {
+      found.push(code);
+      const expected = API_ERRORS[code as keyof typeof API_ERRORS];
+      if (!expected) mismatched.push(`${file}: ${code} is not a code of the contract`);
+      else if (expected.status !== Number(status)) mismatched.push(`${file}: ${code} answered ${status}, the contract says ${expected.status}`);
+    };
+    for (const file of files) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      for (const m of text.matchAll(/(?:new ApiError|super)\(\s*(\d{3}),\s*'([a-z0-9_]+)'/g)) check(file, m[1]!, m[2]!);
+      for (const m of text.matchAll(/errors\.conflict\(\s*'([a-z0-9_]+)'/g)) check(file, '409', m[1]!);
+      for (const m of text.matchAll(/new ApiError\(\s*\w+ \? (\d{3}) : (\d{3}),\s*\w+ \? '([a-z0-9_]+)' : '([a-z0-9_]+)'/g)) {
+        check(file, m[1]!, m[3]!);
+        check(file, m[2]!, m[4]!);
+      }
+    }
+    assert.deepEqual(mismatched, []);
+    // The scan sees the answers: most codes of the contract are found in the sources.
+    assert.ok(new Set(found).size >= API_ERROR_CODES.length - 3, `found ${new Set(found).size} of ${API_ERROR_CODES.length}`);
+    for (const code of ['reference_in_use', 'invalid_state', 'origin_refused']) assert.ok(found.includes(code), code);
   });
 });

@@ -109,11 +109,64 @@ function cssProblems(code: string, manifest: Manifest): string[] {
   return problems;
 }
 
+/**
+ * What no snippet may show, in any language (excerpts included): a page handed a client secret
+ * outside the inline mode (an isolated checkout, the default, opens with its launch token), and,
+ * in the guides (docs/), a program run through `npx` (its wrapper does not pass SIGTERM on to a
+ * supervised server; `npx bank-checkout-bff secret` in a terminal is fine).
+ */
+function practiceProblems(b: Block): string[] {
+  const problems: string[] = [];
+  if (/client[-_]?secret/i.test(b.code) && !/\binline\b/.test(b.code))
+    problems.push('hands out a client secret outside the inline mode: the isolated checkout (the default) opens with its launch token');
+  if (b.file.startsWith('docs/') && /^\s*(?:[A-Z_]+=\S+\s+)*npx\s+(?!bank-checkout-bff secret\b)/m.test(b.code))
+    problems.push('runs a program through npx: run `node …/dist/cli.js` itself');
+  return problems;
+}
+
+/**
+ * The packages a document's snippets import that it never installs (an `npm install` line of
+ * one of its blocks): a recipe declares what it imports, a transitive dependency included. A
+ * package's own README needs no line for the package itself.
+ */
+function undeclaredImports(file: string, all: Block[]): string[] {
+  const installed = new Set<string>();
+  for (const b of all)
+    for (const m of b.code.matchAll(/\bnpm (?:install|i)\b([^\n#]*)/g))
+      for (const word of m[1]!.trim().split(/\s+/)) if (word && !word.startsWith('-')) installed.add(word.replace(/(?<=.)@[^/]*$/, ''));
+  const own = /^packages\/([^/]+)\/README\.md$/.exec(file)?.[1];
+  if (own) installed.add(`@bank-checkout/${own}`);
+  const imported = new Set<string>();
+  for (const b of all.filter((x) => ['ts', 'tsx', 'js', 'jsx', 'mjs', 'html'].includes(x.lang)))
+    for (const m of b.code.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"]([^'"./][^'"]*)['"]/g)) {
+      const spec = m[1]!;
+      if (spec.startsWith('node:')) continue;
+      imported.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+    }
+  return [...imported].filter((p) => !installed.has(p));
+}
+
 /** The scripts that write the elements' one-file builds, and what they say (the files' names among it). */
 const ELEMENTS_BUILD_SCRIPTS = ['scripts/build-elements.ts', 'scripts/frame-build.ts'];
 const ELEMENTS_BUILD = ELEMENTS_BUILD_SCRIPTS.map((f) => readFileSync(join(root, f), 'utf8')).join('\n');
 
 describe('documentation snippets', () => {
+  it('every code block gives the page the launch token, runs no program through npx in the guides, and imports only what its document installs', () => {
+    const problems = DOCS.flatMap(blocks).flatMap((b) => practiceProblems(b).map((p) => `${b.file}:${b.line}: ${p}`));
+    for (const file of DOCS) problems.push(...undeclaredImports(file, blocks(file)).map((p) => `${file}: imports ${p} without an npm install line for it`));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      undeclaredImports('docs/x.md', [{ file: 'docs/x.md', line: 1, lang: 'ts', code: "import { getRequestListener } from '@hono/node-server';", mark: '' }]),
+      ['@hono/node-server'],
+    );
+    // The rules catch what they are for.
+    const block = (code: string, file = 'docs/x.md'): Block => ({ file, line: 1, lang: 'ts', code, mark: '' });
+    assert.equal(practiceProblems(block('const { clientSecret } = await bff.createCheckout(order);')).length, 1);
+    assert.equal(practiceProblems(block("const { clientSecret } = await bff.createCheckout({ ...order, isolation: 'inline' });")).length, 0);
+    assert.equal(practiceProblems(block('PORT=4020 \\\nnpx bank-checkout-bff')).length, 1);
+    assert.equal(practiceProblems(block('npx bank-checkout-bff secret')).length, 0);
+  });
+
   it('every code block is type-checked, checked, or marked as an excerpt, and each check passes', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'packages/elements/custom-elements.json'), 'utf8')) as Manifest;
     const all = DOCS.flatMap(blocks);

@@ -107,6 +107,40 @@ describe('the BFF behind nginx (docs/deploy-proxy.md)', { skip }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("the guide's server block passes `nginx -t` on this nginx (1.22: `listen … ssl http2`, not `http2 on`)", () => {
+    const doc = readFileSync(new URL('../../docs/deploy-proxy.md', import.meta.url), 'utf8');
+    const block = [...doc.matchAll(/```nginx\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('server_name pay.shop.example'));
+    assert.ok(block, 'docs/deploy-proxy.md has the server block');
+    // A certificate of its own for the test, where the guide names Let's Encrypt's files.
+    const cert = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=pay.shop.example',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ]);
+    assert.equal(cert.status, 0, String(cert.stderr));
+    writeFileSync(join(dir, 'location.conf'), guideLocation(4020));
+    const server = block
+      .replace('/etc/letsencrypt/live/pay.shop.example/fullchain.pem', join(dir, 'cert.pem'))
+      .replace('/etc/letsencrypt/live/pay.shop.example/privkey.pem', join(dir, 'key.pem'))
+      .replace('/etc/nginx/bank-checkout-location.conf', join(dir, 'location.conf'));
+    writeFileSync(join(dir, 'check.conf'), `pid ${dir}/check.pid;\nerror_log ${dir}/check.log warn;\nevents {}\nhttp {\n${server}\n}\n`);
+    const check = spawnSync(NGINX!, ['-t', '-p', dir, '-c', join(dir, 'check.conf'), '-e', join(dir, 'check.log')], { encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stderr);
+    assert.match(check.stderr, /syntax is ok/);
+  });
+
   it('answers through the proxy, with the RateLimit headers', async () => {
     const res = await call(toTrusted, '127.0.0.1', '/v1/checkouts', { Authorization: `Bearer ${SECRET}` });
     assert.equal(res.status, 200);

@@ -357,6 +357,8 @@ function documentedLiveBlock(): Record<string, string> {
   const fill: Record<string, () => string> = {
     PROVIDER_API_KEY: () => `pk_live_${randomBytes(12).toString('hex')}`,
     PROVIDER_API_TOKEN: () => `tk_live_${randomBytes(12).toString('hex')}`,
+    PROVIDER_LEGACY_API_KEY: () => `lk_live_${randomBytes(12).toString('hex')}`,
+    PROVIDER_LEGACY_API_TOKEN: () => `lt_live_${randomBytes(12).toString('hex')}`,
     BFF_MERCHANT_SECRET: secret,
     MERCHANT_WEBHOOK_SECRET: secret,
     MERCHANT_IBAN: () => 'ES7921000813610123456789',

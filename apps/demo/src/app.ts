@@ -99,7 +99,7 @@ export function createDemo(options: DemoOptions): DemoApp {
     if (!/^application\/json/i.test(c.req.header('Content-Type') ?? '')) {
       return c.json({ error: { code: 'unsupported_media_type', message: 'Content-Type must be application/json.' } }, 415);
     }
-    const result = await feed.receive(c.req.header('X-Bank-Checkout-Signature'), await c.req.text());
+    const result = await feed.receive(c.req.raw.headers, await c.req.text());
     const ok = { received: true, duplicate: result.code === 'duplicate' };
     return c.json(result.status === 200 ? ok : { error: { code: result.code, message: 'The webhook was refused.' } }, result.status);
   });

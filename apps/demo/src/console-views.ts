@@ -147,8 +147,36 @@ export function decisionsPanel(checkouts: MerchantCheckout[]): Html | '' {
     </section>`;
 }
 
+/**
+ * Checkouts a payer may still pay, among those changed last: the merchant may cancel one (a
+ * changed cart, a withdrawn order), then make a new checkout for the same order. Shown only when
+ * there are some.
+ */
+export function openCheckoutsPanel(checkouts: MerchantCheckout[]): Html | '' {
+  if (!checkouts.length) return '';
+  return html`<section class="decisions" aria-labelledby="open-title">
+      <h2 id="open-title">Open checkouts (${checkouts.length})</h2>
+      <p class="hint">A payer may still pay these. Cancel one when its order changed or was withdrawn: its page says so, your webhook is told, and the order's reference takes a new checkout.</p>
+      <div class="table-wrap"><table>
+        <caption class="visually-hidden">Open checkouts</caption>
+        <thead><tr><th scope="col">Changed (UTC)</th><th scope="col">Order</th><th scope="col">Step</th><th scope="col" class="num">Amount</th><th scope="col">Action</th></tr></thead>
+        <tbody>${checkouts.map(
+          (c) => html`<tr data-open="${c.id}">
+              <td class="when">${dateTime(Date.parse(c.updatedAt))}</td>
+              <td>${c.subject}<p class="meta">${c.reference} · <span class="mono">${c.id}</span></p></td>
+              <td>${c.state}</td>
+              <td class="num">${euros(c.amount)}</td>
+              <td><form method="post" action="/console/checkouts/${encodeURIComponent(c.id)}/cancel" class="inline">
+                <button type="submit" aria-label="Cancel checkout: ${c.reference}">Cancel</button>
+              </form></td>
+            </tr>`,
+        )}</tbody>
+      </table></div>
+    </section>`;
+}
+
 /** The console's first page: what waits for a decision, the filter, the orders (`listing`), and the live panel. */
-export function ordersView(flash: Flash | null, values: FormValues, filterErrors: FieldErrors, listing: Html, live: Html, decisions: Html | '' = ''): Html {
+export function ordersView(flash: Flash | null, values: FormValues, filterErrors: FieldErrors, listing: Html, live: Html, decisions: (Html | '')[] = []): Html {
   return html`${flashBox(flash)}${decisions}
         <div class="console-grid">
           <section aria-labelledby="orders-title" class="orders-section">

@@ -9,7 +9,18 @@ import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { page, readForm, type DemoContext } from './context.js';
 import { backTo, createCancellations, filterOf, consoleQuery, FILTER_FIELDS, newReference, ORDER_ID, tomorrowIn } from './console-orders.js';
-import { CANCEL_INTRO, decisionsPanel, livePanel, ordersError, ordersTable, ordersView, pager, PERIODIC_INTRO, subnav } from './console-views.js';
+import {
+  CANCEL_INTRO,
+  decisionsPanel,
+  livePanel,
+  openCheckoutsPanel,
+  ordersError,
+  ordersTable,
+  ordersView,
+  pager,
+  PERIODIC_INTRO,
+  subnav,
+} from './console-views.js';
 import { checkoutRow, notificationRow, type Feed } from './feed.js';
 import { funnelDays, funnelView } from './console-funnel.js';
 import { CANCEL_FORM, LINK_FORM, issuesByField, periodicForm, renderForm, toBody, type FieldErrors, type FormDef, type FormValues } from './forms.js';
@@ -45,7 +56,12 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
     const session = sessions.get(c);
     const flash = sessions.takeFlash(session);
     const { values, query } = filterOf(c.req.query());
-    const [orders, notes, undecided] = await Promise.all([merchant.orders(query), merchant.notifications(200), merchant.undecided()]);
+    const [orders, notes, undecided, recent] = await Promise.all([
+      merchant.orders(query),
+      merchant.notifications(200),
+      merchant.undecided(),
+      merchant.recent(),
+    ]);
     const notifications = notes.ok ? notes.data.notifications : [];
     const { authorisations, cancelled } = cancellations.read(notifications);
 
@@ -64,7 +80,10 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
       listing = ordersError(form);
     }
     const live = livePanel(notifications.map(notificationRow), feed.updates().map(checkoutRow));
-    const decisions = decisionsPanel(undecided.ok ? undecided.data.checkouts : []);
+    const decisions = [
+      decisionsPanel(undecided.ok ? undecided.data.checkouts : []),
+      openCheckoutsPanel(recent.ok ? recent.data.checkouts.filter((c) => c.actions.includes('cancel')) : []),
+    ];
     return consolePage(
       c,
       session,
@@ -97,6 +116,20 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
       session.flash = res.ok
         ? { kind: 'success', text: `Checkout ${res.data.reference} recorded as ${outcome === 'succeeded' ? 'paid' : 'not paid'}.` }
         : { kind: 'error', text: `Checkout ${id} could not be recorded: ${res.error.message}` };
+    }
+    return c.redirect('/console', 303);
+  });
+
+  app.post('/console/checkouts/:id/cancel', async (c) => {
+    const session = sessions.get(c);
+    const id = c.req.param('id');
+    if (!ORDER_ID.test(id)) {
+      session.flash = { kind: 'error', text: 'That is not a checkout id.' };
+    } else {
+      const res = await merchant.cancelCheckout(id);
+      session.flash = res.ok
+        ? { kind: 'success', text: `Checkout ${res.data.reference} cancelled: its payer can no longer pay it, and its reference takes a new checkout.` }
+        : { kind: 'error', text: `Checkout ${id} could not be cancelled: ${res.error.message}` };
     }
     return c.redirect('/console', 303);
   });

@@ -138,13 +138,13 @@ export function createFeed(opts: {
       }));
 
   return {
-    /** Handles a webhook delivery: 401 unless signed with the shared secret, 400 for bad JSON. */
-    async receive(header: string | undefined, body: string): Promise<{ status: 200 | 400 | 401 | 413; code: string }> {
+    /** Handles a webhook delivery (its headers and raw body): 401 unless signed with the shared secret, 400 for bad JSON. */
+    async receive(headers: Headers, body: string): Promise<{ status: 200 | 400 | 401 | 413; code: string }> {
       if (body.length > MAX_WEBHOOK_BYTES) return { status: 413, code: 'payload_too_large' };
       if (!opts.webhookSecret) return { status: 401, code: 'invalid_signature' };
       let event: { id?: unknown; type?: unknown; data?: Record<string, unknown> } | null;
       try {
-        event = (await verifyWebhook(body, { 'X-Bank-Checkout-Signature': header }, opts.webhookSecret, {
+        event = (await verifyWebhook(body, headers, opts.webhookSecret, {
           now: opts.now(),
           toleranceMs: WEBHOOK_TOLERANCE_MS,
         })) as typeof event;

@@ -92,6 +92,10 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     undecided: () => result(bff.listCheckouts({ state: 'unknown', limit: 50 })),
     /** The payers' funnel per bank, for checkouts created since `from` (ms). */
     funnel: (from: number) => result(bff.funnel({ from: String(from) })),
+    /** The checkouts changed last (any state): the console offers to cancel the open ones. */
+    recent: () => result(bff.listCheckouts({ limit: 20 })),
+    /** Cancels an open checkout for good (a changed cart: then a new checkout for the same reference). */
+    cancelCheckout: (checkoutId: string) => result<MerchantCheckout>(bff.cancelCheckout(checkoutId)),
     resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed', note?: string) =>
       result<MerchantCheckout>(bff.resolveCheckout(checkoutId, outcome, note)),
     createLink: (body: Record<string, unknown>) => result(bff.createLink(body as LinkInput)),

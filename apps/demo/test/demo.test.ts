@@ -75,6 +75,24 @@ function fakeBff() {
       const unknown = { id: 'chk_u1', reference: 'ORD-U1', subject: 'Order U1', amount: 4200, state: 'unknown', updatedAt: '2026-11-20T10:00:00.000Z' };
       return json(200, { checkouts: resolved.has('chk_u1') ? [] : [unknown], next: null });
     }
+    if (url.pathname === '/v1/checkouts' && !url.searchParams.has('state')) {
+      const open = {
+        id: 'chk_o1',
+        reference: 'ORD-O1',
+        subject: 'Order O1',
+        amount: 1500,
+        state: 'login',
+        actions: ['login', 'cancel', 'back'],
+        updatedAt: '2026-11-20T10:00:00.000Z',
+      };
+      const paid = { ...open, id: 'chk_p1', reference: 'ORD-P1', state: 'succeeded', actions: [] };
+      return json(200, { checkouts: resolved.has('chk_o1') ? [paid] : [open, paid], next: null });
+    }
+    const x = /^\/v1\/checkouts\/([^/]+)\/cancel$/.exec(url.pathname);
+    if (x && init?.method === 'POST') {
+      resolved.add(x[1]!);
+      return json(200, { id: x[1], reference: 'ORD-O1', amount: 1500, state: 'cancelled', actions: [] });
+    }
     const r = /^\/v1\/checkouts\/([^/]+)\/resolve$/.exec(url.pathname);
     if (r && init?.method === 'POST') {
       resolved.add(r[1]!);
@@ -457,6 +475,25 @@ describe('forms and escaping', () => {
     assert.equal(toText(html`<p title="${'"><script>'}">${'<b>&'}</p>`), '<p title="&quot;&gt;&lt;script&gt;">&lt;b&gt;&amp;</p>');
     assert.equal(toText(html`<ul>${['<a>', html`<li>ok</li>`]}</ul>`), '<ul>&lt;a&gt;<li>ok</li></ul>');
     assert.equal(toText(html`<p>${true}${false}${null}${undefined}${0}</p>`), '<p>0</p>', 'booleans and nothing render nothing; numbers render');
+  });
+});
+
+describe('open checkouts', () => {
+  it('lists the open ones among the latest and cancels one', async () => {
+    const before = await (await demo.request(`${SHOP}/console`)).text();
+    assert.match(before, /Open checkouts \(1\)/);
+    assert.match(before, /action="\/console\/checkouts\/chk_o1\/cancel"/);
+    assert.doesNotMatch(before, /chk_p1\/cancel/, 'a paid checkout offers no cancel');
+    const res = await demo.request(`${SHOP}/console/checkouts/chk_o1/cancel`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: SHOP },
+      body: '',
+    });
+    assert.equal(res.status, 303);
+    assert.deepEqual([bff.calls.at(-1)?.method, bff.calls.at(-1)?.path], ['POST', '/v1/checkouts/chk_o1/cancel']);
+    const after = await (await demo.request(`${SHOP}/console`, { headers: { Cookie: res.headers.get('Set-Cookie') ?? '' } })).text();
+    assert.match(after, /Checkout ORD-O1 cancelled/);
+    assert.doesNotMatch(after, /Open checkouts/);
   });
 });
 

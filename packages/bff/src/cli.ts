@@ -12,22 +12,46 @@
  * `terminationGracePeriodSeconds`: docs/running.md), and should run `node …/dist/cli.js` itself:
  * npm's wrapper (`npx`, `npm run`) does not always pass the signal on.
  *
- * `bank-checkout-bff prune` applies the retention settings once (`--dry-run`: says what would
- * go) and exits.
+ * The other commands (commands.ts; `bank-checkout-bff --help` lists them, `<command> --help`
+ * shows one and starts nothing): the operator's (`checkouts`, `resolve`, `cancel`, `events`,
+ * `redeliver`, `changes`), which call the merchant API of a running BFF; `prune`, which applies
+ * the retention settings once (`--dry-run`: says what would go); `secret`, which prints a new
+ * random secret (256 bits, Standard Webhooks' `whsec_` form) for BFF_MERCHANT_SECRET or
+ * MERCHANT_WEBHOOK_SECRET.
  *
- * `bank-checkout-bff secret` prints a new random secret (256 bits, Standard Webhooks' `whsec_`
- * form) for BFF_MERCHANT_SECRET or MERCHANT_WEBHOOK_SECRET, and exits.
- *
- * Each command loads only what it runs: `secret` neither the configuration nor the server, a
- * bad configuration stops before the server's modules load, `prune` loads the store alone.
+ * Each command loads only what it runs: usage and `secret` neither the configuration nor the
+ * server, the operator's commands the merchant client alone, a bad configuration stops before
+ * the server's modules load, `prune` loads the store alone.
  */
 import type { BffConfig } from './config.js';
 import type { BffApp } from './app.js';
 
-if (process.argv[2] === 'secret') {
+const { COMMANDS, commandOf, usage, runOperator } = await import('./commands.js');
+const asked = commandOf(process.argv.slice(2));
+if (asked.kind === 'help') {
+  console.log(usage(asked.command));
+  process.exit(0);
+}
+if (asked.kind === 'unknown') {
+  console.error(`bff: unknown command ${JSON.stringify(asked.command)}\n\n${usage()}`);
+  process.exit(2);
+}
+if (COMMANDS[asked.command]?.operator) {
+  const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  process.exit(await runOperator(asked.command, asked.args, process.env, io));
+}
+if (asked.command === 'secret') {
+  if (asked.args.length) {
+    console.error('bff: secret takes no argument (bank-checkout-bff secret --help)');
+    process.exit(2);
+  }
   const { newSecret } = await import('./checkout/secrets.js');
   console.log(newSecret());
   process.exit(0);
+}
+if (asked.command === 'serve' && asked.args.length) {
+  console.error(`bff: serve takes no argument: it is configured by its environment (bank-checkout-bff serve --help)`);
+  process.exit(2);
 }
 
 const fail = (message: string): never => {
@@ -56,10 +80,10 @@ try {
   throw err;
 }
 // `bank-checkout-bff prune [--dry-run]`: the retention settings applied once (retention.ts).
-if (process.argv[2] === 'prune') {
+if (asked.command === 'prune') {
   try {
     const { pruneCommand } = await import('./retention.js');
-    console.log(`bff: ${await pruneCommand(config, process.argv.slice(3))}`);
+    console.log(`bff: ${await pruneCommand(config, asked.args)}`);
     process.exit(0);
   } catch (err) {
     fail(`prune: ${reason(err)}`);

@@ -4,6 +4,8 @@
  * that make them.
  */
 import type { CheckoutMode } from '@bank-checkout/contract';
+import type { webhookEventBody } from '@bank-checkout/contract/schemas';
+import type { z } from 'zod';
 import type { CheckoutRecord, NotificationRecord } from './store/types.js';
 
 /** A checkout reached an outcome (or `unknown`): what, from where, and how it was paid. */
@@ -50,4 +52,9 @@ export type WebhookEvent =
   | { type: 'checkout.launch_refused'; data: LaunchRefusedEvent };
 
 /** What the merchant receives: the event with its id and creation time. */
-export type WebhookDelivery = WebhookEvent & { id: string; createdAt: string };
+/**
+ * What the merchant receives: the event with its id and creation time. It is one of the
+ * contract's `webhookEventBody` (which documents every event): checked here, when compiled.
+ */
+export type WebhookDelivery = Conforming<WebhookEvent & { id: string; createdAt: string }>;
+type Conforming<T extends z.output<typeof webhookEventBody>> = T;

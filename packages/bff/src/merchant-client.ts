@@ -149,14 +149,24 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     getCheckout: (checkoutId: string) => get<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}`),
     /** A fresh launch token for an isolated checkout's page, each time the page loads. */
     launchCheckout: (checkoutId: string) => post<CheckoutLaunch>(`/v1/checkouts/${id(checkoutId)}/launch`),
-    /** Recent checkouts (or those in `state`), most recently changed first; `state: 'unknown'` lists those waiting for your decision. */
+    /**
+     * Recent checkouts (or those in `state`), most recently changed first; `state: 'unknown'`
+     * lists those waiting for your decision. The next page: `cursor: page.next`. The feed of every
+     * change, oldest first: `after: '0'`, then `after: page.next` (keep it to read on later).
+     */
     listCheckouts: (query: CheckoutsQuery = {}) => get<CheckoutsPage>('/v1/checkouts', query),
     /** How far payers got per bank, for checkouts created in a period (`from`, `to`: ms or YYYY-MM-DD; default the last 7 days). */
     funnel: (query: FunnelQuery = {}) => get<FunnelAnswer>('/v1/funnel', query),
-    /** Settles a checkout left `unknown`, after asking the bank what happened. */
     /** Records what the bank confirmed about a checkout left `unknown` (409 unless it is; the same outcome again is answered as is). */
     resolveCheckout: (checkoutId: string, outcome: 'succeeded' | 'failed', note?: string) =>
       post<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}/resolve`, { outcome, ...(note ? { note } : {}) }),
+    /**
+     * Cancels an open checkout for good (a changed cart: cancel, then create a checkout for the
+     * same reference with the new amount). Safe to repeat: a cancelled checkout is answered as it
+     * is. 409 `checkout_finished` when it ended otherwise, `invalid_state` when it is `unknown`,
+     * `checkout_busy` while a call is with the bank (try again in a moment).
+     */
+    cancelCheckout: (checkoutId: string) => post<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}/cancel`, undefined, undefined, true),
     createLink: (body: LinkInput) => post<SignedLink>('/v1/links', body),
     createPeriodicLink: (body: PeriodicLinkInput) => post<SignedLink>('/v1/links/periodic', body),
     cancelPeriodicLink: (body: CancelPeriodicInput) => post<SignedLink>('/v1/links/periodic/cancel', body),
@@ -168,8 +178,9 @@ export function createMerchantClient(opts: MerchantClientOptions) {
     listLegacyDebts: (query: OrdersQuery = {}) => get<LegacyDebtsPage>('/v1/legacy/debts', query),
     enableLegacyLink: (idProvider: string) => post<ProviderStatusAnswer>(`/v1/legacy/links/${id(idProvider)}/enable`),
     disableLegacyLink: (idProvider: string) => post<ProviderStatusAnswer>(`/v1/legacy/links/${id(idProvider)}/disable`),
+    /** Newest first; the next page: `cursor: page.next`. */
     listNotifications: (query: NotificationsQuery = {}) => get<NotificationsPage>('/v1/notifications', query),
-    /** Webhook events and how their delivery went, newest first; `status: 'failed'` lists those that never got through. */
+    /** Webhook events and how their delivery went, newest first (`cursor: page.next` for the next page); `status: 'failed'` lists those that never got through. */
     listWebhookEvents: (query: WebhookEventsQuery = {}) => get<WebhookEventsPage>('/v1/webhooks/events', query),
     /** Sends a webhook event again (at once, then with the usual retries). */
     redeliverWebhookEvent: (eventId: string) => post<WebhookEventEntry>(`/v1/webhooks/events/${id(eventId)}/redeliver`),
@@ -196,6 +207,7 @@ export interface VerifyWebhookOptions {
   now?: number;
 }
 
+type Bytes = Uint8Array<ArrayBuffer>;
 type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 
 const headerOf = (headers: HeaderBag, name: string): string | undefined => {
@@ -207,12 +219,94 @@ const headerOf = (headers: HeaderBag, name: string): string | undefined => {
 };
 
 const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!, (b) => Number.parseInt(b, 16));
+const utf8 = (text: string): Bytes => new TextEncoder().encode(text) as Bytes;
+
+/** The most `v1,` signatures of one delivery that are tried. */
+const MAX_SIGNATURES = 8;
+
+/** Standard Webhooks' secret prefix: `whsec_` and the key in base64. */
+const WHSEC = 'whsec_';
+
+/** An HMAC-SHA256 key for `verify`, of the given bytes. */
+const hmacKey = (bytes: Bytes) => crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+
+/** Base64 to bytes; null when it is not base64. */
+function base64Bytes(text: string): Bytes | null {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) return null;
+  try {
+    return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
 
 /**
- * Checks a webhook from the BFF and returns its event: `X-Bank-Checkout-Signature:
- * t=<ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under MERCHANT_WEBHOOK_SECRET, compared in
- * constant time, with a timestamp within `toleranceMs`. Pass the body exactly as received
- * (before any JSON parsing). Throws WebhookSignatureError otherwise. An event may arrive more
+ * The Standard Webhooks key of a secret: a `whsec_` secret's base64 part decoded, any other
+ * secret's UTF-8 bytes (what the Standard Webhooks libraries do with a raw secret).
+ */
+function standardKey(secret: string): Bytes {
+  if (!secret.startsWith(WHSEC)) return utf8(secret);
+  const key = base64Bytes(secret.slice(WHSEC.length));
+  if (!key?.length) throw new WebhookSignatureError('the whsec_ secret is not base64');
+  return key;
+}
+
+/**
+ * The Standard Webhooks check (https://www.standardwebhooks.com): `webhook-id`,
+ * `webhook-timestamp` (unix seconds, within the tolerance) and `webhook-signature`, a list of
+ * space-separated signatures of which one `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`
+ * must match (a secret being rotated gives two). Returns the id the signature covers.
+ */
+async function verifyStandard(
+  body: string,
+  id: string | undefined,
+  timestamp: string | undefined,
+  signatures: string | undefined,
+  secret: string,
+  now: number,
+  toleranceMs: number,
+) {
+  if (!id || !timestamp || !signatures) throw new WebhookSignatureError('missing webhook-id, webhook-timestamp or webhook-signature');
+  if (id.length > 256) throw new WebhookSignatureError('malformed webhook-id');
+  if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookSignatureError('malformed webhook-timestamp');
+  if (Math.abs(now - Number(timestamp) * 1000) > toleranceMs) throw new WebhookSignatureError('signature timestamp outside the tolerance');
+  const key = await hmacKey(standardKey(secret));
+  const signed = utf8(`${id}.${timestamp}.${body}`);
+  // A secret being rotated gives two; more than a few is no delivery of the BFF's (and each costs an HMAC).
+  for (const candidate of signatures.split(' ').slice(0, MAX_SIGNATURES)) {
+    const [version, value] = candidate.split(',', 2);
+    const mac = version === 'v1' && value ? base64Bytes(value) : null;
+    // crypto.subtle.verify compares in constant time.
+    if (mac?.length === 32 && (await crypto.subtle.verify('HMAC', key, mac, signed))) return id;
+  }
+  throw new WebhookSignatureError('signature does not match');
+}
+
+/** The older check: `X-Bank-Checkout-Signature: t=<ms>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the secret's UTF-8 bytes. */
+async function verifyCompatible(body: string, header: string, secret: string, now: number, toleranceMs: number): Promise<undefined> {
+  const parts = new Map(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
+  const t = parts.get('t') ?? '';
+  const v1 = parts.get('v1') ?? '';
+  if (!/^\d{1,16}$/.test(t) || !/^[0-9a-f]{64}$/.test(v1)) throw new WebhookSignatureError('missing or malformed signature header');
+  if (Math.abs(now - Number(t)) > toleranceMs) throw new WebhookSignatureError('signature timestamp outside the tolerance');
+  if (!(await crypto.subtle.verify('HMAC', await hmacKey(utf8(secret)), hexBytes(v1), utf8(`${t}.${body}`))))
+    throw new WebhookSignatureError('signature does not match');
+  return undefined;
+}
+
+/**
+ * Checks a webhook from the BFF and returns its event, with its `id`. Pass the body exactly as
+ * received (before any JSON parsing), the request's headers (a `Headers` object or Node's
+ * header object) and MERCHANT_WEBHOOK_SECRET (a `whsec_…` secret or any other).
+ *
+ * The Standard Webhooks headers are checked when the delivery carries any of them:
+ * `webhook-id`, `webhook-timestamp` (unix seconds, within `toleranceMs` of now) and
+ * `webhook-signature` (one of its space-separated `v1,<base64>` signatures of
+ * `"<webhook-id>.<webhook-timestamp>.<raw body>"` must match, under the base64-decoded part of
+ * a `whsec_` secret, or the UTF-8 bytes of any other); the event's own id must be the signed
+ * `webhook-id`. Only a delivery without any of them is checked by the older
+ * `X-Bank-Checkout-Signature: t=<ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Signatures are
+ * compared in constant time. Throws WebhookSignatureError otherwise. An event may arrive more
  * than once (a retry after a lost answer): handle it once per `id`.
  */
 export async function verifyWebhook(
@@ -221,20 +315,21 @@ export async function verifyWebhook(
   secret: string,
   opts: VerifyWebhookOptions = {},
 ): Promise<WebhookDelivery> {
-  const header = headerOf(headers, 'X-Bank-Checkout-Signature') ?? '';
-  const parts = new Map(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
-  const t = parts.get('t') ?? '';
-  const v1 = parts.get('v1') ?? '';
-  if (!/^\d{1,16}$/.test(t) || !/^[0-9a-f]{64}$/.test(v1)) throw new WebhookSignatureError('missing or malformed signature header');
-  if (Math.abs((opts.now ?? Date.now()) - Number(t)) > (opts.toleranceMs ?? 5 * 60_000))
-    throw new WebhookSignatureError('signature timestamp outside the tolerance');
   const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-  const ok = await crypto.subtle.verify('HMAC', key, hexBytes(v1), new TextEncoder().encode(`${t}.${body}`));
-  if (!ok) throw new WebhookSignatureError('signature does not match');
+  const now = opts.now ?? Date.now();
+  const toleranceMs = opts.toleranceMs ?? 5 * 60_000;
+  const [id, timestamp, signatures] = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => headerOf(headers, name));
+  const standard = id !== undefined || timestamp !== undefined || signatures !== undefined;
+  const signedId = standard
+    ? await verifyStandard(body, id, timestamp, signatures, secret, now, toleranceMs)
+    : await verifyCompatible(body, headerOf(headers, 'X-Bank-Checkout-Signature') ?? '', secret, now, toleranceMs);
+  let event: WebhookDelivery;
   try {
-    return JSON.parse(body) as WebhookDelivery;
+    event = JSON.parse(body) as WebhookDelivery;
   } catch {
     throw new WebhookSignatureError('body is not JSON');
   }
+  if (signedId !== undefined && (event as { id?: unknown } | null)?.id !== signedId)
+    throw new WebhookSignatureError('the event id is not the signed webhook-id');
+  return event;
 }

@@ -29,13 +29,16 @@ export function pruneCutoffs(r: RetentionConfig, now: number): PruneCutoffs {
 
 /**
  * Appends checkouts to `<dir>/checkouts-<YYYY-MM-DD>.jsonl`, one JSON object a line (the record
- * without its secret's hash), and waits until the file is on disk.
+ * without its secret's hash), and waits until the file is on disk. The files hold payers' orders:
+ * readable by the BFF's user alone (0600, in a directory made 0700), whatever the umask.
  */
 export function checkoutExporter(dir: string, now: () => number) {
   return async (batch: CheckoutRecord[]) => {
-    await mkdir(dir, { recursive: true });
-    const file = await open(join(dir, `checkouts-${new Date(now()).toISOString().slice(0, 10)}.jsonl`), 'a');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const file = await open(join(dir, `checkouts-${new Date(now()).toISOString().slice(0, 10)}.jsonl`), 'a', 0o600);
     try {
+      // A file made before (by another version, or by hand) is narrowed too.
+      await file.chmod(0o600);
       await file.writeFile(batch.map(({ secretHash, ...rest }) => `${JSON.stringify(rest)}\n`).join(''));
       await file.sync();
     } finally {

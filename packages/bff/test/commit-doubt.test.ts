@@ -36,6 +36,8 @@ function doubtfulDriver() {
     engine: 'postgres',
     jsonType: 'TEXT',
     singleWriter: false,
+    changeSeq: '(SELECT MAX(s) + 1 FROM (SELECT MAX(change_seq) AS s FROM checkouts UNION ALL SELECT seq AS s FROM change_floor) positions)',
+    settledChange: '',
     async query(sql, args = []) {
       return /^\s*SELECT\b/i.test(sql) ? run(sql, args) : write(() => run(sql, args));
     },

@@ -120,7 +120,7 @@ describe('createMerchantClient', () => {
       [made[2], made[1]],
     );
     assert.ok(page1.next);
-    const page2 = await bff.listCheckouts({ state: 'cancelled', limit: 2, before: page1.next! });
+    const page2 = await bff.listCheckouts({ state: 'cancelled', limit: 2, cursor: page1.next! });
     assert.equal(page2.checkouts[0]!.id, made[0]);
     assert.ok(page1.checkouts.every((c) => c.state === 'cancelled' && c.mode === 'native'));
     assert.deepEqual((await bff.listCheckouts({ state: 'unknown' })).checkouts, []);

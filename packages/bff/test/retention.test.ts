@@ -6,7 +6,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -201,6 +201,12 @@ describe('retention settings and command', () => {
     assert.equal(lines.length, 1);
     assert.equal(lines[0]!.id, rec.id);
     assert.equal('secretHash' in lines[0]!, false);
+    assert.equal(statSync(join(out, file!)).mode & 0o777, 0o600, "the file is readable by the BFF's user alone");
+    // A file that was there before, world-readable, is narrowed at the next export.
+    chmodSync(join(out, file!), 0o644);
+    await checkoutExporter(out, () => NOW)([checkout('failed', OLD)]);
+    assert.equal(statSync(join(out, file!)).mode & 0o777, 0o600);
+    assert.equal(readFileSync(join(out, file!), 'utf8').trim().split('\n').length, 2, 'appended');
   });
 
   test('`bank-checkout-bff prune --dry-run` says what would go and deletes nothing; `prune` deletes it', async () => {

@@ -6,6 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createHarness, BFF_HOST, type Harness } from './harness.js';
+import { OPERATION_IDS, operationIdOf } from '../src/openapi.js';
+import { createMerchantClient } from '../src/merchant-client.js';
 
 type Json = Record<string, any>;
 
@@ -96,7 +98,9 @@ describe('routes', () => {
       'GET /v1/orders': ['dateFrom', 'dateTo', 'page', 'pageSize', 'order'],
       'GET /v1/legacy/debts': ['dateFrom', 'dateTo', 'page', 'pageSize', 'order'],
       'GET /v1/link-banks': ['country', 'enabled', 'periodic'],
-      'GET /v1/notifications': ['limit', 'before'],
+      'GET /v1/notifications': ['limit', 'cursor'],
+      'GET /v1/checkouts': ['after', 'cursor', 'limit', 'state'],
+      'GET /v1/webhooks/events': ['cursor', 'limit', 'status'],
     };
     for (const [key, names] of Object.entries(queries)) {
       const [method, path] = key.split(' ') as [string, string];
@@ -109,6 +113,29 @@ describe('routes', () => {
     const result = await new Validator().validate(doc as never);
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
     assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['checkoutSecret', 'merchantBearer']);
+  });
+
+  it('names every operation (operationId), each name once; the merchant API by the calls of createMerchantClient', () => {
+    const ids: string[] = [];
+    const merchant: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const key = `${method.toUpperCase()} ${path}`;
+        const id = String(operation.operationId);
+        assert.equal(id, OPERATION_IDS[key], `${key} is named in OPERATION_IDS`);
+        ids.push(id);
+        if (operation.tags?.includes('merchant')) merchant.push(id);
+      }
+    }
+    assert.equal(new Set(ids).size, ids.length, 'each name once');
+    assert.deepEqual(Object.keys(OPERATION_IDS).length, ids.length, 'no name left over for a route that is gone');
+    const calls = Object.keys(createMerchantClient({ url: 'http://bff.test', secret: 'x' }));
+    assert.deepEqual(
+      merchant.filter((id) => !calls.includes(id)),
+      [],
+      'a merchant operation is named after its client call',
+    );
+    assert.equal(operationIdOf('post', '/v1/things/{id}/do-it'), 'postV1ThingsByIdDoIt', 'an unlisted route still gets a name');
   });
 
   it('requires the merchant secret on every route outside the public list, and says so in the document', async () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { verifyWebhook } from '../src/merchant-client.js';
+import { verifyWebhook, WebhookSignatureError } from '../src/merchant-client.js';
 import { newSecret } from '../src/checkout/secrets.js';
 import { webhookKey } from '../src/webhook.js';
 import { loadConfig } from '../src/config.js';
@@ -84,6 +84,66 @@ describe('Standard Webhooks signatures', () => {
     const r = await delivery(raw);
     assert.equal((new Webhook(RAW, { format: 'raw' }).verify(r.body, r.headers) as { type: string }).type, 'checkout.updated');
     assert.deepEqual([...webhookKey(RAW)], [...new TextEncoder().encode(RAW)]);
+  });
+
+  it('verifyWebhook takes a delivery signed by the standardwebhooks library alone, with either kind of secret, and any of several signatures', async () => {
+    const at = h.clock.now;
+    const body = JSON.stringify({ id: 'evt_standard_1', type: 'checkout.updated', createdAt: new Date(at).toISOString(), data: { checkoutId: 'chk_1' } });
+    const signed = (secret: string, raw = false, id = 'evt_standard_1') => ({
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at / 1000)),
+      'webhook-signature': new Webhook(secret, raw ? { format: 'raw' } : undefined).sign(id, new Date(at), body),
+    });
+    const event = await verifyWebhook(body, signed(WHSEC), WHSEC, { now: at });
+    assert.equal(event.id, 'evt_standard_1');
+    assert.equal(event.type, 'checkout.updated');
+    assert.equal((await verifyWebhook(new TextEncoder().encode(body), new Headers(signed(RAW, true)), RAW, { now: at })).id, 'evt_standard_1');
+    // A secret being rotated: the delivery carries one signature per secret, space-separated.
+    const other = 'whsec_' + Buffer.from('another key of 32 bytes, exactly').toString('base64');
+    const both = { ...signed(WHSEC), 'webhook-signature': `${signed(other)['webhook-signature']} ${signed(WHSEC)['webhook-signature']}` };
+    assert.equal((await verifyWebhook(body, both, WHSEC, { now: at })).id, 'evt_standard_1');
+    assert.equal((await verifyWebhook(body, both, other, { now: at })).id, 'evt_standard_1');
+    // Eight signatures are tried at most (each costs an HMAC): the right one ninth is not reached.
+    const many = (n: number) => ({
+      ...signed(WHSEC),
+      'webhook-signature': [...Array(n).fill(signed(other)['webhook-signature']), signed(WHSEC)['webhook-signature']].join(' '),
+    });
+    assert.equal((await verifyWebhook(body, many(7), WHSEC, { now: at })).id, 'evt_standard_1');
+    await assert.rejects(verifyWebhook(body, many(8), WHSEC, { now: at }), /does not match/);
+    // Within the tolerance either way, and no further.
+    assert.equal((await verifyWebhook(body, signed(WHSEC), WHSEC, { now: at + 4 * 60_000 })).id, 'evt_standard_1');
+    await assert.rejects(verifyWebhook(body, signed(WHSEC), WHSEC, { now: at + 10 * 60_000 }), /outside the tolerance/);
+    await assert.rejects(verifyWebhook(body, signed(WHSEC), WHSEC, { now: at - 10 * 60_000 }), /outside the tolerance/);
+    await assert.rejects(verifyWebhook(body, signed(WHSEC), WHSEC, { now: at + 10 * 60_000, toleranceMs: 5 * 60_000 }), WebhookSignatureError);
+    assert.equal((await verifyWebhook(body, signed(WHSEC), WHSEC, { now: at + 10 * 60_000, toleranceMs: 11 * 60_000 })).id, 'evt_standard_1');
+    // Signed for another event id than the body's: refused, though the signature is good.
+    await assert.rejects(verifyWebhook(body, signed(WHSEC, false, 'evt_other'), WHSEC, { now: at }), /not the signed webhook-id/);
+  });
+
+  it('verifyWebhook checks the Standard headers first: beside an intact older header, a swapped id, a garbage signature or an old timestamp is refused', async () => {
+    const d = await delivery(h);
+    const ok = await verifyWebhook(d.body, d.headers, WHSEC, { now: h.clock.now });
+    assert.equal(ok.id, d.headers['webhook-id']);
+    const refused = (headers: Record<string, string | undefined>, message: RegExp) =>
+      assert.rejects(
+        verifyWebhook(d.body, headers as Record<string, string>, WHSEC, { now: h.clock.now }),
+        (err: unknown) => err instanceof WebhookSignatureError && message.test(err.message),
+      );
+    await refused({ ...d.headers, 'webhook-id': 'evt_swapped' }, /does not match/);
+    await refused({ ...d.headers, 'webhook-signature': 'v1,Z2FyYmFnZQ==' }, /does not match/);
+    await refused({ ...d.headers, 'webhook-signature': 'garbage' }, /does not match/);
+    await refused({ ...d.headers, 'webhook-signature': 'v2,' + d.headers['webhook-signature']!.slice(3) }, /does not match/);
+    await refused({ ...d.headers, 'webhook-timestamp': String(Math.floor(h.clock.now / 1000) - 600) }, /outside the tolerance/);
+    // In milliseconds (13 digits), not the standard's seconds.
+    await refused({ ...d.headers, 'webhook-timestamp': String(h.clock.now) }, /malformed webhook-timestamp/);
+    await refused({ ...d.headers, 'webhook-timestamp': '17e8' }, /malformed webhook-timestamp/);
+    // One Standard header present and another missing: refused, never read as the older kind.
+    await refused({ ...d.headers, 'webhook-signature': undefined }, /missing/);
+    // The older header alone still verifies (a receiver written before the Standard headers).
+    const older = { 'x-bank-checkout-signature': d.headers['x-bank-checkout-signature']! };
+    assert.equal((await verifyWebhook(d.body, older, WHSEC, { now: h.clock.now })).id, ok.id);
+    // A whsec_ secret that is not base64 is refused with a clear message.
+    await assert.rejects(verifyWebhook(d.body, d.headers, 'whsec_%%%', { now: h.clock.now }), /not base64/);
   });
 
   it('the Python verification of docs/other-languages.md verifies a delivery and refuses an altered or stale one', async () => {

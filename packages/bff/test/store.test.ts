@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { createPostgresStore, createSqliteStore, createStore, type CheckoutRecord, type NotificationRecord, type Store } from '../src/store/index.js';
+import type { ChangePosition } from '../src/store/types.js';
 import { RECORD_AT, checkoutRecord, dropSchemas, freshSchema, sha256, unique, withPostgres } from './store-fixtures.js';
 
 function notification(overrides: Partial<NotificationRecord> = {}): NotificationRecord {
@@ -313,12 +314,12 @@ function contract(name: string, makeEngine: () => Engine) {
         newestFirst.slice(0, 2),
       );
       assert.deepEqual(page1[0], made[2]);
-      const page2 = await store.listNotifications({ limit: 2, before: page1.at(-1)!.receivedAt });
+      const page2 = await store.listNotifications({ limit: 2, before: { at: page1.at(-1)!.receivedAt, id: page1.at(-1)!.id } });
       assert.deepEqual(
         page2.map((n) => n.id),
         newestFirst.slice(2, 4),
       );
-      const page3 = await store.listNotifications({ limit: 2, before: page2.at(-1)!.receivedAt });
+      const page3 = await store.listNotifications({ limit: 2, before: { at: page2.at(-1)!.receivedAt, id: page2.at(-1)!.id } });
       assert.equal(page3[0]?.id, newestFirst[4]);
       assert.ok(page3.every((n) => n.receivedAt < base + 1000));
       assert.deepEqual(await store.listNotifications({ limit: 0 }), []);
@@ -343,6 +344,79 @@ function contract(name: string, makeEngine: () => Engine) {
       assert.equal(await store.notificationOutcomeIs(n.id, [record.outcome]), true);
       assert.equal(await store.settleNotification({ id: 'missing', from: ['pending'], to: { outcome: 'ignored', checkoutId: null }, events: [] }), false);
       assert.equal(await store.getNotification('missing'), null);
+    });
+
+    test('listCheckouts pages by update time and id: 40 checkouts changed in the same millisecond, each listed once at limits 1, 3 and 7', async () => {
+      // Later than anything else this suite stores, so these forty are the most recently changed.
+      const at = 4_100_000_000_000;
+      const made = Array.from({ length: 40 }, () => checkoutRecord({ createdAt: at, updatedAt: at }));
+      for (const rec of made) await store.createCheckout(rec);
+      const expected = made.map((r) => r.id).sort((a, b) => (a < b ? 1 : -1));
+      for (const limit of [1, 3, 7]) {
+        const seen: string[] = [];
+        let before: { at: number; id: string } | undefined;
+        while (seen.length < 40) {
+          const page = await store.listCheckouts({ limit, ...(before ? { before } : {}) });
+          assert.ok(page.length > 0 && page.length <= limit);
+          seen.push(...page.map((r) => r.id));
+          before = { at: page.at(-1)!.updatedAt, id: page.at(-1)!.id };
+        }
+        assert.deepEqual(seen.slice(0, 40), expected, `limit ${limit}: each once, newest first, ties by id`);
+        const rest = await store.listCheckouts({ limit: 500, before: { at, id: expected.at(-1)! } });
+        assert.ok(
+          rest.every((r) => r.updatedAt < at),
+          `limit ${limit}: nothing of the forty after the last`,
+        );
+      }
+      // In one state too (its own index).
+      const page = await store.listCheckouts({ state: 'select-bank', limit: 5, before: { at, id: expected[9]! } });
+      assert.deepEqual(
+        page.map((r) => r.id),
+        expected.slice(10, 15),
+      );
+    });
+
+    test('listChanges gives each change once, in order, after the position given; a lock is no change', async () => {
+      /** Everything the feed gives from `after` on, read `limit` at a time. */
+      const drain = async (after: ChangePosition | null, limit = 3) => {
+        const out: { id: string; state: string; position: ChangePosition }[] = [];
+        for (;;) {
+          const page = await store.listChanges({ after, limit });
+          out.push(...page.map((r) => ({ id: r.record.id, state: r.record.state, position: r.position })));
+          if (page.length < limit) return { out };
+          after = page.at(-1)!.position;
+        }
+      };
+      // Where the feed stands now, after what earlier tests wrote.
+      const everything = await drain(null, 500);
+      let from = everything.out.at(-1)?.position ?? null;
+      const [a, b, c] = [checkoutRecord(), checkoutRecord(), checkoutRecord()];
+      for (const rec of [a!, b!, c!]) await store.createCheckout(rec);
+      const created = await drain(from);
+      assert.deepEqual(
+        created.out.map((r) => r.id),
+        [a!.id, b!.id, c!.id],
+        'in the order they were written',
+      );
+      from = created.out.at(-1)!.position;
+      // A lock taken and released: nothing to read.
+      const locked = await store.updateCheckout(a!.id, 1, { internal: { busy: { op: 'login', since: 1 } } });
+      await store.updateCheckout(a!.id, locked!.version, { internal: {} });
+      assert.deepEqual((await drain(from)).out, []);
+      // Two changes of b, one of a, in the same millisecond as their creation: b once, at its last change, then a.
+      await store.updateCheckout(b!.id, 1, { state: 'login' });
+      await store.updateCheckout(b!.id, 2, { state: 'select-account', internal: { accounts: [] } });
+      await store.updateCheckout(a!.id, 3, { state: 'cancelled', error: { code: 'cancelled', message: 'error.cancelled' } });
+      const changed = await drain(from, 1);
+      assert.deepEqual(
+        changed.out.map((r) => [r.id, r.state]),
+        [
+          [b!.id, 'select-account'],
+          [a!.id, 'cancelled'],
+        ],
+      );
+      assert.ok(changed.out.every((r, i) => i === 0 || r.position.seq > changed.out[i - 1]!.position.seq || r.position.id > changed.out[i - 1]!.position.id));
+      assert.deepEqual((await drain(changed.out.at(-1)!.position)).out, [], 'read to the end: nothing again');
     });
 
     test('data survives closing the store and opening a new one', async () => {

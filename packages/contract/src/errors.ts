@@ -63,6 +63,66 @@ export const API_ERROR_CODES = [
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 /**
+ * The HTTP status of each code of the BFF's error answers, and what it tells the caller to do.
+ * The merchant API reference's table of errors is generated from it; a test holds the BFF's
+ * answers to these statuses.
+ */
+export const API_ERRORS: Readonly<Record<ApiErrorCode, { status: number; meaning: string }>> = {
+  invalid_json: { status: 400, meaning: 'The request body is not valid JSON.' },
+  validation_failed: { status: 422, meaning: 'The request is not valid: `issues` names each field and what is wrong with it.' },
+  payload_too_large: { status: 413, meaning: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, meaning: 'Content-Type must be application/json.' },
+  unauthorized: { status: 401, meaning: "Missing or invalid credentials (the merchant secret, or a checkout's secret or frame key)." },
+  not_found: { status: 404, meaning: 'No such checkout, event or route.' },
+  rate_limited: {
+    status: 429,
+    meaning: 'Too many requests: wait `Retry-After` seconds. (A connection over `MAX_CONNECTIONS_PER_ADDRESS` is answered 503 with the same code.)',
+  },
+  checkout_busy: { status: 409, meaning: 'A call for this checkout is with the bank, or another request changed it meanwhile: try again in a moment.' },
+  checkout_finished: { status: 409, meaning: 'The checkout has ended (paid, failed, expired or cancelled): nothing more can be done with it; make a new one.' },
+  invalid_state: {
+    status: 409,
+    meaning: 'The checkout is not in a state this call applies to: only an `unknown` checkout is resolved, and an `unknown` one is resolved, not cancelled.',
+  },
+  mode_not_allowed: { status: 409, meaning: 'The checkout does not allow this mode (its `modes`).' },
+  bank_unavailable: { status: 422, meaning: 'This bank is in maintenance; choose another one.' },
+  login_unavailable: { status: 422, meaning: 'This login type is in maintenance; choose another one.' },
+  stale_step: {
+    status: 409,
+    meaning: "The payer's action is for a step the checkout has left (another window moved it on); the current view comes with the error.",
+  },
+  launch_used: { status: 409, meaning: 'This launch token was already redeemed; the page needs a fresh one (`POST /v1/checkouts/{id}/launch`).' },
+  launch_expired: { status: 401, meaning: 'The launch token has expired; load the page again for a new one.' },
+  opened_elsewhere: { status: 409, meaning: 'The checkout was opened again in another window; it continues there.' },
+  not_isolated: { status: 409, meaning: 'This checkout is inline: its page opens it with the client secret, not a launch token.' },
+  origin_refused: { status: 403, meaning: "This checkout is isolated: its API answers its own frame only, on the BFF's origin." },
+  idempotency_mismatch: { status: 409, meaning: 'This Idempotency-Key was used with a different request body.' },
+  idempotency_in_progress: { status: 409, meaning: 'A request with this Idempotency-Key is still running: send it again after `Retry-After`.' },
+  webhook_off: { status: 409, meaning: 'No webhook is configured (MERCHANT_WEBHOOK_URL).' },
+  invalid_signature: { status: 401, meaning: "The provider's notification signature does not verify." },
+  notification_unreadable: {
+    status: 503,
+    meaning: 'The notification verifies but could not be read; it is kept for the merchant, and the provider is asked to send it again.',
+  },
+  reference_in_use: {
+    status: 409,
+    meaning:
+      'An open checkout already has this reference (the message names it): use it, or cancel it first (a changed cart: `POST /v1/checkouts/{id}/cancel`).',
+  },
+  handoff_invalid: { status: 404, meaning: 'This hand-off link is not valid.' },
+  handoff_expired: { status: 410, meaning: 'This hand-off link was already used or has expired; the checkout shows a new code.' },
+  upstream: { status: 502, meaning: 'The payment provider failed (an error, garbage, a reset): trying again may work.' },
+  upstream_timeout: { status: 504, meaning: 'The payment provider did not answer in time.' },
+  provider_error: { status: 502, meaning: 'The payment provider answered with an error code (in the message).' },
+  provider_rejected: { status: 422, meaning: 'The payment provider rejected the parameters (E301), such as an account not validated in its dashboard.' },
+  provider_credentials: { status: 502, meaning: "The payment provider refused the BFF's own key or token: check PROVIDER_API_KEY and PROVIDER_API_TOKEN." },
+  frame_unavailable: { status: 404, meaning: 'The isolated checkout is not installed beside the BFF: install @bank-checkout/elements there.' },
+  unavailable: { status: 503, meaning: 'The BFF cannot serve this right now: try again shortly.' },
+  store_unavailable: { status: 503, meaning: 'The store is not available right now; nothing was lost: try again after `Retry-After`.' },
+  internal: { status: 500, meaning: 'Something went wrong; the request changed nothing it could not finish.' },
+};
+
+/**
  * Codes a client (the elements', the merchant's) makes when no answer carries one; the `frame_`
  * ones are the isolated checkout's host's, when its frame could not be shown: the BFF could not
  * be reached, it refused the page's origin, or the frame did not say it was ready in time.

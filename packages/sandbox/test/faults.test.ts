@@ -4,7 +4,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createNativeClient, native, UpstreamError, type UpstreamFault } from '@bank-checkout/provider';
-import { createSandbox, NATIVE_TEST_INPUTS, parseFaultRule, SANDBOX_DEFAULTS, testCredentials, type FaultRuleInput } from '../src/testing.js';
+import { readFileSync } from 'node:fs';
+import { createSandbox, FAULT_KINDS, NATIVE_TEST_INPUTS, parseFaultRule, SANDBOX_DEFAULTS, testCredentials, type FaultRuleInput } from '../src/testing.js';
 
 const AUTH = { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: SANDBOX_DEFAULTS.apiToken, 'Content-Type': 'application/json' };
 const BANKS = '/test/banks/list';
@@ -401,5 +402,19 @@ describe('over a real socket', () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+});
+
+describe('the fault switch as its README documents it', () => {
+  test('the README names every kind, in the order the simulator knows them, and its example rules are valid', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## The fault switch'), readme.indexOf('### Exports'));
+    assert.deepEqual(
+      [...section.matchAll(/^\| `([a-z]+)` \|/gm)].map((m) => m[1]),
+      [...FAULT_KINDS],
+    );
+    const examples = [...section.matchAll(/-d '(\{[^']*\})'/g)].map((m) => JSON.parse(m[1]!) as unknown);
+    assert.ok(examples.length >= 2);
+    for (const rule of examples) assert.deepEqual(parseFaultRule(rule).ok, true, JSON.stringify(rule));
   });
 });

@@ -20,7 +20,8 @@ import { launchActions, newLaunch } from './launch.js';
 import { reconcileActions } from './reconcile.js';
 import { createProofVerifier } from './proof.js';
 import { randomBytes } from 'node:crypto';
-import { RESOLVE, initialState, isFinal, viewError } from './transitions.js';
+import { scrubSession } from './internal.js';
+import { RESOLVE, STATES, initialState, isFinal, viewError } from './transitions.js';
 
 export type { CheckoutEvent, ServiceDeps } from './core.js';
 
@@ -216,6 +217,39 @@ export function createCheckoutService(deps: ServiceDeps) {
   }
 
   /**
+   * The merchant's cancel (a changed cart, a withdrawn order): an open checkout becomes
+   * `cancelled` for good, with the one terminal webhook event of its ending (`checkout.updated`,
+   * source `merchant`) written with the change. Its expiry becomes now, so the payer cannot start
+   * it over, and its reference is free for a new checkout. A cancelled checkout is answered as it
+   * is (a retry); one that ended otherwise, or is `unknown` (the bank may have moved money), is a
+   * conflict, and so is one whose call is with the bank.
+   */
+  async function cancelByMerchant(rec: CheckoutRecord): Promise<CheckoutRecord> {
+    const refuse = (r: CheckoutRecord) => {
+      if (r.state === 'unknown')
+        return errors.conflict('invalid_state', 'The bank may have moved money for this checkout: ask the bank, then resolve it instead.');
+      return errors.conflict('checkout_finished', `The checkout has already ended: it is ${r.state}.`);
+    };
+    // What time alone has done comes first: a checkout past its expiry is expired, not cancelled.
+    // While a call is with the bank the change is refused (409 checkout_busy): it waits its turn.
+    const current = await core.settle(rec);
+    const { record, changed } = await core.change(
+      current,
+      'merchant-cancel',
+      (r) => {
+        // Cancelled already (by the payer, who could still start over: no longer), or anything else: nothing to write.
+        if (r.state === 'cancelled') return r.expiresAt > now() ? { expiresAt: now() } : null;
+        if (!STATES[r.state].by['merchant-cancel']?.includes('cancelled')) return null;
+        return { state: 'cancelled', error: viewError('cancelled'), internal: scrubSession(r.internal), expiresAt: now() };
+      },
+      'merchant',
+    );
+    if (record.state !== 'cancelled') throw refuse(record);
+    if (changed) logger.log('info', 'checkout.cancelled', { checkoutId: record.id, by: 'merchant', from: current.state });
+    return record;
+  }
+
+  /**
    * Ends what time alone has ended, without waiting for anyone to look: checkouts past their
    * expiry (a redirect one past its link's lifetime and the grace period), and checkouts whose
    * lock's lease lapsed (an instance stopped mid-call: a step that moved no money is open again,
@@ -243,6 +277,7 @@ export function createCheckoutService(deps: ServiceDeps) {
     relaunch: launches.relaunch,
     redeemLaunch: launches.redeem,
     resolve,
+    cancelByMerchant,
     sweep,
     /** Looks up link results that never came in the provider's order query (reconcile.ts). */
     reconcile: reconcile.run,

@@ -1,7 +1,7 @@
 /**
  * The merchant's reading of its checkouts: one by id, the list by state (the ones left
  * `unknown` wait for the merchant's decision), and that decision (`resolve`) after checking with
- * the bank, and the payers' funnel per bank. Creation is in merchant.ts with the other creations.
+ * the bank, the merchant's cancel, and the payers' funnel per bank. Creation is in merchant.ts with the other creations.
  */
 import { z } from '@hono/zod-openapi';
 import * as m from '@bank-checkout/contract/schemas';
@@ -12,6 +12,7 @@ import { json, jsonRequest, router } from '../openapi.js';
 import type { CheckoutRecord } from '../store/types.js';
 import type { AppParts } from '../parts.js';
 import { merchantRouteFactory } from './merchant-route.js';
+import { changeCursor, changePosition, listPosition, nextCursor } from '../cursor.js';
 
 const checkoutId = z.object({ id: z.string().meta({ description: 'The checkout id' }) });
 
@@ -74,18 +75,42 @@ export function merchantCheckoutRoutes(p: AppParts) {
   const app = router();
   const merchantRoute = merchantRouteFactory(p);
   const view = (rec: CheckoutRecord) => merchantCheckoutView(p, rec);
+  /** The checkout a path's `{id}` names, or 404 (a malformed id names none). */
+  const named = async (raw: string | undefined): Promise<CheckoutRecord> => {
+    const id = m.idParam.safeParse(raw);
+    const rec = id.success ? await p.store.getCheckout(id.data) : null;
+    if (!rec) throw errors.notFound('Checkout');
+    return rec;
+  };
 
+  /**
+   * Two readings of the checkouts. The list: most recently changed first, paged by an opaque
+   * cursor (the last row's update time and id), so rows that share a millisecond are each
+   * listed once. The feed (`after`): every checkout whose last change comes after a position, in
+   * the order of the changes, for a shop that reads each change once (store `listChanges`).
+   */
   const list = merchantRoute({
     method: 'get',
     path: '/checkouts',
-    summary: 'Recent checkouts, or those in one state, most recently changed first (state=unknown: those waiting for your decision)',
+    summary:
+      'Recent checkouts, or those in one state, most recently changed first (state=unknown: those waiting for your decision); with after, the feed of every change in order',
     request: { query: m.checkoutsQuery },
     responses: { 200: json(m.checkoutsPage) },
   });
   app.openapi(list, async (c) => {
     const q = c.req.valid('query');
-    const rows = await p.store.listCheckouts({ ...(q.state ? { state: q.state } : {}), limit: q.limit, ...(q.before ? { before: q.before } : {}) });
-    return c.json({ checkouts: rows.map(view), next: rows.length === q.limit ? rows.at(-1)!.updatedAt : null }, 200);
+    if (q.after !== undefined) {
+      if (q.state || q.cursor) throw errors.validation([{ path: 'after', message: 'reads the feed of every change: it takes no state or cursor' }]);
+      const rows = await p.store.listChanges({ after: changePosition(q.after), limit: q.limit });
+      const last = rows.at(-1)?.position;
+      return c.json({ checkouts: rows.map((r) => view(r.record)), next: last ? changeCursor(last) : q.after }, 200);
+    }
+    const rows = await p.store.listCheckouts({
+      ...(q.state ? { state: q.state } : {}),
+      limit: q.limit,
+      ...(q.cursor ? { before: listPosition('checkouts', q.cursor) } : {}),
+    });
+    return c.json({ checkouts: rows.map(view), next: nextCursor('checkouts', rows, q.limit, (r) => ({ at: r.updatedAt, id: r.id })) }, 200);
   });
 
   const read = merchantRoute({
@@ -96,9 +121,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
     responses: { 200: json(m.merchantCheckout) },
   });
   app.openapi(read, async (c) => {
-    const id = m.idParam.safeParse(c.req.param('id'));
-    const rec = id.success ? await p.store.getCheckout(id.data) : null;
-    if (!rec) throw errors.notFound('Checkout');
+    const rec = await named(c.req.param('id'));
     return c.json(view(await p.service.settle(rec)), 200);
   });
 
@@ -115,9 +138,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
     responses: { 200: json(m.checkoutLaunch) },
   });
   app.openapi(launch, async (c) => {
-    const id = m.idParam.safeParse(c.req.param('id'));
-    const rec = id.success ? await p.store.getCheckout(id.data) : null;
-    if (!rec) throw errors.notFound('Checkout');
+    const rec = await named(c.req.param('id'));
     const { record, token } = await p.service.relaunch(rec);
     return c.json({ id: record.id, launchToken: token, launchExpiresAt: new Date(record.launch!.tokenExpiresAt).toISOString() }, 200);
   });
@@ -132,10 +153,26 @@ export function merchantCheckoutRoutes(p: AppParts) {
   });
   app.openapi(resolve, async (c) => {
     const body = c.req.valid('json');
-    const id = m.idParam.safeParse(c.req.param('id'));
-    const rec = id.success ? await p.store.getCheckout(id.data) : null;
-    if (!rec) throw errors.notFound('Checkout');
+    const rec = await named(c.req.param('id'));
     return c.json(view(await p.service.resolve(rec, body.outcome, body.note)), 200);
+  });
+
+  /**
+   * The merchant's cancel of an open checkout (a changed cart, a withdrawn order). The webhook's
+   * `checkout.updated` (state `cancelled`, source `merchant`) reports it, as it reports every
+   * ending; the reference is then free for a new checkout.
+   */
+  const cancel = merchantRoute({
+    method: 'post',
+    path: '/checkouts/{id}/cancel',
+    summary:
+      'Cancel an open checkout for good, freeing its reference for a new one (a cancelled one is answered as it is; 409 when it ended otherwise, is unknown, or a call is with the bank)',
+    request: { params: checkoutId },
+    responses: { 200: json(m.merchantCheckout) },
+  });
+  app.openapi(cancel, async (c) => {
+    const rec = await named(c.req.param('id'));
+    return c.json(view(await p.service.cancelByMerchant(rec)), 200);
   });
 
   /** The payers' funnel per bank, counted from the checkouts created in the period. */

@@ -14,6 +14,7 @@ import { notificationView } from '../notifications.js';
 import type { AppParts } from '../parts.js';
 import { merchantRouteFactory } from './merchant-route.js';
 import { merchantCheckoutView, pageCredential } from './merchant-checkouts.js';
+import { listPosition, nextCursor } from '../cursor.js';
 import { idempotencyHeader, idempotencyKey, replayable } from './idempotency.js';
 
 /** A path parameter; its rules are checked by the handler, which answers 404 or 422 as each route says. */
@@ -210,11 +211,11 @@ export function merchantRoutes(p: AppParts) {
   });
   app.openapi(notificationsRoute, async (c) => {
     const q = c.req.valid('query');
-    const rows = await p.store.listNotifications({ limit: q.limit, ...(q.before ? { before: q.before } : {}) });
+    const rows = await p.store.listNotifications({ limit: q.limit, ...(q.cursor ? { before: listPosition('notifications', q.cursor) } : {}) });
     return c.json(
       {
         notifications: rows.map(notificationView),
-        next: rows.length === q.limit ? rows.at(-1)!.receivedAt : null,
+        next: nextCursor('notifications', rows, q.limit, (n) => ({ at: n.receivedAt, id: n.id })),
       },
       200,
     );

@@ -9,6 +9,7 @@ import { json, router } from '../openapi.js';
 import type { OutboxRecord } from '../store/types.js';
 import type { AppParts } from '../parts.js';
 import { merchantRouteFactory } from './merchant-route.js';
+import { listPosition, nextCursor } from '../cursor.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -41,8 +42,12 @@ export function webhookRoutes(p: AppParts) {
   });
   app.openapi(list, async (c) => {
     const q = c.req.valid('query');
-    const rows = await p.store.listEvents({ limit: q.limit, ...(q.status ? { status: q.status } : {}), ...(q.before ? { before: q.before } : {}) });
-    return c.json({ events: rows.map(eventEntry), next: rows.length === q.limit ? rows.at(-1)!.createdAt : null }, 200);
+    const rows = await p.store.listEvents({
+      limit: q.limit,
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.cursor ? { before: listPosition('events', q.cursor) } : {}),
+    });
+    return c.json({ events: rows.map(eventEntry), next: nextCursor('events', rows, q.limit, (e) => ({ at: e.createdAt, id: e.id })) }, 200);
   });
 
   const redeliver = merchantRoute({

@@ -24,6 +24,16 @@ export interface SqlDriver {
   /** Column type for the JSON documents. */
   readonly jsonType: string;
   /**
+   * The SQL expression of a change's position (`change_seq`), evaluated in the statement that
+   * writes the change, greater than the position of any change committed before it.
+   */
+  readonly changeSeq: string;
+  /**
+   * The SQL condition a change's position (`change_seq`) meets once no transaction still open
+   * can commit a change at or before it (empty when commits follow the positions' order).
+   */
+  readonly settledChange: string;
+  /**
    * Only this process writes the database (the embedded engine): checkouts read back are kept
    * in memory, written through on every change, so a read by secret costs no query.
    */

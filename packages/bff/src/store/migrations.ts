@@ -127,6 +127,18 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'a result notification past its retention is kept as a small tombstone while its checkout is, so a replay of it is refused',
     up: () => ['ALTER TABLE notifications ADD COLUMN pruned_at BIGINT'],
   },
+  {
+    version: 7,
+    name: "the feed of changes: the position of each checkout's last change",
+    // Checkouts written before the feed stand first, at position 0, in the order of their ids.
+    // The floor keeps the greatest position of a checkout that retention deleted.
+    up: () => [
+      'ALTER TABLE checkouts ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 0',
+      'CREATE INDEX checkouts_change_idx ON checkouts (change_seq, id)',
+      'CREATE TABLE change_floor (id INTEGER PRIMARY KEY, seq BIGINT NOT NULL)',
+      'INSERT INTO change_floor (id, seq) VALUES (1, 0)',
+    ],
+  },
 ];
 
 /**

@@ -72,9 +72,9 @@ export function outboxMethods(query: Query, one: One): Pick<Store, 'claimDueEven
       }
     },
     async listEvents(opts) {
-      const where = [opts.status ? STATUS_WHERE[opts.status] : '1 = 1', ...(opts.before !== undefined ? ['created_at < ?'] : [])].join(' AND ');
+      const where = [opts.status ? STATUS_WHERE[opts.status] : '1 = 1', ...(opts.before ? ['(created_at, id) < (?, ?)'] : [])].join(' AND ');
       const { rows } = await query(`SELECT * FROM webhook_outbox WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`, [
-        ...(opts.before !== undefined ? [opts.before] : []),
+        ...(opts.before ? [opts.before.at, opts.before.id] : []),
         Math.min(500, Math.max(1, Math.floor(opts.limit))),
       ]);
       return rows.map(eventFromRow);

@@ -40,6 +40,17 @@ export interface PostgresStoreOptions {
 /** Migrations at boot may rebuild an index or wait for another instance migrating: their own, longer bounds. */
 const MIGRATION_TIMEOUT_MS = 30_000;
 
+/**
+ * A change's position: the id of the transaction that writes it (xid8: 64 bits, never
+ * wrapping). Transactions commit in another order than their ids were given, so a change is
+ * read only once every transaction that could still commit a lower id has ended: below the
+ * oldest transaction still running when the reading statement took its snapshot (its xmin).
+ * Any transaction that writes later gets a greater id, so a reader that goes on from the last
+ * position it got misses nothing; a transaction left open holds the feed back until it ends.
+ */
+export const PG_CHANGE_SEQ = 'pg_current_xact_id()::text::bigint';
+export const PG_SETTLED_CHANGE = 'change_seq < pg_snapshot_xmin(pg_current_snapshot())::text::bigint';
+
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** `?` placeholders as PostgreSQL's `$1, $2, …`. */
@@ -157,6 +168,8 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
   const driver: SqlDriver = {
     engine: 'postgres',
     jsonType: 'JSONB',
+    changeSeq: PG_CHANGE_SEQ,
+    settledChange: PG_SETTLED_CHANGE,
     singleWriter: false,
     async first(sql, args = []) {
       const r = await single(sql, args);

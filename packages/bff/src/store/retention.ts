@@ -34,6 +34,10 @@ const KINDS = {
   checkouts: { table: 'checkouts', key: 'id', where: `state IN (${ENDED}) AND updated_at < ?` },
 } as const satisfies Record<keyof PruneCounts, { table: string; key: string; where: string }>;
 
+/** Raises the floor of the feed's positions to the greatest a checkout holds (store migration 6). */
+const KEEP_LAST_CHANGE =
+  'UPDATE change_floor SET seq = (SELECT MAX(s) FROM (SELECT seq AS s FROM change_floor UNION ALL SELECT MAX(change_seq) AS s FROM checkouts) positions) WHERE id = 1';
+
 const CUTOFF: Record<keyof PruneCounts, keyof PruneCutoffs> = {
   events: 'events',
   idempotencyKeys: 'idempotency',
@@ -62,6 +66,9 @@ export function retentionMethods(query: Query, forget: (checkoutId: string) => v
             if (!rows.length) break;
             const batch: CheckoutRecord[] = rows.map(checkoutFromRow);
             await opts.exportCheckouts?.(batch);
+            // The greatest position of a change is kept before its checkout may go: the embedded
+            // engine gives the next change the position after it (SqlDriver `changeSeq`).
+            await query(KEEP_LAST_CHANGE);
             const { count } = await query(`DELETE FROM checkouts WHERE id IN (${batch.map(() => '?').join(', ')}) AND ${where}`, [
               ...batch.map((r) => r.id),
               cutoff,

@@ -133,7 +133,7 @@ export function createSqlStore(driver: SqlDriver, opts: SqlStoreOptions = {}): S
   /** The compare-and-set write of `next` over `current`, with the statements that go with it (its events, a settled notification). */
   async function writeCheckout(current: CheckoutRecord, next: CheckoutRecord, also: Statement[]): Promise<CheckoutRecord | null> {
     const id = current.id;
-    const update = checkoutUpdate(current, next);
+    const update = checkoutUpdate(current, next, driver.changeSeq);
     if (also.length) {
       // The change and what goes with it: all or nothing.
       if (!(await inTransaction([{ ...update, expectChanges: 1 }, ...also]))) {
@@ -166,7 +166,10 @@ export function createSqlStore(driver: SqlDriver, opts: SqlStoreOptions = {}): S
   // page. A random rowid places each new row anywhere, in the room an ended checkout left: a
   // paid checkout takes about 30% fewer bytes on disk. Two rowids drawn alike among 2^62 would
   // fail the insert, and the merchant's retry would make it.
-  const insertCheckout = insertSql('checkouts', CHECKOUT_COLUMNS, driver.engine === 'sqlite' ? { rowid: 'abs(random() >> 1)' } : {});
+  const insertCheckout = insertSql('checkouts', CHECKOUT_COLUMNS, {
+    ...(driver.engine === 'sqlite' ? { rowid: 'abs(random() >> 1)' } : {}),
+    change_seq: driver.changeSeq,
+  });
   const insertNotification = `${insertSql('notifications', NOTIFICATION_COLUMNS)} ON CONFLICT (dedupe_key) DO NOTHING`;
 
   return {
@@ -210,13 +213,29 @@ export function createSqlStore(driver: SqlDriver, opts: SqlStoreOptions = {}): S
       cache.bySecret(secretHash) ?? cache.put(await one('SELECT * FROM checkouts WHERE secret_hash = ?', [secretHash], checkoutFromRow)),
 
     async listCheckouts(opts) {
-      const where = [...(opts.state !== undefined ? ['state = ?'] : []), ...(opts.before !== undefined ? ['updated_at < ?'] : [])];
-      const args: SqlValue[] = [...(opts.state !== undefined ? [opts.state] : []), ...(opts.before !== undefined ? [opts.before] : []), pageSize(opts.limit)];
+      const where = [...(opts.state !== undefined ? ['state = ?'] : []), ...(opts.before ? ['(updated_at, id) < (?, ?)'] : [])];
+      const args: SqlValue[] = [
+        ...(opts.state !== undefined ? [opts.state] : []),
+        ...(opts.before ? [opts.before.at, opts.before.id] : []),
+        pageSize(opts.limit),
+      ];
       const { rows } = await query(
         `SELECT * FROM checkouts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id DESC LIMIT ?`,
         args,
       );
       return rows.map(checkoutFromRow);
+    },
+
+    async listChanges(opts) {
+      const where = [...(opts.after ? ['(change_seq, id) > (?, ?)'] : []), ...(driver.settledChange ? [driver.settledChange] : [])];
+      const { rows } = await query(`SELECT * FROM checkouts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY change_seq, id LIMIT ?`, [
+        ...(opts.after ? [opts.after.seq, opts.after.id] : []),
+        pageSize(opts.limit),
+      ]);
+      return rows.map((row) => {
+        const record = checkoutFromRow(row);
+        return { record, position: { seq: Number(row.change_seq), id: record.id } };
+      });
     },
 
     async listCheckoutsCreated(opts) {
@@ -281,10 +300,13 @@ export function createSqlStore(driver: SqlDriver, opts: SqlStoreOptions = {}): S
 
     async listNotifications(opts) {
       const limit = pageSize(opts.limit);
-      const { rows } =
-        opts.before === undefined
-          ? await query('SELECT * FROM notifications ORDER BY received_at DESC, id DESC LIMIT ?', [limit])
-          : await query('SELECT * FROM notifications WHERE received_at < ? ORDER BY received_at DESC, id DESC LIMIT ?', [opts.before, limit]);
+      const { rows } = opts.before
+        ? await query('SELECT * FROM notifications WHERE (received_at, id) < (?, ?) ORDER BY received_at DESC, id DESC LIMIT ?', [
+            opts.before.at,
+            opts.before.id,
+            limit,
+          ])
+        : await query('SELECT * FROM notifications ORDER BY received_at DESC, id DESC LIMIT ?', [limit]);
       return rows.map(notificationFromRow);
     },
   };

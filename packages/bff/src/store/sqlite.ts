@@ -191,6 +191,10 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
   const driver: SqlDriver = {
     engine: 'sqlite',
     jsonType: 'TEXT',
+    // One writer at a time, each transaction whole: a change takes the position after the
+    // greatest (or after the floor retention keeps, store/retention.ts), and commits in that order.
+    changeSeq: '(SELECT MAX(s) + 1 FROM (SELECT MAX(change_seq) AS s FROM checkouts UNION ALL SELECT seq AS s FROM change_floor) positions)',
+    settledChange: '',
     singleWriter: true,
     async query(sql, args = []) {
       const out = guarded(() => run(sql, args));

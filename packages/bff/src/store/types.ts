@@ -71,6 +71,22 @@ export interface LaunchRecord {
   lastRefusedAt: number | null;
 }
 
+/** Where a row stands in a newest-first list: its time (of the list's ordering) and its id, which breaks ties. */
+export interface ListPosition {
+  at: number;
+  id: string;
+}
+
+/**
+ * Where a checkout's last change stands in the order of changes: the change's position
+ * (`seq`, given by the database when the change is written) and the checkout's id, which breaks
+ * ties (PostgreSQL gives the changes of one transaction the same position).
+ */
+export interface ChangePosition {
+  seq: number;
+  id: string;
+}
+
 export type CheckoutPatch = Partial<Omit<CheckoutRecord, 'id' | 'secretHash' | 'version' | 'createdAt'>>;
 
 export interface NotificationRecord {
@@ -183,9 +199,21 @@ export interface Store {
   getCheckoutBySecretHash(secretHash: string): Promise<CheckoutRecord | null>;
   /** Most recent first. */
   findCheckoutsByReference(reference: string): Promise<CheckoutRecord[]>;
-  /** Checkouts in `state`, most recently changed first; `before` pages by updatedAt. */
-  /** Checkouts in `state` (any state when absent), most recently changed first. */
-  listCheckouts(opts: { state?: CheckoutState; limit: number; before?: number }): Promise<CheckoutRecord[]>;
+  /**
+   * Checkouts in `state` (any state when absent), most recently changed first (ties by id, the
+   * greater first); `before` gives those after that position in this order (the last row of the
+   * page before).
+   */
+  listCheckouts(opts: { state?: CheckoutState; limit: number; before?: ListPosition }): Promise<CheckoutRecord[]>;
+  /**
+   * The feed of changes: checkouts whose last change stands after `after` (from the first when
+   * null), in the order of their last changes, each with that change's position, at most
+   * `limit`. Every change written (a creation, a change of state or of what the merchant sees;
+   * not a lock taken or released) gets a position greater than any position this call gave
+   * before it: a change whose transaction may still commit is not given until it has (nor any
+   * after it), so a reader that goes on from the last position it got never misses one.
+   */
+  listChanges(opts: { after: ChangePosition | null; limit: number }): Promise<{ record: CheckoutRecord; position: ChangePosition }[]>;
   /** Checkouts created in [from, to), oldest first, at most `limit` (the merchant's funnel). */
   listCheckoutsCreated(opts: { from: number; to: number; limit: number }): Promise<CheckoutRecord[]>;
   /** Up to `limit` checkouts not yet final whose expiry is past at `now`, oldest expiry first. */
@@ -227,8 +255,8 @@ export interface Store {
     id: string,
     outcome: { deliveredAt: number } | { nextAttemptAt: number; lastError: string } | { failedAt: number; lastError: string },
   ): Promise<void>;
-  /** Newest first. */
-  listEvents(opts: { status?: EventStatus; limit: number; before?: number }): Promise<OutboxRecord[]>;
+  /** Newest first (ties by id, the greater first); `before` gives those after that position in this order. */
+  listEvents(opts: { status?: EventStatus; limit: number; before?: ListPosition }): Promise<OutboxRecord[]>;
   getEvent(id: string): Promise<OutboxRecord | null>;
   /** Puts an event back in the queue, due at `now`; null for an unknown id. */
   redeliverEvent(id: string, now: number): Promise<OutboxRecord | null>;
@@ -242,8 +270,8 @@ export interface Store {
   findAwaitingLinkResult(askedBefore: number, expiredSince: number, limit: number): Promise<CheckoutRecord[]>;
   /** Up to `limit` notifications stored but not applied, received before `before`, oldest first. */
   listPendingNotifications(before: number, limit: number): Promise<NotificationRecord[]>;
-  /** Most recent first; `before` pages by receivedAt. */
-  listNotifications(opts: { limit: number; before?: number }): Promise<NotificationRecord[]>;
+  /** Most recent first (ties by id, the greater first); `before` gives those after that position in this order. */
+  listNotifications(opts: { limit: number; before?: ListPosition }): Promise<NotificationRecord[]>;
 
   /**
    * Deletes what is older than the cutoffs, in batches; with `dryRun`, only counts it. Each

@@ -105,17 +105,35 @@ export const linkBanksQuery = z.strictObject({
   periodic: z.enum(['0', '1']).optional(),
 });
 
+/** An opaque cursor of a list: the `next` of the page before. */
+const cursor = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,512}$/, 'is not a cursor this API gave')
+  .meta({ description: 'The `next` of the page before (opaque).' });
+
 export const notificationsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  before: z.coerce.number().int().positive().optional(),
+  cursor: cursor.optional(),
 });
 
 export const checkoutsQuery = z.strictObject({
   /** Only checkouts in this state; without it, recent checkouts in any state. */
   state: z.enum(CHECKOUT_STATES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  /** `next` of the previous page. */
-  before: z.coerce.number().int().positive().optional(),
+  cursor: cursor.optional(),
+  /**
+   * The feed of every change instead of the list: checkouts whose last change comes after this
+   * position, oldest change first (`0`: from the first change kept; then the `next` of the page
+   * before). Takes no `state` or `cursor`.
+   */
+  after: z
+    .string()
+    .regex(/^(0|[A-Za-z0-9_-]{1,512})$/, 'is 0 or the next of the page before')
+    .optional()
+    .meta({
+      description:
+        'The feed of every change instead of the list: checkouts whose last change comes after this position, oldest change first (`0`: from the first change kept; then the `next` of the page before). Takes no `state` or `cursor`.',
+    }),
 });
 
 export const idParam = z
@@ -177,8 +195,14 @@ export const merchantCheckout = checkoutView.extend({
 
 export const checkoutsPage = z.object({
   checkouts: z.array(merchantCheckout),
-  /** Pass as `before` to read the next page; null on the last one. */
-  next: z.number().nullable(),
+  /**
+   * A list: pass as `cursor` to read the next page; null on the last one. The feed (`after`):
+   * pass as `after` to read on; never null (the same position when nothing changed since).
+   */
+  next: z.string().nullable().meta({
+    description:
+      'A list: pass as `cursor` to read the next page; null on the last one. The feed (`after`): pass as `after` to read on; never null (the same position when nothing changed since).',
+  }),
 });
 export type MerchantCheckout = z.infer<typeof merchantCheckout>;
 
@@ -285,17 +309,72 @@ export const notificationEntry = z.object({
 
 export const notificationsPage = z.object({
   notifications: z.array(notificationEntry),
-  /** Pass as `before` to read the next page; null on the last one. */
-  next: z.number().nullable(),
+  /** Pass as `cursor` to read the next page; null on the last one. */
+  next: z.string().nullable().meta({ description: 'Pass as `cursor` to read the next page; null on the last one.' }),
 });
+
+/* ---------- the webhook's events (what the BFF posts to MERCHANT_WEBHOOK_URL) ---------- */
+
+const described = <S extends z.ZodType>(schema: S, description: string) => schema.meta({ description });
+
+/** Where a change came from. */
+export const CHANGE_SOURCES = ['native', 'notification', 'return', 'merchant', 'time', 'reconciliation'] as const;
+
+/** `checkout.updated`: a checkout reached an outcome, or `unknown`; one event per ending. */
+export const checkoutUpdatedData = z.object({
+  checkoutId: z.string(),
+  reference: described(z.string(), 'Your reference for the order.'),
+  amount: described(z.number().int(), 'In cents.'),
+  state: described(z.enum(CHECKOUT_STATES), 'Always an outcome (`succeeded`, `failed`, `expired`, `cancelled`), or `unknown` (ask the bank, then resolve it).'),
+  previousState: z.enum(CHECKOUT_STATES),
+  source: described(
+    z.enum(CHANGE_SOURCES),
+    "What ended it: the payer's bank session (`native`), the provider's notification or the payer's return (`notification`, `return`), you (`merchant`: a cancel or a decision), or time (`time`).",
+  ),
+  mode: described(z.enum(CHECKOUT_MODES), '`periodic` with `succeeded` is a mandate the payer signed, not money received now.'),
+  schedule: described(
+    z.object({ frequency: z.string(), startDate: z.string(), endDate: z.string().optional() }),
+    'A periodic order: when its payments run.',
+  ).optional(),
+});
+
+/** `checkout.launch_refused`: a launch token already redeemed was presented again (someone else may have opened the checkout). */
+export const launchRefusedData = z.object({
+  checkoutId: z.string(),
+  reference: z.string(),
+  reason: described(z.literal('launch_used'), 'The token had already been redeemed (by the frame, or by someone else first).'),
+  refusals: described(z.number().int(), 'How many times so far.'),
+  at: described(z.string(), 'When (ISO 8601).'),
+});
+
+const eventOf = <T extends string, D extends z.ZodType>(type: T, data: D, description: string) =>
+  z
+    .object({
+      id: described(z.string(), 'The event id (`evt_…`), the same on every retry: handle each once.'),
+      type: z.literal(type),
+      createdAt: described(z.string(), 'When the event was written, with the change it reports (ISO 8601).'),
+      data,
+    })
+    .meta({ description });
+
+/** Every event of the webhook, by its `type`. */
+export const webhookEventBody = z.discriminatedUnion('type', [
+  eventOf('checkout.updated', checkoutUpdatedData, 'A checkout reached an outcome (or `unknown`): one event per ending, your cancel included.'),
+  eventOf(
+    'notification.received',
+    notificationEntry,
+    'A new result of the payment-link service (links made with `POST /v1/links` included, with `checkoutId: null` and `outcome: unmatched`).',
+  ),
+  eventOf('checkout.launch_refused', launchRefusedData, 'A launch token already redeemed was presented again: someone else may have opened the checkout.'),
+]);
+export type WebhookEventBody = z.output<typeof webhookEventBody>;
 
 /* ---------- webhook events ---------- */
 
 export const webhookEventsQuery = z.strictObject({
   status: z.enum(['pending', 'delivered', 'failed']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  /** `next` of the previous page. */
-  before: z.coerce.number().int().positive().optional(),
+  cursor: cursor.optional(),
 });
 
 /** An event of the webhook and how its delivery went. */
@@ -315,8 +394,8 @@ export const webhookEventEntry = z.object({
 
 export const webhookEventsPage = z.object({
   events: z.array(webhookEventEntry),
-  /** Pass as `before` to read the next page; null on the last one. */
-  next: z.number().nullable(),
+  /** Pass as `cursor` to read the next page; null on the last one. */
+  next: z.string().nullable().meta({ description: 'Pass as `cursor` to read the next page; null on the last one.' }),
 });
 
 /* ---------- provider callbacks ---------- */
