@@ -1,8 +1,11 @@
-// ESLint (flat config): JavaScript's and typescript-eslint's recommended rules (without type
-// information, so a run takes seconds), Lit's, web components' and lit-a11y's rules on the
-// elements and the demo, and the one-way package boundary: a package, app, test or benchmark
-// reaches another package through its published name, never its sources by relative path.
-// `npm run lint` runs it with `prettier --check`; formatting itself is Prettier's (.prettierrc.json).
+// ESLint (flat config): JavaScript's and typescript-eslint's recommended rules everywhere, and on
+// the packages' sources typescript-eslint's strict rules with type information
+// (`strict-type-checked`: a floating promise, a switch that misses a case, a needless assertion
+// are errors); Lit's, web components' and lit-a11y's rules on the elements and the demo; and the
+// one-way package boundary: a package, app, test or benchmark reaches another package through its
+// published name, never its sources by relative path. `npm run lint` runs it with
+// `prettier --check`; formatting itself is Prettier's (.prettierrc.json). Every rule turned off
+// says why beside it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import lit from 'eslint-plugin-lit';
@@ -12,6 +15,8 @@ import litA11y from 'eslint-plugin-lit-a11y';
 const PACKAGES = ['bff', 'contract', 'elements', 'provider', 'sandbox', 'create-bank-checkout'];
 const APPS = ['demo'];
 const ELEMENTS = ['packages/elements/src/**/*.ts'];
+/** The packages' sources, linted with type information (the tests and scripts without). */
+const TYPED = ['packages/{bff,contract,provider,sandbox,create-bank-checkout}/src/**/*.ts'];
 
 /** `../…/packages/<name>/src` or `../…/<name>/src` as a relative specifier. */
 const sourcesOf = (names) => `^\\.{1,2}/(?:\\.\\./)*(?:(?:packages|apps)/)?(?:${names.join('|')})/src(?:/|$)`;
@@ -56,12 +61,33 @@ export default tseslint.config(
       '@typescript-eslint/no-empty-object-type': 'off',
       // Declaration merging for custom elements (`interface HTMLElementTagNameMap`) needs namespaces in .d.ts.
       '@typescript-eslint/no-namespace': ['error', { allowDeclarations: true, allowDefinitionFiles: true }],
-      // The code base writes two steps as one statement (`if (x) a(), b();`).
-      '@typescript-eslint/no-unused-expressions': 'off',
       // Input rules reject control characters by naming them.
       'no-control-regex': 'off',
       // A `let` assigned once after the closures that read it (a server's app, built later).
       'prefer-const': ['error', { destructuring: 'all', ignoreReadBeforeAssign: true }],
+    },
+  },
+  // The packages' sources, with type information: typescript-eslint's strict rules.
+  ...tseslint.configs.strictTypeChecked.map((c) => ({ ...c, files: TYPED })),
+  {
+    files: TYPED,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A switch over a union names every member (a `default` stands for the rest).
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      // Numbers and booleans print as they should in a template; objects, null and undefined are refused.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      // `() => doSomething()` for a callback that returns nothing reads as what it is.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // Off: an async function with no await is how a function that may throw at once answers
+      // with a rejected promise instead (the store's drivers, the secret helpers).
+      '@typescript-eslint/require-await': 'off',
+      // Off, as above: indexed access is checked by tsc (noUncheckedIndexedAccess); a `!` after a check it cannot follow says so.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Off, as above: `{}` in generic defaults and interfaces that extend one type are meant.
+      '@typescript-eslint/no-empty-object-type': 'off',
+      // As above: an unused name is an error unless its leading underscore or a rest sibling says it is on purpose.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
     },
   },
   // The components (the demo's pages are server-rendered with hono/html, not Lit): Lit's rules,

@@ -325,7 +325,11 @@ function staticImports(output: Awaited<ReturnType<typeof build>>, entry: string)
   }
   const seen = new Set<string>();
   const visit = (name: string) => {
-    for (const i of chunks.get(name) ?? []) if (!seen.has(i)) (seen.add(i), visit(i));
+    for (const i of chunks.get(name) ?? [])
+      if (!seen.has(i)) {
+        seen.add(i);
+        visit(i);
+      }
   };
   visit(entry);
   if (!chunks.has(entry)) throw new Error(`the build has no ${entry}`);

@@ -18,7 +18,7 @@ import { serve } from '@hono/node-server';
 import { createSandbox } from '@bank-checkout/sandbox';
 import { createStore, type CheckoutView } from '@bank-checkout/bff';
 import { walk } from '../../packages/bff/test/flow.js';
-import type { Harness } from '../../packages/bff/test/harness.js';
+import { createCheckoutClient } from '@bank-checkout/elements/client';
 import { cliArgs } from '../support/cli.mjs';
 import { until } from '../../packages/bff/test/until.js';
 
@@ -108,13 +108,7 @@ describe('SIGTERM while validations are with a slow bank', () => {
 
   it('answers every validation under way, takes no new connection, exits 0 and leaves no checkout unknown', async () => {
     // The payers, each walked to its validation (a checkout of its own, the simulator's test values).
-    const checkout: Harness['checkout'] = (secret, path, body) =>
-      fetch(`${bffUrl}${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { 'X-Checkout-Secret': secret, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    const h = { checkout } as Harness;
+    const h = { api: (secret: string) => createCheckoutClient({ api: bffUrl, secret }) };
     const payers = await Promise.all(
       Array.from({ length: PAYERS }, async (_, i) => {
         const res = await fetch(`${bffUrl}/v1/checkouts`, {

@@ -101,7 +101,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     webhook.kick();
     Promise.resolve()
       .then(hook)
-      .catch((err) => logger.log('error', 'hook.failed', { ...eventSubject(event), reason: err instanceof Error ? err.message : 'error' }));
+      .catch((err: unknown) => logger.log('error', 'hook.failed', { ...eventSubject(event), reason: err instanceof Error ? err.message : 'error' }));
   };
   const onFinal = (event: CheckoutEvent) => tell({ type: 'checkout.updated', data: event }, () => deps.onCheckoutUpdate?.(event));
   const onReceived = (event: NotificationEvent) => tell({ type: 'notification.received', data: event }, () => deps.onNotification?.(event));
@@ -139,9 +139,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     retention = startRetention({ store, retention: config.retention, logger, now });
     if (every > 0) {
       sweeper = setInterval(() => {
-        sweep().catch((err) => logger.log('error', 'sweep.failed', { reason: err instanceof Error ? err.message : 'error' }));
+        sweep().catch((err: unknown) => logger.log('error', 'sweep.failed', { reason: err instanceof Error ? err.message : 'error' }));
       }, every);
-      sweeper.unref?.();
+      sweeper.unref();
     }
   };
   // The loops run even when the store was down at boot: each round opens it again.

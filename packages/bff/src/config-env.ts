@@ -19,7 +19,7 @@ const validPort = (v: string) => {
 const url = z
   .string()
   .refine(validPort, 'its port must be from 1 to 65535')
-  .url('must be a valid URL')
+  .refine((v) => URL.canParse(v), 'must be a valid URL')
   .refine((v) => /^https?:\/\//.test(v), 'must be an http(s) URL')
   .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'must not hold a user or password');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);

@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRoute, z } from '@hono/zod-openapi';
+import { pageText } from './html.js';
 import { html, raw } from 'hono/html';
 import type { BffConfig } from './config.js';
 import { ApiError } from './errors.js';
@@ -75,7 +76,7 @@ function framePage(bundle: FrameBundle, config: BffConfig) {
   const importMap = JSON.stringify({ imports: {}, integrity });
   const mapHash = `sha256-${createHash('sha256').update(importMap).digest('base64')}`;
   const origins = config.allowedOrigins;
-  const body = html`<!doctype html>
+  const body = pageText(html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -88,7 +89,7 @@ ${bundle.preload.map((p) => html`<link rel="modulepreload" href="${url(p)}" inte
 </head>
 <body><main aria-labelledby="frame-title"><bank-checkout></bank-checkout></main></body>
 </html>
-`.toString();
+`);
   const csp = [
     "default-src 'none'",
     `script-src 'self' '${mapHash}'`,

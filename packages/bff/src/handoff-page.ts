@@ -6,6 +6,7 @@
  * by hash, forms only to itself and to the bank's page.
  */
 import { createHash } from 'node:crypto';
+import { pageText } from './html.js';
 import { html } from 'hono/html';
 import { KIT_LOCALES, type KitLocale } from '@bank-checkout/contract';
 
@@ -124,7 +125,7 @@ export function handoffPage(p: HandoffPage): { body: string; csp: string } {
     p.state === 'open'
       ? new Intl.NumberFormat(p.locale === 'en' ? 'en-GB' : `${p.locale}-ES`, { style: 'currency', currency: 'EUR' }).format(p.amount / 100)
       : '';
-  const page = html`<!doctype html>
+  const page = pageText(html`<!doctype html>
 <html lang="${p.locale}">
 <head>
 <meta charset="utf-8">
@@ -140,7 +141,7 @@ ${p.state === 'open' ? html`<p class="amount"><strong>${amount}</strong> · ${p.
 ${p.state === 'open' ? html`<form method="post"><button type="submit">${w.button}</button></form>` : ''}
 </main></body>
 </html>
-`.toString();
+`);
   const forms = p.state === 'open' ? `'self' ${p.bankOrigin}` : "'none'";
   const csp = `default-src 'none'; style-src '${STYLE_HASH}'; form-action ${forms}; base-uri 'none'; frame-ancestors 'none'`;
   return { body: page, csp };

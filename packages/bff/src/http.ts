@@ -161,20 +161,20 @@ export function jsonBody(opts: { allowEmpty?: boolean } = {}): MiddlewareHandler
         (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve('{}');
         return next();
       }
-      let protoKey = false;
+      const found = { proto: false };
       try {
         // A `__proto__` key is an own property after JSON.parse, but schemas do not see it: refused.
         // Only a body that could spell it (plainly or with a \u escape) is parsed key by key.
         if (text.includes('__proto__') || text.includes('\\u')) {
           JSON.parse(text, (key, value: unknown) => {
-            if (key === '__proto__') protoKey = true;
+            if (key === '__proto__') found.proto = true;
             return value;
           });
         } else JSON.parse(text);
       } catch {
         throw errors.badJson();
       }
-      if (protoKey) throw errors.validation([{ path: '__proto__', message: 'is not an accepted key' }]);
+      if (found.proto) throw errors.validation([{ path: '__proto__', message: 'is not an accepted key' }]);
       return next();
     });
 }

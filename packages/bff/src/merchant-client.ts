@@ -219,7 +219,7 @@ const headerOf = (headers: HeaderBag, name: string): string | undefined => {
 };
 
 const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!, (b) => Number.parseInt(b, 16));
-const utf8 = (text: string): Bytes => new TextEncoder().encode(text) as Bytes;
+const utf8 = (text: string): Bytes => new TextEncoder().encode(text);
 
 /** The most `v1,` signatures of one delivery that are tried. */
 const MAX_SIGNATURES = 8;
@@ -320,9 +320,9 @@ export async function verifyWebhook(
   const toleranceMs = opts.toleranceMs ?? 5 * 60_000;
   const [id, timestamp, signatures] = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => headerOf(headers, name));
   const standard = id !== undefined || timestamp !== undefined || signatures !== undefined;
-  const signedId = standard
-    ? await verifyStandard(body, id, timestamp, signatures, secret, now, toleranceMs)
-    : await verifyCompatible(body, headerOf(headers, 'X-Bank-Checkout-Signature') ?? '', secret, now, toleranceMs);
+  let signedId: string | undefined;
+  if (standard) signedId = await verifyStandard(body, id, timestamp, signatures, secret, now, toleranceMs);
+  else await verifyCompatible(body, headerOf(headers, 'X-Bank-Checkout-Signature') ?? '', secret, now, toleranceMs);
   let event: WebhookDelivery;
   try {
     event = JSON.parse(body) as WebhookDelivery;

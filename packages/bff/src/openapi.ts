@@ -140,8 +140,9 @@ export function openApiDocument(app: OpenAPIHono<BffEnv>, serverUrl: string) {
     });
     // Typed for what it always has: the paths of the routes (the type leaves them optional).
     doc = { ...generated, paths: generated.paths ?? {} };
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId?: string }>>))
-      for (const [method, op] of Object.entries(item)) if (op && typeof op === 'object') op.operationId ??= operationIdOf(method, path);
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>))
+      for (const [method, op] of Object.entries(item))
+        if (op && typeof op === 'object') (op as { operationId?: string }).operationId ??= operationIdOf(method, path);
     return doc;
   };
 }

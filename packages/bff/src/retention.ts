@@ -92,7 +92,7 @@ export function startRetention(deps: { store: Store; retention: RetentionConfig;
       }
     })());
   const timer = everyMs > 0 ? setInterval(() => void runOnce(), everyMs) : null;
-  timer?.unref?.();
+  timer?.unref();
   return {
     runOnce,
     async stop() {

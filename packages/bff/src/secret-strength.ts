@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 export function secretBits(secret: string): number {
   const counts = new Map<string, number>();
   for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  const n = [...secret].length;
+  const n = Array.from(secret).length;
   let perChar = 0;
   for (const c of counts.values()) perChar -= (c / n) * Math.log2(c / n);
   return perChar * n;
@@ -59,7 +59,7 @@ const WHSEC = 'whsec_';
  */
 export function weakSecret(secret: string): boolean {
   const key = secret.startsWith(WHSEC) ? secret.slice(WHSEC.length) : secret;
-  const chars = [...key];
+  const chars = Array.from(key);
   if (chars.length < STRONG_SECRET.minLength || secretBits(key) < STRONG_SECRET.minBits) return true;
   // "abcabcabc…", "0123456701234567…": a pattern of up to a quarter of the length, repeated.
   for (let n = 1; n <= chars.length / 4; n++) {
@@ -84,4 +84,3 @@ export function sameMaterial(a: string, b: string): boolean {
   const fb = secretForms(b);
   return fa.some((x) => fb.some((y) => x === y || (Math.min(x.length, y.length) >= 16 && (x.includes(y) || y.includes(x)))));
 }
-

@@ -80,7 +80,9 @@ export function createWebhook(opts: WebhookOptions) {
   const enabled = Boolean(opts.url && opts.secret);
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<void> | null = null;
-  let again = false;
+  /** Whether more became due while a drain ran (it then goes round once more). */
+  const pending = { again: false };
+  const more = () => pending.again;
   /**
    * Deliveries the merchant acknowledged (2xx) whose recording failed (the store did not answer):
    * kept here and recorded as soon as the store answers again, never sent again meanwhile.
@@ -146,7 +148,10 @@ export function createWebhook(opts: WebhookOptions) {
         signal: AbortSignal.timeout(10_000),
       });
       await res.body?.cancel().catch(() => {});
-      if (res.ok) return await delivered(e);
+      if (res.ok) {
+        await delivered(e);
+        return;
+      }
       problem = `HTTP ${res.status}`;
     } catch (err) {
       problem = err instanceof Error ? err.message.slice(0, 200) : 'error';
@@ -165,12 +170,12 @@ export function createWebhook(opts: WebhookOptions) {
   function drain(): Promise<void> {
     if (!enabled) return Promise.resolve();
     if (running) {
-      again = true;
+      pending.again = true;
       return running;
     }
     running = (async () => {
       do {
-        again = false;
+        pending.again = false;
         // What the merchant acknowledged while the store was down comes first: recorded, so no
         // instance takes it for due once the store answers.
         if (!(await recordAcknowledged())) break;
@@ -179,9 +184,9 @@ export function createWebhook(opts: WebhookOptions) {
           if (!due.length) break;
           await Promise.all(due.map(deliver));
         }
-      } while (again);
+      } while (more());
     })()
-      .catch((err) => opts.logger.log('error', 'webhook.outbox_failed', { reason: err instanceof Error ? err.message : 'error' }))
+      .catch((err: unknown) => opts.logger.log('error', 'webhook.outbox_failed', { reason: err instanceof Error ? err.message : 'error' }))
       .finally(() => {
         running = null;
       });
@@ -200,7 +205,7 @@ export function createWebhook(opts: WebhookOptions) {
     start(): void {
       if (!enabled || timer) return;
       timer = setInterval(() => void drain(), opts.pollMs ?? 5_000);
-      timer.unref?.();
+      timer.unref();
       void drain();
     },
     async stop(): Promise<void> {

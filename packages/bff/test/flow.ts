@@ -3,7 +3,7 @@ import type { BankView, CheckoutView, ValidationView } from '@bank-checkout/cont
 import { SANDBOX_DEFAULTS, SIM_BANKS } from '@bank-checkout/sandbox/testing';
 import type { Harness } from './harness.js';
 
-export async function bankOf(h: Harness, secret: string, bankId: string): Promise<BankView> {
+export async function bankOf(h: Pick<Harness, 'api'>, secret: string, bankId: string): Promise<BankView> {
   const { groups } = await h.api(secret).banks();
   const bank = groups.flatMap((g) => g.types).find((b) => b.bankId === bankId);
   if (!bank) throw new Error(`bank ${bankId} not listed`);
@@ -32,7 +32,7 @@ export interface WalkOptions {
 }
 
 /** Logs in with the default login's test values and answers every step until a final state. */
-export async function walk(h: Harness, secret: string, bankId: string, opts: WalkOptions = {}): Promise<CheckoutView> {
+export async function walk(h: Pick<Harness, 'api'>, secret: string, bankId: string, opts: WalkOptions = {}): Promise<CheckoutView> {
   // The page's typed client: a route or a schema that changes breaks every walk at compile time.
   const api = h.api(secret);
   let v: CheckoutView;

@@ -7,7 +7,7 @@
 import { createInterface } from 'node:readline/promises';
 import { main } from './command.js';
 
-const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+const interactive = process.stdin.isTTY && process.stdout.isTTY;
 const ask = async (question: string) => {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {

@@ -368,7 +368,11 @@ export function manualClock(now = Date.UTC(2030, 0, 1)) {
       for (let i = 0; i < seconds; i++) {
         now += 1000;
         for (const f of [...ticks]) f();
-        for (const t of [...timers]) if (t.at <= now) (timers.delete(t), t.fn());
+        for (const t of [...timers])
+          if (t.at <= now) {
+            timers.delete(t);
+            t.fn();
+          }
       }
     },
     /** Moves on to the first one-shot timer and runs it; false when none is set. */

@@ -65,7 +65,7 @@ describe('the isolated checkout host', () => {
   it('shows and announces a placeholder while the frame loads unseen, then the frame at the height it reports, with no step between', async () => {
     const { el, frame, sent } = await mount(location.origin);
     const placeholder = el.shadowRoot!.querySelector<HTMLElement>('[part="placeholder"]')!;
-    expect(placeholder, 'a placeholder').to.exist;
+    expect(placeholder, 'a placeholder').not.to.equal(null);
     expect(placeholder.getAttribute('role')).to.equal('status');
     await until(() => placeholder.textContent === 'Cargando el pago…', 'its words in the checkout’s language, once the status is in the page');
     const screen = Math.max(512, innerHeight);
@@ -263,8 +263,8 @@ describe('the isolated checkout host', () => {
       (el.shadowRoot!.querySelector('[part="retry"]') as HTMLButtonElement).click();
       const frame = el.shadowRoot!.querySelector('iframe');
       const placeholder = el.shadowRoot!.querySelector<HTMLElement>('[part="placeholder"]');
-      expect(frame, 'a new frame').to.exist;
-      expect(placeholder, 'loading again').to.exist;
+      expect(frame, 'a new frame').not.to.equal(null);
+      expect(placeholder, 'loading again').not.to.equal(null);
       expect(el.shadowRoot!.activeElement, 'focus kept on the placeholder, not lost').to.equal(placeholder);
       expect(el.shadowRoot!.querySelector('[part="failure"]')).to.equal(null);
     });

@@ -129,13 +129,13 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
       try {
         json = JSON.parse(text);
       } catch {
-        const kind = httpStatus !== undefined && httpStatus >= 400 ? 'http' : 'body';
+        const kind = httpStatus >= 400 ? 'http' : 'body';
         report(kind);
         throw new UpstreamError(kind, endpoint, httpStatus);
       }
       const status = json && typeof json === 'object' ? (json as Record<string, unknown>).status : undefined;
       if (typeof status !== 'string' && typeof status !== 'number') {
-        const kind = httpStatus !== undefined && httpStatus >= 400 ? 'http' : 'schema';
+        const kind = httpStatus >= 400 ? 'http' : 'schema';
         report(kind);
         throw new UpstreamError(kind, endpoint, httpStatus);
       }
@@ -144,7 +144,7 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
         const record = json as Record<string, unknown>;
         const desc = record.description ?? record['descripción'];
         report(code);
-        throw new ProviderError(code, typeof desc === 'string' ? desc : null, endpoint, httpStatus ?? 0);
+        throw new ProviderError(code, typeof desc === 'string' ? desc : null, endpoint, httpStatus);
       }
       // The answer's own object (parsed above, held by no one else) with its status as text.
       (json as Record<string, unknown>).status = code;

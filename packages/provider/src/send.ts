@@ -71,8 +71,14 @@ export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
         fail(timeoutError());
         req.destroy();
       }, init.timeoutMs);
-      const resolve = (v: { status: number; text: string | null }) => (clearTimeout(timer), done(v));
-      const reject = (err: unknown) => (clearTimeout(timer), fail(err));
+      const resolve = (v: { status: number; text: string | null }) => {
+        clearTimeout(timer);
+        done(v);
+      };
+      const reject = (err: unknown) => {
+        clearTimeout(timer);
+        fail(err instanceof Error ? err : new Error(String(err)));
+      };
       const secure = url.protocol === 'https:';
       const pool = secure ? agents.https : agents.http;
       // The server answers after this: its keep-alive timer starts later still (see retiringAgent).
@@ -95,7 +101,8 @@ export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
           const declared = Number(res.headers['content-length']);
           if (Number.isFinite(declared) && declared > maxBody) {
             res.destroy();
-            return resolve({ status, text: null });
+            resolve({ status, text: null });
+            return;
           }
           const chunks: Buffer[] = [];
           let size = 0;
@@ -141,10 +148,11 @@ function retiringAgent<A extends typeof import('node:http').Agent>(Base: A, free
   const idle = new WeakMap<Socket, Idle>();
   /** What each connection's last answer said: since when it counts as idle, and its age limit. */
   const heard = new WeakMap<Socket, Idle>();
+  /** Node's own agent, whose answer says whether a connection may be kept (its type says void). */
+  const nodeAgent: { keepSocketAlive(this: unknown, socket: Socket): unknown } = (Base as typeof import('node:http').Agent).prototype;
   class Retiring extends (Base as typeof import('node:http').Agent) {
     override keepSocketAlive(socket: Socket): boolean {
-      // Node's own answer says whether the connection may be kept (its type says void).
-      const keep = (super.keepSocketAlive(socket) as unknown) !== false;
+      const keep = nodeAgent.keepSocketAlive.call(this, socket) !== false;
       const last = heard.get(socket) ?? { since: performance.now(), limit: freeMs };
       if (socket.timeout !== last.limit) socket.setTimeout(last.limit);
       idle.set(socket, last);
@@ -170,7 +178,7 @@ function retiringAgent<A extends typeof import('node:http').Agent>(Base: A, free
       const now = performance.now();
       for (const free of Object.values(agent.freeSockets)) {
         for (const socket of [...(free ?? [])]) {
-          const i = idle.get(socket as Socket);
+          const i = idle.get(socket);
           if (i && now - i.since < i.limit) continue;
           socket.destroy();
           socket.emit('agentRemove');
@@ -180,7 +188,7 @@ function retiringAgent<A extends typeof import('node:http').Agent>(Base: A, free
   };
 }
 
-export const onNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+export const onNode = typeof process !== 'undefined' && typeof (process.versions as Partial<NodeJS.ProcessVersions> | undefined)?.node === 'string';
 
 async function readCapped(res: Response, max: number): Promise<string | null> {
   const declared = Number(res.headers.get('content-length'));
@@ -217,7 +225,7 @@ async function readCapped(res: Response, max: number): Promise<string | null> {
  */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

@@ -96,14 +96,15 @@ const HTML_PAGE =
   '<body><h1>Bad Gateway</h1><p>The upstream server returned an invalid response.</p></body></html>';
 
 /** Answers a request hit by `rule` the way the rule's kind misbehaves. */
-export async function applyFault(c: Context, rule: FaultRule, next: () => Promise<void>): Promise<Response | void> {
+export async function applyFault(c: Context, rule: FaultRule, next: () => Promise<void>): Promise<Response | undefined> {
   const signal = c.req.raw.signal;
   await wait(rule.ms ?? 0, signal);
   switch (rule.kind) {
     case 'latency':
       // The request is still processed when the client gave up meanwhile: as with a real
       // provider, the operation may have happened although its answer was lost.
-      return next();
+      await next();
+      return undefined;
     case 'status': {
       const status = rule.status ?? 503;
       return c.text(`HTTP ${status}: injected by the simulator's fault rule`, status as 503);
@@ -119,7 +120,7 @@ export async function applyFault(c: Context, rule: FaultRule, next: () => Promis
         status: 200,
         headers: { 'Content-Type': 'application/json' },
       });
-      return;
+      return undefined;
     }
     case 'schema':
       return c.json(WRONG_TYPES, 200);

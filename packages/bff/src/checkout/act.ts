@@ -83,7 +83,7 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
       }
     };
     const timer = setInterval(() => void serial(renew), Math.max(50, Math.floor(leaseMs / 3)));
-    timer.unref?.();
+    timer.unref();
     return {
       get current() {
         return current;

@@ -200,9 +200,12 @@ export type AcceptingStates<A extends CheckoutAction> = {
   [S in CheckoutState]: A extends keyof (typeof DECLARED)[S]['on'] ? S : never;
 }[CheckoutState];
 
+/** Whether a field is missing (absent, or null as stored JSON may hold it). */
+const absent = (v: unknown) => v === undefined || v === null;
+
 /** The data `state` must hold that `data` lacks (none: the checkout may be in that state). */
 export function missingData(state: CheckoutState, data: Internal): (keyof Internal)[] {
-  return STATES[state].holds.filter((k) => data[k] === undefined || data[k] === null);
+  return STATES[state].holds.filter((k) => absent(data[k]));
 }
 
 /**

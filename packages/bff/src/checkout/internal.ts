@@ -152,7 +152,7 @@ export function finished(i: Internal): Internal {
       linkSignedAt,
       reconciliation,
     }).filter(([, v]) => v !== undefined),
-  ) as Internal;
+  );
 }
 
 /**

@@ -65,7 +65,7 @@ export function linkActions(core: Core) {
 
   const links = {
     /** The periodic bank list for a view; a provider fault is told, not hidden as an empty list. */
-    async periodicContext(): Promise<Pick<ViewContext, 'periodicBanks' | 'periodicBanksError'>> {
+    periodicContext: async (): Promise<Pick<ViewContext, 'periodicBanks' | 'periodicBanksError'>> => {
       try {
         return { periodicBanks: await periodicBankViews() };
       } catch (err) {
@@ -75,7 +75,7 @@ export function linkActions(core: Core) {
       }
     },
 
-    async chooseMode(rec: CheckoutRecord, mode: CheckoutMode): Promise<CheckoutRecord> {
+    chooseMode: async (rec: CheckoutRecord, mode: CheckoutMode): Promise<CheckoutRecord> => {
       if (mode === 'redirect') return links.redirect(rec);
       return core.act(
         rec,
@@ -85,7 +85,7 @@ export function linkActions(core: Core) {
       );
     },
 
-    async redirect(rec: CheckoutRecord): Promise<CheckoutRecord> {
+    redirect: async (rec: CheckoutRecord): Promise<CheckoutRecord> => {
       if (rec.state === 'redirect' && rec.mode === 'redirect') return rec;
       return core.act(rec, 'redirect', async (_locked, i) => {
         const signedAt = now();
@@ -111,9 +111,9 @@ export function linkActions(core: Core) {
       });
     },
 
-    async periodic(rec: CheckoutRecord, body: PeriodicBody): Promise<CheckoutRecord> {
+    periodic: async (rec: CheckoutRecord, body: PeriodicBody): Promise<CheckoutRecord> => {
       return core.act(rec, 'periodic', async (_locked, i) => {
-        const banks = await periodicBankViews().catch((err) => {
+        const banks = await periodicBankViews().catch((err: unknown) => {
           throw toApiError(err);
         });
         const bank = banks.find((b) => b.bankId === body.bankId);
@@ -172,13 +172,13 @@ export function linkActions(core: Core) {
      * While a call is with the bank for it, nothing changes (`busy`): the stored result waits for
      * the sweeper. `settle` marks the stored result, in the same transaction.
      */
-    async applyLinkResult(
+    applyLinkResult: async (
       rec: CheckoutRecord,
       status: string,
       transactionId: string | undefined,
       source: CheckoutEvent['source'],
       settle?: ChangeOptions['settle'],
-    ) {
+    ) => {
       return core.change(
         rec,
         'link-result',

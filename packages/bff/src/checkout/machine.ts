@@ -38,7 +38,7 @@ export function receiptReference(providerId: string): string {
   let bits = 0n;
   for (const b of bytes.subarray(0, 8)) bits = (bits << 8n) | BigInt(b);
   let code = '';
-  for (let k = 0; k < 12; k++) code += ALPHABET[Number((bits >> BigInt(64 - 5 * (k + 1))) & 31n)];
+  for (let k = 0; k < 12; k++) code += ALPHABET.charAt(Number((bits >> BigInt(64 - 5 * (k + 1))) & 31n));
   return code.match(/.{4}/g)!.join('-');
 }
 
@@ -144,7 +144,7 @@ function step(rec: CheckoutRecord, ctx: ViewContext): StepView {
     case 'periodic':
       return { state: 'periodic', banks: ctx.periodicBanks ?? [], ...(ctx.periodicBanksError ? { banksError: ctx.periodicBanksError } : {}) };
     default:
-      return { state: rec.state } as StepView;
+      return { state: rec.state };
   }
 }
 

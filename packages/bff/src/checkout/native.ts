@@ -4,7 +4,7 @@
  * call that may cost the payer an attempt, and reports an outcome (a success, the provider's
  * refusal at a step, a fault); where each outcome leads is the declaration's (declaration.ts).
  */
-import { ProviderError, UpstreamError, type BankType, type FieldBank } from '@bank-checkout/provider';
+import { ProviderError, UpstreamError, type BankType } from '@bank-checkout/provider';
 import type { LoginBody } from '@bank-checkout/contract';
 import { ApiError, StaleStep, errors } from '../errors.js';
 import type { CheckoutRecord } from '../store/types.js';
@@ -46,7 +46,7 @@ export function nativeActions(core: Core) {
     const { secondLogin, ...base } = { ...i, sessionId, sessionAt: now() };
     if (contracts && contracts.length > 1) return { outcome: 'contracts-listed', data: { ...base, contracts } };
     const contractId = contracts?.[0]?.contractId;
-    return listAccounts(rec, { ...base, ...(contractId ? { contractId, contracts: contracts ?? [] } : {}) }, contractId);
+    return listAccounts(rec, { ...base, ...(contractId ? { contractId, contracts } : {}) }, contractId);
   }
 
   async function listAccounts(rec: CheckoutRecord, i: Internal & { sessionId: string }, contractId: string | undefined): Promise<Outcome> {
@@ -97,7 +97,7 @@ export function nativeActions(core: Core) {
   }
 
   async function findBank(bankId: string): Promise<BankType> {
-    await upstream.nativeBanks().catch((err) => {
+    await upstream.nativeBanks().catch((err: unknown) => {
       throw toApiError(err);
     });
     const bank = upstream.cachedNativeBank(bankId);
@@ -131,7 +131,7 @@ export function nativeActions(core: Core) {
             const secondLogin = { type: res.secondLoginType as 1 | 2 | 3, value: res.secondLoginValue ?? null, field: res.secondLoginField };
             return { outcome: 'second-login-required', data: { ...fresh, sessionId: res.sessionId, secondLogin } };
           }
-          return afterSession(rec, fresh, res.sessionId, res.listContracts);
+          return await afterSession(rec, fresh, res.sessionId, res.listContracts);
         } catch (err) {
           // The bank counts as chosen for the merchant's funnel, even when it refused the payer at once.
           return failure('login', err, { ...fresh, funnel: bankTried(rec, fresh) });
@@ -146,7 +146,7 @@ export function nativeActions(core: Core) {
         if (msg) throw errors.validation([{ path: 'value', message: msg }]);
         try {
           const res = await upstream.native.secondLogin({ sessionId: i.sessionId, secondLoginType: String(s.type), valueFromUser: value });
-          return afterSession(rec, i, res.sessionId ?? i.sessionId, res.listContracts);
+          return await afterSession(rec, i, res.sessionId ?? i.sessionId, res.listContracts);
         } catch (err) {
           return failure('second-login', err, err instanceof ProviderError ? i : scrubSession(i));
         }
@@ -195,7 +195,7 @@ export function nativeActions(core: Core) {
         const filled = { ...values };
         // Type 6: the payer signs in the bank's app; the answer is the "signed" confirmation.
         for (const v of validations) if (v.type === 6 && filled[v.fieldId] === undefined) filled[v.fieldId] = config.provider.indirectSignedValue;
-        const issues = checkFields(validations as FieldBank[], filled, 'values', (f) => (f as { type?: number }).type === 6);
+        const issues = checkFields(validations, filled, 'values', (f) => (f as { type?: number }).type === 6);
         if (issues.length) throw errors.validation(issues);
         try {
           const res = await upstream.native.transferValidate({

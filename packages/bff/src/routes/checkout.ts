@@ -110,7 +110,7 @@ export function checkoutRoutes(p: AppParts) {
       },
     }),
     async (c) => {
-      const groups = await p.upstream.nativeBanks().catch((err) => {
+      const groups = await p.upstream.nativeBanks().catch((err: unknown) => {
         throw toApiError(err);
       });
       // The browser may keep the list, but asks each time whether it is still current: a 304

@@ -7,7 +7,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { notificationAck, returnResult } from '@bank-checkout/contract/schemas';
 import { ApiError, errors } from '../errors.js';
-import { limitBody } from '../http.js';
+import { limitBody, type BffEnv } from '../http.js';
 import type { AuthGuard } from '../guards.js';
 import { verifiesResult } from '../result-signature.js';
 import { json, router, withErrors } from '../openapi.js';
@@ -37,7 +37,7 @@ const checkoutHint = [{ name: 'c', in: 'query' as const, required: false, schema
 const limit = limitBody(MAX_FORM);
 
 /** Reads `dataReturn` and `signatureDataReturn` from a form or a JSON body of at most MAX_FORM bytes. */
-async function readResult(c: Context): Promise<{ dataReturn: unknown; signatureDataReturn: unknown }> {
+async function readResult(c: Context<BffEnv, string>): Promise<{ dataReturn: unknown; signatureDataReturn: unknown }> {
   let result: { dataReturn: unknown; signatureDataReturn: unknown } | undefined;
   await limit(c, async () => {
     result = await parseResult(c);

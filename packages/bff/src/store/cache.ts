@@ -17,11 +17,11 @@ export function checkoutCache(enabled: boolean) {
   const idBySecret = new Map<string, string>();
   return {
     get: (id: string) => (enabled ? byId.get(id) : undefined),
-    bySecret(hash: string) {
+    bySecret: (hash: string) => {
       const id = enabled ? idBySecret.get(hash) : undefined;
       return id === undefined ? undefined : byId.get(id);
     },
-    put(rec: CheckoutRecord | null): CheckoutRecord | null {
+    put: (rec: CheckoutRecord | null): CheckoutRecord | null => {
       if (!enabled || !rec) return rec;
       byId.delete(rec.id);
       byId.set(rec.id, deepFreeze(rec));
@@ -33,7 +33,7 @@ export function checkoutCache(enabled: boolean) {
       }
       return rec;
     },
-    forget(id: string) {
+    forget: (id: string) => {
       const rec = byId.get(id);
       if (rec) idBySecret.delete(rec.secretHash);
       byId.delete(id);

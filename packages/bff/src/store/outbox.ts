@@ -27,7 +27,7 @@ function eventFromRow(row: Row): OutboxRecord {
     nextAttemptAt: Number(row.next_attempt_at),
     deliveredAt: numOrNull(row.delivered_at),
     failedAt: numOrNull(row.failed_at),
-    lastError: row.last_error === null || row.last_error === undefined ? null : String(row.last_error),
+    lastError: typeof row.last_error === 'string' ? row.last_error : null,
   };
 }
 

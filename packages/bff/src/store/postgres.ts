@@ -5,7 +5,7 @@
  * dependency, loaded only when a PostgreSQL store is opened.
  */
 import type pg from 'pg';
-import { createSqlStore, StaleWrite, type SqlDriver, type Statement } from './sql.js';
+import { createSqlStore, StaleWrite, type Row, type SqlDriver, type Statement } from './sql.js';
 import type { Store } from './types.js';
 import { CommitInDoubt, asUnavailable, cancelledByServer, isStalled, isUnavailable, retrying } from './failure.js';
 import { versionOf } from './migrations.js';
@@ -131,7 +131,7 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
    * unknown: CommitInDoubt, for the caller to read back and decide.
    */
   async function inTransaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-    let committing = false;
+    const phase = { committing: false };
     try {
       await retrying(
         async () => {
@@ -140,10 +140,10 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
           try {
             await client.query('BEGIN');
             await work(client);
-            committing = true;
+            phase.committing = true;
             await client.query('COMMIT');
           } catch (err) {
-            if (committing || isUnavailable(err)) {
+            if (phase.committing || isUnavailable(err)) {
               broken = err instanceof Error ? err : new Error('connection broken');
               throw err;
             }
@@ -157,10 +157,10 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
           }
         },
         // A stalled server is not asked again: the request answers 503 now, not after every try.
-        { retryable: (err) => !committing && isUnavailable(err) && !isStalled(err) },
+        { retryable: (err) => !phase.committing && isUnavailable(err) && !isStalled(err) },
       );
     } catch (err) {
-      if (committing && isUnavailable(err)) throw new CommitInDoubt('The store did not confirm a commit.', { cause: err });
+      if (phase.committing && isUnavailable(err)) throw new CommitInDoubt('The store did not confirm a commit.', { cause: err });
       throw asUnavailable(err);
     }
   }
@@ -173,7 +173,7 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
     singleWriter: false,
     async first(sql, args = []) {
       const r = await single(sql, args);
-      return r.rows[0] ?? null;
+      return (r.rows as Row[])[0] ?? null;
     },
     async query(sql, args = []) {
       const r = await single(sql, args);
@@ -200,7 +200,7 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
         if (schema) await long(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
         for (const sql of plan.prepare) await long(sql);
         const { rows } = await long(plan.readVersion);
-        for (const step of plan.steps(versionOf(rows[0]))) await long(numbered(step.sql), step.args);
+        for (const step of plan.steps(versionOf((rows as Row[])[0]))) await long(numbered(step.sql), step.args);
       }),
     async close() {
       if (closed) return;

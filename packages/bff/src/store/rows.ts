@@ -89,10 +89,22 @@ export function checkoutUpdate(current: CheckoutRecord, next: CheckoutRecord, ch
   const sets = ['version = ?', 'data = ?'];
   const args: SqlValue[] = [next.version, checkoutData(next)];
   if (!lockOnly(current, next)) sets.push(`change_seq = ${changeSeq}`);
-  if (next.updatedAt !== current.updatedAt) (sets.push('updated_at = ?'), args.push(next.updatedAt));
-  if (next.state !== current.state) (sets.push('state = ?'), args.push(next.state));
-  if (next.reference !== current.reference) (sets.push('reference = ?'), args.push(next.reference));
-  if (next.expiresAt !== current.expiresAt) (sets.push('expires_at = ?'), args.push(next.expiresAt));
+  if (next.updatedAt !== current.updatedAt) {
+    sets.push('updated_at = ?');
+    args.push(next.updatedAt);
+  }
+  if (next.state !== current.state) {
+    sets.push('state = ?');
+    args.push(next.state);
+  }
+  if (next.reference !== current.reference) {
+    sets.push('reference = ?');
+    args.push(next.reference);
+  }
+  if (next.expiresAt !== current.expiresAt) {
+    sets.push('expires_at = ?');
+    args.push(next.expiresAt);
+  }
   args.push(current.id, current.version);
   return { sql: `UPDATE checkouts SET ${sets.join(', ')} WHERE id = ? AND version = ?`, args };
 }

@@ -44,7 +44,8 @@ export const MAX_PAGE = 500;
 
 /** The patched record: fields the patch leaves undefined keep their value; identity never changes. */
 function applyPatch(current: CheckoutRecord, patch: CheckoutPatch): CheckoutRecord {
-  const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  // A field set to undefined (as a patch may) keeps its value.
+  const defined = Object.fromEntries(Object.entries(patch as Record<string, unknown>).filter(([, v]) => v !== undefined));
   return { ...current, ...defined, id: current.id, secretHash: current.secretHash, createdAt: current.createdAt, version: current.version + 1 };
 }
 

@@ -184,7 +184,7 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
       const rows = stmt.all(args) as Record<string, unknown>[];
       return { rows, count: rows.length };
     }
-    return { rows: [], count: Number(stmt.run(args).changes) };
+    return { rows: [], count: stmt.run(args).changes };
   };
   let closed = false;
 

@@ -39,7 +39,7 @@ export function fieldProblem(field: FieldRules, value: string | undefined, optio
   const tooLong = max != null && value.length > max;
   if (tooShort || tooLong) {
     if (min != null && min === max) return { rule: 'exact', length: min };
-    return tooShort ? { rule: 'min', min: min! } : { rule: 'max', max: max! };
+    return tooShort ? { rule: 'min', min: min } : { rule: 'max', max: max! };
   }
   const type = field.specificType;
   if (options.specificType !== false && type && isSpecificType(type) && !SPECIFIC_TYPE_CHECKS[type](value)) {

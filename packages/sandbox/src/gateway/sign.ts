@@ -16,11 +16,9 @@ export function createUrlSigner(publicUrl: string, secret: Buffer = randomBytes(
   const mac = (env: string, kind: string, id: string) => createHmac('sha256', secret).update(`${env}/${kind}/${id}`).digest('base64url');
   return {
     /** The signed URL of one order's gateway page. */
-    url(env: string, kind: GatewayKind, id: string): string {
-      return `${publicUrl}/gateway/${env}/${kind}/${encodeURIComponent(id)}?sig=${mac(env, kind, id)}`;
-    },
+    url: (env: string, kind: GatewayKind, id: string): string => `${publicUrl}/gateway/${env}/${kind}/${encodeURIComponent(id)}?sig=${mac(env, kind, id)}`,
     /** True when `sig` is the signature of this environment, kind and id. */
-    verify(env: string, kind: string, id: string, sig: string | undefined): boolean {
+    verify: (env: string, kind: string, id: string, sig: string | undefined): boolean => {
       if (!sig || sig.length > 100) return false;
       const expected = Buffer.from(mac(env, kind, id));
       const given = Buffer.from(sig);

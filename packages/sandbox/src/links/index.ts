@@ -241,7 +241,7 @@ export function createLinksService(config: SandboxConfig, options: LinksServiceO
 
     /* ---------- 6. info/payment-orders and 8. info/debts ---------- */
 
-    function query<T>(schema: Schema<OrdersQuery>, listField: string, view: (o: Order) => T, maxPageSize: number) {
+    function query(schema: Schema<OrdersQuery>, listField: string, view: (o: Order) => unknown, maxPageSize: number) {
       return async (c: Context<Env>) => {
         const req = await parse(c, schema);
         if (req instanceof Response) return req;
@@ -263,7 +263,7 @@ export function createLinksService(config: SandboxConfig, options: LinksServiceO
       return async (c: Context<Env>) => {
         const req = await parse(c, schema);
         if (req instanceof Response) return req;
-        const order = store.owned(env, c.get('client').apiKey, idOf(req.data as unknown as Record<string, unknown>));
+        const order = store.owned(env, c.get('client').apiKey, idOf(req.data));
         if (!order) return e301(c, `${field}: no payment order with this id`);
         setEnabled(order, req.data.enable, config.now());
         return answer(c, '200', req.data.enable ? 'Payment order enabled' : 'Payment order disabled');

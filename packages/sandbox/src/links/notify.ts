@@ -125,9 +125,9 @@ export function createNotifier(opts: NotifierOptions) {
     if (!retrying) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
-      track(attempt(target, signed, transactionId, n + 1));
+      void track(attempt(target, signed, transactionId, n + 1));
     }, delay);
-    timer.unref?.();
+    timer.unref();
     timers.add(timer);
   }
 

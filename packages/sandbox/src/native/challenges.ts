@@ -8,9 +8,9 @@ import type { IssuedValidation, PendingSecondLogin } from './sessions.js';
 
 export interface Challenges {
   /** The validation asked for `spec`, with its card coordinate drawn when it has one. */
-  issue(spec: ValidationSpec): IssuedValidation;
+  issue: (spec: ValidationSpec) => IssuedValidation;
   /** The second login the bank asks after login, if it asks one. */
-  startSecondLogin(sim: SimBank): PendingSecondLogin | undefined;
+  startSecondLogin: (sim: SimBank) => PendingSecondLogin | undefined;
 }
 
 export function createChallenges(): Challenges {
