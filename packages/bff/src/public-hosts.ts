@@ -95,4 +95,3 @@ export function isPublicHost(host: string): boolean {
   if (embedded && !isPublicAddress(embedded)) return false;
   return h.includes('.');
 }
-
