@@ -4,7 +4,7 @@
  * that make them.
  */
 import type { CheckoutMode } from '@bank-checkout/contract';
-import type { webhookEventBody } from '@bank-checkout/contract/schemas';
+import type { CHANGE_SOURCES, webhookEventBody } from '@bank-checkout/contract/schemas';
 import type { z } from 'zod';
 import type { CheckoutRecord, NotificationRecord } from './store/types.js';
 
@@ -15,7 +15,7 @@ export interface CheckoutEvent {
   amount: number;
   state: CheckoutRecord['state'];
   previousState: CheckoutRecord['state'];
-  source: 'native' | 'notification' | 'return' | 'merchant' | 'time' | 'reconciliation';
+  source: (typeof CHANGE_SOURCES)[number];
   /** How it was paid: `periodic` is a mandate for future payments, nothing paid now. */
   mode: CheckoutMode;
   /** For `periodic`: the order the payer set up. */

@@ -123,7 +123,7 @@ function contract(name: string, makeEngine: () => Engine) {
         urlOk: null,
         urlError: 'https://shop.example/ko',
         internal,
-        error: { code: 'B101', message: 'Wrong credentials' },
+        error: { code: 'B101', message: 'error.B101' },
       });
       await store.createCheckout(rec);
       assert.deepEqual(await store.getCheckout(rec.id), rec);

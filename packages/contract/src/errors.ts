@@ -15,6 +15,27 @@ export type BffErrorCode = (typeof BFF_ERROR_CODES)[number];
 
 export type ViewErrorCode = ProviderErrorCode | BffErrorCode;
 
+/** Every code a view's `error` may carry: the provider's (a code it sends that is none of these is a fault), and the BFF's. */
+export const VIEW_ERROR_CODES = [...PROVIDER_ERROR_CODES, ...BFF_ERROR_CODES] as const satisfies readonly ViewErrorCode[];
+
+/**
+ * The message keys a view's error names besides `error.<code>`: a refusal the product tells
+ * apart from the rest of its code (a session the bank ended, a wrong code of the second login, a
+ * payment not completed at the bank's page). Every language of the elements has each.
+ */
+export const VIEW_MESSAGE_EXTRAS = ['error.sessionEnded', 'error.secondLoginCode', 'error.linkNotCompleted'] as const;
+export type ViewMessageKey = `error.${ViewErrorCode}` | (typeof VIEW_MESSAGE_EXTRAS)[number];
+export const VIEW_MESSAGE_KEYS: readonly ViewMessageKey[] = [...VIEW_ERROR_CODES.map((c) => `error.${c}` as const), ...VIEW_MESSAGE_EXTRAS];
+
+/** A view's error: its code, and the key of its message in the elements' catalogues. */
+export interface ViewError {
+  code: ViewErrorCode;
+  message: ViewMessageKey;
+}
+
+/** Whether a code the provider sent is one the product knows (any other is taken as a fault). */
+export const isProviderErrorCode = (code: string): code is ProviderErrorCode => (PROVIDER_ERROR_CODES as readonly string[]).includes(code);
+
 /** The codes of the BFF's error answers (HTTP 4xx/5xx with `{error: {code, message, requestId}}`). */
 export const API_ERROR_CODES = [
   // The request

@@ -1,3 +1,4 @@
+import type { ViewErrorCode } from '@bank-checkout/contract';
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../src/bank-result/bank-result.js';
 import type { BankResult, ResultStatus } from '../src/bank-result/bank-result.js';
@@ -65,13 +66,13 @@ describe('<bank-result>', () => {
   });
 
   it('reads the view’s error: failed with a bank code, expired, cancelled; offers to start again when the view allows it', async () => {
-    const cases: [ResultStatus, string, string, boolean][] = [
+    const cases: [ResultStatus, ViewErrorCode, string, boolean][] = [
       ['failed', 'B102', 'Your bank did not authorise this payment.', true],
       ['expired', 'expired', en['error.expired'], false],
       ['cancelled', 'cancelled', en['error.cancelled'], true],
     ];
     for (const [state, code, text, restart] of cases) {
-      const v = view({ state } as never, { error: { code, message: `error.${code}` } });
+      const v = view({ state } as never, { error: { code, message: `error.${code}` as const } });
       expect(v.actions.includes('restart')).to.equal(restart);
       const el = await fixture<BankResult>(html`<bank-result locale="en" .view=${v}></bank-result>`);
       expect(q(el, 'h2')!.textContent).to.equal(en[`result.${state}` as keyof typeof en]);

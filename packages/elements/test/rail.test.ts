@@ -1,14 +1,15 @@
 /** When the bank's own page is offered in one tap (logic/rail.ts). */
+import type { ViewErrorCode } from '@bank-checkout/contract';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { railRoute } from '../src/logic/rail.js';
 import { view } from './fixtures.js';
 
-const err = (code: string) => ({ code, message: `error.${code}` });
+const err = (code: ViewErrorCode) => ({ code, message: `error.${code}` as const });
 
 describe('railRoute', () => {
   it('offers the bank’s page after a bank-side refusal or an upstream failure at sign-in, when redirect is allowed', () => {
-    for (const code of ['B104', 'B105', 'B108'])
+    for (const code of ['B104', 'B105', 'B108'] as const)
       assert.equal(railRoute(view({ state: 'select-bank' }, { modes: ['native', 'redirect'], error: err(code) })), 'redirect', code);
     assert.equal(
       railRoute(view({ state: 'login', bank: { bankId: 'a', label: 'A' } as never }, { modes: ['native', 'redirect'], error: err('upstream') })),

@@ -12,7 +12,7 @@
  * `validate` entry's `deadline`.
  */
 import { VALIDATION_WINDOW_MS } from '@bank-checkout/provider';
-import type { CheckoutAction, CheckoutMode, CheckoutState } from '@bank-checkout/contract';
+import type { BffErrorCode, CheckoutAction, CheckoutMode, CheckoutState } from '@bank-checkout/contract';
 import type { CheckoutRecord } from '../store/types.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
 import { viewError, type ActionOutcome, type ErrorStep, type SuccessOutcome } from './outcomes.js';
@@ -53,7 +53,7 @@ export interface TimeRule {
   /** Past `expiresAt` (plus the link's grace period when `grace`), the checkout becomes `expired`. */
   expires?: { grace: boolean };
   /** Past the state's `deadline` (set on entry, `windowMs` from the call that started it), the checkout goes to `to` with the code. */
-  deadline?: { windowMs: number; to: CheckoutState; code: string };
+  deadline?: { windowMs: number; to: CheckoutState; code: BffErrorCode };
 }
 
 export interface StateDecl {

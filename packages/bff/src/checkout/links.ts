@@ -5,7 +5,7 @@
  * outcomes; the declaration says where they lead.
  */
 import { ProviderError, UpstreamError, links as linkSchemas } from '@bank-checkout/provider';
-import type { CheckoutMode, PeriodicBankView, PeriodicBody } from '@bank-checkout/contract';
+import { isProviderErrorCode, type CheckoutMode, type PeriodicBankView, type PeriodicBody, type ViewError } from '@bank-checkout/contract';
 import type { BffConfig } from '../config.js';
 import { errors, zodIssues } from '../errors.js';
 import type { CheckoutRecord } from '../store/types.js';
@@ -40,8 +40,10 @@ function destinyForLinks(rec: CheckoutRecord) {
  * bank's page an E300 is a payment not completed there (the payer left, or the gateway gave up),
  * not the bank failing an operation the payer can retry in minutes.
  */
-function linkError(status: string): { code: string; message: string } {
-  return status === 'E300' ? { code: status, message: 'error.linkNotCompleted' } : viewError(status);
+function linkError(status: string): ViewError {
+  // A status the product does not know is told as the generic error of the service.
+  const code = isProviderErrorCode(status) ? status : 'E300';
+  return code === 'E300' ? { code, message: 'error.linkNotCompleted' } : viewError(code);
 }
 
 export function linkActions(core: Core) {

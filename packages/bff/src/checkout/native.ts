@@ -5,7 +5,7 @@
  * refusal at a step, a fault); where each outcome leads is the declaration's (declaration.ts).
  */
 import { ProviderError, UpstreamError, type BankType } from '@bank-checkout/provider';
-import type { LoginBody } from '@bank-checkout/contract';
+import { isProviderErrorCode, type LoginBody } from '@bank-checkout/contract';
 import { ApiError, StaleStep, errors } from '../errors.js';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
@@ -29,7 +29,8 @@ function stripNulls<T extends object>(v: T): T {
  * garbage), answered with the fault's error after the checkout is written.
  */
 function failure(step: ErrorStep, err: unknown, data: Internal): Outcome {
-  if (err instanceof ProviderError) return { outcome: 'refused', step, code: err.code, data };
+  // A code the product does not know says nothing it can act on: a fault, as a garbled answer is.
+  if (err instanceof ProviderError && isProviderErrorCode(err.code)) return { outcome: 'refused', step, code: err.code, data };
   return { outcome: 'fault', step, timedOut: timedOut(err), data, answer: toApiError(err) };
 }
 

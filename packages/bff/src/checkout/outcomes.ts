@@ -4,7 +4,7 @@
  * the faults, the attempts they spend, a bank session that ended. The declaration
  * (declaration.ts) says where successes lead, state by state.
  */
-import type { CheckoutState } from '@bank-checkout/contract';
+import type { BffErrorCode, CheckoutState, ProviderErrorCode, ViewError, ViewErrorCode } from '@bank-checkout/contract';
 import type { CheckoutPatch } from '../store/types.js';
 import type { Internal } from './internal.js';
 
@@ -57,9 +57,9 @@ export type ActionOutcome =
        * validation code answered by a fresh challenge): the engine counts it as any refusal is
        * counted, and the view says why.
        */
-      spent?: string;
+      spent?: ProviderErrorCode;
     }
-  | { outcome: 'refused'; step: ErrorStep; code: string; data: Internal }
+  | { outcome: 'refused'; step: ErrorStep; code: ProviderErrorCode; data: Internal }
   | { outcome: 'fault'; step: ErrorStep; timedOut: boolean; data: Internal }
   | { outcome: 'unchanged'; data: Internal };
 
@@ -67,7 +67,7 @@ export type ActionOutcome =
 
 /** Where a provider error code at a step leads: the codes listed go where they say, any other code to `otherwise`. */
 export interface Refusals {
-  codes: Readonly<Partial<Record<string, CheckoutState>>>;
+  codes: Readonly<Partial<Record<ProviderErrorCode, CheckoutState>>>;
   otherwise: CheckoutState;
 }
 
@@ -102,7 +102,7 @@ export const FAULT_TARGETS: Readonly<Record<ErrorStep, { timeout: CheckoutState;
 };
 
 /** Codes that use up one of the payer's attempts: wrong credentials, wrong validation code. */
-export const ATTEMPT_CODES: readonly string[] = ['B100', 'B103'];
+export const ATTEMPT_CODES: readonly ProviderErrorCode[] = ['B100', 'B103'];
 
 /** Where a refusal that spent the payer's last attempt leads, with the code `attempts`. */
 export const ATTEMPTS_SPENT: CheckoutState = 'failed';
@@ -116,12 +116,12 @@ export const ATTEMPTS_SPENT: CheckoutState = 'failed';
  * bank, with a message that says so. Sooner, the E301 is about the data, and the step's own
  * target applies.
  */
-export const SESSION_END = { code: 'E301', steps: ['accounts', 'transfer'] as readonly ErrorStep[], to: 'login' as CheckoutState };
+export const SESSION_END = { code: 'E301' as ProviderErrorCode, steps: ['accounts', 'transfer'] as readonly ErrorStep[], to: 'login' as CheckoutState };
 
 /** The view's error of a code: the code, and its message key in the elements' catalogues. */
-export function viewError(code: string): { code: string; message: string } {
+export function viewError(code: ViewErrorCode): ViewError {
   return { code, message: `error.${code}` };
 }
 
 /** The view's code for an upstream fault: a timeout, or any other. */
-export const faultCode = (timedOut: boolean) => (timedOut ? 'upstream_timeout' : 'upstream');
+export const faultCode = (timedOut: boolean): Extract<BffErrorCode, 'upstream' | 'upstream_timeout'> => (timedOut ? 'upstream_timeout' : 'upstream');

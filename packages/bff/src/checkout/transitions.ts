@@ -5,7 +5,16 @@
  * where a link's result leads (`linkOutcome`). The declaration itself is declaration.ts, the
  * outcomes outcomes.ts; both are re-exported here. The engine (core.ts) writes what these decide.
  */
-import { CHECKOUT_ACTIONS, CHECKOUT_STATES, FINAL_STATES, type CheckoutAction, type CheckoutMode, type CheckoutState } from '@bank-checkout/contract';
+import {
+  CHECKOUT_ACTIONS,
+  CHECKOUT_STATES,
+  FINAL_STATES,
+  type CheckoutAction,
+  type CheckoutMode,
+  type CheckoutState,
+  type ProviderErrorCode,
+  type ViewErrorCode,
+} from '@bank-checkout/contract';
 import type { CheckoutPatch, CheckoutRecord } from '../store/types.js';
 import { scrubSession, unlocked } from './internal.js';
 import {
@@ -94,17 +103,17 @@ export function actionsFor(rec: Pick<CheckoutRecord, 'state' | 'modes'> & Partia
 }
 
 /** Where a provider error at each step leaves the checkout. */
-export function stateAfterError(step: ErrorStep, code: string): CheckoutState {
+export function stateAfterError(step: ErrorStep, code: ProviderErrorCode): CheckoutState {
   const rule = ERROR_TARGETS[step];
   return rule.codes[code] ?? rule.otherwise;
 }
 
-export function costsAttempt(code: string): boolean {
+export function costsAttempt(code: ProviderErrorCode): boolean {
   return ATTEMPT_CODES.includes(code);
 }
 
 /** Whether a provider error at `step` means the bank's session ended (last used at `usedAt`, quiet since for `quietMs` or more). */
-export function sessionEnded(step: ErrorStep, code: string, usedAt: number | undefined, now: number, quietMs: number): boolean {
+export function sessionEnded(step: ErrorStep, code: ProviderErrorCode, usedAt: number | undefined, now: number, quietMs: number): boolean {
   return code === SESSION_END.code && SESSION_END.steps.includes(step) && usedAt !== undefined && now - usedAt >= quietMs;
 }
 
@@ -191,7 +200,7 @@ function refusal(
   const attemptsLeft = spends ? Math.max(0, ctx.attemptsLeft - 1) : ctx.attemptsLeft;
   const ended = sessionEnded(step, code, data.sessionAt, ctx.now, ctx.sessionQuietMs);
   let state = ended ? SESSION_END.to : stateAfterError(step, code);
-  let shown = code;
+  let shown: ViewErrorCode = code;
   if (attemptsLeft === 0 && spends && state !== ATTEMPTS_SPENT) {
     state = ATTEMPTS_SPENT;
     shown = 'attempts';

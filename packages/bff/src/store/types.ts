@@ -6,7 +6,7 @@
  * changes nothing and returns null, which is how two concurrent requests for one checkout
  * start at most one upstream call.
  */
-import type { CheckoutIsolation, CheckoutMode, CheckoutState } from '@bank-checkout/contract';
+import type { CheckoutIsolation, CheckoutMode, CheckoutState, ViewError } from '@bank-checkout/contract';
 import type { Internal } from '../checkout/internal.js';
 
 export interface CheckoutRecord {
@@ -37,7 +37,7 @@ export interface CheckoutRecord {
    */
   internal: Internal;
   /** The last error shown with the view, if any. */
-  error: { code: string; message: string } | null;
+  error: ViewError | null;
   /** How the payer's page opens it; absent on checkouts made before isolation existed (inline). */
   isolation?: CheckoutIsolation;
   /** An isolated checkout's launch token and frame key (hashes only). */

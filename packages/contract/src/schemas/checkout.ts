@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { CHECKOUT_MODES, CHECKOUT_STATES } from '../states.js';
 import { CHECKOUT_ACTIONS } from '../actions.js';
-import { API_ERROR_CODES } from '../errors.js';
+import { API_ERROR_CODES, VIEW_ERROR_CODES, VIEW_MESSAGE_KEYS, type ViewMessageKey } from '../errors.js';
 import { cleanText } from './primitives.js';
 import { HANDOFF_STATES, KIT_LOCALES } from '../states.js';
 
@@ -226,9 +226,9 @@ export const checkoutView = z.object({
   error: z
     .object({
       /** A provider code (B100…) or a BFF code (expired, deadline, …). */
-      code: z.string(),
+      code: z.enum(VIEW_ERROR_CODES),
       /** Key into the elements' message catalogues, e.g. `error.B100`. */
-      message: z.string(),
+      message: z.enum(VIEW_MESSAGE_KEYS as [ViewMessageKey, ...ViewMessageKey[]]),
     })
     .optional(),
 });

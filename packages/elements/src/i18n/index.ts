@@ -8,7 +8,7 @@
  */
 import { en, type Catalogue, type MessageKey } from './en.js';
 import { es } from './es.js';
-import type { PayerErrorCode } from '@bank-checkout/contract';
+import type { PayerErrorCode, ViewMessageKey } from '@bank-checkout/contract';
 
 export type { Catalogue, MessageKey };
 export type MessageParams = Record<string, string | number>;
@@ -152,3 +152,7 @@ type Unspoken = Exclude<PayerErrorCode, GenericMessage | CodeOf<MessageKey>>;
 type CodeOf<K> = K extends `error.${infer C}` ? C : never;
 export type EveryErrorCodeHasText = [Unspoken] extends [never] ? true : { missing: Unspoken };
 true satisfies EveryErrorCodeHasText;
+/** A message key a view's error may name that the catalogues lack: none (checked when the kit compiles). */
+type UnwrittenViewKey = Exclude<ViewMessageKey, MessageKey>;
+export type EveryViewKeyHasText = [UnwrittenViewKey] extends [never] ? true : { missing: UnwrittenViewKey };
+true satisfies EveryViewKeyHasText;
