@@ -15,7 +15,14 @@ import { join } from 'node:path';
 import { ESLint } from 'eslint';
 
 const root = new URL('../..', import.meta.url).pathname;
-const eslint = new ESLint({ cwd: root });
+// The configuration's own boundary rules, alone: the rules that need type information (and the
+// program they build, seconds a run) have nothing to say about imports.
+const BOUNDARY = new Set(['no-restricted-imports', 'no-restricted-syntax']);
+const eslint = new ESLint({
+  cwd: root,
+  ruleFilter: ({ ruleId }) => BOUNDARY.has(ruleId),
+  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+});
 
 /** The package-boundary messages ESLint gives `code` as the file at repository path `file`. */
 async function crossings(file: string, code: string): Promise<string[]> {
@@ -35,8 +42,7 @@ describe('imports between packages (the lint rule)', () => {
       ['test/e2e/x.ts', P("export { c } from 'P/contract/src/index.js';")],
       ['test/e2e/x.ts', P("const d = await import('P/sandbox/src/index.js');")],
       ['packages/bff/test/flow.ts', "import { e } from '../../sandbox/src/native/catalogue.js';"],
-      // Package sources are linted with type information: the cases stand in files the project has.
-      ['packages/bff/src/checkout/core.ts', "import { e } from '../../../provider/src/index.js';"],
+      ['packages/bff/src/checkout/x.ts', "import { e } from '../../../provider/src/index.js';"],
       ['apps/demo/test/demo.test.ts', "import { f } from '../../../packages/contract/src/index.js';"],
       ['packages/elements/src/x.ts', "import { g } from '../../../apps/demo/src/index.js';"],
     ];
