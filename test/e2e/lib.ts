@@ -248,16 +248,17 @@ export async function checkoutFromCart(page: Page, stack: Stack, mode: CheckoutM
  * answers its checkout id. The journeys about the shop's pages walk them (`checkoutFromCart`:
  * native.test.ts, the phone's journey, the way back to the cart after a failed payment); the
  * others start here, two documents fewer (each drawn, and given Playwright's script): about
- * 0.6 Chromium CPU-seconds less per journey.
+ * 0.6 Chromium CPU-seconds less per journey. `inline`: an order made inline (the shop's
+ * demonstration of the weaker mode), its checkout in the shop's page.
  */
-export async function orderCheckout(page: Page, stack: Stack, mode: CheckoutMode = 'native'): Promise<string> {
+export async function orderCheckout(page: Page, stack: Stack, mode: CheckoutMode = 'native', opts: { inline?: boolean } = {}): Promise<string> {
   const send = async (path: string, form: Record<string, string>): Promise<string> => {
     const res = await page.request.post(`${stack.urls.demo}${path}`, { form, headers: { Origin: stack.urls.demo }, maxRedirects: 0 });
     assert.equal(res.status(), 303, `${path}: ${res.status()} ${(await res.text()).slice(0, 300)}`);
     return new URL(res.headers().location ?? '', stack.urls.demo).href;
   };
   assert.equal(new URL(await send('/cart/add', { productId: PRODUCT.id, quantity: '1' })).pathname, '/cart');
-  const checkout = await send('/checkout', { mode });
+  const checkout = await send('/checkout', { mode, ...(opts.inline ? { embed: 'inline' } : {}) });
   const id = checkoutIdIn(checkout);
   await page.goto(checkout);
   return id;
