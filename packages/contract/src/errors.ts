@@ -63,11 +63,24 @@ export const API_ERROR_CODES = [
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 /**
- * Codes a client (the elements', the merchant's) makes when no answer carries one; the `frame_`
- * ones are the isolated checkout's host's, when its frame could not be shown: the BFF could not
- * be reached, it refused the page's origin, or the frame did not say it was ready in time.
+ * Codes a client (the elements', the merchant's) makes when no answer carries one. The isolated
+ * checkout's: its frame could not be shown (`frame_unreachable`: the BFF could not be reached;
+ * `frame_refused`: it refused the page's origin; `frame_timeout`: the frame did not say it was
+ * ready in time), it was given a client secret instead of a launch token (`secret_refused`: it
+ * never runs one), or the payer's confirmation was refused while the frame was not fully
+ * visible (`frame_hidden`).
  */
-export const CLIENT_ERROR_CODES = ['network', 'invalid_response', 'http_error', 'generic', 'frame_unreachable', 'frame_timeout', 'frame_refused'] as const;
+export const CLIENT_ERROR_CODES = [
+  'network',
+  'invalid_response',
+  'http_error',
+  'generic',
+  'frame_unreachable',
+  'frame_timeout',
+  'frame_refused',
+  'secret_refused',
+  'frame_hidden',
+] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
 /** Every error code. */
