@@ -1,7 +1,8 @@
 /**
  * The bank session belongs to the payer's browser: in the same browser a reload, Back, or a
  * second tab returns to the step the checkout is at (the accounts, the confirmation with the
- * server's countdown) without signing in again, and its tabs stay in step; another browser
+ * server's countdown) without signing in again, and its tabs stay in step (one says it is
+ * confirming with the bank while the other's transfer is with the bank); another browser
  * with the page's next launch token starts at the bank list, and the first browser's frame is
  * told the payment goes on elsewhere. The first screen is drawn from the redemption's answer,
  * with no other call.
@@ -68,12 +69,23 @@ describe('the same browser resumes where the checkout is', () => {
     await ui2.locator('bank-account-picker input[type=radio]').first().waitFor();
     assert.deepEqual(await accountsShown(ui2), accounts);
 
-    // The second tab starts the transfer: the first follows to the confirmation by itself.
-    const confirming = await transferFromFirstAccount(second, stack);
+    // The second tab starts the transfer, which the bank takes its time over: meanwhile the first
+    // says it is confirming with the bank, its accounts disabled; then it follows to the
+    // confirmation by itself.
+    const slow = await fetch(`${stack.urls.sandbox}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ method: 'POST', path: '/test/transfer/init', kind: 'latency', ms: 1500, times: 1 }),
+    });
+    assert.ok(slow.ok);
+    const transferred = transferFromFirstAccount(second, stack);
+    await ui.locator('bank-checkout [part=status]').getByText('Confirming with your bank…').waitFor();
+    assert.equal(await ui.locator('bank-account-picker button[type=submit]').isDisabled(), true, 'nothing to act on meanwhile');
+    const confirming = await transferred;
     assert.equal(confirming.state, 'validate');
     const deadline = confirming.step.state === 'validate' ? confirming.step.deadline : '';
     await ui.locator('bank-challenge [role=timer]').waitFor();
-    await ui.locator('bank-checkout [part=notice]').getByText('moved on in another window').waitFor();
+    assert.equal(await ui.locator('bank-checkout [part=status]').textContent(), '', 'no longer confirming');
 
     // A reload at the confirmation: the same round and its deadline, the server's.
     const atConfirmation = await relaunch(page, () => page.reload());
