@@ -116,6 +116,8 @@ const checkoutOf = (token: string) => /^lt_(chk_[\w-]{1,64})\./.exec(token)?.[1]
 
 /** Waits before trying a redemption again while the checkout's line is busy (a call with the bank, the store for a moment). */
 const BUSY_WAITS_MS = [500, 1_000, 2_000, 3_000, 5_000, 8_000, 8_000, 8_000];
+/** When another window's action started, how long after it this one reads the checkout (its call may be with the bank by then). */
+const BUSY_READS_MS = [300, 1_500];
 /** A device clock this far from the BFF's makes proofs it refuses: they are dated by the BFF's clock instead. */
 const SKEW_MS = 30_000;
 
@@ -216,8 +218,13 @@ function frameClient(api: string, key: string, prover: Prover, channel: Broadcas
 function run(api: string, answer: FrameLaunchAnswer, prover: Prover): void {
   const id = answer.start.view.id;
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`bank-checkout:${id}`) : null;
-  // Another window of this browser acted on the checkout: read it again (quietly).
-  if (channel) channel.onmessage = () => void checkout.check();
+  // Another window of this browser acted on the checkout: read it again (quietly). An action
+  // that starts is read a moment later, and again, once its call has reached the BFF: a call
+  // still with the bank then shows as such here (and the step waits for it).
+  if (channel)
+    channel.onmessage = (e) => {
+      for (const ms of e.data === 'busy' ? BUSY_READS_MS : [0]) setTimeout(() => void checkout.check(), ms);
+    };
   checkout.initial = answer.start;
   checkout.client = frameClient(api, answer.key, prover, channel);
 }
