@@ -110,6 +110,32 @@ describe('the same browser resumes where the checkout is', () => {
   });
 });
 
+describe('a payer’s device whose clock is wrong', () => {
+  it('still opens the checkout and signs in: its proofs are dated by the BFF’s clock once one is refused for its time', async () => {
+    const { page, assertClean, close } = await openPage(stack, { own: true });
+    // Five minutes slow: a proof dated by it is refused as too old.
+    await page.context().clock.install({ time: stack.now() - 5 * 60_000 });
+    const answers: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().startsWith(`${stack.urls.bff}/v1/`) && !r.url().includes('/v1/frame/assets/') && !r.url().endsWith('/v1/frame'))
+        answers.push(`${new URL(r.url()).pathname} ${r.status()}`);
+    });
+    await orderCheckout(page, stack, 'native');
+    await kit(page).locator('bank-selector [role=option]').first().waitFor();
+    assert.deepEqual(answers, ['/v1/frame/launch 401', '/v1/frame/launch 200'], 'one refusal, then the BFF’s time');
+    assert.equal((await signIn(page, stack, 'aurora')).state, 'select-account');
+    const later = answers.slice(2);
+    assert.ok(later.includes('/v1/checkout/login 200'));
+    assert.deepEqual(
+      later.filter((a) => !a.endsWith(' 200')),
+      [],
+      'every later call dated right',
+    );
+    assertClean([/status of 401/]);
+    await close();
+  });
+});
+
 describe('another browser', () => {
   it('with the page’s next launch token starts at the bank list; the first browser is told the payment goes on there', async () => {
     const { page, assertClean, close } = await openPage(stack);

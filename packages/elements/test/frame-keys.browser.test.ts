@@ -47,6 +47,28 @@ describe('the isolated frame’s key pairs', () => {
     expect(signature.byteLength).to.equal(64);
   });
 
+  it('without IndexedDB (refused to the frame), a pair of this document only: the checkout works, a reload starts again', async () => {
+    const real = Object.getOwnPropertyDescriptor(window, 'indexedDB') ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(window), 'indexedDB')!;
+    Object.defineProperty(window, 'indexedDB', {
+      configurable: true,
+      get: () => ({
+        open: () => {
+          throw new DOMException('The user denied permission to access the database.', 'SecurityError');
+        },
+      }),
+    });
+    try {
+      const id = `chk_refused_${run}`;
+      const [a, b] = [await framePair(id), await framePair(id)];
+      expect([a.kept, b.kept]).to.deep.equal([false, false]);
+      expect(a.pair.privateKey.extractable).to.equal(false);
+      expect(await publicOf(a.pair), 'nothing kept to find again').not.to.equal(await publicOf(b.pair));
+    } finally {
+      Object.defineProperty(window, 'indexedDB', real);
+    }
+    expect((await framePair(`chk_back_${run}`)).kept, 'IndexedDB back').to.equal(true);
+  });
+
   it('prunes the pairs unused for two days, and the oldest beyond the most kept', async () => {
     const now = Date.now();
     const old = `chk_old_${run}`;

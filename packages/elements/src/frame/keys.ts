@@ -42,8 +42,8 @@ const done = <T>(req: IDBRequest<T>) =>
 
 function openDb(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('IndexedDB did not open in time')), OPEN_TIMEOUT_MS);
     const req = indexedDB.open(DB, 1);
+    const timer = setTimeout(() => reject(new Error('IndexedDB did not open in time')), OPEN_TIMEOUT_MS);
     req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: 'checkoutId' }).createIndex('usedAt', 'usedAt');
     req.onsuccess = () => {
       clearTimeout(timer);
