@@ -67,7 +67,10 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
 export class BankCheckout extends BankBase {
   static override styles = [...elementStyles, checkoutStyles];
 
-  /** The checkout's client secret, sent only in the `X-Checkout-Secret` header (inline checkouts: the weaker mode). */
+  /**
+   * The checkout's client secret, sent only in the `X-Checkout-Secret` header (inline checkouts:
+   * the weaker mode). An isolated element refuses it (`secret_refused`) and runs nothing.
+   */
   @property({ attribute: 'checkout-secret' }) checkoutSecret = '';
   /**
    * The single-use launch token of an isolated checkout (the recommended mode), from the
