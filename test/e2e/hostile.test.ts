@@ -4,12 +4,16 @@
  * watched, input value getters and setters wrapped, `fetch`, `XMLHttpRequest` and every message
  * listened to) runs while payers type their bank's credentials and codes. With the checkout
  * isolated it captures none of them; inline, in the same page, it captures them all. Once the
- * payer has signed in, whatever it finds in the page opens nothing of the bank session.
+ * payer has signed in, whatever it finds in the page opens nothing of the bank session; a
+ * credential it holds swapped for the launch token gets a checkout that refuses it; and the
+ * frame's key, however it was taken, is useless without the frame's key pair.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { act, orderCheckout, kit, merchantCheckout, openPage, startStack, type Stack } from './lib.js';
+import type { FrameLaunchAnswer } from '@bank-checkout/contract';
+import { frameKeys, frameOrigin } from '../../packages/bff/test/frame-proof.js';
+import { act, orderCheckout, kit, merchantCheckout, openPage, signIn, startStack, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -156,12 +160,10 @@ describe('a hostile script in the shop page', () => {
         // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).
         await addInitScript(`var __name = (f) => f; (${hostile.toString()})();`);
         for (const j of JOURNEYS) {
-          const id = await orderCheckout(page, stack, 'native');
-          if (inline) await page.goto(`${page.url()}&embed=inline`);
+          const id = await orderCheckout(page, stack, 'native', { inline });
           const root = inline ? page.locator(':root') : kit(page).locator(':root');
           assert.equal(await payByTyping(page, root, j), 'succeeded');
-          // Inline, the shop shows the order as an inline checkout of its own (the weaker mode).
-          if (!inline) assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+          assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
           const stolen = await page.evaluate(() => (window as unknown as { __stolen: string[] }).__stolen.join('\n'));
           assert.ok(stolen.length > 1000, 'the script ran and saw the page');
           const seen = CANARIES.filter((c) => stolen.includes(c));
@@ -299,6 +301,107 @@ describe('a hostile script that waits for the payer to sign in', () => {
       /blocked by CORS policy/,
       /Failed to load resource: net::ERR_FAILED/,
     ]);
+    await close();
+  });
+});
+
+describe('a hostile script that swaps the launch token for a credential it holds', () => {
+  it('gets a checkout that refuses it: an inline checkout’s client secret, given to the element or straight to the frame, runs nothing', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    // The script's credential: an inline checkout of the same cart, which the shop makes for its page (the demonstration of the weaker mode).
+    const inlineId = await orderCheckout(page, stack, 'native', { inline: true });
+    const secret = await page.locator('bank-checkout').getAttribute('checkout-secret');
+    assert.match(secret ?? '', /^cs_/);
+    const id = await orderCheckout(page, stack, 'native');
+    const sentSecret: string[] = [];
+    page.on('request', (r) => {
+      if (r.headers()['x-checkout-secret'] === secret) sentSecret.push(r.url());
+    });
+    // Before the frame has redeemed anything: the script answers the frame's `ready` first, with the secret.
+    const seen = await page.evaluate(async (held) => {
+      const host = document.querySelector('bank-checkout')!;
+      const errors: unknown[] = [];
+      host.addEventListener('bank-checkout-error', (e) => errors.push((e as CustomEvent).detail));
+      host.removeAttribute('launch-token');
+      host.setAttribute('checkout-secret', held);
+      while (!errors.length) await new Promise((r) => setTimeout(r, 20));
+      return { errors, frame: !!host.shadowRoot!.querySelector('iframe'), said: host.shadowRoot!.querySelector('[part=failure]')?.getAttribute('role') };
+    }, secret!);
+    assert.deepEqual(seen.errors, [{ checkoutId: null, code: 'secret_refused', status: null, requestId: null }]);
+    assert.equal(seen.frame, false, 'no frame runs it');
+    assert.equal(seen.said, 'alert', 'the payer is told the payment cannot be shown here');
+
+    // A frame of the script's own (the BFF's frame page), given the secret in an init of its own.
+    const told = await page.evaluate(
+      async ([bff, held]) => {
+        const frame = document.createElement('iframe');
+        frame.src = `${bff}/v1/frame`;
+        document.body.append(frame);
+        const channel = new MessageChannel();
+        const answers: unknown[] = [];
+        channel.port1.onmessage = (e) => answers.push(e.data);
+        await new Promise<void>((resolve) =>
+          window.addEventListener('message', (e) => {
+            if (e.source !== frame.contentWindow) return;
+            frame.contentWindow!.postMessage({ v: 1, type: 'init', secret: held }, bff, [channel.port2]);
+            resolve();
+          }),
+        );
+        while (!answers.some((a) => (a as { type?: string }).type === 'event')) await new Promise((r) => setTimeout(r, 20));
+        return answers.filter((a) => (a as { type?: string }).type === 'event');
+      },
+      [stack.urls.bff, secret!] as const,
+    );
+    assert.deepEqual(told, [
+      { v: 1, type: 'event', name: 'bank-checkout-error', detail: { checkoutId: null, code: 'secret_refused', status: null, requestId: null } },
+    ]);
+    // The element's own frame is gone (it refused the secret): the one left is the script's.
+    const frames = page.frames().filter((f) => f.url() === `${stack.urls.bff}/v1/frame`);
+    assert.equal(frames.length, 1);
+    const ownFrame = frames[0]!;
+    assert.equal(await ownFrame.locator('[role=alert]').textContent(), 'This payment link is not valid.');
+    assert.equal(await ownFrame.locator('bank-checkout').count(), 0, 'no checkout runs in it');
+
+    assert.deepEqual(sentSecret, [], 'the secret never reached the BFF from a frame');
+    assert.equal((await merchantCheckout(stack, inlineId)).state, 'select-bank', 'the inline checkout untouched');
+    assert.equal((await merchantCheckout(stack, id)).state, 'select-bank');
+    assertClean([/launch token only/, /refused a client secret/]);
+    await close();
+  });
+
+  it('the frame’s key, however taken, opens nothing without the frame’s key pair; a launch token swapped for it is refused', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    // Taken off the wire (as no script of the page can): the redemption's answer, and a proof the frame sent.
+    const answered = page.waitForResponse((r) => r.url() === `${stack.urls.bff}/v1/frame/launch`);
+    const id = await orderCheckout(page, stack, 'native');
+    const { key } = (await (await answered).json()) as FrameLaunchAnswer;
+    const signing = page.waitForRequest((r) => r.url() === `${stack.urls.bff}/v1/checkout/login`);
+    const view = await signIn(page, stack, 'aurora');
+    assert.equal(view.state, 'select-account');
+    const seenProof = (await signing).headers()['dpop'];
+    assert.ok(seenProof);
+
+    const read = (headers: Record<string, string>) =>
+      fetch(`${stack.urls.bff}/v1/checkout`, { headers: { 'X-Checkout-Secret': key, ...frameOrigin(stack.urls.bff), ...headers } });
+    const other = await frameKeys();
+    const attempts: [string, Response][] = [
+      ['no proof', await read({})],
+      ['a proof of another key pair', await read({ DPoP: await other.prove('GET', `${stack.urls.bff}/v1/checkout`, key) })],
+      ['the frame’s own proof, seen on the wire, for another call', await read({ DPoP: seenProof })],
+    ];
+    for (const [what, res] of attempts) {
+      const text = await res.text();
+      assert.equal(res.status, 401, `${what}: ${res.status} ${text.slice(0, 200)}`);
+      assert.ok(!text.includes('AUR-'), `${what} showed nothing of the accounts`);
+    }
+
+    // Swapped for the page's launch token, the key gets a frame that cannot open the checkout.
+    const refused = page.waitForResponse((r) => r.url() === `${stack.urls.bff}/v1/frame/launch`);
+    await page.locator('bank-checkout').evaluate((el, k) => el.setAttribute('launch-token', k), key);
+    assert.equal((await refused).status(), 401);
+    await kit(page).locator('[role=alert]').getByText('This payment link is not valid.').waitFor();
+    assert.equal((await merchantCheckout(stack, id)).state, 'select-account', 'the payer’s bank session goes on, untouched');
+    assertClean([/status of 401/]);
     await close();
   });
 });

@@ -1,14 +1,15 @@
 /**
  * The isolated checkout in the shop: a keyboard-only payment across the frame's boundary, axe
  * inside the frame at every step, and the theme, the language and the events passing between
- * the page and the frame. (What a hostile script in the page gets: hostile.test.ts.)
+ * the page and the frame. (What a hostile script in the page gets: hostile.test.ts; a reload, a
+ * second tab and another browser: resume.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { act, orderCheckout, kit, merchantCheckout, openPage, signIn, startStack, transferFromFirstAccount, type Stack } from './lib.js';
+import { act, orderCheckout, kit, merchantCheckout, openPage, signIn, startStack, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -173,25 +174,55 @@ describe('the isolated checkout', () => {
   });
 });
 
-describe('one checkout in two tabs', () => {
-  it('the tab opened last takes the payment over; the first says where it goes on, at its next action', async () => {
-    const { page, assertClean, close } = await openPage(stack);
+describe('nobody pays blind', () => {
+  it('refuses the confirmation while the shop page fades the frame, says why in the payer’s language, keeps the code typed, and confirms at full opacity', async () => {
+    const { page, assertClean, addInitScript, close } = await openPage(stack);
+    await addInitScript(`window.__errors = []; document.addEventListener('bank-checkout-error', (e) => window.__errors.push(e.detail.code));`);
     const id = await orderCheckout(page, stack, 'native');
     await signIn(page, stack, 'aurora');
-    await kit(page).locator('bank-account-picker input[type=radio]').first().waitFor();
-    // The same order's page in a second tab: a fresh frame, which signs in again (no bank session is handed over).
-    const second = await page.context().newPage();
-    await second.goto(page.url());
-    assert.equal((await signIn(second, stack, 'aurora')).state, 'select-account');
-    assert.equal((await transferFromFirstAccount(second, stack)).state, 'validate');
-    // The first tab, still at its accounts, acts: it is told the payment goes on in the other tab.
-    const picker = kit(page).locator('bank-account-picker');
+    const ui = kit(page);
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().startsWith(`${stack.urls.bff}/v1/checkout/`)) sent.push(new URL(r.url()).pathname);
+    });
+    /** The shop page's own style sheet (its policy allows no inline style: a constructed one, as a script of the page can make). */
+    const fade = (css: string) =>
+      page.evaluate((text) => {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(text);
+        document.adoptedStyleSheets = [sheet];
+      }, css);
+    const notice = ui.locator('bank-checkout [part=notice]');
+
+    await fade('bank-checkout::part(frame) { opacity: .04 }');
+    const picker = ui.locator('bank-account-picker');
     await picker.locator('input[type=radio]').first().check();
     await picker.locator('button[type=submit]').click();
-    await kit(page).locator('bank-result').getByText('it continues there. To continue here instead, reload this page.').waitFor();
-    assert.equal((await merchantCheckout(stack, id)).state, 'validate', 'the payment goes on in the second tab');
-    await second.close();
-    assertClean([/status of 409/]);
+    await notice.getByText('The payment is not fully visible on your screen, so it was not confirmed.').waitFor();
+    assert.deepEqual(sent, [], 'the transfer was not sent');
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __errors: string[] }).__errors), ['frame_hidden'], 'the page hears why');
+
+    await fade('');
+    const validating = await act(page, stack, () => picker.locator('button[type=submit]').click());
+    assert.equal(validating.state, 'validate');
+
+    // At the confirmation, in Spanish: refused while faded, the code typed kept for the next try.
+    await page.getByLabel('Language of the payment').selectOption('es');
+    const challenge = ui.locator('bank-challenge');
+    await challenge.getByRole('button', { name: 'Rellenar valores de prueba' }).click();
+    const code = await challenge.locator('input').first().inputValue();
+    assert.ok(code);
+    await fade('bank-checkout::part(frame) { opacity: .04 }');
+    await challenge.locator('[part=submit]').click();
+    await notice.getByText('El pago no se ve entero en tu pantalla, así que no se ha confirmado.').waitFor();
+    assert.deepEqual(sent, ['/v1/checkout/transfer'], 'the validation was not sent');
+    assert.equal(await challenge.locator('input').first().inputValue(), code, 'the code typed stays');
+
+    await fade('');
+    const paid = await act(page, stack, () => challenge.locator('[part=submit]').click());
+    assert.equal(paid.state, 'succeeded');
+    assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+    assertClean();
     await close();
   });
 });

@@ -19,6 +19,13 @@ export interface Stack extends Started {
    * file fails, naming why.
    */
   moveClock: (ms: number) => void;
+  /**
+   * The servers' clock now: the real one, moved ahead by `moveClock`. A page's clock must agree
+   * with it (the isolated frame dates its proofs of possession by it): `openPage` sets the pages
+   * of the shared contexts to it once the servers' clock has moved, and a test with a context of
+   * its own installs its page's clock at it (`page.context().clock.install({ time: stack.now() })`).
+   */
+  now: () => number;
   close: () => Promise<void>;
 }
 
@@ -54,6 +61,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const stack: Stack = {
     ...base,
     moveClock: (ms) => moveClock(stack, ms),
+    now: base.now,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -69,7 +77,7 @@ async function newStack(): Promise<Stack> {
   const clock: Clock = { ahead: 0, movedBy: null };
   const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-', { now: () => Date.now() + clock.ahead });
   clocks.set(browser, clock);
-  const stack: Stack = { ...started, browser, moveClock: (ms) => moveClock(stack, ms), close };
+  const stack: Stack = { ...started, browser, moveClock: (ms) => moveClock(stack, ms), now: () => Date.now() + clock.ahead, close };
   return stack;
 }
 
@@ -116,6 +124,8 @@ interface Slot {
   sink: string[];
   /** The init scripts the test holding the slot added (removed by the wipe). */
   scripts: Disposable[];
+  /** Its context's clock was installed, to follow the servers' once they moved ahead. */
+  clock?: boolean;
 }
 /** The idle slots of each browser connection (the files that share a stack share its slots). */
 const idle = new WeakMap<Browser, Slot[]>();
@@ -190,6 +200,12 @@ export async function openPage(stack: Stack, opts: { own?: boolean } = {}): Prom
   let pool = idle.get(stack.browser);
   if (!pool) idle.set(stack.browser, (pool = []));
   const slot = (!opts.own && pool.pop()) || (await newSlot(stack));
+  // The servers' clock moved ahead: a shared context's pages live in the same time as the servers.
+  if (!opts.own && clock?.ahead) {
+    if (slot.clock) await slot.context.clock.setSystemTime(stack.now());
+    else await slot.context.clock.install({ time: stack.now() });
+    slot.clock = true;
+  }
   const problems: string[] = [];
   slot.sink = problems;
   return {
@@ -248,16 +264,17 @@ export async function checkoutFromCart(page: Page, stack: Stack, mode: CheckoutM
  * answers its checkout id. The journeys about the shop's pages walk them (`checkoutFromCart`:
  * native.test.ts, the phone's journey, the way back to the cart after a failed payment); the
  * others start here, two documents fewer (each drawn, and given Playwright's script): about
- * 0.6 Chromium CPU-seconds less per journey.
+ * 0.6 Chromium CPU-seconds less per journey. `inline`: an order made inline (the shop's
+ * demonstration of the weaker mode), its checkout in the shop's page.
  */
-export async function orderCheckout(page: Page, stack: Stack, mode: CheckoutMode = 'native'): Promise<string> {
+export async function orderCheckout(page: Page, stack: Stack, mode: CheckoutMode = 'native', opts: { inline?: boolean } = {}): Promise<string> {
   const send = async (path: string, form: Record<string, string>): Promise<string> => {
     const res = await page.request.post(`${stack.urls.demo}${path}`, { form, headers: { Origin: stack.urls.demo }, maxRedirects: 0 });
     assert.equal(res.status(), 303, `${path}: ${res.status()} ${(await res.text()).slice(0, 300)}`);
     return new URL(res.headers().location ?? '', stack.urls.demo).href;
   };
   assert.equal(new URL(await send('/cart/add', { productId: PRODUCT.id, quantity: '1' })).pathname, '/cart');
-  const checkout = await send('/checkout', { mode });
+  const checkout = await send('/checkout', { mode, ...(opts.inline ? { embed: 'inline' } : {}) });
   const id = checkoutIdIn(checkout);
   await page.goto(checkout);
   return id;

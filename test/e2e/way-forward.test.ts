@@ -66,8 +66,8 @@ describe('a way forward in the shop', () => {
 
   it('letting the 90-second deadline pass offers a new transfer from the account list, which pays', async () => {
     const { page, assertClean, close } = await openPage(stack, { own: true });
-    // The page's clock (the frame's included) is moved with the servers'.
-    await page.context().clock.install();
+    // The page's clock (the frame's included) is the servers', and moved with them.
+    await page.context().clock.install({ time: stack.now() });
     await orderCheckout(page, stack, 'native');
     await signIn(page, stack, 'aurora');
     const challenge = await transferFromFirstAccount(page, stack);
@@ -89,7 +89,7 @@ describe('a way forward in the shop', () => {
 
   it('a bank session that ended while the payer chose an account: log in again at the same bank, and pay', async () => {
     const { page, assertClean, close } = await openPage(stack, { own: true });
-    await page.context().clock.install();
+    await page.context().clock.install({ time: stack.now() });
     await orderCheckout(page, stack, 'native');
     await signIn(page, stack, 'aurora');
     const picker = kit(page).locator('bank-account-picker');

@@ -13,13 +13,15 @@ export interface CartLine {
 }
 
 /**
- * A checkout the session started (isolated): each load of its page asks the BFF for a fresh
- * launch token, handed only to this session's pages. `inline` is the same order as an inline
- * checkout of its own, made on demand for the `?embed=inline` demonstration: its client secret.
+ * A checkout the session started. Isolated (the default): each load of its page asks the BFF for
+ * a fresh launch token, handed only to this session's pages. Inline (`clientSecret`: the cart's
+ * `embed=inline` demonstration of the weaker mode, a checkout made inline from the start): its
+ * client secret. An isolated order's page never hands out a client secret.
  */
 export interface SessionOrder {
   checkoutId: string;
-  inline?: { checkoutId: string; clientSecret: string };
+  /** An inline checkout's client secret; none for an isolated one. */
+  clientSecret?: string;
   reference: string;
   amount: number;
   /** The cart revision it was made for; paying it empties that cart. */
@@ -84,9 +86,9 @@ export function createSessions(opts: { secureCookie: boolean; now?: () => number
       s.flash = null;
       return f;
     },
-    /** The sessions with an order for this checkout (its own, or its inline twin), each with that order. */
+    /** The sessions with an order for this checkout, each with that order. */
     *withCheckout(checkoutId: string): Generator<[Session, SessionOrder]> {
-      for (const s of sessions.values()) for (const o of s.orders) if (o.checkoutId === checkoutId || o.inline?.checkoutId === checkoutId) yield [s, o];
+      for (const s of sessions.values()) for (const o of s.orders) if (o.checkoutId === checkoutId) yield [s, o];
     },
     /** A paid order empties the cart it was made for (a cart changed since stays as it is). */
     paid(s: Session, order: SessionOrder): void {

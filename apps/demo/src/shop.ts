@@ -1,8 +1,9 @@
 /**
  * The storefront: products, a cart kept in the server-side session, a checkout page that
  * creates the payment on the server (isolated: the browser only ever receives a single-use
- * launch token, a fresh one each time the page loads, reloads mid-payment included) and embeds
- * `<bank-checkout>`, and the page the payer returns to from the bank.
+ * launch token, a fresh one each time the page loads, reloads mid-payment included; inline only
+ * for an order made inline from the cart's `embed=inline`, a demonstration of the weaker mode)
+ * and embeds `<bank-checkout>`, and the page the payer returns to from the bank.
  */
 import { Hono, type Context } from 'hono';
 import { getCookie } from 'hono/cookie';
@@ -24,43 +25,20 @@ export function shopRoutes(ctx: DemoContext) {
   /** The language the payer chose for the checkout (the page's switch remembers it in a cookie). */
   const language = (c: Context) => views.checkoutLanguage(getCookie(c, LANGUAGE_COOKIE));
   /**
-   * The page's element for an order, with what opens it: a fresh launch token for the isolated
-   * checkout (its frame redeems it; a frame of an earlier load gives way, and a bank session it
-   * had open is closed), or the inline twin's client secret. Null when the BFF cannot answer.
+   * The page's element for an order, with what opens it: for an isolated checkout a fresh launch
+   * token (its frame redeems it; the same browser resumes where it was, another browser's frame
+   * gives way and a bank session it had open is closed), for an inline one its client secret.
+   * Null when the BFF cannot answer.
    */
-  const element = async (c: Context, order: SessionOrder, inline: boolean, mode?: Parameters<typeof views.checkoutElement>[2]) => {
+  const element = async (c: Context, order: SessionOrder, mode?: Parameters<typeof views.checkoutElement>[2]) => {
     let credential: views.PageCredential;
-    if (inline) {
-      const twin = await inlineTwin(c, order);
-      if (!twin) return null;
-      credential = { clientSecret: twin.clientSecret };
-    } else {
+    if (order.clientSecret) credential = { clientSecret: order.clientSecret };
+    else {
       const launched = await merchant.launchCheckout(order.checkoutId);
       if (!launched.ok) return null;
       credential = { launchToken: launched.data.launchToken };
     }
     return views.checkoutElement(ctx.opts.browserBffUrl, credential, mode, language(c));
-  };
-  /**
-   * The order as an inline checkout of its own (made once, on demand): the `?embed=inline`
-   * demonstration of the weaker mode, whose client secret any script of the page can use.
-   */
-  const inlineTwin = async (c: Context, order: SessionOrder) => {
-    if (order.inline) return order.inline;
-    const origin = originOf(ctx, c);
-    const created = await merchant.createCheckout(
-      {
-        amount: order.amount,
-        subject: `Demo shop order ${order.reference}`,
-        reference: `${order.reference}-INLINE`,
-        urlOk: `${origin}/result`,
-        urlError: `${origin}/result`,
-        isolation: 'inline',
-      },
-      ctx.keyFor('inline', order.checkoutId),
-    );
-    if (!created.ok || !created.data.clientSecret) return null;
-    return (order.inline = { checkoutId: created.data.id, clientSecret: created.data.clientSecret });
   };
   const unavailable = (c: Context, session: Session) =>
     page(
@@ -70,11 +48,14 @@ export function shopRoutes(ctx: DemoContext) {
       views.resultUnavailableView('The payment service (BFF) could not open the checkout; try again.', safeHref(c.req.url, '/cart')),
       502,
     );
-  /** `?embed=inline` shows the checkout in the shop's own page (a demonstration; isolated is the default). */
-  const embedding = (c: Context, forceInline = false) => {
-    const inline = forceInline || c.req.query('embed') === 'inline';
+  /**
+   * How an order's page embeds its checkout: isolated (the default), or in the shop's own page
+   * for an order made inline (the `embed=inline` demonstration of the weaker mode).
+   */
+  const embedding = (order: SessionOrder | undefined) => {
+    const inline = Boolean(order?.clientSecret);
     // The BFF is reached early: by the frame's page (isolated) or by the element's calls (inline).
-    return { inline, scripts: [inline ? 'checkout-inline' : 'checkout'], preconnect: { origin: new URL(ctx.opts.browserBffUrl).origin, cors: inline } };
+    return { scripts: [inline ? 'checkout-inline' : 'checkout'], preconnect: { origin: new URL(ctx.opts.browserBffUrl).origin, cors: inline } };
   };
 
   const notFound = (c: Context, session: Session, text: string) =>
@@ -125,10 +106,8 @@ export function shopRoutes(ctx: DemoContext) {
     // A payment of this very cart that succeeded empties it, even when its webhook never came:
     // the outcome read from the BFF, never one the browser says.
     const pending = session.cart.length ? session.orders.filter((o) => o.cartRevision === session.cartRevision) : [];
-    const found = await Promise.all(pending.flatMap((o) => [o.checkoutId, ...(o.inline ? [o.inline.checkoutId] : [])].map((id) => merchant.getCheckout(id))));
-    const paid = pending.find((o) =>
-      found.some((f) => f.ok && f.data.state === 'succeeded' && (f.data.id === o.checkoutId || f.data.id === o.inline?.checkoutId)),
-    );
+    const found = await Promise.all(pending.map((o) => merchant.getCheckout(o.checkoutId)));
+    const paid = pending.find((o) => found.some((f) => f.ok && f.data.state === 'succeeded' && f.data.id === o.checkoutId));
     if (paid) sessions.paid(session, paid);
     const flash = sessions.takeFlash(session);
     const lines = session.cart.flatMap((l) => {
@@ -138,12 +117,19 @@ export function shopRoutes(ctx: DemoContext) {
     return page(ctx, c, { title: 'Cart', section: 'cart', session }, views.cartView(lines, cartTotal(session), flash));
   });
 
-  /** Creates (or finds again: Idempotency-Key) the checkout of this cart and goes to its page. */
+  /**
+   * Creates (or finds again: Idempotency-Key) the checkout of this cart and goes to its page.
+   * Isolated, unless the form asks `embed=inline`: then an inline checkout of its own, shown in
+   * the shop's page (a demonstration of the weaker mode, whose client secret any script of the
+   * page can use).
+   */
   app.post('/checkout', async (c) => {
     const session = sessions.get(c);
     const form = await readForm(c);
     const mode = form.mode ?? 'native';
     if (!isMode(mode)) return badRequest(c, session, 'Choose how to pay.');
+    if (form.embed !== undefined && form.embed !== 'inline') return badRequest(c, session, 'The checkout is isolated, or inline for the demonstration.');
+    const inline = form.embed === 'inline';
     const amount = cartTotal(session);
     if (amount <= 0) {
       session.flash = { kind: 'error', text: 'Your cart is empty.' };
@@ -154,7 +140,7 @@ export function shopRoutes(ctx: DemoContext) {
     // expired, or its time to start again is over) makes way for a new one.
     const origin = originOf(ctx, c);
     const create = async (round: number) => {
-      const key = ctx.keyFor('cart', session.id, String(session.cartRevision), mode, ...(round ? [String(round)] : []));
+      const key = ctx.keyFor('cart', session.id, String(session.cartRevision), mode, ...(inline ? ['inline'] : []), ...(round ? [String(round)] : []));
       const reference = `ORD-${key.slice(0, 10).toUpperCase()}`;
       const result = await merchant.createCheckout(
         {
@@ -165,6 +151,7 @@ export function shopRoutes(ctx: DemoContext) {
           urlError: `${origin}/result`,
           modes: modesWith(mode),
           customData: JSON.stringify({ cart: session.cart.map((l) => [l.productId, l.quantity]) }),
+          ...(inline ? { isolation: 'inline' as const } : {}),
         },
         key,
       );
@@ -179,8 +166,13 @@ export function shopRoutes(ctx: DemoContext) {
       session.flash = { kind: 'error', text: `The payment could not be prepared: ${created.error.message}` };
       return c.redirect('/cart', 303);
     }
+    if (inline && !created.data.clientSecret) {
+      session.flash = { kind: 'error', text: 'The payment could not be prepared: the BFF gave no client secret for the inline checkout.' };
+      return c.redirect('/cart', 303);
+    }
     const order: SessionOrder = {
       checkoutId: created.data.id,
+      ...(inline ? { clientSecret: created.data.clientSecret! } : {}),
       reference,
       amount,
       cartRevision: session.cartRevision,
@@ -198,8 +190,9 @@ export function shopRoutes(ctx: DemoContext) {
     const order = session.orders.find((o) => o.checkoutId === c.req.query('order'));
     if (!order) return c.redirect('/cart', 303);
     const mode = c.req.query('mode');
-    const { inline, scripts, preconnect } = embedding(c);
-    const el = await element(c, order, inline, isMode(mode) ? mode : undefined);
+    // As the order was made: an isolated order's page never hands out a client secret, whatever the address asks.
+    const { scripts, preconnect } = embedding(order);
+    const el = await element(c, order, isMode(mode) ? mode : undefined);
     if (!el) return unavailable(c, session);
     return page(ctx, c, { title: 'Checkout', section: 'cart', session, scripts, preconnect }, views.checkoutView(order, el, language(c)));
   });
@@ -218,15 +211,14 @@ export function shopRoutes(ctx: DemoContext) {
       return page(ctx, c, { title: 'Payment', section: 'cart', session }, views.resultUnavailableView(found.error.message, safeHref(c.req.url, '/cart')), 502);
     }
     const checkout = found.data;
-    const order = session.orders.find((o) => o.checkoutId === checkout.id || o.inline?.checkoutId === checkout.id);
+    const order = session.orders.find((o) => o.checkoutId === checkout.id);
     if (order && checkout.state === 'succeeded') sessions.paid(session, order);
-    // The checkout the payer came back from: the inline twin's result shows inline.
-    const { inline, scripts, preconnect } = embedding(c, order?.inline?.checkoutId === checkout.id);
+    const { scripts, preconnect } = embedding(order);
     return page(
       ctx,
       c,
       { title: 'Your payment', section: 'cart', session, scripts, preconnect },
-      views.resultView(checkout, order ? await element(c, order, inline) : null, language(c)),
+      views.resultView(checkout, order ? await element(c, order) : null, language(c)),
     );
   });
 

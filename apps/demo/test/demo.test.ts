@@ -170,13 +170,23 @@ describe('shop server', () => {
     for (const chunk of imported) assert.ok(preloaded.includes(chunk), `${chunk} is preloaded`);
     assert.ok(again.indexOf('rel="modulepreload"') < again.indexOf('<script type="module" src="/assets/checkout.js">'), 'the links come before the script');
     assert.match(again, /<link rel="preconnect" href="http:\/\/bff\.test">/, 'the frame’s origin, connected to ahead');
-    const inline = await (await demo.request(`${SHOP}${a.headers.get('Location')}&embed=inline`, { headers: { Cookie: cookie } })).text();
+    // An isolated order's page never hands out a client secret, whatever its address asks.
+    const asked = await (await demo.request(`${SHOP}${a.headers.get('Location')}&embed=inline`, { headers: { Cookie: cookie } })).text();
+    assert.match(asked, /<bank-checkout id="bank-checkout" isolate launch-token="lt_chk_1\.load\d+"/);
+    assert.ok(!asked.includes('checkout-secret') && !asked.includes('cs_secret'), 'no client secret on an isolated order’s page');
+    const made = bff.calls.filter((c) => c.path === '/v1/checkouts').length;
+    // The inline demonstration is an order made inline from the cart: a checkout of its own (the weaker mode), its client secret on its page.
+    const own = await demo.request(`${SHOP}/checkout`, form({ mode: 'redirect', embed: 'inline' }, cookie));
+    assert.equal(own.status, 303);
+    assert.notEqual(own.headers.get('Location'), a.headers.get('Location'), 'another checkout');
+    const creation = bff.calls.filter((c) => c.path === '/v1/checkouts').at(-1)!;
+    assert.equal(bff.calls.filter((c) => c.path === '/v1/checkouts').length, made + 1);
+    assert.equal((creation.body as { isolation: string }).isolation, 'inline');
+    assert.notEqual(creation.headers.get('Idempotency-Key'), creations[0]!.headers.get('Idempotency-Key'));
+    const inline = await (await demo.request(`${SHOP}${own.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
     assert.match(inline, /<link rel="preconnect" href="http:\/\/bff\.test" crossorigin>/);
-    // The inline demonstration is an inline checkout of its own (the weaker mode): its client secret.
     assert.match(inline, /<bank-checkout id="bank-checkout" checkout-secret="cs_secret_2" locale="en"/);
-    const twin = bff.calls.filter((c) => c.path === '/v1/checkouts').at(-1)!.body as { isolation: string; reference: string };
-    assert.equal(twin.isolation, 'inline');
-    assert.match(twin.reference, /-INLINE$/);
+    assert.equal((await demo.request(`${SHOP}/checkout`, form({ mode: 'native', embed: 'frame' }, cookie))).status, 400, 'an unknown embedding');
 
     const other = await demo.request(`${SHOP}${a.headers.get('Location')}`);
     assert.equal(other.status, 303, 'another session is sent to its own cart');

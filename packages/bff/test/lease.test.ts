@@ -12,6 +12,7 @@ import { createStore, type Store } from '../src/store/index.js';
 import { createHarness, view, type Harness } from './harness.js';
 import { walk } from './flow.js';
 import { breakStore } from './slow-store.js';
+import { frameKeys } from './frame-proof.js';
 import { until } from './until.js';
 
 const WEBHOOK = { MERCHANT_WEBHOOK_URL: 'http://merchant.test/hook', MERCHANT_WEBHOOK_SECRET: 'lease-webhook-secret-0123456789' };
@@ -201,5 +202,35 @@ describe('the lease is renewed while a call is with the bank', () => {
     call.release();
     assert.equal(((await (await confirming).json()) as Json).state, 'succeeded');
     assert.deepEqual(await terminalEvents(h, c.id), ['succeeded']);
+  });
+});
+
+describe('the tabs of one browser', () => {
+  let h: Harness;
+  before(async () => {
+    h = await createHarness();
+  });
+  after(() => h.close());
+
+  it('keep their keys, four at a time; the oldest tab past them is told the checkout goes on elsewhere', async () => {
+    const created = (await (await h.merchant('/v1/checkouts', { body: { amount: 990, subject: 'Tabs', reference: 'TABS-1' } })).json()) as {
+      id: string;
+      launchToken: string;
+    };
+    const browser = await frameKeys();
+    const keys: string[] = [];
+    let token = created.launchToken;
+    for (let tab = 0; tab < 5; tab++) {
+      const res = await h.redeem(token, browser);
+      assert.equal(res.status, 200);
+      const answer = (await res.json()) as { key: string; resumed: boolean };
+      assert.equal(answer.resumed, tab > 0);
+      keys.push(answer.key);
+      token = ((await (await h.merchant(`/v1/checkouts/${created.id}/launch`, { method: 'POST' })).json()) as { launchToken: string }).launchToken;
+    }
+    const first = await h.checkout(keys[0]!, '/v1/checkout');
+    assert.equal(first.status, 409);
+    assert.equal(((await first.json()) as { error: { code: string } }).error.code, 'opened_elsewhere');
+    for (const key of keys.slice(1)) assert.equal((await h.checkout(key, '/v1/checkout')).status, 200);
   });
 });

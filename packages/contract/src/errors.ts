@@ -114,7 +114,7 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { status: number; meaning
   },
   launch_used: { status: 409, meaning: 'This launch token was already redeemed; the page needs a fresh one (`POST /v1/checkouts/{id}/launch`).' },
   launch_expired: { status: 401, meaning: 'The launch token has expired; load the page again for a new one.' },
-  opened_elsewhere: { status: 409, meaning: 'The checkout was opened again in another window; it continues there.' },
+  opened_elsewhere: { status: 409, meaning: "The checkout was opened in another browser (or this browser's oldest tab was left behind); it continues there." },
   not_isolated: { status: 409, meaning: 'This checkout is inline: its page opens it with the client secret, not a launch token.' },
   origin_refused: { status: 403, meaning: "This checkout is isolated: its API answers its own frame only, on the BFF's origin." },
   idempotency_mismatch: { status: 409, meaning: 'This Idempotency-Key was used with a different request body.' },
@@ -144,11 +144,24 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { status: number; meaning
 };
 
 /**
- * Codes a client (the elements', the merchant's) makes when no answer carries one; the `frame_`
- * ones are the isolated checkout's host's, when its frame could not be shown: the BFF could not
- * be reached, it refused the page's origin, or the frame did not say it was ready in time.
+ * Codes a client (the elements', the merchant's) makes when no answer carries one. The isolated
+ * checkout's: its frame could not be shown (`frame_unreachable`: the BFF could not be reached;
+ * `frame_refused`: it refused the page's origin; `frame_timeout`: the frame did not say it was
+ * ready in time), it was given a client secret instead of a launch token (`secret_refused`: it
+ * never runs one), or the payer's confirmation was refused while the frame was not fully
+ * visible (`frame_hidden`).
  */
-export const CLIENT_ERROR_CODES = ['network', 'invalid_response', 'http_error', 'generic', 'frame_unreachable', 'frame_timeout', 'frame_refused'] as const;
+export const CLIENT_ERROR_CODES = [
+  'network',
+  'invalid_response',
+  'http_error',
+  'generic',
+  'frame_unreachable',
+  'frame_timeout',
+  'frame_refused',
+  'secret_refused',
+  'frame_hidden',
+] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
 /** Every error code. */

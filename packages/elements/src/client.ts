@@ -34,6 +34,12 @@ export interface CheckoutClientOptions {
   fetch?: typeof fetch;
   /** Called with every view the BFF answers, before the call's promise resolves. */
   onView?: (view: CheckoutView) => void;
+  /**
+   * A proof of possession for each call (the isolated checkout's frame, whose key is bound to a
+   * key pair of its browser): given the call's method and address (no query), a fresh `DPoP`
+   * proof, sent in that header. Without it (an inline checkout), none is sent.
+   */
+  proof?: (method: 'GET' | 'POST', url: string) => Promise<string>;
 }
 
 export interface CheckoutClient {
@@ -68,6 +74,13 @@ export interface CheckoutClient {
    * QR code is offered then).
    */
   handoff?(body?: HandoffBody): Promise<HandoffAnswer>;
+  /**
+   * Whether the payer may confirm the payment now (the transfer, a validation). The isolated
+   * frame's client answers false while the frame is not fully visible to the payer, and refuses
+   * those calls meanwhile (`frame_hidden`, nothing sent); a step keeps what the payer typed then.
+   * Optional: without it, always.
+   */
+  confirmable?(): Promise<boolean>;
 }
 
 export interface ApiIssue {
@@ -129,10 +142,13 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
   /** `cache`: `no-store` for everything but the bank list, which the browser may keep if it asks each time (`no-cache`: a 304 then). */
   async function call(method: 'GET' | 'POST', path: string, body?: unknown, cache: RequestCache = 'no-store'): Promise<unknown> {
     let res: Response;
+    const url = `${base}${path}`;
     try {
-      res = await doFetch(`${base}${path}`, {
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Checkout-Secret': options.secret };
+      if (options.proof) headers.DPoP = await options.proof(method, url);
+      res = await doFetch(url, {
         method,
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Checkout-Secret': options.secret },
+        headers,
         credentials: 'omit',
         cache,
         ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),

@@ -27,6 +27,7 @@ export interface CheckoutContextValue {
   run(action: StepAction): Promise<CheckoutView | null>;
   /** Reads the current view again (read-only, safe to repeat). */
   refresh(): Promise<void>;
+
   /** Reads the current view again quietly (no busy state; skipped while an action runs): a background check. */
   check?(): Promise<void>;
   /** The payer finishes at the bank's page on their phone: the page stays when the bank's page is ready, and waits for the result. */

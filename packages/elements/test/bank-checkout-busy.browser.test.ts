@@ -1,7 +1,9 @@
 /**
  * A busy line is not a failed payment: while the BFF's store cannot answer (503) or another
  * request still holds the checkout (409 `checkout_busy`), <bank-checkout> says "one moment",
- * waits, reads the checkout again and goes on from what it says.
+ * waits, reads the checkout again and goes on from what it says. A payment being confirmed with
+ * the bank (a transfer or a validation in flight, from this window or another, or answered 503)
+ * says "Confirming with your bank…", keeps the step disabled, and reads until the call is done.
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import '../src/index.js';
@@ -28,6 +30,21 @@ interface Controller {
 }
 const controllerOf = (el: BankCheckout) => (el as unknown as { checkout: Controller }).checkout;
 const noticeText = (el: BankCheckout) => el.shadowRoot!.querySelector('[part=notice]')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+/** The status line, and whether it shows to everyone (not for screen readers only). */
+const status = (el: BankCheckout) => {
+  const line = el.shadowRoot!.querySelector<HTMLElement>('[part=status]')!;
+  return {
+    text: line.textContent!.trim(),
+    role: line.getAttribute('role'),
+    shown: !line.classList.contains('sr-only') && line.getBoundingClientRect().height > 0,
+  };
+};
+/** The account picker's radios and its submit, as the payer can use them. */
+const pickerEnabled = (el: BankCheckout) => {
+  const picker = el.shadowRoot!.querySelector('bank-account-picker')?.shadowRoot;
+  const controls = [...(picker?.querySelectorAll<HTMLInputElement | HTMLButtonElement>('input, button[type=submit]') ?? [])];
+  return controls.length ? controls.some((c) => !c.disabled) : null;
+};
 
 async function mount(routes: Record<string, FakeRoute>) {
   const bff = fakeBff(routes);
@@ -38,6 +55,56 @@ async function mount(routes: Record<string, FakeRoute>) {
   el.addEventListener('bank-checkout-error', (e) => errors.push((e as CustomEvent).detail));
   return { el, bff, errors };
 }
+
+describe('<bank-checkout> while a payment is confirmed with the bank', () => {
+  it('a transfer answered 503 (the store cannot take the bank’s answer yet): “Confirming with your bank…”, the step disabled, reads until the call is done, no error', async () => {
+    /** Reads since the transfer (none before it: the first screen). */
+    let reads: number | null = null;
+    const { el, errors } = await mount({
+      // The store is still down, then the bank's answer is held by the BFF (in flight), then recorded.
+      'GET /v1/checkout': async () =>
+        reads === null ? accounts : ++reads === 1 ? apiError(503, 'store_unavailable') : reads < 4 ? { ...accounts, inFlight: 'transfer' } : validating,
+      'POST /v1/checkout/transfer': async () => ((reads = 0), apiError(503, 'store_unavailable')),
+    });
+    const c = controllerOf(el);
+    await until(() => c.view?.state === 'select-account', 'first view');
+    await customElements.whenDefined('bank-account-picker');
+    await until(() => pickerEnabled(el), 'the accounts, to choose from');
+    // Fewer waits than reads needed: confirming goes on at the last pace.
+    c.busyDelaysMs = [40, 40];
+    const ran = c.run((client) => client.transfer({ accountId: 'AUR-0001' }));
+    await until(() => status(el).text === 'Confirming with your bank…', 'confirming');
+    expect(status(el)).to.deep.equal({ text: 'Confirming with your bank…', role: 'status', shown: true });
+    expect(noticeText(el), 'no error, no “one moment”').to.equal('');
+    await until(() => pickerEnabled(el) === false, 'the step disabled');
+    const result = await ran;
+    expect(result?.state).to.equal('validate');
+    expect(reads).to.equal(4);
+    await el.updateComplete;
+    expect(status(el).text).to.equal('');
+    expect(errors, 'nothing told to the page as an error').to.deep.equal([]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('a checkout found with a call in flight (a reload during the transfer, another window’s) waits, disabled, saying so, until it is done', async () => {
+    let reads = 0;
+    const { el, bff, errors } = await mount({
+      'GET /v1/checkout/start': async () => ({ status: 200, body: { view: { ...accounts, inFlight: 'transfer' }, banks: null } }),
+      'GET /v1/checkout': async () => (++reads < 2 ? { ...accounts, inFlight: 'transfer' } : validating),
+    });
+    const c = controllerOf(el);
+    c.busyDelaysMs = [40];
+    await customElements.whenDefined('bank-account-picker');
+    await until(() => status(el).text === 'Confirming with your bank…', 'confirming');
+    expect(status(el).shown).to.equal(true);
+    await until(() => pickerEnabled(el) === false, 'the accounts disabled');
+    expect(await c.run((client) => client.transfer({ accountId: 'AUR-0001' })), 'no action meanwhile').to.equal(null);
+    await until(() => c.view?.state === 'validate', 'the confirmation, once the transfer is done', 5000);
+    await until(() => status(el).text === '', 'the status line clear');
+    expect(bff.calls.filter((x) => x.method === 'POST')).to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+  });
+});
 
 describe('<bank-checkout> on a busy line', () => {
   it('answers checkout_busy by waiting ("one moment") and reading the checkout again, not with an error', async () => {

@@ -19,7 +19,7 @@ describe('<bank-checkout isolate> (full kit)', () => {
     console.warn = () => {};
     try {
       const el = await fixture<BankCheckout>(
-        html`<bank-checkout isolate api=${location.origin} checkout-secret="cs_full" locale="en" .fetch=${spy}></bank-checkout>`,
+        html`<bank-checkout isolate api=${location.origin} launch-token="lt_chk_full.0123456789abcdef0123456789abcdef0123456789a" locale="en" .fetch=${spy}></bank-checkout>`,
       );
       const frame = await until(() => el.shadowRoot!.querySelector('iframe'), 'the frame');
       expect(frame.getAttribute('part')).to.equal('frame');
@@ -29,11 +29,11 @@ describe('<bank-checkout isolate> (full kit)', () => {
       await until(() => placeholder?.textContent === 'Loading the payment…', 'the placeholder in the kit’s own words while the frame loads');
       expect(frame.title).to.equal('Pay by bank');
       await new Promise((r) => frame.addEventListener('load', r, { once: true }));
-      const sent: { message: { secret?: string }; transfer: Transferable[] }[] = [];
-      frame.contentWindow!.postMessage = ((message: { secret?: string }, _origin: string, transfer: Transferable[] = []) =>
+      const sent: { message: { token?: string }; transfer: Transferable[] }[] = [];
+      frame.contentWindow!.postMessage = ((message: { token?: string }, _origin: string, transfer: Transferable[] = []) =>
         void sent.push({ message, transfer })) as unknown as typeof postMessage;
       window.dispatchEvent(new MessageEvent('message', { data: { v: FRAME_PROTOCOL, type: 'ready' }, origin: location.origin, source: frame.contentWindow }));
-      expect(sent[0]?.message.secret).to.equal('cs_full');
+      expect(sent[0]?.message.token).to.equal('lt_chk_full.0123456789abcdef0123456789abcdef0123456789a');
       const port = sent[0]!.transfer[0] as MessagePort;
       const steps: CustomEvent[] = [];
       el.addEventListener('bank-checkout-step', (e) => steps.push(e));
@@ -46,6 +46,34 @@ describe('<bank-checkout isolate> (full kit)', () => {
       expect(calls, 'the page itself calls nothing').to.deep.equal([]);
     } finally {
       console.warn = warn;
+    }
+  });
+
+  it('given a client secret, runs nothing: no frame, no call, secret_refused to the page and the reason in the console', async () => {
+    const calls: string[] = [];
+    const spy = (async (input: RequestInfo | URL) => {
+      calls.push(String(input));
+      return new Response('{}', { status: 500 });
+    }) as typeof fetch;
+    const logged: unknown[][] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      const errors: CustomEvent[] = [];
+      document.addEventListener('bank-checkout-error', (e) => errors.push(e), { once: true });
+      const el = await fixture<BankCheckout>(
+        html`<bank-checkout isolate api=${location.origin} checkout-secret="cs_full" locale="es" .fetch=${spy}></bank-checkout>`,
+      );
+      await until(() => errors.length, 'bank-checkout-error');
+      expect(errors[0]!.target).to.equal(el);
+      expect(errors[0]!.detail).to.deep.equal({ checkoutId: null, code: 'secret_refused', status: null, requestId: null });
+      const failure = await until(() => el.shadowRoot!.querySelector('[part="failure"][role="alert"] p')?.textContent, 'the payer told why');
+      expect(failure).to.equal('El pago no se puede mostrar en esta página.');
+      expect(el.shadowRoot!.querySelector('iframe, .checkout, bank-selector')).to.equal(null);
+      expect(logged.filter((l) => String(l[0]).includes('launch token only')).length).to.equal(1);
+      expect(calls).to.deep.equal([]);
+    } finally {
+      console.error = error;
     }
   });
 });

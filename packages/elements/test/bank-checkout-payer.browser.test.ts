@@ -11,6 +11,8 @@ import type { BankCheckout } from '../src/index.js';
 import type { BankChallenge } from '../src/bank-challenge/bank-challenge.js';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { AURORA, GROUPS, deep, fakeBff, type, until, validation, view, manualClock, text } from './fixtures.js';
+import { registerTexts } from '../src/i18n/index.js';
+import { enFrame } from '../src/i18n/en-frame.js';
 
 const bankRef = { bankId: 'aurora', label: AURORA.label };
 const later = (s = 90) => new Date(Date.now() + s * 1000).toISOString();
@@ -90,7 +92,9 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     await expect(el).to.be.accessible();
   });
 
-  it('says the payment goes on in another window when this page was replaced there, at an action or when the payer comes back', async () => {
+  it('says the payment goes on in another browser when this page was replaced there, at an action or when the payer comes back', async () => {
+    // Only an isolated checkout's frame meets it: its page brings the words.
+    registerTexts({ en: enFrame });
     const elsewhere = { status: 409, body: { error: { code: 'opened_elsewhere', message: 'opened again', requestId: 'r2' } } };
     let replaced = false;
     const bff = fakeBff({
@@ -100,7 +104,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     const el = await mount(bff.fetch);
     await payFromFirstAccount(el);
     const result = await need<LitElement>(el, 'bank-result');
-    const message = 'This payment was opened again in another window or tab, and it continues there. To continue here instead, reload this page.';
+    const message = 'This payment was opened in another browser or on another device, and it continues there. To continue here instead, reload this page.';
     await until(() => text(result.shadowRoot!.querySelector('[part=message]')) === message, 'the message');
     expect(deep(el.shadowRoot!, 'bank-account-picker'), 'no step left to act on').to.equal(null);
     await expect(el).to.be.accessible();

@@ -280,6 +280,44 @@ describe('<bank-checkout>', () => {
     expect(el.shadowRoot!.querySelector('[part=base]')!.getAttribute('lang')).to.equal(expected);
   });
 
+  it('starts from the first screen it is given (the isolated frame’s launch): no call for the view or the bank list; the list read at most once after', async () => {
+    const accounts = view({ state: 'select-account', bank: bankRef, accounts: [{ accountId: 'AUR-0001', info: 'Cuenta Nómina', balance: 254310 }] });
+    let current: CheckoutView = view({ state: 'select-bank' });
+    const bff = fakeBff({
+      'GET /v1/checkout': () => current,
+      'GET /v1/banks': () => ({ status: 200, body: { groups: GROUPS } }),
+      'POST /v1/checkout/back': () => (current = view({ state: 'select-bank' })),
+    });
+    const start = (first: { view: CheckoutView; banks: { groups: typeof GROUPS } | null }) =>
+      fixture<BankCheckout>(
+        html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale="en" .fetch=${bff.fetch} .initial=${first}></bank-checkout>`,
+      );
+    // At the bank list, with the list: drawn at once, nothing asked.
+    const el = await start({ view: current, banks: { groups: GROUPS } });
+    const selector = await need(el, 'bank-selector');
+    await until(() => selector.shadowRoot!.querySelector('[role=option]'), 'the banks');
+    expect(bff.calls, 'no call').to.deep.equal([]);
+    expect(el.initial, 'read once').to.equal(undefined);
+    await el.check();
+    expect(bff.calls.map((c) => c.path)).to.deep.equal(['/v1/checkout']);
+
+    // Resumed at the accounts (no list with it): the list is read once the payer goes back to it, and only once.
+    current = accounts;
+    bff.calls.length = 0;
+    const resumed = await start({ view: accounts, banks: null });
+    await until(() => stepTag(resumed) === 'bank-account-picker' || resumed.shadowRoot!.querySelector('.step p[role=status]'), 'the accounts');
+    expect(bff.calls).to.deep.equal([]);
+    await resumed.run((c) => c.back());
+    await until(() => stepTag(resumed) === 'bank-selector', 'the bank list');
+    await until(() => bff.calls.some((c) => c.path === '/v1/banks'), 'the list read');
+    await resumed.run((c) => c.back());
+    await resumed.check();
+    expect(
+      bff.calls.filter((c) => c.path === '/v1/banks'),
+      'once',
+    ).to.have.length(1);
+  });
+
   it('shows a load failure with a retry that reads the checkout again', async () => {
     let fail = true;
     const { routes } = nativeFlow();

@@ -6,6 +6,32 @@ import { GROUPS, apiError, fakeBff, view } from './fixtures.js';
 const ok = view({ state: 'select-bank' });
 
 describe('createCheckoutClient', () => {
+  it('sends a fresh proof of possession with every call when given a signer (the isolated frame), made for its method and address; none without', async () => {
+    const bff = fakeBff({
+      'GET /bff/v1/checkout': () => ok,
+      'POST /bff/v1/checkout/cancel': () => ok,
+      'GET /bff/v1/banks': () => ({ status: 200, body: { groups: GROUPS } }),
+    });
+    const asked: string[] = [];
+    const proof = async (method: 'GET' | 'POST', url: string) => {
+      asked.push(`${method} ${url}`);
+      return `proof-${asked.length}`;
+    };
+    const c = createCheckoutClient({ api: 'https://bff.test/bff/', secret: 'fk_key', fetch: bff.fetch, proof });
+    await c.checkout();
+    await c.cancel();
+    await c.banks();
+    assert.deepEqual(asked, ['GET https://bff.test/bff/v1/checkout', 'POST https://bff.test/bff/v1/checkout/cancel', 'GET https://bff.test/bff/v1/banks']);
+    assert.deepEqual(
+      bff.calls.map((x) => x.headers.dpop),
+      ['proof-1', 'proof-2', 'proof-3'],
+      'one proof per call, never reused',
+    );
+    const plain = fakeBff({ 'GET /bff/v1/checkout': () => ok });
+    await createCheckoutClient({ api: 'https://bff.test/bff/', secret: 'cs_secret', fetch: plain.fetch }).checkout();
+    assert.equal(plain.calls[0]!.headers.dpop, undefined);
+  });
+
   it('calls each endpoint with its method, path and body, the secret only in a header, no cookies', async () => {
     const routes = Object.fromEntries(
       ['/login', '/second-login', '/contract', '/transfer', '/validate', '/cancel', '/redirect', '/periodic', '/mode'].map((p) => [

@@ -1,17 +1,23 @@
 /**
  * The isolated checkout's thin host (`@bank-checkout/elements/frame`), alone in a page: the frame
- * it makes, the handshake (the secret only to its own frame at the BFF's exact origin, never in
- * the address), every message checked, the frame sized to its content, the kit's events
- * re-fired on the host, the warning when the BFF shares the page's origin, and its failures
- * (a BFF down, an origin refused, no answer in time): said to the page and to the payer.
+ * it makes, the handshake (the launch token only to its own frame at the BFF's exact origin,
+ * never in the address), every message checked, the frame sized to its content, the kit's events
+ * re-fired on the host, the warning when the BFF shares the page's origin, its failures (a BFF
+ * down, an origin refused, no answer in time): said to the page and to the payer, and a client
+ * secret refused.
  */
 import { expect } from '@open-wc/testing';
 import '../src/frame/frame.js';
-import { FRAME_PROTOCOL, HOST_TEXTS, type BankCheckoutFrame } from '../src/frame/frame.js';
+import { FRAME_PROTOCOL, HOST_WORDS, type BankCheckoutFrame } from '../src/frame/frame.js';
+import { FAILURE_WORDS } from '../src/frame/failure.js';
 import { loadLocale, translate } from '../src/i18n/index.js';
 import { until } from './fixtures.js';
 
 type Sent = { message: unknown; origin: string; transfer: Transferable[] };
+
+/** The host's words by language: its own up front (title, loading), then a failure's (unreachable, timeout, refused, Try again). */
+const HOST_TEXTS = Object.fromEntries(Object.entries(HOST_WORDS).map(([locale, words]) => [locale, [...words, ...FAILURE_WORDS[locale]!]]));
+const LAUNCH_TOKEN = 'lt_chk_host.0123456789abcdef0123456789abcdef0123456789a';
 
 const warnings: unknown[][] = [];
 const warn = console.warn;
@@ -21,7 +27,7 @@ function place(api: string, attrs: Record<string, string> = {}): BankCheckoutFra
   const el = document.createElement('bank-checkout') as unknown as BankCheckoutFrame;
   el.setAttribute('isolate', '');
   el.setAttribute('api', api);
-  el.setAttribute('checkout-secret', 'cs_test_secret');
+  el.setAttribute('launch-token', LAUNCH_TOKEN);
   el.setAttribute('locale', 'es');
   for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
   document.body.append(el);
@@ -56,7 +62,7 @@ describe('the isolated checkout host', () => {
     const { el, frame } = await mount(`${location.origin}/bff/`);
     expect(customElements.get('bank-checkout')!.name).to.equal('BankCheckoutFrame');
     expect(frame.src).to.equal(`${location.origin}/bff/v1/frame`);
-    expect(frame.src).not.to.contain('cs_');
+    expect(frame.src).not.to.contain('lt_');
     expect(frame.title, 'in the checkout’s language').to.equal('Pagar con tu banco');
     expect(frame.referrerPolicy).to.equal('no-referrer');
     expect(el.shadowRoot!.adoptedStyleSheets.length, 'its style is a constructed sheet, not inline').to.equal(1);
@@ -90,7 +96,8 @@ describe('the isolated checkout host', () => {
   });
 
   it('says “loading”, and each failure with Try again, in the host’s language: its title, loading and Try again as the catalogues say them', async () => {
-    expect(Object.keys(HOST_TEXTS).sort()).to.deep.equal(['ca', 'en', 'es', 'eu', 'gl']);
+    expect(Object.keys(HOST_WORDS).sort()).to.deep.equal(['ca', 'en', 'es', 'eu', 'gl']);
+    expect(Object.keys(FAILURE_WORDS).sort()).to.deep.equal(['ca', 'en', 'es', 'eu', 'gl']);
     for (const [locale, [title, loading, unreachable, timeout, refused, retry]] of Object.entries(HOST_TEXTS)) {
       await loadLocale(locale);
       expect([title, loading, retry], locale).to.deep.equal([
@@ -129,7 +136,8 @@ describe('the isolated checkout host', () => {
     const message = init!.message as Record<string, unknown>;
     expect(message.v).to.equal(1);
     expect(message.type).to.equal('init');
-    expect(message.secret).to.equal('cs_test_secret');
+    expect(message.token).to.equal(LAUNCH_TOKEN);
+    expect(message).not.to.have.property('secret');
     expect(message.locale).to.equal('es');
     expect(init!.transfer[0]).to.be.instanceOf(MessagePort);
   });
@@ -245,6 +253,52 @@ describe('the isolated checkout host', () => {
           errors.some((e) => String(e[0]).includes('ALLOWED_ORIGINS')),
           'the console names ALLOWED_ORIGINS',
         ).to.equal(true);
+      } finally {
+        console.error = error;
+      }
+    });
+
+    it('given a client secret: runs nothing, fires secret_refused, says why in the console once, and tells the payer without a Try again', async () => {
+      const errors: unknown[][] = [];
+      const error = console.error;
+      console.error = (...args: unknown[]) => void errors.push(args);
+      const requests = performance.getEntriesByType('resource').length;
+      try {
+        const details: Record<string, unknown>[] = [];
+        const onError = (e: Event) => details.push((e as CustomEvent).detail);
+        document.addEventListener('bank-checkout-error', onError);
+        // A page script swapped the launch token for a client secret it holds.
+        const el = place(location.origin);
+        el.removeAttribute('launch-token');
+        el.setAttribute('checkout-secret', 'cs_held_by_a_script');
+        const fallback = document.createElement('a');
+        fallback.slot = 'fallback';
+        fallback.href = '/pay-another-way';
+        fallback.textContent = 'Pay by card instead';
+        el.append(fallback);
+        await until(() => details.length, 'bank-checkout-error');
+        expect(details).to.deep.equal([{ checkoutId: null, code: 'secret_refused', status: null, requestId: null }]);
+        const shown = await seen(el);
+        expect(shown.text).to.equal(HOST_TEXTS.es![4]);
+        expect(shown.frame, 'no frame').to.equal(null);
+        expect(shown.fallbackShown).to.equal(true);
+        expect(el.shadowRoot!.querySelector<HTMLElement>('[part="retry"]')!.hidden, 'trying again would not help').to.equal(true);
+        // Another secret: refused again, to the page; the console said it once.
+        el.setAttribute('checkout-secret', 'cs_another');
+        await until(() => details.length === 2, 'the second refusal');
+        document.removeEventListener('bank-checkout-error', onError);
+        expect(details[1]!.code).to.equal('secret_refused');
+        expect(errors.filter((e) => String(e[0]).includes('launch token only')).length, 'said once').to.equal(1);
+        expect(el.shadowRoot!.querySelector('iframe')).to.equal(null);
+        const fetched = performance
+          .getEntriesByType('resource')
+          .slice(requests)
+          .map((r) => r.name);
+        expect(
+          fetched.filter((n) => !n.includes('/src/') && !n.includes('node_modules')),
+          'no call with it',
+        ).to.deep.equal([]);
+        await expect(el).to.be.accessible();
       } finally {
         console.error = error;
       }

@@ -11,11 +11,11 @@ import { THEME_VARS, isDevelopmentHost, readFrameMessage, readHostMessage } from
 const theme = (vars: Record<string, string>, colorScheme = 'light') => ({ vars, colorScheme });
 
 describe('messages from the host (read by the frame)', () => {
-  it('takes an init with a secret, settings and a theme of the kit’s own properties', () => {
+  it('takes an init with a launch token, settings and a theme of the kit’s own properties', () => {
     const init = {
       v: 1,
       type: 'init',
-      secret: 'cs_x',
+      token: 'lt_chk_1.x',
       locale: 'es',
       mode: null,
       pollInterval: 5000,
@@ -26,16 +26,16 @@ describe('messages from the host (read by the frame)', () => {
     assert.ok(readHostMessage({ v: 1, type: 'update', locale: 'ca' }));
   });
 
-  it('refuses other versions, types, missing or oversized secrets, and bad settings', () => {
+  it('refuses other versions, types, missing or oversized tokens, and bad settings', () => {
     for (const bad of [
       null,
       'init',
       [],
-      { v: 2, type: 'init', secret: 'cs_x' },
-      { v: '1', type: 'init', secret: 'cs_x' },
+      { v: 2, type: 'init', token: 'lt_x' },
+      { v: '1', type: 'init', token: 'lt_x' },
       { v: 1, type: 'init' },
-      { v: 1, type: 'init', secret: '' },
-      { v: 1, type: 'init', secret: 'x'.repeat(513) },
+      { v: 1, type: 'init', token: '' },
+      { v: 1, type: 'init', token: 'x'.repeat(513) },
       { v: 1, type: 'eval', code: '1' },
       { v: 1, type: 'update', locale: 7 },
       { v: 1, type: 'update', pollInterval: -1 },
@@ -119,10 +119,11 @@ describe('development hosts (where ignored messages are logged)', () => {
 });
 
 describe('the launch token and the refused theme values', () => {
-  it('an init carries exactly one of a launch token or a client secret', () => {
+  it('an init carries a launch token, never a client secret', () => {
     assert.equal(readHostMessage({ v: 1, type: 'init', token: 'lt_chk_1.x' })?.type, 'init');
-    assert.equal(readHostMessage({ v: 1, type: 'init', secret: 'cs_x' })?.type, 'init');
+    assert.equal(readHostMessage({ v: 1, type: 'init', secret: 'cs_x' }), null, 'a client secret alone');
     assert.equal(readHostMessage({ v: 1, type: 'init', token: 'lt_chk_1.x', secret: 'cs_x' }), null, 'both');
+    assert.equal(readHostMessage({ v: 1, type: 'init', token: 'lt_chk_1.x', secret: null }), null, 'a secret of any value');
     assert.equal(readHostMessage({ v: 1, type: 'init' }), null, 'neither');
     assert.equal(readHostMessage({ v: 1, type: 'init', token: '' }), null);
     assert.equal(readHostMessage({ v: 1, type: 'init', token: 'x'.repeat(513) }), null);

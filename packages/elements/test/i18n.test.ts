@@ -7,6 +7,7 @@ import { enChallenge } from '../src/i18n/en-challenge.js';
 import { enPeriodic } from '../src/i18n/en-periodic.js';
 import { enSteps } from '../src/i18n/en-steps.js';
 import { enExtras } from '../src/i18n/en-extras.js';
+import { enFrame } from '../src/i18n/en-frame.js';
 // The steps' texts, registered as the steps' file does when it runs (the tests below use them).
 import '../src/i18n/steps.js';
 import { es as esUpFront } from '../src/i18n/es.js';
@@ -14,6 +15,7 @@ import { esChallenge } from '../src/i18n/es-challenge.js';
 import { esPeriodic } from '../src/i18n/es-periodic.js';
 import { esSteps } from '../src/i18n/es-steps.js';
 import { esExtras } from '../src/i18n/es-extras.js';
+import { esFrame } from '../src/i18n/es-frame.js';
 import { ca } from '../src/i18n/ca.js';
 import { eu } from '../src/i18n/eu.js';
 import { gl } from '../src/i18n/gl.js';
@@ -22,8 +24,8 @@ import { NATIVE_ERROR_CODES } from '@bank-checkout/provider';
 import { API_ERROR_CODES, BFF_ERROR_CODES, CLIENT_ERROR_CODES, MERCHANT_ERROR_CODES, PROVIDER_ERROR_CODES } from '@bank-checkout/contract';
 
 /** English and Spanish whole: what a page loads up front, and the parts the forms and the extras bring. */
-const en: Catalogue = { ...enUpFront, ...enSteps, ...enChallenge, ...enPeriodic, ...enExtras };
-const es: Catalogue = { ...esUpFront, ...esSteps, ...esChallenge, ...esPeriodic, ...esExtras };
+const en: Catalogue = { ...enUpFront, ...enSteps, ...enChallenge, ...enPeriodic, ...enExtras, ...enFrame };
+const es: Catalogue = { ...esUpFront, ...esSteps, ...esChallenge, ...esPeriodic, ...esExtras, ...esFrame };
 const catalogues = { en, es, ca, eu, gl } as const;
 const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -70,7 +72,7 @@ describe('catalogues', () => {
 });
 
 describe('the contract’s error codes', () => {
-  it('each one a payer may meet has a text in English and Spanish: its own, or the generic one for the listed faults', () => {
+  it('each one a payer may meet has a text in English and Spanish: its own (up front, or with the isolated frame’s page for what only it meets), or the generic one for the listed faults', () => {
     const merchantOnly: readonly string[] = MERCHANT_ERROR_CODES;
     const payer = [...new Set([...API_ERROR_CODES, ...BFF_ERROR_CODES, ...PROVIDER_ERROR_CODES, ...CLIENT_ERROR_CODES])].filter(
       (c) => !merchantOnly.includes(c),
@@ -90,6 +92,7 @@ describe('the contract’s error codes', () => {
       'frame_unreachable',
       'frame_timeout',
       'frame_refused',
+      'secret_refused',
       'unavailable',
       'store_unavailable',
       'origin_refused',
@@ -97,12 +100,15 @@ describe('the contract’s error codes', () => {
       'handoff_expired',
       'internal',
     ];
+    // Only the isolated frame meets these: its page brings their texts (en-frame.ts).
+    registerTexts({ en: enFrame, es: esFrame });
     for (const code of payer) {
       const key = errorKey(code);
       assert.equal(key, generic.includes(code) ? 'error.generic' : `error.${code}`, code);
+      const frame = Object.hasOwn(enFrame, key);
       for (const [name, cat] of [
-        ['en', enUpFront],
-        ['es', esUpFront],
+        ['en', frame ? enFrame : enUpFront],
+        ['es', frame ? esFrame : esUpFront],
       ] as const)
         assert.ok((cat as Record<string, string>)[key], `${code} in ${name}`);
     }
@@ -174,22 +180,14 @@ describe('source rules', () => {
     readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : n.endsWith('.ts') ? [join(dir, n)] : []));
   const sources = files(src).map((f) => ({ f, text: readFileSync(f, 'utf8') }));
 
-  it('uses no styleMap, inline style, eval, Function, unsafeHTML or storage other than the bank id', () => {
+  it('uses no styleMap, inline style, eval, Function, unsafeHTML or storage other than the bank id and the frame’s key pairs', () => {
     assert.ok(sources.length >= 15);
     for (const { f, text } of sources) {
-      for (const banned of [
-        /styleMap/,
-        /\bstyle=/,
-        /\beval\(/,
-        /new Function\(/,
-        /unsafeHTML/,
-        /unsafeCSS/,
-        /sessionStorage/,
-        /document\.cookie/,
-        /indexedDB/,
-      ]) {
+      for (const banned of [/styleMap/, /\bstyle=/, /\beval\(/, /new Function\(/, /unsafeHTML/, /unsafeCSS/, /sessionStorage/, /document\.cookie/]) {
         assert.ok(!banned.test(text), `${f} uses ${banned}`);
       }
+      // The isolated frame keeps its non-extractable key pairs there, and nothing else does.
+      if (!f.endsWith('frame/keys.ts')) assert.ok(!/indexedDB/.test(text), `${f} uses indexedDB`);
       if (!f.endsWith('logic/banks.ts')) assert.ok(!/localStorage/.test(text), `${f} touches localStorage`);
     }
   });

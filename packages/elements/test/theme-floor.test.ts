@@ -89,6 +89,44 @@ describe('the theme floor', () => {
       assert.deepEqual(refusedNames({ [name!]: value! }), [name], `${name}: ${value}`);
   });
 
+  it('refuses opacity, filters and transforms, and fonts that draw symbols instead of the amount and the payee', () => {
+    for (const [name, value] of [
+      ['--bank-color-text', 'opacity(0.1)'],
+      ['--bank-font-family', 'opacity'],
+      ['--bank-color-primary', 'blur(4px)'],
+      ['--bank-color-text', 'drop-shadow(0 0 0 red)'],
+      ['--bank-color-background', 'invert(1)'],
+      ['--bank-max-width', 'scale(0.1)'],
+      ['--bank-padding', 'translateX(-9999px)'],
+      ['--bank-radius', 'rotate(180deg)'],
+      ['--bank-spacing', 'matrix3d(1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1)'],
+      ['--bank-color-muted', 'Hue-Rotate (90deg)'],
+    ])
+      assert.deepEqual(refusedNames({ [name!]: value! }), [name], `${name}: ${value}`);
+    for (const fonts of [
+      'Wingdings, sans-serif',
+      "'Wingdings 3'",
+      'Webdings',
+      'Symbol',
+      '"Zapf Dingbats", serif',
+      'ITC Zapf Dingbats',
+      'Marlett',
+      'Segoe MDL2 Assets',
+      'Material Icons',
+      'Font Awesome 6 Free',
+      'Noto Color Emoji, sans-serif',
+      'Redacted Script',
+      'Flow Block',
+    ]) {
+      const { refused } = themeFloor({ '--bank-font-family': fonts }, { dark: false });
+      assert.equal(refused.length, 1, fonts);
+      assert.match(refused[0]!.reason, /symbol, icon or redaction font/, fonts);
+    }
+    // Text fonts pass, whatever their names say besides.
+    for (const fonts of ["'Inter', system-ui, sans-serif", 'Georgia, serif', 'Source Sans 3', 'Symbola Text Italic'.replace('Symbola ', ''), 'Roboto Flex'])
+      assert.deepEqual(refusedNames({ '--bank-font-family': fonts }), [], fonts);
+  });
+
   it('reads colours the browser resolves for it, when given the resolver', () => {
     assert.deepEqual(themeFloor({ '--bank-color-text': 'navy' }, { dark: false, resolveColor: () => 'rgb(0, 0, 128)' }).refused, []);
     assert.deepEqual(refusedNames({ '--bank-color-text': 'navy' }), ['--bank-color-text'], 'without it, unknown');

@@ -140,16 +140,19 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
     /** The launch after this redemption: the token spent, the key given, bound to `jkt`. */
     const redeemed = (before: LaunchRecord, sameBrowser: boolean): LaunchRecord => {
       const earlier = [...(before.keyHashes ?? []), ...(before.keyHash && !before.keyHashes ? [before.keyHash] : [])];
+      const kept = sameBrowser ? [...earlier, keyHash].slice(-TABS_KEPT) : [keyHash];
+      // The keys no longer good (another browser's frames, or this browser's oldest tab past the
+      // ones kept) are remembered, so that their frames are told where the payment went.
+      const dropped = earlier.filter((h) => !kept.includes(h));
       return {
         ...before,
         tokenHash: null,
         keyHash,
         keyJkt: jkt,
-        keyHashes: sameBrowser ? [...earlier, keyHash].slice(-TABS_KEPT) : [keyHash],
+        keyHashes: kept,
         redeemedAt: at,
         usedHashes: [...before.usedHashes, hash].slice(-USED_KEPT),
-        // The keys of another browser's frames are remembered, so that they are told where the payment went.
-        ...(!sameBrowser && earlier.length ? { replacedKeyHashes: [...(before.replacedKeyHashes ?? []), ...earlier].slice(-USED_KEPT) } : {}),
+        ...(dropped.length ? { replacedKeyHashes: [...(before.replacedKeyHashes ?? []), ...dropped].slice(-USED_KEPT) } : {}),
       };
     };
     const spent = (r: CheckoutRecord) => {
@@ -186,7 +189,7 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
     const current = launch?.keyHashes ?? (launch?.keyHash ? [launch.keyHash] : []);
     if (current.some((h) => sameHash(h, hash))) return rec;
     if (launch?.replacedKeyHashes?.some((h) => sameHash(h, hash)))
-      throw new ApiError(409, 'opened_elsewhere', 'This checkout was opened again in another window; it continues there.');
+      throw new ApiError(409, 'opened_elsewhere', 'This checkout was opened in another browser; it continues there.');
     throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
   }
 

@@ -246,7 +246,10 @@ export class ChallengeForm implements ReactiveController {
     const values = this.fields.collect(typed);
     if (!values) return;
     for (const v of validations) if (v.type === 6) values[v.fieldId] = INDIRECT_SIGNED_VALUE;
-    this.fields.clear();
+    // While the payer cannot see the whole payment the isolated frame's client refuses to send
+    // it (and says why): the codes typed stay for the next try.
+    const client = this.host.checkout()?.client;
+    if (!client?.confirmable || (await client.confirmable())) this.fields.clear();
     this.setNotYet(false);
     const sent = ChallengeForm.keyOf(round, validations);
     const next: CheckoutView | null = await this.host.run((client) => client.validate({ values }));

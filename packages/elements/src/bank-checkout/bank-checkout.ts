@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { ContextProvider } from '@lit/context';
-import type { BankView, CheckoutMode, CheckoutView } from '@bank-checkout/contract';
+import type { BankView, CheckoutMode, CheckoutStart, CheckoutView } from '@bank-checkout/contract';
 import { createCheckoutClient, type CheckoutClient } from '../client.js';
 import { checkoutContext, type StepAction } from '../context.js';
 import type { BankCheckoutElement, BankSelectDetail } from '../events.js';
@@ -36,14 +36,14 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * @summary Embeddable pay-by-bank checkout.
  * @fires bank-checkout-step - The checkout moved to another step; detail `{checkoutId, state, previous, funnel, bankId?}` (`funnel`: the payer's funnel step it counts as: `started`, `bank`, `signed-in`, `confirmed`, `paid`, or null).
  * @fires bank-checkout-complete - Once, when the payment ended; detail `{checkoutId, outcome, code}`.
- * @fires bank-checkout-error - A call failed or the BFF answered with an error; detail `{checkoutId, code, status, requestId}`. Isolated, also when the frame cannot be shown: `code` is `frame_unreachable` (the BFF cannot be reached), `frame_refused` (it refuses this page's origin) or `frame_timeout` (no answer within `frame-timeout`), and `checkoutId` null.
+ * @fires bank-checkout-error - A call failed or the BFF answered with an error; detail `{checkoutId, code, status, requestId}`. `frame_hidden`: the isolated frame refused the payer's confirmation while it was not fully visible. Isolated, also when the frame cannot be shown: `code` is `frame_unreachable` (the BFF cannot be reached), `frame_refused` (it refuses this page's origin), `frame_timeout` (no answer within `frame-timeout`) or `secret_refused` (given `checkout-secret`: an isolated checkout opens with a launch token only, and runs nothing), and `checkoutId` null.
  * @csspart base - The checkout's frame.
  * @csspart sandbox-banner - The test-mode banner.
  * @csspart summary - Amount and payee, with the details (account, concept, reference) on demand.
  * @csspart summary-details - The disclosure of the payment's details.
  * @csspart amount - The amount.
  * @csspart notice - A message about a failed call.
- * @csspart status - "Loading…" before the checkout shows; then "Contacting your bank…" while a call is in flight, for screen readers only (the step dims meanwhile, so nothing moves).
+ * @csspart status - "Loading…" before the checkout shows; then "Contacting your bank…" while a call is in flight, for screen readers only (the step dims meanwhile, so nothing moves); shown to everyone, "Confirming with your bank…" while the payment's confirmation is with the bank (the step's inputs stay disabled until it is done).
  * @csspart modes - The choice of how to pay (when the merchant allowed several modes); once chosen, one line.
  * @csspart modes-change - "Change" on the one line of the chosen way to pay.
  * @csspart step - The current step.
@@ -67,7 +67,10 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
 export class BankCheckout extends BankBase {
   static override styles = [...elementStyles, checkoutStyles];
 
-  /** The checkout's client secret, sent only in the `X-Checkout-Secret` header (inline checkouts: the weaker mode). */
+  /**
+   * The checkout's client secret, sent only in the `X-Checkout-Secret` header (inline checkouts:
+   * the weaker mode). An isolated element refuses it (`secret_refused`) and runs nothing.
+   */
   @property({ attribute: 'checkout-secret' }) checkoutSecret = '';
   /**
    * The single-use launch token of an isolated checkout (the recommended mode), from the
@@ -85,6 +88,13 @@ export class BankCheckout extends BankBase {
   @property() mode?: CheckoutMode;
   /** A ready client instead of `api`, `checkout-secret` and `fetch`. */
   @property({ attribute: false }) client?: CheckoutClient;
+  /**
+   * The first screen, when the page already has it (the isolated frame gets it with its launch):
+   * the view and, when it opens on the bank list, the list. Read once, when the checkout starts:
+   * no call is made for them.
+   */
+  @property({ attribute: false }) initial?: CheckoutStart;
+
   /** The clock of the validation countdown and of the background checks. */
   @property({ attribute: false }) clock: Clock = systemClock;
   /**
@@ -152,6 +162,11 @@ export class BankCheckout extends BankBase {
 
   /** Reads the checkout again (read-only, safe to repeat). */
   readonly refresh = (): Promise<void> => this.checkout.refresh();
+  /**
+   * Reads the checkout again in the background, as when another window may have moved it on (no
+   * busy state; skipped while an action runs); a step changed meanwhile is said and shown.
+   */
+  readonly check = (): Promise<void> => this.checkout.check();
   /** Runs one action; after a failed call the view is read again, as the call may have changed it. */
   readonly run = (action: StepAction): Promise<CheckoutView | null> => this.checkout.run(action);
 
@@ -219,18 +234,15 @@ export class BankCheckout extends BankBase {
 
   /** In isolated mode: the frame shows the checkout; this element only hosts it. */
   private async runIsolated(): Promise<void> {
-    const { IsolatedCheckout, hostTexts } = await loadFrameHost();
+    const { IsolatedCheckout } = await loadFrameHost();
     if (!this.isConnected) return;
     this.isolated ??= new IsolatedCheckout(
       this,
       this.renderRoot as ShadowRoot,
       () => this,
       (url) => this.navigate(url),
-      // The catalogues' words, and the host's own for why the frame could not show.
-      () => {
-        const [, , ...failures] = hostTexts(this.resolvedLocale);
-        return [this.t('frame.title'), this.t('frame.loading'), failures[0], failures[1], failures[2], this.t('action.retry')];
-      },
+      // The catalogues' words (a failure's come with the host's failure chunk).
+      () => [this.t('frame.title'), this.t('frame.loading')],
     );
     this.isolated.connect();
     this.isolated.update();
@@ -265,7 +277,9 @@ export class BankCheckout extends BankBase {
     const client =
       this.client ??
       (this.api && this.checkoutSecret ? createCheckoutClient({ api: this.api, secret: this.checkoutSecret, ...(fetch ? { fetch } : {}) }) : null);
-    this.checkout.start(client);
+    const first = this.initial;
+    this.initial = undefined;
+    this.checkout.start(client, first);
     // In a language whose amounts need Intl (English and Spanish do without), the page's first
     // number format reads Intl's data (tens of ms): now, while the first call is on its way.
     if (client) formatCents(0, 'EUR', this.resolvedLocale);
@@ -518,9 +532,9 @@ export class BankCheckout extends BankBase {
 
   override render() {
     if (this.isolating) return nothing;
-    const { view: v, notice, loadError, busy } = this.checkout;
+    const { view: v, notice, loadError, busy, confirming } = this.checkout;
     const body = v
-      ? html`${summaryTemplate(v, this.tr, this.resolvedLocale)} ${notice ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}
+      ? html`${notice && !confirming ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}
           ${this.extra(html`<bank-rail-offer .bank=${this.triedBank}></bank-rail-offer>`)}
           ${this.renderModes(v)}
           ${'bank' in v.step && v.step.bank.label && v.state !== 'login' ? html`<p class="bank-name" part="bank">${this.t('step.bank', { bank: v.step.bank.label })}</p>` : nothing}
@@ -531,9 +545,14 @@ export class BankCheckout extends BankBase {
       : loadError
         ? html`<div class="step" part="step"><bank-result status="error" .code=${loadError.code}></bank-result></div>`
         : nothing;
+    // One status line (a polite live region, kept in the page): "Loading…" before the checkout
+    // shows; then, for screen readers only, "Contacting your bank…" while a call is on its way;
+    // shown to everyone, "Confirming with your bank…" while the payment is being confirmed.
+    const status = confirming ? this.t('status.confirming') : busy ? this.t(v ? 'status.busy' : 'status.loading') : '';
     return html`<div class="checkout" part="base" lang=${this.resolvedLocale} aria-busy=${busy ? 'true' : 'false'}>
-      ${v?.sandbox ? html`<p class="notice" part="sandbox-banner">${this.t('sandbox.banner')}</p>` : nothing} ${body}
-      <p class=${v ? 'status sr-only' : 'status'} role="status" part="status">${busy ? this.t(v ? 'status.busy' : 'status.loading') : ''}</p>
+      ${v?.sandbox ? html`<p class="notice" part="sandbox-banner">${this.t('sandbox.banner')}</p>` : nothing} ${v ? summaryTemplate(v, this.tr, this.resolvedLocale) : nothing}
+      <p class=${!v ? 'status' : confirming ? 'status notice' : 'status sr-only'} role="status" part="status">${status}</p>
+      ${body}
     </div>`;
   }
 }

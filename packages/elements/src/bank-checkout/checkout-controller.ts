@@ -5,7 +5,7 @@
  * the checkout changes, answers still on their way for the old one are dropped.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { BankGroupView, BanksResponse, CheckoutView } from '@bank-checkout/contract';
+import type { BankGroupView, BanksResponse, CheckoutStart, CheckoutView } from '@bank-checkout/contract';
 import { CheckoutApiError, type CheckoutClient } from '../client.js';
 import type { StepAction } from '../context.js';
 import { emit, isOutcome, stepDetail } from '../events.js';
@@ -36,6 +36,7 @@ export interface CheckoutHooks {
 }
 
 const notice = (e: CheckoutApiError, retry = canRetry('error', e.code)): Notice => ({ key: errorKey(e.code), retry });
+const oneMoment: Notice = { key: 'status.oneMoment', retry: false };
 /** The checkout moved on in another window (or tab) of the payer. */
 const movedOn: Notice = { key: errorKey('stale_step'), retry: false };
 
@@ -47,6 +48,9 @@ const movedOn: Notice = { key: errorKey('stale_step'), retry: false };
 const isBusyLine = (e: CheckoutApiError): boolean => e.status === 503 || e.code === 'checkout_busy';
 /** This page can no longer open the checkout: it is gone, or it goes on in another window. */
 const lost = (e: CheckoutApiError): boolean => e.status === 401 || e.status === 404 || e.code === 'opened_elsewhere';
+
+/** The client's calls that move the payer's money: the transfer's start and the answer to its validations. */
+const movesMoney = (name: unknown) => name === 'transfer' || name === 'validate';
 
 const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -84,6 +88,13 @@ export class CheckoutController implements ReactiveController {
   busyDelaysMs: readonly number[] = [1_000, 2_000, 3_000, 5_000, 8_000, 8_000, 8_000];
   /** The payer finishes at the bank's page on another device: this page stays and waits for the result. */
   stay = false;
+  /**
+   * The payer's payment is being confirmed with the bank: a transfer or a validation is in
+   * flight, or answered that the BFF's store could not take its answer yet (503). "Confirming
+   * with your bank…" shows meanwhile, never an error.
+   */
+  confirming = false;
+
   /** Aborted when the checkout changes or the element leaves the page. */
   signal: AbortSignal = new AbortController().signal;
 
@@ -100,8 +111,11 @@ export class CheckoutController implements ReactiveController {
     host.addController(this);
   }
 
-  /** Forgets the old checkout and loads the one of `client`. */
-  start(client: CheckoutClient | null): void {
+  /**
+   * Forgets the old checkout and loads the one of `client`; with `first` (its view and bank
+   * list, as the isolated frame's redemption answered them), shows that without a call.
+   */
+  start(client: CheckoutClient | null, first?: CheckoutStart | null): void {
     this.client = client;
     this.view = null;
     this.groups = null;
@@ -110,7 +124,11 @@ export class CheckoutController implements ReactiveController {
     this.leaving = false;
     this.stay = false;
     this.renew();
-    if (client) void this.refresh();
+    if (!client) return;
+    if (!first) return void this.refresh();
+    this.groups = first.banks?.groups ?? null;
+    this.apply(first.view, false);
+    this.hooks.settled();
   }
 
   /** Back on the page after leaving it mid-call: what was dropped is read again. */
@@ -152,6 +170,7 @@ export class CheckoutController implements ReactiveController {
     this.signal = this.abort.signal;
     this.pending = 0;
     this.busy = false;
+    this.confirming = false;
     this.notice = null;
     this.groupsFor = null;
     this.host.requestUpdate();
@@ -168,7 +187,7 @@ export class CheckoutController implements ReactiveController {
     }
   }
 
-  private set(changes: Partial<Pick<CheckoutController, 'view' | 'groups' | 'busy' | 'loadError' | 'notice'>>): void {
+  private set(changes: Partial<Pick<CheckoutController, 'view' | 'groups' | 'busy' | 'loadError' | 'notice' | 'confirming'>>): void {
     Object.assign(this, changes);
     this.host.requestUpdate();
   }
@@ -205,7 +224,7 @@ export class CheckoutController implements ReactiveController {
       if (signal.aborted) return;
       let e = asApiError(err);
       if (!quiet && isBusyLine(e)) {
-        const waited = await this.waitOut(client, signal);
+        const waited = await this.waitOut(client, signal, false);
         if (signal.aborted) return;
         if (!(waited instanceof CheckoutApiError)) {
           this.loadError = null;
@@ -232,8 +251,10 @@ export class CheckoutController implements ReactiveController {
     if (!client || this.busy) return null;
     const signal = this.signal;
     this.set({ busy: true, notice: null });
+    /** The action reached for a call that moves the money. */
+    let money = false;
     try {
-      const view = await this.track(action(client));
+      const view = await this.track(action(new Proxy(client, { get: (target, key) => ((money ||= movesMoney(key)), Reflect.get(target, key)) })));
       if (signal.aborted) return null;
       this.busy = false;
       this.apply(view, true);
@@ -256,21 +277,14 @@ export class CheckoutController implements ReactiveController {
         return null;
       }
       if (isBusyLine(e)) {
-        // The action may or may not have been applied: what the checkout says now decides.
+        // The action may or may not have been applied: what the checkout says now decides. A
+        // payment's confirmation the store could not record yet is being confirmed, not failed.
         this.set({ busy: true });
-        const waited = await this.waitOut(client, signal);
-        if (signal.aborted) return null;
-        if (!(waited instanceof CheckoutApiError)) {
-          this.busy = false;
-          this.apply(waited, true);
-          if (focus) this.hooks.focus();
-          return waited;
-        }
-        this.report(waited);
-        this.set({ busy: false, notice: notice(waited) });
-        return null;
+        const waited = await this.waitOut(client, signal, money && e.status === 503);
+        return signal.aborted ? null : this.waited(waited, true, focus);
       }
-      if (e.code !== 'rate_limited' && e.code !== 'validation_failed') await this.refresh();
+      // Refused before it was sent (frame_hidden), or as sent: the checkout did not change.
+      if (e.code !== 'rate_limited' && e.code !== 'validation_failed' && e.code !== 'frame_hidden') await this.refresh();
       if (signal.aborted) return null;
       // The view tells the story itself when it carries the same error or reached an outcome.
       const v = this.view;
@@ -284,28 +298,61 @@ export class CheckoutController implements ReactiveController {
   }
 
   /**
-   * While the line is busy: "one moment" shows, and the checkout is read again after each of
-   * `busyDelaysMs` until it answers. The view it gives, or the last error (also any error that
-   * is not a busy line).
+   * While the line is busy (503, 409 `checkout_busy`) or a call is with the bank (the view's
+   * `inFlight`): the checkout is read again after each of `busyDelaysMs` until it answers with
+   * no call in flight. The view it gives, or the last error (at once, an error that is not a busy
+   * line). Confirming a payment (`confirming`: a transfer or a validation in flight, or answered
+   * 503), "Confirming with your bank…" shows, and the reads go on at the last pace, through busy
+   * lines and a lost connection, until the call is done: the bank may have moved the money.
+   * Otherwise "one moment" shows, and after the last wait the last answer is given.
    */
-  private async waitOut(client: CheckoutClient, signal: AbortSignal): Promise<CheckoutView | CheckoutApiError> {
-    this.set({ notice: { key: 'status.oneMoment', retry: false } });
-    let last = new CheckoutApiError(503, 'store_unavailable', 'busy');
-    try {
-      for (const ms of this.busyDelaysMs) {
-        await pause(ms, signal);
-        if (signal.aborted) return last;
-        try {
-          return await this.track(client.checkout());
-        } catch (err) {
-          last = asApiError(err);
-          if (!isBusyLine(last)) return last;
-        }
+  private async waitOut(client: CheckoutClient, signal: AbortSignal, confirming: boolean): Promise<CheckoutView | CheckoutApiError> {
+    const delays = this.busyDelaysMs;
+    let last: CheckoutView | CheckoutApiError = new CheckoutApiError(503, 'store_unavailable', 'busy');
+    for (let i = 0; confirming || i < delays.length; i++) {
+      this.set(confirming ? { confirming, notice: null } : { notice: oneMoment });
+      await pause(delays[Math.min(i, delays.length - 1)] ?? 0, signal);
+      if (signal.aborted) return last;
+      try {
+        last = await this.track(client.checkout());
+        if (!last.inFlight) break;
+        confirming ||= movesMoney(last.inFlight);
+      } catch (err) {
+        last = asApiError(err);
+        if (!isBusyLine(last) && (!confirming || last.status)) break;
       }
-      return last;
-    } finally {
-      if (!signal.aborted && this.notice?.key === 'status.oneMoment') this.set({ notice: null });
     }
+    this.set({ confirming: false, ...(this.notice === oneMoment ? { notice: null } : {}) });
+    return last;
+  }
+
+  /** What a wait (waitOut) came to: the view it read, shown; or its error, told. Ends the busy state. */
+  private waited(got: CheckoutView | CheckoutApiError, fromAction: boolean, focus: boolean): CheckoutView | null {
+    this.set({ busy: false });
+    if (got instanceof CheckoutApiError) {
+      this.report(got);
+      if (lost(got)) this.lose(got);
+      else this.set({ notice: notice(got) });
+      return null;
+    }
+    const before = this.view;
+    this.apply(got, fromAction);
+    if (focus || (before && stepKey(before) !== stepKey(got))) this.hooks.focus();
+    return got;
+  }
+
+  /**
+   * A view says a call is with the bank (another window's, or this page's before a reload): once
+   * the call that brought the view has settled, the step waits, busy, and the checkout is read
+   * again until the call is done.
+   */
+  private async follow(inFlight: string): Promise<void> {
+    await null;
+    const { client, signal } = this;
+    if (!client || this.busy) return;
+    this.set({ busy: true });
+    const got = await this.waitOut(client, signal, movesMoney(inFlight));
+    if (!signal.aborted) this.waited(got, false, false);
   }
 
   /** Loads the bank groups once per checkout. */
@@ -356,5 +403,6 @@ export class CheckoutController implements ReactiveController {
       this.hooks.navigate(view.step.url);
     }
     this.hooks.applied(view, before, fromAction);
+    if (view.inFlight && !isOutcome(view.state)) void this.follow(view.inFlight);
   }
 }

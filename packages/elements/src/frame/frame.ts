@@ -16,12 +16,11 @@ export {
   IsolatedCheckout,
   readTheme,
   bffOrigin,
-  probeBff,
-  hostTexts,
-  HOST_TEXTS,
+  hostWords,
+  HOST_WORDS,
   FRAME_TIMEOUT_MS,
   type IsolatedSource,
-  type HostTexts,
+  type HostWords,
   type HostState,
   type FrameFailureCode,
 } from './host.js';
@@ -31,7 +30,6 @@ export {
   FRAME_EVENTS,
   THEME_VARS,
   readFrameMessage,
-  readHostMessage,
   type FrameMessage,
   type HostMessage,
   type FrameTheme,
@@ -48,9 +46,10 @@ const ATTRIBUTES = ['api', 'launch-token', 'checkout-secret', 'locale', 'mode', 
  * When the frame cannot be shown (the BFF unreachable, this page's origin refused, no answer
  * within `frame-timeout` ms: 10 s), it fires `bank-checkout-error` with `code`
  * `frame_unreachable`, `frame_refused` or `frame_timeout`, and shows the payer why with Try
- * again, above the shop's own `slot="fallback"` content.
+ * again, above the shop's own `slot="fallback"` content. Given a client secret
+ * (`checkout-secret`) it runs nothing: `secret_refused` (the frame runs launch tokens only).
  *
- * @fires bank-checkout-error - A call failed, or the frame could not be shown (`frame_unreachable`, `frame_refused`, `frame_timeout`); detail `{checkoutId, code, status, requestId}`.
+ * @fires bank-checkout-error - A call failed, the payer's confirmation was refused while the frame was not fully visible (`frame_hidden`), the frame could not be shown (`frame_unreachable`, `frame_refused`, `frame_timeout`), or it was given a client secret (`secret_refused`); detail `{checkoutId, code, status, requestId}`.
  * @csspart frame - The iframe the checkout runs in.
  * @csspart placeholder - What shows, and is announced, while the frame loads.
  * @csspart failure - Why the frame could not be shown, with Try again (an alert).
@@ -81,7 +80,10 @@ export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
   set launchToken(v: string) {
     this.setAttribute('launch-token', v);
   }
-  /** An inline checkout's client secret (the weaker mode: any script of the page can use it). */
+  /**
+   * Refused: an isolated checkout opens with a launch token only. Given a client secret, it runs
+   * nothing, fires `bank-checkout-error` with `secret_refused` and says why in the console.
+   */
   get checkoutSecret(): string {
     return this.getAttribute('checkout-secret') ?? '';
   }

@@ -6,71 +6,41 @@
  * back as the same DOM events the inline checkout fires; the frame is sized to its content; a
  * theme value the frame refused is reported here, as a console warning.
  */
-import { FRAME_PROTOCOL, THEME_VARS, isDevelopmentHost, readFrameMessage, type FrameSettings, type FrameTheme, type HostMessage } from './messages.js';
+import {
+  FRAME_PROTOCOL,
+  THEME_VARS,
+  byLanguage,
+  isDevelopmentHost,
+  readFrameMessage,
+  type FrameSettings,
+  type FrameTheme,
+  type HostMessage,
+} from './messages.js';
 
 /**
- * The host's own words, by language: the frame's title, what it says while the frame loads, why
- * the frame could not be shown (one sentence per failure), and "Try again". The host has no
- * catalogues (it stays small); these are the catalogues' `frame.title`, `frame.loading`,
- * `error.frame_unreachable`, `error.frame_timeout`, `error.frame_refused` and `action.retry` (a
- * test keeps them equal).
+ * The host's own words up front, by language: the frame's title and what it says while the
+ * frame loads (the catalogues' `frame.title` and `frame.loading`: a test keeps them equal). Why
+ * the frame could not be shown comes with what only a failure needs (failure.ts), on demand.
  */
-export type HostTexts = readonly [title: string, loading: string, unreachable: string, timeout: string, refused: string, retry: string];
+export type HostWords = readonly [title: string, loading: string];
 
-export const HOST_TEXTS: Readonly<Record<string, HostTexts>> = {
-  en: [
-    'Pay by bank',
-    'Loading the payment…',
-    'The payment service cannot be reached. Check your connection and try again.',
-    'The payment is taking too long to load.',
-    'The payment cannot be shown on this page.',
-    'Try again',
-  ],
-  es: [
-    'Pagar con tu banco',
-    'Cargando el pago…',
-    'No se puede conectar con el servicio de pago. Revisa tu conexión e inténtalo de nuevo.',
-    'El pago tarda demasiado en cargar.',
-    'El pago no se puede mostrar en esta página.',
-    'Reintentar',
-  ],
-  ca: [
-    'Paga amb el teu banc',
-    "S'està carregant el pagament…",
-    'No es pot connectar amb el servei de pagament. Revisa la connexió i torna-ho a provar.',
-    'El pagament triga massa a carregar-se.',
-    'El pagament no es pot mostrar en aquesta pàgina.',
-    'Torna-ho a provar',
-  ],
-  eu: [
-    'Ordaindu zure bankuarekin',
-    'Ordainketa kargatzen…',
-    'Ezin da ordainketa-zerbitzuarekin konektatu. Egiaztatu konexioa eta saiatu berriro.',
-    'Ordainketa kargatzeak gehiegi irauten du.',
-    'Ordainketa ezin da orri honetan erakutsi.',
-    'Saiatu berriro',
-  ],
-  gl: [
-    'Pagar co teu banco',
-    'Cargando o pagamento…',
-    'Non se pode conectar co servizo de pagamento. Revisa a túa conexión e téntao de novo.',
-    'O pagamento tarda demasiado en cargar.',
-    'O pagamento non se pode amosar nesta páxina.',
-    'Tentar de novo',
-  ],
+export const HOST_WORDS: Readonly<Record<string, HostWords>> = {
+  en: ['Pay by bank', 'Loading the payment…'],
+  es: ['Pagar con tu banco', 'Cargando el pago…'],
+  ca: ['Paga amb el teu banc', "S'està carregant el pagament…"],
+  eu: ['Ordaindu zure bankuarekin', 'Ordainketa kargatzen…'],
+  gl: ['Pagar co teu banco', 'Cargando o pagamento…'],
 };
 
-/** The texts for a locale (as given, then its language, then the browser's languages, then English). */
-export function hostTexts(locale: string | null | undefined): HostTexts {
-  for (const tag of [locale, ...navigator.languages]) {
-    const t = tag && (HOST_TEXTS[tag.toLowerCase()] ?? HOST_TEXTS[tag.toLowerCase().split(/[-_]/)[0]!]);
-    if (t) return t;
-  }
-  return HOST_TEXTS.en!;
-}
+/** The words for a locale (as given, then its language, then the browser's languages, then English). */
+export const hostWords = (locale: string | null | undefined): HostWords => byLanguage(HOST_WORDS, locale);
 
-/** Why the frame could not be shown: the code of the `bank-checkout-error` the host fires. */
-export type FrameFailureCode = 'frame_unreachable' | 'frame_timeout' | 'frame_refused';
+/**
+ * Why the frame could not be shown: the code of the `bank-checkout-error` the host fires. The BFF
+ * could not be reached, it refused this page's origin, the frame did not say it was ready in time,
+ * or the element was given a client secret (`secret_refused`: the frame runs launch tokens only).
+ */
+export type FrameFailureCode = 'frame_unreachable' | 'frame_timeout' | 'frame_refused' | 'secret_refused';
 
 /**
  * What the host shows, one at a time: the placeholder while the frame loads unseen under it (its
@@ -88,19 +58,21 @@ const LOAD_GRACE_MS = 1_000;
 // placeholder, unseen and inert (kept rendered: a browser may stop rendering a hidden
 // cross-origin frame). The placeholder is at least as tall as the screen by default, so what
 // follows the checkout stays below the fold until the frame knows its height.
+// (A failure's own style comes with it: failure.ts.)
 const STYLE =
   ':host{display:grid}iframe,.panel{grid-area:1/1}iframe{display:block;width:100%;border:0;overflow:hidden;background:transparent}iframe[inert]{opacity:0}' +
   '.panel{box-sizing:border-box;padding:var(--bank-padding,16px);color:var(--bank-color-muted)}' +
-  '.loading{min-height:var(--bank-checkout-placeholder-height,max(32rem,100svh))}' +
-  '.failed{display:grid;gap:12px;align-content:start;justify-items:start;color:inherit}.failed p{margin:0}' +
-  '.failed button{font:inherit;min-height:44px;padding:0 1em;border:1px solid;border-radius:var(--bank-radius,8px);background:none;color:inherit;cursor:pointer}';
+  '.loading{min-height:var(--bank-checkout-placeholder-height,max(32rem,100svh))}';
 
 /** What the host element gives the frame. */
 export interface IsolatedSource {
   readonly api: string;
   /** The launch token the merchant's server gave the page (isolated checkouts). */
   readonly launchToken?: string | null | undefined;
-  /** An inline checkout's client secret (the weaker mode), when no launch token is given. */
+  /**
+   * A client secret given to the isolated element: refused (`secret_refused`), as the frame runs
+   * only what it redeemed itself from a launch token.
+   */
   readonly checkoutSecret: string;
   readonly locale?: string | null | undefined;
   readonly mode?: string | null | undefined;
@@ -109,13 +81,14 @@ export interface IsolatedSource {
   readonly frameTimeout?: number | null | undefined;
 }
 
-let sheet: CSSStyleSheet | undefined;
-/** The frame's own style, as a constructed sheet (no inline style for the page's CSP to refuse). */
-function adoptStyle(root: ShadowRoot | HTMLElement): void {
+const sheets = new Map<string, CSSStyleSheet>();
+/** A style as a constructed sheet (no inline style for the page's CSP to refuse), adopted once by `root`. */
+export function adoptStyle(root: ShadowRoot | HTMLElement, style = STYLE): void {
   if (!(root instanceof ShadowRoot)) return;
+  let sheet = sheets.get(style);
   if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(STYLE);
+    sheets.set(style, (sheet = new CSSStyleSheet()));
+    sheet.replaceSync(style);
   }
   if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
@@ -143,23 +116,20 @@ export function bffOrigin(api: string): string | null {
   }
 }
 
-/**
- * Why a frame that did not say it is ready is not showing: the BFF cannot be reached at all
- * (`frame_unreachable`), it answers but not to this page's origin (`frame_refused`: the origin is
- * not in its ALLOWED_ORIGINS, which also keep the frame out of the page), or neither (null: it is
- * only slow). A CORS request answers only an allowed origin; a no-cors one answers any page, and
- * fails only when nothing answers. Nothing of the checkout's is sent.
- */
-export async function probeBff(api: string): Promise<FrameFailureCode | null> {
-  const at = `${api.replace(/\/+$/, '')}/v1/frame`;
-  const reach = (mode: RequestMode) =>
-    fetch(at, { mode, method: 'HEAD', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' }).then(
-      () => true,
-      () => false,
-    );
-  if (await reach('cors')) return null;
-  return (await reach('no-cors')) ? 'frame_refused' : 'frame_unreachable';
-}
+/** What only a failure needs (why, its words, what the page's developer is told): a chunk of its own, loaded when one is suspected. */
+let failureChunk: Promise<typeof import('./failure.js')> | undefined;
+const loadFailure = () =>
+  (failureChunk ??= import('./failure.js').catch((err: unknown) => {
+    failureChunk = undefined;
+    throw err;
+  }));
+
+/** Tells the page's developer what is wrong (failure.ts `tellDeveloper`). */
+const tell = (...why: Parameters<Awaited<ReturnType<typeof loadFailure>>['tellDeveloper']>) =>
+  void loadFailure().then(
+    (f) => f.tellDeveloper(...why),
+    () => {},
+  );
 
 export class IsolatedCheckout {
   private frame: HTMLIFrameElement | null = null;
@@ -172,6 +142,10 @@ export class IsolatedCheckout {
   private readonly watchers: (() => void)[] = [];
   /** Stops the wait for the frame's `ready`. */
   private stopWaiting: (() => void) | null = null;
+  /** The failure chunk, once a failure loaded it. */
+  private failure: Awaited<ReturnType<typeof loadFailure>> | null = null;
+  /** The console was told why a client secret is refused (once). */
+  private toldSecret = false;
   /** What shows now. */
   state: HostState = { is: 'loading' };
   /** The payer pressed Try again: focus goes to the placeholder, then into the frame once it shows. */
@@ -183,28 +157,29 @@ export class IsolatedCheckout {
     private readonly source: () => IsolatedSource,
     /** Where the payer is sent for the redirect mode (the page's own navigation by default). */
     private readonly navigate: (url: string) => void = (url) => window.location.assign(url),
-    /** The host's words (the full kit gives its catalogues'). */
-    private readonly texts: (locale: string | null | undefined) => HostTexts = hostTexts,
+    /** The frame's title and what shows while it loads (the full kit gives its catalogues'). */
+    private readonly texts: (locale: string | null | undefined) => HostWords = hostWords,
   ) {}
 
-  /** Builds (or rebuilds, when the BFF or the secret changed) the frame. */
+  /** Builds (or rebuilds, when the BFF or the launch token changed) the frame. */
   connect(): void {
     const { api, checkoutSecret, launchToken } = this.source();
     const key = `${api}\n${launchToken ?? ''}\n${checkoutSecret}`;
     // The same checkout again: it stays as it is (a failure too, until the payer tries again).
     if (key === this.loadedFor && (this.frame || this.state.is === 'failed')) return;
     this.teardown();
-    if (!api || !(launchToken || checkoutSecret)) return;
-    const origin = bffOrigin(api);
-    if (!origin) {
-      console.error(`bank-checkout: the api attribute "${api}" is not an http(s) address; the isolated checkout cannot load.`);
+    if (checkoutSecret) {
+      // The frame runs only what it redeemed itself: a client secret is any script's to use.
+      this.loadedFor = key;
+      if (!this.toldSecret) tell('secret');
+      this.toldSecret = true;
+      void this.fail('secret_refused');
       return;
     }
-    if (origin === location.origin && dev()) {
-      console.warn(
-        "bank-checkout: the BFF is on this page's own origin, so the isolated checkout is in the same origin as the page and its scripts can reach into it. Serve the BFF from an origin of its own (such as https://pay.shop.example) for the isolation to protect the payer.",
-      );
-    }
+    if (!api || !launchToken) return;
+    const origin = bffOrigin(api);
+    if (!origin) return tell('api', api);
+    if (origin === location.origin && dev()) tell('same-origin');
     this.origin = origin;
     this.loadedFor = key;
     adoptStyle(this.root);
@@ -225,14 +200,18 @@ export class IsolatedCheckout {
 
   /**
    * Waits for the frame's `ready`: when the frame has loaded without it, or the time is up, asks
-   * why (probeBff) and fails with the reason; a frame only slow to load gets the whole time.
+   * why (failure.ts `probeBff`) and fails with the reason; a frame only slow to load gets the
+   * whole time.
    */
   private wait(api: string): void {
     const limit = this.source().frameTimeout;
     let done = false;
     const fail = async (timedOut: boolean) => {
-      const code = await probeBff(api);
-      if (!done && (code || timedOut)) this.fail(code ?? 'frame_timeout');
+      const code = await loadFailure().then(
+        (f) => f.probeBff(api),
+        () => null,
+      );
+      if (!done && (code || timedOut)) void this.fail(code ?? 'frame_timeout');
     };
     const timers = [setTimeout(() => void fail(true), limit != null && limit >= 0 ? limit : FRAME_TIMEOUT_MS)];
     // Loaded (an error page loads too): its `ready` comes with its load, or a moment after.
@@ -245,15 +224,18 @@ export class IsolatedCheckout {
     };
   }
 
-  /** The frame could not be shown: it goes, the payer is told why, and the page hears it. */
-  private fail(code: FrameFailureCode): void {
+  /** The frame could not be shown: it goes, the payer is told why (once the failure's chunk is in), and the page hears it. */
+  private async fail(code: FrameFailureCode): Promise<void> {
     const key = this.loadedFor;
+    const origin = this.origin;
     this.teardown();
     this.loadedFor = key;
-    this.show({ is: 'failed', code });
-    if (code === 'frame_refused') {
-      console.error(`bank-checkout: the BFF at ${this.origin} does not answer this page's origin (${location.origin}): list it in the BFF's ALLOWED_ORIGINS.`);
-    }
+    this.state = { is: 'failed', code };
+    this.failure = await loadFailure().catch(() => null);
+    // Something else started meanwhile (another checkout, the element left the page).
+    if (this.loadedFor !== key || this.state.code !== code) return;
+    this.show(this.state);
+    if (code === 'frame_refused') tell('refused', origin ?? '');
     this.host.dispatchEvent(
       new CustomEvent('bank-checkout-error', { detail: { checkoutId: null, code, status: null, requestId: null }, bubbles: true, composed: true }),
     );
@@ -271,22 +253,17 @@ export class IsolatedCheckout {
       this.focus();
     }
     if (state.is === 'shown') return;
-    const panel = document.createElement('div');
-    const failed = state.is === 'failed';
-    panel.className = failed ? 'panel failed' : 'panel loading';
-    panel.setAttribute('part', failed ? 'failure' : 'placeholder');
-    panel.setAttribute('role', failed ? 'alert' : 'status');
-    panel.tabIndex = -1;
-    if (failed) {
-      const again = document.createElement('button');
-      again.type = 'button';
-      again.setAttribute('part', 'retry');
-      again.addEventListener('click', () => this.retry());
-      // The shop's own way to pay instead (`slot="fallback"`): shown only while the frame failed.
-      const fallback = document.createElement('slot');
-      fallback.name = 'fallback';
-      panel.append(document.createElement('p'), again, fallback);
+    let panel: HTMLElement;
+    if (state.is === 'failed') {
+      // Its words, Try again and the shop's own fallback: the failure chunk's (without it, the fallback alone).
+      panel = this.failure?.failurePanel(this.root, state.code, () => this.retry()) ?? document.createElement('div');
+    } else {
+      panel = document.createElement('div');
+      panel.className = 'panel loading';
+      panel.setAttribute('part', 'placeholder');
+      panel.setAttribute('role', 'status');
     }
+    panel.tabIndex = -1;
     this.panel = panel;
     this.root.prepend(panel);
     if (this.refocus) panel.focus();
@@ -296,18 +273,13 @@ export class IsolatedCheckout {
 
   /** The panel's words in the checkout's language (the frame's title too, unless the page set one); only what changed. */
   private speak(): void {
-    const [title, loading, unreachable, timeout, refused, retry] = this.texts(this.source().locale);
+    const locale = this.source().locale;
+    const [title, loading] = this.texts(locale);
     if (this.frame && !this.host.hasAttribute('frame-title')) this.frame.title = title;
     const s = this.state;
-    const say = (el: Node | null | undefined, text: string) => {
-      if (el && el.textContent !== text) el.textContent = text;
-    };
-    if (s.is === 'loading') say(this.panel, loading);
-    if (s.is !== 'failed') return;
-    say(this.panel?.firstChild, s.code === 'frame_unreachable' ? unreachable : s.code === 'frame_timeout' ? timeout : refused);
-    say(this.panel?.children[1], retry);
+    if (s.is === 'loading' && this.panel && this.panel.textContent !== loading) this.panel.textContent = loading;
+    if (s.is === 'failed' && this.panel) this.failure?.sayFailure(this.panel, s.code, locale);
   }
-
   /** Try again: the frame loads anew (the launch token was never sent, so it still holds); focus follows. */
   retry(): void {
     this.refocus = true;
@@ -343,12 +315,13 @@ export class IsolatedCheckout {
     if (this.port) this.send({ v: 1, type: 'focus' });
   }
 
-  /** The frame said `ready`: it gets the launch token (or secret) and its port, at the BFF's exact origin only. */
+  /** The frame said `ready`: it gets the launch token and its port, at the BFF's exact origin only. */
   private handshake(e: MessageEvent): void {
     const frame = this.frame;
     if (!frame || e.source !== frame.contentWindow) return;
     const msg = e.origin === this.origin ? readFrameMessage(e.data) : null;
-    if (msg?.type !== 'ready') {
+    const token = this.source().launchToken;
+    if (msg?.type !== 'ready' || !token) {
       if (dev()) console.warn('bank-checkout: ignored a message from the checkout frame', e.origin, e.data);
       return;
     }
@@ -357,9 +330,7 @@ export class IsolatedCheckout {
     this.port?.close();
     this.port = port1;
     port1.onmessage = (m) => this.receive(m.data);
-    const { launchToken, checkoutSecret } = this.source();
-    const credential = launchToken ? { token: launchToken } : { secret: checkoutSecret };
-    const init: HostMessage = { v: FRAME_PROTOCOL, type: 'init', ...credential, ...this.settings() };
+    const init: HostMessage = { v: FRAME_PROTOCOL, type: 'init', token, ...this.settings() };
     frame.contentWindow!.postMessage(init, this.origin!, [port2]);
   }
 

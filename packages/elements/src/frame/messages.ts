@@ -4,10 +4,10 @@
  * them is ignored (and logged in development).
  *
  * The handshake goes through `window.postMessage`: the frame says `ready` (it carries nothing),
- * the host answers `init` to the BFF's exact origin with the page's launch token (or, for an
- * inline checkout shown in the frame, its client secret) and a `MessagePort`; every later
- * message goes through that port, in both directions. The frame redeems the launch token once
- * for a key that never leaves it.
+ * the host answers `init` to the BFF's exact origin with the page's launch token and a
+ * `MessagePort`; every later message goes through that port, in both directions. The frame
+ * redeems the launch token once for a key that never leaves it; it takes nothing else to open a
+ * checkout (never a client secret, which any script of the page could hold).
  */
 import type { CheckoutCompleteDetail, CheckoutErrorDetail, CheckoutStepDetail } from '../events.js';
 
@@ -32,10 +32,7 @@ export interface FrameSettings {
 export type FrameEventName = 'bank-checkout-step' | 'bank-checkout-complete' | 'bank-checkout-error';
 export const FRAME_EVENTS: readonly FrameEventName[] = ['bank-checkout-step', 'bank-checkout-complete', 'bank-checkout-error'];
 
-/** How the page opens the checkout: a launch token (isolated checkouts), or a client secret (inline ones). */
-export type FrameCredential = { token: string; secret?: undefined } | { secret: string; token?: undefined };
-
-export type HostMessage = ({ v: 1; type: 'init' } & FrameCredential & FrameSettings) | ({ v: 1; type: 'update' } & FrameSettings) | { v: 1; type: 'focus' };
+export type HostMessage = ({ v: 1; type: 'init'; token: string } & FrameSettings) | ({ v: 1; type: 'update' } & FrameSettings) | { v: 1; type: 'focus' };
 
 export type FrameMessage =
   | { v: 1; type: 'ready' }
@@ -104,12 +101,9 @@ function hasSettings(m: Record<string, unknown>): boolean {
 export function readHostMessage(data: unknown): HostMessage | null {
   if (!isRecord(data) || data.v !== FRAME_PROTOCOL) return null;
   switch (data.type) {
-    case 'init': {
-      const credential = (x: unknown) => isText(x, 512) && x.length > 0;
-      // Exactly one of the two.
-      const one = credential(data.token) ? data.secret === undefined : credential(data.secret) && data.token === undefined;
-      return one && hasSettings(data) ? (data as HostMessage) : null;
-    }
+    case 'init':
+      // A launch token, and nothing else that could open a checkout.
+      return isText(data.token, 512) && data.token.length > 0 && data.secret === undefined && hasSettings(data) ? (data as HostMessage) : null;
     case 'update':
       return hasSettings(data) ? (data as HostMessage) : null;
     case 'focus':
@@ -164,6 +158,15 @@ export function readFrameMessage(data: unknown): FrameMessage | null {
     default:
       return null;
   }
+}
+
+/** The entry of `table` for a locale: as given, then its language, then the browser's languages, then English. */
+export function byLanguage<T>(table: Readonly<Record<string, T>>, locale: string | null | undefined): T {
+  for (const tag of [locale, ...navigator.languages]) {
+    const found = tag && (table[tag.toLowerCase()] ?? table[tag.toLowerCase().split(/[-_]/)[0]!]);
+    if (found) return found;
+  }
+  return table.en!;
 }
 
 /** Development: a loopback or `.localhost`/`.test` host, where ignored messages are logged. */

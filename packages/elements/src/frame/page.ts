@@ -5,18 +5,32 @@
  * origin, and reports through the port: its size, the kit's events, and where to navigate for
  * the redirect mode. Nothing the payer types ever leaves this document except to the BFF.
  *
- * The page's launch token is redeemed here, once, for the key this document proves itself with
- * from then on: it lives in this document's memory only (no storage, no address, no message).
- * If the token was already used, nothing is shown but a message that the checkout cannot go on.
- * The host's theme passes the floor of theme-floor.ts first; what it refuses stays the kit's own
- * and is reported to the host. The page's background is opaque: nothing behind it shows through.
+ * It runs only what it redeemed itself: the page's launch token, redeemed here with a proof of
+ * possession of this browser's key pair for the checkout (frame/keys.ts, frame/proof.ts), for the
+ * key this document proves itself with from then on, on every call (it lives in this document's
+ * memory only: no storage, no address, no message). A client secret is never taken. The same
+ * browser (a reload, Back, a second tab) resumes the checkout where it is; its frames tell each
+ * other when they moved it on (a BroadcastChannel of this origin), and each reads it again. The
+ * redemption answers the first screen, drawn without another call. If the checkout cannot be
+ * opened, nothing is shown but why. The payer's confirmation (the transfer, a validation) waits
+ * until the frame is fully visible (frame/visibility.ts). The host's theme passes the floor of
+ * theme-floor.ts first; what it refuses stays the kit's own and is reported to the host. The
+ * page's background is opaque: nothing behind it shows through.
  */
 import '../bank-checkout/bank-checkout.js';
 import type { BankCheckout } from '../bank-checkout/bank-checkout.js';
 import type { CheckoutMode, FrameLaunchAnswer } from '@bank-checkout/contract';
-import { browserLanguages, errorKey, loadLocale, resolveLocale, translate } from '../i18n/index.js';
+import { CheckoutApiError, createCheckoutClient, type CheckoutClient } from '../client.js';
+import { browserLanguages, errorKey, loadLocale, registerTexts, resolveLocale, translate, type MessageKey } from '../i18n/index.js';
+import { enFrame } from '../i18n/en-frame.js';
+import { esFrame } from '../i18n/es-frame.js';
 import { FRAME_EVENTS, FRAME_PROTOCOL, isDevelopmentHost, readHostMessage, type FrameMessage, type FrameSettings } from './messages.js';
 import { DEFAULT_COLORS, themeFloor } from './theme-floor.js';
+import { framePair, newPair } from './keys.js';
+import { createProver, type Prover } from './proof.js';
+import { isFullyVisible } from './visibility.js';
+
+registerTexts({ en: enFrame, es: esFrame });
 
 const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
 /** The origins allowed to embed the checkout (the BFF's ALLOWED_ORIGINS). */
@@ -61,6 +75,10 @@ let port: MessagePort | null = null;
 
 const post = (msg: FrameMessage) => port?.postMessage(msg);
 
+/** An `init` that carries a client secret instead of a launch token. */
+const isSecretInit = (data: unknown) =>
+  typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'init' && typeof (data as { secret?: unknown }).secret === 'string';
+
 function apply(s: FrameSettings): void {
   if (s.locale !== undefined) {
     checkout.locale = s.locale ?? undefined;
@@ -93,36 +111,122 @@ function resolveColor(value: string): string | null {
   return color;
 }
 
-/** Redeems the page's launch token for this frame's key; null (the checkout cannot go on here) after saying why. */
-async function redeem(api: string, token: string): Promise<string | null> {
+/** The checkout a launch token names (`lt_<checkout id>.<secret>`), or null. */
+const checkoutOf = (token: string) => /^lt_(chk_[\w-]{1,64})\./.exec(token)?.[1] ?? null;
+
+/** Waits before trying a redemption again while the checkout's line is busy (a call with the bank, the store for a moment). */
+const BUSY_WAITS_MS = [500, 1_000, 2_000, 3_000, 5_000, 8_000, 8_000, 8_000];
+/** When another window's action started, how long after it this one reads the checkout (its call may be with the bank by then). */
+const BUSY_READS_MS = [300, 1_500];
+/** A device clock this far from the BFF's makes proofs it refuses: they are dated by the BFF's clock instead. */
+const SKEW_MS = 30_000;
+
+/** How far this device's clock is behind the BFF's (its `Date`), once found too far off; proofs are dated by it. */
+let skew = 0;
+
+/** The page cannot open the checkout: it is replaced by why (nothing was typed yet), and the host hears it. */
+function cannotOpen(code: string, status: number | null, requestId: string | null, key: MessageKey = errorKey(code)): void {
+  const notice = document.createElement('p');
+  notice.className = 'launch-failed';
+  notice.setAttribute('role', 'alert');
+  notice.textContent = translate(spoken, key);
+  checkout.replaceWith(notice);
+  sizeFromNow();
+  post({ v: 1, type: 'event', name: 'bank-checkout-error', detail: { checkoutId: null, code, status, requestId } });
+}
+
+/**
+ * Redeems the page's launch token for this frame's key, proving possession of this browser's key
+ * pair for the checkout: the key and the first screen, or null (the checkout cannot go on here)
+ * after saying why. While the checkout's line is busy it waits and tries again (the token holds
+ * until redeemed); a refusal of a proof dated by a clock far from the BFF's is tried once more,
+ * dated by the BFF's.
+ */
+async function redeem(api: string, token: string): Promise<{ answer: FrameLaunchAnswer; prover: Prover } | null> {
+  const url = `${api}/v1/frame/launch`;
   let status: number | null = null;
   let code = 'network';
   let requestId: string | null = null;
   try {
-    const res = await fetch(`${api}/v1/frame/launch`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token }),
-      credentials: 'omit',
-      cache: 'no-store',
-    });
-    status = res.status;
-    requestId = res.headers.get('X-Request-Id');
-    const body = (await res.json().catch(() => null)) as (FrameLaunchAnswer & { error?: { code?: string } }) | null;
-    if (res.ok && typeof body?.key === 'string') return body.key;
-    code = body?.error?.code ?? 'upstream';
+    // A token that names no checkout gets a pair of this document's own (the BFF refuses it anyway).
+    const id = checkoutOf(token);
+    const prover = await createProver(id ? (await framePair(id)).pair : await newPair());
+    for (let attempt = 0, dated = false; ; attempt++) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', DPoP: await prover.prove('POST', url, undefined, Date.now() + skew) },
+        body: JSON.stringify({ token }),
+        credentials: 'omit',
+        cache: 'no-store',
+      });
+      status = res.status;
+      requestId = res.headers.get('X-Request-Id');
+      const body = (await res.json().catch(() => null)) as (FrameLaunchAnswer & { error?: { code?: string } }) | null;
+      if (res.ok && typeof body?.key === 'string' && body.start) return { answer: body, prover };
+      code = body?.error?.code ?? 'upstream';
+      const wait = BUSY_WAITS_MS[attempt];
+      if ((status === 503 || code === 'checkout_busy') && wait !== undefined) {
+        await new Promise((r) => setTimeout(r, wait));
+        continue;
+      }
+      const off = Date.parse(res.headers.get('Date') ?? '') - Date.now();
+      if (status === 401 && !dated && Math.abs(off) > SKEW_MS) {
+        skew = off;
+        dated = true;
+        continue;
+      }
+      break;
+    }
   } catch {
     /* the network: said below */
   }
-  // Nothing was typed yet: the checkout is replaced by why it cannot go on.
-  const notice = document.createElement('p');
-  notice.className = 'launch-failed';
-  notice.setAttribute('role', 'alert');
-  notice.textContent = translate(spoken, errorKey(code));
-  checkout.replaceWith(notice);
-  sizeFromNow();
-  post({ v: 1, type: 'event', name: 'bank-checkout-error', detail: { checkoutId: null, code, status, requestId } });
+  cannotOpen(code, status, requestId);
   return null;
+}
+
+/**
+ * The checkout's client for this frame: its key, with a proof of possession on every call; the
+ * payer's confirmation (the transfer, a validation) refused, with nothing sent, while the frame
+ * is not fully visible (`frame_hidden`); and the frame's other windows of this checkout told when
+ * an action starts and ends (each then reads the checkout again).
+ */
+function frameClient(api: string, key: string, prover: Prover, channel: BroadcastChannel | null): CheckoutClient {
+  const client = createCheckoutClient({ api, secret: key, proof: (method, url) => prover.prove(method, url, key, Date.now() + skew) });
+  const confirmable = () => isFullyVisible(checkout);
+  const calls = Object.entries(client) as [keyof CheckoutClient, (...args: unknown[]) => Promise<unknown>][];
+  const wrapped = calls.map(([name, call]) => {
+    if (name === 'banks' || name === 'checkout' || name === 'start' || name === 'handoff') return [name, call];
+    const confirms = name === 'transfer' || name === 'validate';
+    return [
+      name,
+      async (...args: unknown[]) => {
+        if (confirms && !(await confirmable()))
+          throw new CheckoutApiError(0, 'frame_hidden', 'The payment is not fully visible to the payer: it was not sent.');
+        channel?.postMessage('busy');
+        try {
+          return await call(...args);
+        } finally {
+          channel?.postMessage('changed');
+        }
+      },
+    ];
+  });
+  return { ...(Object.fromEntries(wrapped) as unknown as CheckoutClient), confirmable };
+}
+
+/** Runs the checkout `answer` opened: its first screen at once, then its calls with this frame's key. */
+function run(api: string, answer: FrameLaunchAnswer, prover: Prover): void {
+  const id = answer.start.view.id;
+  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`bank-checkout:${id}`) : null;
+  // Another window of this browser acted on the checkout: read it again (quietly). An action
+  // that starts is read a moment later, and again, once its call has reached the BFF: a call
+  // still with the bank then shows as such here (and the step waits for it).
+  if (channel)
+    channel.onmessage = (e) => {
+      for (const ms of e.data === 'busy' ? BUSY_READS_MS : [0]) setTimeout(() => void checkout.check(), ms);
+    };
+  checkout.initial = answer.start;
+  checkout.client = frameClient(api, answer.key, prover, channel);
 }
 
 let sizing = false;
@@ -139,7 +243,15 @@ window.addEventListener('message', (e) => {
   if (e.source !== window.parent) return ignored('not from the parent window');
   if (!allowed.includes(e.origin)) return ignored(`origin ${e.origin} is not allowed`);
   const msg = readHostMessage(e.data);
-  if (msg?.type !== 'init' || !e.ports[0]) return ignored('not an init', e.data);
+  if (msg?.type !== 'init' || !e.ports[0]) {
+    // A client secret is never run here (any script of the page could have given it): the frame says it cannot open the payment.
+    if (!port && isSecretInit(e.data) && e.ports[0]) {
+      port = e.ports[0];
+      console.error('bank-checkout frame: refused a client secret; an isolated checkout opens with its launch token only.');
+      cannotOpen('secret_refused', null, null, 'error.unauthorized');
+    }
+    return ignored('not an init', e.data);
+  }
   if (port) return ignored('already started');
   port = e.ports[0];
   port.onmessage = (m) => {
@@ -157,17 +269,7 @@ window.addEventListener('message', (e) => {
   // piece of the loading.
   for (const name of ['bank-checkout-step', 'bank-checkout-error'] as const) checkout.addEventListener(name, sizeFromNow, { once: true });
   const api = new URL('..', location.href).href.replace(/\/$/, '');
-  if (msg.token === undefined) {
-    // An inline checkout shown in the frame: its client secret, as the page gave it.
-    checkout.api = api;
-    checkout.checkoutSecret = msg.secret;
-    return;
-  }
-  void redeem(api, msg.token).then((key) => {
-    if (!key) return;
-    checkout.api = api;
-    checkout.checkoutSecret = key;
-  });
+  void redeem(api, msg.token).then((redeemed) => redeemed && run(api, redeemed.answer, redeemed.prover));
 });
 
 const ready: FrameMessage = { v: FRAME_PROTOCOL, type: 'ready' };

@@ -10,7 +10,12 @@
  * - the font size stays readable, and sizes that could squeeze or push the content out of view
  *   (width, padding, spacing, radius) stay within bounds;
  * - anything the frame cannot check (`var()`, `calc()`, CSS-wide keywords, `hidden`, `none`…)
- *   is refused rather than trusted.
+ *   is refused rather than trusted;
+ * - nothing that fades, filters or moves what it draws (opacity, filter and transform
+ *   functions), and no font that draws symbols instead of letters and digits (Wingdings,
+ *   Webdings, Symbol, Zapf Dingbats, icon and emoji fonts, redaction fonts): the amount and the
+ *   payee read as they are. (The host page's own effects on the frame, out of any theme value's
+ *   reach, are the visibility check's: frame/visibility.ts.)
  *
  * Pure functions: the frame passes a resolver that turns any colour syntax the browser knows
  * into `rgb()` first.
@@ -190,6 +195,16 @@ export function parseLength(value: string): { px: number } | { percent: number }
 const UNCHECKABLE =
   /\b(var|calc|min|max|clamp|env|attr|color-mix|light-dark)\(|\b(inherit|initial|unset|revert|revert-layer|hidden|collapse|currentcolor)\b|!important/i;
 
+/** Opacity, filter and transform functions: a value with one could fade, blur or move what the payer reads. */
+const EFFECTS =
+  /\bopacity\b|\b(blur|brightness|contrast|drop-shadow|grayscale|hue-rotate|invert|saturate|sepia|matrix(3d)?|rotate(x|y|z|3d)?|scale(x|y|z|3d)?|skew(x|y)?|translate(x|y|z|3d)?|perspective)\s*\(/i;
+
+/**
+ * Fonts that draw symbols, icons or blocks instead of letters and digits: an amount or a payee
+ * set in them no longer reads as it is.
+ */
+const SYMBOL_FONTS = /wingding|webding|dingbat|\bsymbols?\b|marlett|mt extra|reference specialty|\bicons?\b|mdl2|emoji|awesome|material|redact|blokk|\bflow\b/i;
+
 const fontPx = (px: number) => px >= THEME_FLOOR.fontPx[0] && px <= THEME_FLOOR.fontPx[1];
 
 /** Why a value that is not a colour fails the floor, or null when it passes. */
@@ -221,7 +236,8 @@ function lengthProblem(name: string, value: string): string | null {
       return ok ? null : `must be lengths of at most ${THEME_FLOOR.maxBoxPx}px`;
     }
     case '--bank-font-family':
-      return /^[\w\s,'"-]{1,200}$/.test(value) ? null : 'must be a list of font names';
+      if (!/^[\w\s,'"-]{1,200}$/.test(value)) return 'must be a list of font names';
+      return SYMBOL_FONTS.test(value) ? 'a symbol, icon or redaction font would change what the amount and the payee read' : null;
     default:
       return 'is not a property the frame knows';
   }
@@ -251,6 +267,10 @@ export function themeFloor(vars: Readonly<Record<string, string>>, opts: FloorOp
   for (const [name, value] of Object.entries(vars)) {
     if (UNCHECKABLE.test(value)) {
       refused.push({ name, value, reason: 'the frame cannot check this value' });
+      continue;
+    }
+    if (EFFECTS.test(value)) {
+      refused.push({ name, value, reason: 'an opacity, filter or transform could hide or change what the payer reads' });
       continue;
     }
     if (name.startsWith('--bank-color-')) {

@@ -15,6 +15,7 @@ export const ca: Catalogue = {
   'status.loading': 'Carregant…',
   'status.busy': 'Connectant amb el teu banc…',
   'status.oneMoment': 'Un moment…',
+  'status.confirming': 'S’està confirmant amb el teu banc…',
 
   'action.back': 'Triar un altre banc',
   'action.stepBack': 'Enrere',
@@ -224,13 +225,14 @@ export const ca: Catalogue = {
   'error.launch_used':
     "Aquest pagament ja s'ha obert en un altre lloc, així que no pot continuar aquí. No s'ha enviat res del que hagis escrit. Torna a carregar la pàgina per començar de nou.",
   'error.opened_elsewhere':
-    "Aquest pagament s'ha tornat a obrir en una altra finestra o pestanya, i continua allà. Per continuar aquí, torna a carregar aquesta pàgina.",
+    "Aquest pagament s'ha obert en un altre navegador o en un altre dispositiu, i continua allà. Per continuar aquí, torna a carregar aquesta pàgina.",
   'error.launch_expired': 'Aquest pagament ha trigat massa a obrir-se. Torna a carregar la pàgina per començar de nou.',
   'error.not_found': 'No trobem aquest pagament.',
   'error.validation_failed': 'Algunes dades no són vàlides. Revisa-les i torna-ho a provar.',
   'error.mode_not_allowed': 'Aquesta forma de pagament no està disponible per a aquest pagament.',
   'error.generic': 'Alguna cosa ha fallat. Torna-ho a provar d’aquí a un moment.',
   'error.stale_step': 'Aquest pagament ha avançat en una altra finestra: aquesta pàgina mostra ara on és.',
+  'error.frame_hidden': 'El pagament no es veu sencer a la pantalla, així que no s’ha confirmat. Assegura’t que res no el tapi i torna a confirmar.',
 
   'handoff.offer': 'Continua al mòbil',
   'handoff.offerDetail': 'Escaneja un codi amb el mòbil i paga-hi. Aquesta pàgina mostra el resultat.',

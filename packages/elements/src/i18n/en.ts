@@ -2,11 +2,12 @@ import type { enChallenge } from './en-challenge.js';
 import type { enSteps } from './en-steps.js';
 import type { enPeriodic } from './en-periodic.js';
 import type { enExtras } from './en-extras.js';
+import type { enFrame } from './en-frame.js';
 
 /**
  * English: the reference catalogue, with its parts in files of their own (en-steps.ts,
  * en-challenge.ts and en-periodic.ts: the texts of the steps and forms that load on demand,
- * which bring them). Their keys
+ * which bring them; en-frame.ts: those only the isolated frame shows, which its page brings). Their keys
  * define `MessageKey`; every other locale must have each of them. `{name}` marks a parameter.
  * These are the texts of what a page loads up front.
  */
@@ -24,6 +25,7 @@ export const en = {
   'status.loading': 'Loading…',
   'status.busy': 'Contacting your bank…',
   'status.oneMoment': 'One moment…',
+  'status.confirming': 'Confirming with your bank…',
 
   'action.back': 'Choose another bank',
   'action.stepBack': 'Back',
@@ -107,10 +109,6 @@ export const en = {
   'error.checkout_busy': 'Your previous request is still in progress. Wait a moment.',
   'error.checkout_finished': 'This payment has already finished.',
   'error.unauthorized': 'This payment link is not valid.',
-  'error.launch_used':
-    'This checkout was already opened somewhere else, so it cannot continue here. Nothing you typed was sent. Reload the page to start again.',
-  'error.opened_elsewhere': 'This payment was opened again in another window or tab, and it continues there. To continue here instead, reload this page.',
-  'error.launch_expired': 'This checkout took too long to open. Reload the page to start again.',
   'error.not_found': 'This payment could not be found.',
   'error.validation_failed': 'Some of the data is not valid. Check it and try again.',
   'error.mode_not_allowed': 'This way of paying is not available for this payment.',
@@ -118,7 +116,7 @@ export const en = {
   'error.stale_step': 'This payment moved on in another window: this page now shows where it is.',
 } as const;
 
-export type MessageKey = keyof typeof en | keyof typeof enSteps | keyof typeof enChallenge | keyof typeof enPeriodic | ExtrasKey;
+export type MessageKey = keyof typeof en | keyof typeof enSteps | keyof typeof enChallenge | keyof typeof enPeriodic | ExtrasKey | keyof typeof enFrame;
 /** The texts of what loads after the first screen (en-extras.ts). */
 export type ExtrasKey = keyof typeof enExtras;
 /** A complete catalogue: one string per key. */

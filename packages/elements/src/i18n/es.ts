@@ -15,6 +15,7 @@ export const es: UpFrontTexts = {
   'status.loading': 'Cargando…',
   'status.busy': 'Conectando con tu banco…',
   'status.oneMoment': 'Un momento…',
+  'status.confirming': 'Confirmando con tu banco…',
 
   'action.back': 'Elegir otro banco',
   'action.stepBack': 'Atrás',
@@ -98,10 +99,6 @@ export const es: UpFrontTexts = {
   'error.checkout_busy': 'Tu petición anterior sigue en curso. Espera un momento.',
   'error.checkout_finished': 'Este pago ya ha terminado.',
   'error.unauthorized': 'Este enlace de pago no es válido.',
-  'error.launch_used':
-    'Este pago ya se abrió en otro sitio, así que no puede continuar aquí. No se ha enviado nada de lo que hayas escrito. Recarga la página para empezar de nuevo.',
-  'error.opened_elsewhere': 'Este pago se ha vuelto a abrir en otra ventana o pestaña, y continúa allí. Para continuar aquí, recarga esta página.',
-  'error.launch_expired': 'Este pago tardó demasiado en abrirse. Recarga la página para empezar de nuevo.',
   'error.not_found': 'No encontramos este pago.',
   'error.validation_failed': 'Algunos datos no son válidos. Revísalos e inténtalo de nuevo.',
   'error.mode_not_allowed': 'Esta forma de pago no está disponible para este pago.',

@@ -15,6 +15,7 @@ export const eu: Catalogue = {
   'status.loading': 'Kargatzen…',
   'status.busy': 'Zure bankuarekin konektatzen…',
   'status.oneMoment': 'Une bat…',
+  'status.confirming': 'Zure bankuarekin berresten…',
 
   'action.back': 'Aukeratu beste banku bat',
   'action.stepBack': 'Atzera',
@@ -223,13 +224,14 @@ export const eu: Catalogue = {
   'error.unauthorized': 'Ordainketa-esteka hau ez da baliozkoa.',
   'error.launch_used':
     'Ordainketa hau beste nonbait ireki da jada, eta ezin da hemen jarraitu. Idatzi duzun ezer ez da bidali. Kargatu berriro orria berriro hasteko.',
-  'error.opened_elsewhere': 'Ordainketa hau beste leiho edo fitxa batean ireki da berriro, eta han jarraitzen du. Hemen jarraitzeko, kargatu berriro orri hau.',
+  'error.opened_elsewhere': 'Ordainketa hau beste nabigatzaile edo gailu batean ireki da, eta han jarraitzen du. Hemen jarraitzeko, kargatu berriro orri hau.',
   'error.launch_expired': 'Ordainketa honek gehiegi iraun du irekitzen. Kargatu berriro orria berriro hasteko.',
   'error.not_found': 'Ez dugu ordainketa hau aurkitu.',
   'error.validation_failed': 'Datu batzuk ez dira baliozkoak. Berrikusi eta saiatu berriro.',
   'error.mode_not_allowed': 'Ordaintzeko modu hau ez dago erabilgarri ordainketa honetan.',
   'error.generic': 'Zerbait gaizki joan da. Saiatu berriro geroxeago.',
   'error.stale_step': 'Ordainketa hau beste leiho batean aurrera joan da: orri honek orain non dagoen erakusten du.',
+  'error.frame_hidden': 'Ordainketa ez da osorik ikusten pantailan, eta ez da berretsi. Ziurtatu ezerk ez duela estaltzen, eta berretsi berriro.',
 
   'handoff.offer': 'Jarraitu mugikorrean',
   'handoff.offerDetail': 'Eskaneatu kode bat mugikorrarekin eta ordaindu bertan. Orri honek emaitza erakusten du.',

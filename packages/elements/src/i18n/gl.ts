@@ -15,6 +15,7 @@ export const gl: Catalogue = {
   'status.loading': 'Cargando…',
   'status.busy': 'Conectando co teu banco…',
   'status.oneMoment': 'Un momento…',
+  'status.confirming': 'Confirmando co teu banco…',
 
   'action.back': 'Escoller outro banco',
   'action.stepBack': 'Atrás',
@@ -223,13 +224,14 @@ export const gl: Catalogue = {
   'error.unauthorized': 'Esta ligazón de pagamento non é válida.',
   'error.launch_used':
     'Este pagamento xa se abriu noutro sitio, así que non pode continuar aquí. Non se enviou nada do que escribiches. Recarga a páxina para comezar de novo.',
-  'error.opened_elsewhere': 'Este pagamento volveuse abrir noutra ventá ou lapela, e continúa alí. Para continuar aquí, recarga esta páxina.',
+  'error.opened_elsewhere': 'Este pagamento abriuse noutro navegador ou noutro dispositivo, e continúa alí. Para continuar aquí, recarga esta páxina.',
   'error.launch_expired': 'Este pagamento tardou demasiado en abrirse. Recarga a páxina para comezar de novo.',
   'error.not_found': 'Non atopamos este pagamento.',
   'error.validation_failed': 'Algúns datos non son válidos. Revísaos e téntao de novo.',
   'error.mode_not_allowed': 'Esta forma de pagamento non está dispoñible para este pagamento.',
   'error.generic': 'Algo fallou. Téntao de novo nun momento.',
   'error.stale_step': 'Este pagamento avanzou noutra ventá: esta páxina amosa agora en que punto está.',
+  'error.frame_hidden': 'O pagamento non se ve enteiro na túa pantalla, así que non se confirmou. Asegúrate de que nada o tape e volve confirmar.',
 
   'handoff.offer': 'Continuar no móbil',
   'handoff.offerDetail': 'Escanea un código co móbil e paga alí. Esta páxina amosa o resultado.',

@@ -141,6 +141,7 @@ type GenericMessage =
   | 'frame_unreachable'
   | 'frame_timeout'
   | 'frame_refused'
+  | 'secret_refused'
   | 'unavailable'
   | 'store_unavailable'
   | 'origin_refused'
