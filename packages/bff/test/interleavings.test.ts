@@ -28,7 +28,7 @@ import { walk } from './flow.js';
 import { slowStore } from './slow-store.js';
 import { dropSchemas, freshSchema, withPostgres } from './store-fixtures.js';
 
-const RUNS = Number(process.env.INTERLEAVING_RUNS ?? 40);
+const RUNS = Number(process.env.INTERLEAVING_RUNS ?? 25);
 const replay = process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}) } : {};
 
 /** Where the declaration lets a checkout in `from` go, by any action or any other change. */
