@@ -16,7 +16,7 @@ export type BffErrorCode = (typeof BFF_ERROR_CODES)[number];
 export type ViewErrorCode = ProviderErrorCode | BffErrorCode;
 
 /** Every code a view's `error` may carry: the provider's (a code it sends that is none of these is a fault), and the BFF's. */
-export const VIEW_ERROR_CODES = [...PROVIDER_ERROR_CODES, ...BFF_ERROR_CODES] as const satisfies readonly ViewErrorCode[];
+export const VIEW_ERROR_CODES = /* @__PURE__ */ (() => [...PROVIDER_ERROR_CODES, ...BFF_ERROR_CODES] as const satisfies readonly ViewErrorCode[])();
 
 /**
  * The message keys a view's error names besides `error.<code>`: a refusal the product tells
@@ -25,7 +25,10 @@ export const VIEW_ERROR_CODES = [...PROVIDER_ERROR_CODES, ...BFF_ERROR_CODES] as
  */
 export const VIEW_MESSAGE_EXTRAS = ['error.sessionEnded', 'error.secondLoginCode', 'error.linkNotCompleted'] as const;
 export type ViewMessageKey = `error.${ViewErrorCode}` | (typeof VIEW_MESSAGE_EXTRAS)[number];
-export const VIEW_MESSAGE_KEYS: readonly ViewMessageKey[] = [...VIEW_ERROR_CODES.map((c) => `error.${c}` as const), ...VIEW_MESSAGE_EXTRAS];
+export const VIEW_MESSAGE_KEYS: readonly ViewMessageKey[] = /* @__PURE__ */ (() => [
+  ...VIEW_ERROR_CODES.map((c) => `error.${c}` as const),
+  ...VIEW_MESSAGE_EXTRAS,
+])();
 
 /** A view's error: its code, and the key of its message in the elements' catalogues. */
 export interface ViewError {

@@ -125,7 +125,7 @@ function errorOf(status: number, body: unknown): ApiClientError {
     return fail(
       status,
       e.code,
-      String(e.message ?? ''),
+      typeof e.message === 'string' ? e.message : '',
       typeof e.requestId === 'string' ? e.requestId : null,
       Array.isArray(e.issues) ? e.issues : [],
       isCheckoutView(view) ? view : null,

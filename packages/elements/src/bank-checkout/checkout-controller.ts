@@ -45,6 +45,9 @@ const movedOn: Notice = { key: errorKey('stale_step'), retry: false };
  * request for this checkout still holds it (409 `checkout_busy`). The element waits, reads the
  * checkout again and goes on from what it says.
  */
+/** Whether the signal has aborted now (read after an await: it may have, whatever was true before). */
+const aborted = (signal: AbortSignal) => signal.aborted;
+
 const isBusyLine = (e: CheckoutApiError): boolean => e.status === 503 || e.code === 'checkout_busy';
 /** This page can no longer open the checkout: it is gone, or it goes on in another window. */
 const lost = (e: CheckoutApiError): boolean => e.status === 401 || e.status === 404 || e.code === 'opened_elsewhere';
@@ -55,7 +58,14 @@ const movesMoney = (name: unknown) => name === 'transfer' || name === 'validate'
 const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /**
@@ -221,11 +231,11 @@ export class CheckoutController implements ReactiveController {
         this.hooks.focus();
       }
     } catch (err) {
-      if (signal.aborted) return;
+      if (aborted(signal)) return;
       let e = asApiError(err);
       if (!quiet && isBusyLine(e)) {
         const waited = await this.waitOut(client, signal, false);
-        if (signal.aborted) return;
+        if (aborted(signal)) return;
         if (!(waited instanceof CheckoutApiError)) {
           this.loadError = null;
           this.apply(waited, false);
@@ -238,9 +248,9 @@ export class CheckoutController implements ReactiveController {
       else if (quiet) this.hooks.idle();
       else this.set({ notice: notice(e) });
     } finally {
-      if (!signal.aborted && !quiet) this.set({ busy: false });
+      if (!aborted(signal) && !quiet) this.set({ busy: false });
     }
-    if (!signal.aborted && !quiet) this.hooks.settled();
+    if (!aborted(signal) && !quiet) this.hooks.settled();
   }
 
   /** Runs one action; after a failed call the view is read again. Resolves with the new view, or null. */
@@ -253,15 +263,16 @@ export class CheckoutController implements ReactiveController {
     this.set({ busy: true, notice: null });
     /** The action reached for a call that moves the money. */
     let money = false;
+    const moved = () => money;
     try {
-      const view = await this.track(action(new Proxy(client, { get: (target, key) => ((money ||= movesMoney(key)), Reflect.get(target, key)) })));
-      if (signal.aborted) return null;
+      const view = await this.track(action(new Proxy(client, { get: (target, key): unknown => ((money ||= movesMoney(key)), Reflect.get(target, key)) })));
+      if (aborted(signal)) return null;
       this.busy = false;
       this.apply(view, true);
       if (focus) this.hooks.focus();
       return view;
     } catch (err) {
-      if (signal.aborted) return null;
+      if (aborted(signal)) return null;
       const e = asApiError(err);
       if (!isBusyLine(e)) this.report(e);
       this.set({ busy: false });
@@ -280,12 +291,12 @@ export class CheckoutController implements ReactiveController {
         // The action may or may not have been applied: what the checkout says now decides. A
         // payment's confirmation the store could not record yet is being confirmed, not failed.
         this.set({ busy: true });
-        const waited = await this.waitOut(client, signal, money && e.status === 503);
-        return signal.aborted ? null : this.waited(waited, true, focus);
+        const waited = await this.waitOut(client, signal, moved() && e.status === 503);
+        return aborted(signal) ? null : this.waited(waited, true, focus);
       }
       // Refused before it was sent (frame_hidden), or as sent: the checkout did not change.
       if (e.code !== 'rate_limited' && e.code !== 'validation_failed' && e.code !== 'frame_hidden') await this.refresh();
-      if (signal.aborted) return null;
+      if (aborted(signal)) return null;
       // The view tells the story itself when it carries the same error or reached an outcome.
       const v = this.view;
       const told = v && (v.error?.code === e.code || isOutcome(v.state) || v.state === 'unknown');
@@ -347,7 +358,7 @@ export class CheckoutController implements ReactiveController {
    * again until the call is done.
    */
   private async follow(inFlight: string): Promise<void> {
-    await null;
+    await Promise.resolve();
     const { client, signal } = this;
     if (!client || this.busy) return;
     this.set({ busy: true });
@@ -364,7 +375,7 @@ export class CheckoutController implements ReactiveController {
       const { groups } = await this.track(client.banks());
       if (!signal.aborted) this.set({ groups });
     } catch (err) {
-      if (signal.aborted) return;
+      if (aborted(signal)) return;
       const e = asApiError(err);
       this.report(e);
       this.set({ notice: notice(e, true) });

@@ -46,7 +46,7 @@ export const loadExtras = () =>
 export const extrasReady = (): boolean => extrasIn;
 
 /** Settles once the step files asked for so far are in (or failed). */
-export const stepFilesSettled = (): Promise<unknown> => Promise.all([laterSteps, periodicForm].map((p) => p?.catch(() => {})));
+export const stepFilesSettled = (): Promise<unknown> => Promise.all([laterSteps, periodicForm].flatMap((p) => (p ? [p.catch(() => undefined)] : [])));
 
 /**
  * The isolated mode's host side (no Lit in it): loaded only when `isolate` is set, as the frame

@@ -48,7 +48,7 @@ export function redirectStartTemplate(t: Translate, busy: boolean, start: () => 
 }
 
 /** The `redirect` state: on the way to the bank (`leaving`), or back from it and waiting for its result. */
-export function redirectTemplate(url: string, leaving: boolean, t: Translate, busy: boolean, check: () => void): TemplateResult {
+export function redirectTemplate(url: string, leaving: boolean, t: Translate, busy: boolean, check: () => unknown): TemplateResult {
   const link = (key: MessageKey) => (isWebUrl(url) ? html`<a part="redirect-link" href=${url} rel="noopener">${t(key)}</a>` : nothing);
   if (leaving) return html`<h2 tabindex="-1">${t('redirect.title')}</h2><p>${link('redirect.link')}</p>`;
   return html`<h2 tabindex="-1">${t('redirect.waitingTitle')}</h2>

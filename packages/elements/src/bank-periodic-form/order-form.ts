@@ -94,7 +94,7 @@ export class OrderForm {
 
   private onIban(e: InputEvent): void {
     const input = e.target as HTMLInputElement;
-    const edit = editIban(input.value, input.selectionStart ?? input.value.length, this.form.iban, e.inputType ?? '');
+    const edit = editIban(input.value, input.selectionStart ?? input.value.length, this.form.iban, e.inputType);
     this.set({ iban: edit.value });
     input.value = edit.value;
     input.setSelectionRange(edit.caret, edit.caret);

@@ -44,7 +44,7 @@ export function listBanks(
 ): BankList {
   const query = normalizeForSearch(search);
   const same = previous?.groups === groups;
-  const asks = same ? previous!.personType : needsPersonType(groups);
+  const asks = same ? previous.personType : needsPersonType(groups);
   const sections: ListSection[] = [];
   let total = 0;
   const add = (group: number, banks: readonly BankView[]) => {
@@ -52,7 +52,7 @@ export function listBanks(
   };
   if (query) {
     // A search that only grew finds nothing the previous one did not.
-    const from = same && previous!.query && query.startsWith(previous!.query) ? previous!.sections : groups.map((g, i) => ({ group: i, banks: g.types }));
+    const from = same && previous.query && query.startsWith(previous.query) ? previous.sections : groups.map((g, i) => ({ group: i, banks: g.types }));
     for (const { group, banks } of from) {
       add(group, searchText(groups[group]!, groups[group]!.name).includes(query) ? banks : banks.filter((b) => searchText(b, b.label).includes(query)));
     }

@@ -169,7 +169,7 @@ export class BankSelector extends BankElement {
   }
 
   protected override updated(changed: PropertyValues): void {
-    if (changed.has('activeId') && this.activeId) this.renderRoot.querySelector(`#${optionId(this.activeId)}`)?.scrollIntoView?.({ block: 'nearest' });
+    if (changed.has('activeId') && this.activeId) this.renderRoot.querySelector(`#${optionId(this.activeId)}`)?.scrollIntoView({ block: 'nearest' });
     // Render further options when the end of those rendered comes into view: by scrolling the
     // list (onListScroll), or the page when the list is not a scroll box of its own.
     const sentinel = this.renderRoot.querySelector('.more');
@@ -189,7 +189,7 @@ export class BankSelector extends BankElement {
   }
 
   private onListClick(e: Event): void {
-    const option = (e.target as Element).closest?.('[role=option]') as HTMLElement | null;
+    const option = e.target instanceof Element ? e.target.closest<HTMLElement>('[role=option]') : null;
     const bank = option ? this.rendered.get(option.id) : undefined;
     if (bank) this.select(bank);
   }

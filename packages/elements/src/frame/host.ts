@@ -178,7 +178,10 @@ export class IsolatedCheckout {
     }
     if (!api || !launchToken) return;
     const origin = bffOrigin(api);
-    if (!origin) return tell('api', api);
+    if (!origin) {
+      tell('api', api);
+      return;
+    }
     if (origin === location.origin && dev()) tell('same-origin');
     this.origin = origin;
     this.loadedFor = key;
@@ -357,6 +360,9 @@ export class IsolatedCheckout {
       case 'refused':
         for (const r of msg.items) console.warn(`bank-checkout: the checkout frame did not apply ${r.name}: ${r.value} (${r.reason}); it keeps its own value.`);
         break;
+      case 'ready':
+        // Answered where the frame's window is known (the init, above): nothing more here.
+        break;
     }
   }
 
@@ -375,7 +381,7 @@ export class IsolatedCheckout {
     };
     const observer = new MutationObserver(check);
     for (const el of [document.documentElement, document.body, this.host])
-      if (el) observer.observe(el, { attributes: true, attributeFilter: ['class', 'style', 'data-theme'] });
+      observer.observe(el, { attributes: true, attributeFilter: ['class', 'style', 'data-theme'] });
     const media = matchMedia('(prefers-color-scheme: dark)');
     media.addEventListener('change', check);
     this.watchers.push(() => {

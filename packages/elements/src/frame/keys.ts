@@ -32,7 +32,7 @@ export interface FramePair {
 }
 
 /** A new key pair (not kept). */
-export const newPair = () => crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']) as Promise<CryptoKeyPair>;
+export const newPair = () => crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
 
 const done = <T>(req: IDBRequest<T>) =>
   new Promise<T>((resolve, reject) => {

@@ -162,7 +162,7 @@ async function redeem(api: string, token: string): Promise<{ answer: FrameLaunch
       status = res.status;
       requestId = res.headers.get('X-Request-Id');
       const body = (await res.json().catch(() => null)) as (FrameLaunchAnswer & { error?: { code?: string } }) | null;
-      if (res.ok && typeof body?.key === 'string' && body.start) return { answer: body, prover };
+      if (res.ok && typeof body?.key === 'string' && typeof (body as { start?: unknown }).start === 'object') return { answer: body, prover };
       code = body?.error?.code ?? 'upstream';
       const wait = BUSY_WAITS_MS[attempt];
       if ((status === 503 || code === 'checkout_busy') && wait !== undefined) {
@@ -240,8 +240,14 @@ function sizeFromNow(): void {
 }
 
 window.addEventListener('message', (e) => {
-  if (e.source !== window.parent) return ignored('not from the parent window');
-  if (!allowed.includes(e.origin)) return ignored(`origin ${e.origin} is not allowed`);
+  if (e.source !== window.parent) {
+    ignored('not from the parent window');
+    return;
+  }
+  if (!allowed.includes(e.origin)) {
+    ignored(`origin ${e.origin} is not allowed`);
+    return;
+  }
   const msg = readHostMessage(e.data);
   if (msg?.type !== 'init' || !e.ports[0]) {
     // A client secret is never run here (any script of the page could have given it): the frame says it cannot open the payment.
@@ -250,9 +256,13 @@ window.addEventListener('message', (e) => {
       console.error('bank-checkout frame: refused a client secret; an isolated checkout opens with its launch token only.');
       cannotOpen('secret_refused', null, null, 'error.unauthorized');
     }
-    return ignored('not an init', e.data);
+    ignored('not an init', e.data);
+    return;
   }
-  if (port) return ignored('already started');
+  if (port) {
+    ignored('already started');
+    return;
+  }
   port = e.ports[0];
   port.onmessage = (m) => {
     const next = readHostMessage(m.data);
@@ -262,7 +272,7 @@ window.addEventListener('message', (e) => {
   };
   apply(msg);
   for (const name of FRAME_EVENTS)
-    checkout.addEventListener(name, (ev) => post({ v: 1, type: 'event', name, detail: (ev as CustomEvent).detail } as FrameMessage));
+    checkout.addEventListener(name, (ev) => post({ v: 1, type: 'event', name, detail: (ev as CustomEvent<unknown>).detail } as FrameMessage));
   checkout.navigate = (url) => post({ v: 1, type: 'navigate', url });
   // Its size once the first screen is drawn (the checkout, or why it cannot go on), then every
   // change: the host holds its placeholder until then, so the page moves once, not at each

@@ -56,7 +56,7 @@ export async function createProver(pair: CryptoKeyPair): Promise<Prover> {
   return {
     jwk,
     async prove(method, url, key, now = Date.now()) {
-      const at = new URL(url, globalThis.location?.href);
+      const at = new URL(url, (globalThis as { location?: Location }).location?.href);
       let ath: string | undefined;
       if (key) {
         let hash = hashes.get(key);

@@ -129,7 +129,7 @@ export function parseColor(value: string): Rgba | null {
   const hex = /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.exec(v);
   if (hex) {
     let h = hex[1]!;
-    if (h.length <= 4) h = [...h].map((c) => c + c).join('');
+    if (h.length <= 4) h = Array.from(h, (c) => c + c).join('');
     const n = (i: number) => parseInt(h.slice(i, i + 2), 16);
     return { r: n(0), g: n(2), b: n(4), a: h.length === 8 ? n(6) / 255 : 1 };
   }
@@ -256,13 +256,13 @@ export interface FloorOptions {
  * then, if the pair still fails, the host's background.
  */
 export function themeFloor(vars: Readonly<Record<string, string>>, opts: FloorOptions): { accepted: Record<string, string>; refused: Refusal[] } {
-  const accepted: Record<string, string> = {};
+  const accepted = new Map<string, string>();
   const refused: Refusal[] = [];
-  const colors: Record<string, Rgba> = {};
+  const colors = new Map<string, Rgba>();
   const refuse = (name: string, reason: string) => {
     refused.push({ name, value: vars[name]!, reason });
-    delete accepted[name];
-    delete colors[name];
+    accepted.delete(name);
+    colors.delete(name);
   };
   for (const [name, value] of Object.entries(vars)) {
     if (UNCHECKABLE.test(value)) {
@@ -278,17 +278,17 @@ export function themeFloor(vars: Readonly<Record<string, string>>, opts: FloorOp
       if (!c) refused.push({ name, value, reason: 'not a colour the frame can check' });
       else if (OPAQUE.includes(name) && c.a < 1) refused.push({ name, value, reason: 'a background must be opaque' });
       else {
-        accepted[name] = value;
-        colors[name] = c;
+        accepted.set(name, value);
+        colors.set(name, c);
       }
       continue;
     }
     const problem = lengthProblem(name, value);
     if (problem) refused.push({ name, value, reason: problem });
-    else accepted[name] = value;
+    else accepted.set(name, value);
   }
   const defaults = DEFAULT_COLORS[opts.dark ? 'dark' : 'light'];
-  const color = (name: string) => colors[name] ?? parseColor(defaults[name]!)!;
+  const color = (name: string) => colors.get(name) ?? parseColor(defaults[name]!)!;
   const ratio = (fg: string, bg: string) => contrastRatio(color(fg), color(bg));
   // Refusing a background changes the pairs drawn on it: check again until nothing changes
   // (each round refuses at least one value, or ends).
@@ -296,15 +296,15 @@ export function themeFloor(vars: Readonly<Record<string, string>>, opts: FloorOp
     changed = false;
     for (const [fg, bg, min] of PAIRS) {
       if (ratio(fg, bg) >= min) continue;
-      if (colors[fg]) {
+      if (colors.has(fg)) {
         refuse(fg, `contrast ${ratio(fg, bg).toFixed(2)}:1 against ${bg}, at least ${min}:1`);
         changed = true;
       }
-      if (ratio(fg, bg) < min && colors[bg]) {
+      if (ratio(fg, bg) < min && colors.has(bg)) {
         refuse(bg, `contrast ${ratio(fg, bg).toFixed(2)}:1 against ${fg}, at least ${min}:1`);
         changed = true;
       }
     }
   }
-  return { accepted, refused };
+  return { accepted: Object.fromEntries(accepted), refused };
 }

@@ -91,7 +91,8 @@ export function resolveLocale(...candidates: readonly (string | null | undefined
 /** The browser's preferred languages (empty outside a browser). */
 export function browserLanguages(): readonly string[] {
   if (typeof navigator === 'undefined') return [];
-  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+  const languages = navigator.languages as readonly string[] | undefined;
+  return languages?.length ? languages : navigator.language ? [navigator.language] : [];
 }
 
 /** Replaces `{name}` with its parameter; unknown names are left as they are. */
