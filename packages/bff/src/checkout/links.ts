@@ -12,7 +12,7 @@ import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import type { ChangeOptions, CheckoutEvent, Core } from './core.js';
 import { merchantData, scrubSession } from './internal.js';
-import type { ViewContext } from './machine.js';
+import type { ViewContext } from './view.js';
 import { faultCode } from './native.js';
 import { linkOutcome, viewError } from './transitions.js';
 

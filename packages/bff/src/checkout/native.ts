@@ -12,7 +12,7 @@ import { toApiError } from '../upstream.js';
 import type { Core, Outcome } from './core.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
 import { bankTried } from './funnel.js';
-import { checkField, checkFields, loginCredentials } from './machine.js';
+import { checkField, checkFields, loginCredentials } from './view.js';
 import { deadlineFrom, faultCode as faultCodeOf, type ErrorStep, type InternalIn } from './transitions.js';
 
 const timedOut = (err: unknown) => err instanceof UpstreamError && err.kind === 'timeout';

@@ -14,7 +14,7 @@ import { linkActions } from './links.js';
 import { nativeActions } from './native.js';
 import { handoffActions } from './handoff.js';
 import { payingBankActions } from './paying-bank.js';
-import { toView } from './machine.js';
+import { toView } from './view.js';
 import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
 import { launchActions, newLaunch } from './launch.js';
 import { reconcileActions } from './reconcile.js';

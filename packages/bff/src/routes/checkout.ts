@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { CheckoutRecord } from '../store/types.js';
 import * as contract from '@bank-checkout/contract/schemas';
 import { ApiError, StaleStep, errorResponse } from '../errors.js';
-import { bankView } from '../checkout/machine.js';
+import { bankView } from '../checkout/view.js';
 import { corsAllowlist, fromOwnOrigin, jsonBody, type BffEnv } from '../http.js';
 import { countRequest, RATE_LIMIT_HEADERS } from '../guards.js';
 import { json, jsonRequest, jsonText, router, SECURITY, withErrors } from '../openapi.js';

@@ -6,7 +6,7 @@
 import { z } from '@hono/zod-openapi';
 import * as m from '@bank-checkout/contract/schemas';
 import { errors } from '../errors.js';
-import { toView } from '../checkout/machine.js';
+import { toView } from '../checkout/view.js';
 import { countFunnel, oneRowPerBank } from '../checkout/funnel.js';
 import { json, jsonRequest, router } from '../openapi.js';
 import type { CheckoutRecord } from '../store/types.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkField, checkFields, loginCredentials, receiptReference } from '../src/checkout/machine.js';
+import { checkField, checkFields, loginCredentials, receiptReference } from '../src/checkout/view.js';
 import { maskedAccount } from '../src/checkout/internal.js';
 import { costsAttempt, linkOutcome, stateAfterError, timePatch } from '../src/checkout/transitions.js';
 import type { CheckoutRecord } from '../src/store/types.js';
