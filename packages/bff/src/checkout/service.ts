@@ -3,39 +3,28 @@
  * creation and decision included. Each action loads the checkout, applies what time alone has
  * done, checks the transition table, makes at most one upstream call under the checkout's lock,
  * and writes the outcome with the webhook event it reports (core.ts). The native bank session
- * is in native.ts, the payment-link modes in links.ts.
+ * is in native.ts, the payment-link modes in links.ts, the creation in create.ts.
  */
-import { CHECKOUT_ACTIONS, type CheckoutAction, type CheckoutMode, type CheckoutView, type CreateCheckoutBody } from '@bank-checkout/contract';
+import { CHECKOUT_ACTIONS, type CheckoutAction, type CheckoutView } from '@bank-checkout/contract';
 import { errors } from '../errors.js';
 import type { CheckoutRecord } from '../store/types.js';
-import { isUnavailable } from '../store/failure.js';
 import { createCore, type ServiceDeps } from './core.js';
 import { linkActions } from './links.js';
 import { nativeActions } from './native.js';
 import { handoffActions } from './handoff.js';
 import { payingBankActions } from './paying-bank.js';
 import { toView } from './view.js';
-import { clientSecretFor, hashSecret, newId, sha256Hex } from './secrets.js';
-import { launchActions, newLaunch } from './launch.js';
+import { hashSecret } from './secrets.js';
+import { launchActions } from './launch.js';
+import { creationActions } from './create.js';
 import { reconcileActions } from './reconcile.js';
 import { createProofVerifier } from './proof.js';
-import { randomBytes } from 'node:crypto';
 import { scrubSession } from './internal.js';
-import { RESOLVE, STATES, initialState, isFinal, viewError } from './transitions.js';
+import { RESOLVE, STATES, isFinal, viewError } from './transitions.js';
 
 export type { CheckoutEvent, ServiceDeps } from './core.js';
+export type { Created } from './create.js';
 
-/**
- * A new checkout, or the one an Idempotency-Key already made (`created: false`), with what its
- * page opens it with: an inline checkout's client secret, or an isolated one's launch token
- * (a fresh one on each replay).
- */
-export interface Created {
-  created: boolean;
-  record: CheckoutRecord;
-  clientSecret?: string;
-  launchToken?: string;
-}
 
 export function createCheckoutService(deps: ServiceDeps) {
   const core = createCore(deps);
@@ -69,24 +58,6 @@ export function createCheckoutService(deps: ServiceDeps) {
     return core.settle(rec);
   }
 
-  /** The page's credential for a checkout: its client secret (inline) or a fresh launch token (isolated). */
-  async function credentialFor(record: CheckoutRecord): Promise<Pick<Created, 'record' | 'clientSecret' | 'launchToken'>> {
-    if (record.isolation !== 'isolated') return { record, clientSecret: await clientSecretFor(config.merchantSecret, record.id) };
-    const { record: relaunched, token } = await launches.relaunch(record);
-    return { record: relaunched, launchToken: token };
-  }
-
-  /** 409 naming the open checkout that already has this merchant reference, if there is one. */
-  async function referenceFree(reference: string, except?: string): Promise<void> {
-    for (const found of await store.findCheckoutsByReference(reference)) {
-      if (found.id === except || isFinal(found.state)) continue;
-      // What time alone has ended (past its expiry, not yet swept) no longer holds the reference.
-      const open = await core.settle(found);
-      if (!isFinal(open.state))
-        throw errors.conflict('reference_in_use', `Checkout ${open.id} with this reference is still open; use it, or wait until it ends.`);
-    }
-  }
-
   async function view(rec: CheckoutRecord): Promise<CheckoutView> {
     const periodic = rec.state === 'periodic' ? await links.periodicContext() : {};
     // The login form is the bank's description from the bank list last read, however old; the
@@ -98,95 +69,7 @@ export function createCheckoutService(deps: ServiceDeps) {
     return inFlight && (CHECKOUT_ACTIONS as readonly string[]).includes(inFlight) ? { ...v, inFlight: inFlight as CheckoutAction } : v;
   }
 
-  /**
-   * A checkout for the merchant's order, starting where its first mode starts. With an
-   * Idempotency-Key, the same key and body find the checkout they made (the store writes the
-   * key with the checkout, both or neither); the same key with another body is refused.
-   */
-  async function create(body: CreateCheckoutBody, key?: string): Promise<Created> {
-    // With an Idempotency-Key only: the body's fingerprint tells a retry from another order under it.
-    const fingerprint = key ? await sha256Hex(JSON.stringify(body)) : null;
-    const replay = async (checkoutId: string, storedFingerprint: string): Promise<Created> => {
-      if (storedFingerprint !== fingerprint) throw errors.conflict('idempotency_mismatch', 'This Idempotency-Key was used with a different request body.');
-      const record = await store.getCheckout(checkoutId);
-      if (!record) throw errors.notFound('Checkout');
-      return { created: false, ...(await credentialFor(record)) };
-    };
-    /** The checkout this key made, replayed, if it has made one (the store writes the key with it). */
-    const made = async (): Promise<Created | null> => {
-      const existing = key ? await store.getIdempotency(key) : null;
-      return existing ? replay(existing.checkoutId, existing.fingerprint) : null;
-    };
-    /**
-     * Nothing when the reference is free; the replay when it is held by the checkout this same
-     * key made meanwhile (the same order sent twice at once, to two instances, say); else 409.
-     */
-    const freeOrMade = async (): Promise<Created | null> => {
-      try {
-        await referenceFree(body.reference);
-        return null;
-      } catch (err) {
-        const replayed = await made();
-        if (replayed) return replayed;
-        throw err;
-      }
-    };
-    // The checkout is written first and the key and the reference are looked up only when the
-    // write is refused: the common case (a new key, a free reference) costs one transaction and
-    // no read.
-    const at = now();
-    const id = newId('chk');
-    const isolation = body.isolation ?? 'isolated';
-    // Isolated: the stored secret hash is of a value no one ever gets, so no client secret opens it.
-    const clientSecret = isolation === 'inline' ? await clientSecretFor(config.merchantSecret, id) : `unused_${randomBytes(32).toString('base64url')}`;
-    const launch = isolation === 'isolated' ? await newLaunch(id, at) : null;
-    // A periodic payment is a mandate, not a payment now: only when the merchant asks for it.
-    const modes: CheckoutMode[] = body.modes ?? ['native', 'redirect'];
-    const record: CheckoutRecord = {
-      id,
-      secretHash: await hashSecret(clientSecret),
-      mode: modes[0]!,
-      state: initialState(modes),
-      version: 1,
-      amount: body.amount,
-      subject: body.subject,
-      reference: body.reference,
-      holderDestiny: body.holderDestiny ?? config.merchant.name,
-      accountDestiny: body.accountDestiny ?? config.merchant.iban,
-      customData: body.customData ?? null,
-      urlOk: body.urlOk ?? null,
-      urlError: body.urlError ?? null,
-      modes,
-      attemptsLeft: config.maxAttempts,
-      createdAt: at,
-      updatedAt: at,
-      expiresAt: at + (body.expiresInMinutes ?? config.checkoutTtlMinutes) * 60_000,
-      internal: { explicitDestiny: body.accountDestiny !== undefined },
-      error: null,
-      isolation,
-      ...(launch ? { launch: launch.launch } : {}),
-    };
-    const idempotency = key && fingerprint ? { key, fingerprint, createdAt: at } : undefined;
-    let result: Awaited<ReturnType<typeof store.createCheckout>>;
-    try {
-      result = await store.createCheckout(record, idempotency);
-    } catch (err) {
-      // The store did not answer: nothing to look up (it would not answer either), a 503 now.
-      if (isUnavailable(err)) throw err;
-      // The reference is held (the store's unique index): by a checkout that time alone ended
-      // (settled now, and the write tried once more), by the checkout this key made (replayed),
-      // or by one still open (409).
-      const replayed = await freeOrMade();
-      if (replayed) return replayed;
-      // Nothing was written (the transaction rolled back): the one retry is safe whatever failed.
-      result = await store.createCheckout(record, idempotency).catch(() => {
-        throw err;
-      });
-    }
-    if (!result.created) return replay(result.existing.checkoutId, result.existing.fingerprint);
-    logger.log('info', 'checkout.created', { checkoutId: id, amount: record.amount, modes, isolation });
-    return { created: true, record: result.record, ...(launch ? { launchToken: launch.token } : { clientSecret }) };
-  }
+  const { create, referenceFree } = creationActions(core, launches);
 
   /**
    * The merchant's decision on a checkout left `unknown`, after asking the bank (RESOLVE in the
