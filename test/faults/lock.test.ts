@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Harness } from '../../packages/bff/test/harness.js';
-import { bankOf, testFields } from '../../packages/bff/test/flow.js';
+import { bankOf, testFields, walk } from '../../packages/bff/test/flow.js';
 import { assertUpstreamError, disarm, faultHarness, sandboxCalls, stray, viewOf } from './support.js';
 
 const TIMEOUT_MS = 2_000;
@@ -58,14 +58,14 @@ describe('checkout lock during a long action', () => {
     assert.equal(end.error?.code, 'upstream_timeout');
   });
 
-  it('a lock left by a process that stopped mid-transfer turns the checkout unknown once its lease lapses', async () => {
+  it('a lock left by a process that stopped mid-transfer turns the checkout unknown once its lease, and the one more its holder is given, lapse', async () => {
     const c = await h.createCheckout();
+    await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
     const store = h.bff.parts.store;
     const leaseMs = h.bff.parts.service.leaseMs;
     assert.ok(leaseMs <= TIMEOUT_MS + 2_000, 'a lease is one provider call and a small margin');
     const rec = (await store.getCheckout(c.id))!;
     const locked = await store.updateCheckout(rec.id, rec.version, {
-      state: 'select-account',
       internal: { ...rec.internal, busy: { op: 'transfer', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
     });
     assert.ok(locked);
@@ -73,14 +73,15 @@ describe('checkout lock during a long action', () => {
     h.clock.advance(leaseMs);
     assert.equal((await viewOf(h, c.clientSecret)).state, 'select-account');
     assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })).status, 409);
+    // Lapsed: its holder may be alive and kept from the store; it is given one more lease.
     h.clock.advance(1);
+    const overdue = await viewOf(h, c.clientSecret);
+    assert.deepEqual({ state: overdue.state, inFlight: overdue.inFlight }, { state: 'select-account', inFlight: 'transfer' });
+    h.clock.advance(leaseMs + 1);
     const v = await viewOf(h, c.clientSecret);
     assert.equal(v.state, 'unknown');
-    // Nothing was sent to the bank (the frame's first screen read the bank list, nothing more).
-    assert.deepEqual(
-      Object.keys(await sandboxCalls(h)).filter((k) => k !== 'POST /test/banks/list'),
-      [],
-    );
+    // No transfer was sent to the bank: the lock was all the stopped process left.
+    assert.equal((await sandboxCalls(h))['POST /test/transfer/init'], undefined);
   });
 
   it('a login left by a process that stopped mid-call is open again once its lease lapses: the next login runs', async () => {

@@ -13,6 +13,7 @@ import { createHarness, view, type Harness } from './harness.js';
 import { isUnavailable } from '../src/store/failure.js';
 import { ApiError } from '../src/errors.js';
 import { breakStore } from './slow-store.js';
+import { walk } from './flow.js';
 
 type Json = Record<string, any>;
 
@@ -118,17 +119,23 @@ describe('the store failing', () => {
 
   it('the sweeper settles a lock whose holder stopped mid-transfer: unknown, and the merchant is told without anyone reading the checkout', async () => {
     const c = await h.createCheckout();
+    await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
     const store = h.bff.parts.store;
     const rec = (await store.getCheckout(c.id))!;
     const leaseMs = h.bff.parts.service.leaseMs;
+    // An instance took the transfer's lock and stopped.
     assert.ok(
       await store.updateCheckout(rec.id, rec.version, {
-        state: 'select-account',
         internal: { ...rec.internal, busy: { op: 'transfer', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
       }),
     );
     await h.bff.parts.sweep();
     assert.equal((await store.getCheckout(c.id))!.state, 'select-account');
+    h.clock.advance(leaseMs + 1);
+    await h.bff.parts.sweep();
+    const overdue = (await store.getCheckout(c.id))!;
+    assert.equal(overdue.state, 'select-account', 'lapsed once: its holder is given one more lease to come back');
+    assert.equal(overdue.internal.busy?.overdueSince, h.clock.now);
     h.clock.advance(leaseMs + 1);
     await h.bff.parts.sweep();
     assert.equal((await store.getCheckout(c.id))!.state, 'unknown');

@@ -51,7 +51,7 @@ describe('checkout state machine (pure)', () => {
     assert.equal(linkOutcome('failed', 'E300'), null);
   });
 
-  it('lets time expire a checkout, end a validation window, and settle a crashed call', () => {
+  it('lets time expire a checkout, end a validation window, and settle a crashed call (after one more lease for its holder)', () => {
     const base = { state: 'select-bank', expiresAt: 1000, internal: {} } as unknown as CheckoutRecord;
     assert.equal(timePatch(base, 999, 100), null);
     assert.equal(timePatch(base, 1001, 100)?.state, 'expired');
@@ -66,7 +66,12 @@ describe('checkout state machine (pure)', () => {
     assert.deepEqual(lapsed?.internal, { accountId: 'A1' }, 'the account chosen stays; the transfer waited for goes');
     const crashed = { ...base, expiresAt: 10_000, internal: { busy: { op: 'transfer', since: 0 } } } as unknown as CheckoutRecord;
     assert.equal(timePatch(crashed, 50, 100), null, 'still in flight');
-    assert.equal(timePatch(crashed, 101, 100)?.state, 'unknown');
+    const overdue = timePatch(crashed, 101, 100);
+    assert.equal(overdue?.state, undefined, 'lapsed once: its holder gets one more lease');
+    assert.deepEqual((overdue?.internal as Record<string, unknown>).busy, { op: 'transfer', since: 0, until: 201, overdueSince: 101 });
+    const again = { ...crashed, internal: overdue?.internal } as unknown as CheckoutRecord;
+    assert.equal(timePatch(again, 201, 100), null, 'still its holder\'s until the second lease ends');
+    assert.equal(timePatch(again, 202, 100)?.state, 'unknown');
     const crashedLogin = { ...crashed, internal: { busy: { op: 'login', since: 0 } } } as unknown as CheckoutRecord;
     const p = timePatch(crashedLogin, 101, 100);
     assert.equal(p?.state, undefined);

@@ -67,8 +67,10 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
       const busy = current.internal.busy;
       if (stopped || lost || !busy) return;
       try {
+        // A renewal also answers a reader that found the lease overdue: the holder is alive.
+        const { overdueSince: _, ...lock } = busy;
         const renewed = await store.updateCheckout(current.id, current.version, {
-          internal: { ...current.internal, busy: { ...busy, until: now() + leaseMs } },
+          internal: { ...current.internal, busy: { ...lock, until: now() + leaseMs } },
         });
         if (renewed) current = renewed;
         else {

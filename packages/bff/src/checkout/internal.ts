@@ -90,6 +90,12 @@ export interface Lock {
   until?: number;
   holder?: string;
   token?: string;
+  /**
+   * When a transfer's or validation's lease was first found lapsed: its holder was given one
+   * more lease to come back (alive, but kept from the store by an outage, say) before the
+   * call is taken for lost. The holder's next renewal clears it.
+   */
+  overdueSince?: number;
 }
 
 export interface FunnelMark {

@@ -222,7 +222,10 @@ export function deadlineFrom(state: CheckoutState, startedAt: number): number {
   return startedAt + rule.windowMs;
 }
 
-/** A lock older than any call could take is released; if it held one of these calls, the checkout becomes `unknown`. */
+/**
+ * A lock older than any call could take is released; if it held one of these calls, the checkout
+ * becomes `unknown`, once its holder has had one more lease to come back.
+ */
 export const TIME_RULES = { lapsedLock: { unknownFor: ['transfer', 'validate'] as readonly string[] } };
 
 /**
@@ -234,9 +237,14 @@ export function timePatch(rec: CheckoutRecord, now: number, leaseMs: number, lin
   // A lock is a lease until `until` (renewed by its holder); a lock without one lasts `leaseMs`.
   if (i.busy && now > (i.busy.until ?? i.busy.since + leaseMs)) {
     const internal = unlocked(i);
+    const moneyCall = TIME_RULES.lapsedLock.unknownFor.includes(i.busy.op);
+    // A money call's holder may be alive and only kept from the store (an outage longer than
+    // the lease, the answer in its hands): it gets one more lease to renew or write before the
+    // call is taken for lost. Its renewal, or its answer, wins over this write by compare-and-set.
+    if (moneyCall && i.busy.overdueSince === undefined) return { internal: { ...i, busy: { ...i.busy, until: now + leaseMs, overdueSince: now } } };
     // The lock that lapsed is remembered: should its holder still come back with the bank's
     // answer, the answer is written after all (the `late-answer` change).
-    if (TIME_RULES.lapsedLock.unknownFor.includes(i.busy.op))
+    if (moneyCall)
       return {
         state: 'unknown',
         internal: { ...internal, lapsed: { ...i.busy, at: now }, doubt: { op: i.busy.op, at: now, why: 'lease' } },
