@@ -63,7 +63,7 @@ async function atConfirmation(h: Harness) {
   return { c, values };
 }
 
-describe('the lease of a call with the bank (no renewal within a test: a 40 s provider timeout; two leases stay within the bank\'s validation window)', () => {
+describe("the lease of a call with the bank (no renewal within a test: a 40 s provider timeout; two leases stay within the bank's validation window)", () => {
   let h: Harness;
   /** Which test request a store call is made for. */
   const requests = new AsyncLocalStorage<string>();
@@ -189,29 +189,26 @@ describe('the lease of a call with the bank (no renewal within a test: a 40 s pr
     assert.deepEqual(await terminalEvents(h, c.id), ['succeeded']);
   });
 
-  it(
-    'the store fails for longer than the lease when the bank has answered: the checkout is never settled unknown while its holder still writes the answer',
-    async () => {
-      const { c, values } = await atConfirmation(h);
-      const call = holdCall(h, '/test/transfer/validate');
-      const confirming = h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
-      await call.arrived;
-      const mend = breakStore(h.bff.parts.store, ['updateCheckout', 'getCheckout']);
-      call.release();
-      assert.equal((await confirming).status, 503);
-      // The outage outlasts the lease: no renewal could be written meanwhile.
-      h.clock.advance(h.bff.parts.service.leaseMs + 1);
-      mend();
-      // The payer's page reads the checkout as soon as the store is back, before the holder's next try.
-      const back = await view(await h.checkout(c.clientSecret, '/v1/checkout'));
-      assert.notEqual(back.state, 'unknown', 'the answer is known: the checkout waits for it');
-      await until(async () => (await h.bff.parts.store.getCheckout(c.id))?.state === 'succeeded', 'the answer written');
-      const told = (await h.bff.parts.store.listEvents({ limit: 500 }))
-        .filter((e) => e.type === 'checkout.updated' && (e.data as Json).checkoutId === c.id)
-        .map((e) => (e.data as Json).state);
-      assert.deepEqual(told, ['succeeded'], 'the merchant is told the outcome, and nothing before it');
-    },
-  );
+  it('the store fails for longer than the lease when the bank has answered: the checkout is never settled unknown while its holder still writes the answer', async () => {
+    const { c, values } = await atConfirmation(h);
+    const call = holdCall(h, '/test/transfer/validate');
+    const confirming = h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
+    await call.arrived;
+    const mend = breakStore(h.bff.parts.store, ['updateCheckout', 'getCheckout']);
+    call.release();
+    assert.equal((await confirming).status, 503);
+    // The outage outlasts the lease: no renewal could be written meanwhile.
+    h.clock.advance(h.bff.parts.service.leaseMs + 1);
+    mend();
+    // The payer's page reads the checkout as soon as the store is back, before the holder's next try.
+    const back = await view(await h.checkout(c.clientSecret, '/v1/checkout'));
+    assert.notEqual(back.state, 'unknown', 'the answer is known: the checkout waits for it');
+    await until(async () => (await h.bff.parts.store.getCheckout(c.id))?.state === 'succeeded', 'the answer written');
+    const told = (await h.bff.parts.store.listEvents({ limit: 500 }))
+      .filter((e) => e.type === 'checkout.updated' && (e.data as Json).checkoutId === c.id)
+      .map((e) => (e.data as Json).state);
+    assert.deepEqual(told, ['succeeded'], 'the merchant is told the outcome, and nothing before it');
+  });
 });
 
 describe('the lease is renewed while a call is with the bank', () => {

@@ -70,7 +70,7 @@ describe('checkout state machine (pure)', () => {
     assert.equal(overdue?.state, undefined, 'lapsed once: its holder gets one more lease');
     assert.deepEqual((overdue?.internal as Record<string, unknown>).busy, { op: 'transfer', since: 0, until: 201, overdueSince: 101 });
     const again = { ...crashed, internal: overdue?.internal } as unknown as CheckoutRecord;
-    assert.equal(timePatch(again, 201, 100), null, 'still its holder\'s until the second lease ends');
+    assert.equal(timePatch(again, 201, 100), null, "still its holder's until the second lease ends");
     assert.equal(timePatch(again, 202, 100)?.state, 'unknown');
     const crashedLogin = { ...crashed, internal: { busy: { op: 'login', since: 0 } } } as unknown as CheckoutRecord;
     const p = timePatch(crashedLogin, 101, 100);

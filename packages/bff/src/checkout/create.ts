@@ -46,7 +46,6 @@ export function creationActions(core: Core, launches: Pick<ReturnType<typeof lau
     }
   }
 
-
   /**
    * The record of a new checkout for the merchant's order, and what its page opens it with (not
    * written yet).
@@ -145,7 +144,6 @@ export function creationActions(core: Core, launches: Pick<ReturnType<typeof lau
     logger.log('info', 'checkout.created', { checkoutId: record.id, amount: record.amount, modes: record.modes, isolation: record.isolation });
     return { created: true, record: result.record, ...(launch ? { launchToken: launch.token } : { clientSecret }) };
   }
-
 
   return { create, credentialFor, referenceFree };
 }

@@ -25,7 +25,6 @@ import { RESOLVE, STATES, isFinal, viewError } from './transitions.js';
 export type { CheckoutEvent, ServiceDeps } from './core.js';
 export type { Created } from './create.js';
 
-
 export function createCheckoutService(deps: ServiceDeps) {
   const core = createCore(deps);
   const { config, store, logger, now } = core;
