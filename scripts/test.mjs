@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Runs every test suite and ends with one line the CI can count:
 //   tests: N passed, N failed, N skipped
-// Usage: node scripts/test.mjs [node|browser] [file filter…]   (filters are substrings of paths)
+// Usage: node scripts/test.mjs [node|browser|drills] [file filter…]   (filters are substrings of paths)
+//
+// `drills` runs the outage drills (test/drills/) alone: minutes of stopped and frozen databases
+// and killed instances (`npm run test:drills`, and CI after `npm test`). `npm test` never runs
+// them.
 //
 // The whole run aims at 150 s on a 2-core machine (the README says where it stands). What serves that:
 // - the node test files are compiled to JavaScript first, in one esbuild build of about a
@@ -40,7 +44,10 @@ import { bundleTests, groupTests, scratchDir } from './test-bundle.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const [only, ...filters] = process.argv.slice(2);
-const wanted = (name) => !only || only === name;
+/** The drills are node files of their own lane: `drills` runs them and nothing else. */
+const drills = only === 'drills';
+const wanted = (name) => !only || only === name || (drills && name === 'node');
+const isDrill = (f) => f.startsWith('test/drills/');
 
 /**
  * Files known to take long (a server stack and a browser, a database failover, thousands of
@@ -72,6 +79,7 @@ const rank = (f) => {
  * lanes busy beside the shared ones.
  */
 const OWN_PROCESS = [
+  'test/drills/',
   'test/e2e/',
   'test/faults/failover',
   'test/faults/sockets',
@@ -172,7 +180,7 @@ function walk(dir, out = []) {
 const all = walk(root).filter((f) => f.endsWith('.test.ts') && (f.startsWith('packages/') || f.startsWith('test/') || f.startsWith('apps/')));
 const match = (f) => filters.length === 0 || filters.some((x) => f.includes(x));
 const nodeFiles = all
-  .filter((f) => !f.endsWith('.browser.test.ts') && match(f))
+  .filter((f) => !f.endsWith('.browser.test.ts') && match(f) && isDrill(f) === drills)
   .sort()
   .sort((a, b) => rank(a) - rank(b));
 const browserFiles = all.filter((f) => f.endsWith('.browser.test.ts') && match(f)).sort();
@@ -196,9 +204,10 @@ const E2E_CONCURRENCY = lanes('E2E_CONCURRENCY', perTwoCores);
 /**
  * A test still running after this fails (a hang must not hold the whole run); `node --test`
  * also bounds each process with it, as a whole. The end-to-end lane's shared process runs all
- * its files, so that lane has twice the bound (E2E_TIMEOUT_MS).
+ * its files, so that lane has twice the bound (E2E_TIMEOUT_MS). A drill runs about four minutes
+ * of faults in one file: five minutes bound it.
  */
-const TEST_TIMEOUT_MS = lanes('TEST_TIMEOUT_MS', 180_000);
+const TEST_TIMEOUT_MS = lanes('TEST_TIMEOUT_MS', drills ? 300_000 : 180_000);
 const E2E_TIMEOUT_MS = lanes('E2E_TIMEOUT_MS', 2 * TEST_TIMEOUT_MS);
 
 // Inside the repository the packages resolve to their TypeScript sources (the
