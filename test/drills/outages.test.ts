@@ -768,8 +768,8 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
       assert.ok(d, `${p.ref}: says why it is in doubt`);
       assert.equal(d.why, 'lease', `${p.ref}: ${JSON.stringify(d)}`);
       assert.ok(after >= 0 && after <= LEASE_MS + 2_000, `${p.ref}: unknown ${after} ms after the kill (lease ${LEASE_MS} ms)`);
-      // No instance alive had the bank's answer to it.
-      const answered = bankCalls.filter((b) => b.ref === p.ref && MONEY.includes(b.op) && b.answeredAt !== undefined && b.via !== target.name && !b.closedAt);
+      // No instance alive had the bank's answer to the call in doubt.
+      const answered = bankCalls.filter((b) => b.ref === p.ref && b.op === d.call && b.answeredAt !== undefined && b.via !== target.name && !b.closedAt);
       assert.deepEqual(
         answered.map((b) => `${b.via} ${b.op}`),
         [],
