@@ -24,7 +24,9 @@
  *    `unknown`.
  * 4. One instance killed with SIGKILL during slow transfers, and started again as a supervisor
  *    would: only a checkout whose call was with the bank through it when it died may end
- *    `unknown`, by its lease, within the lease.
+ *    `unknown`, by its lease, within two leases (a transfer's or validation's lapsed lease gives
+ *    its holder one more before the checkout is settled `unknown`: a holder alive but cut from
+ *    the store still writes its answer).
  * 5. A payment at the bank's page (redirect mode) made during a 90 s stop of PostgreSQL: every
  *    notification attempt of the provider and the payer's return fail; once the store is back
  *    the checkout ends `succeeded` by reconciliation (the provider's order query), told once.
@@ -703,7 +705,7 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
     assert.deepEqual(exits(), []);
   });
 
-  it('4. an instance killed during slow transfers leaves unknown only the checkouts whose call was with the bank through it, within the lease', async () => {
+  it('4. an instance killed during slow transfers leaves unknown only the checkouts whose call was with the bank through it, within two leases', async () => {
     const target = all.filter((i) => !i.exited).at(-1)!;
     // The kill comes while transfers are with the bank through it (and validations, as they come).
     await until(
@@ -725,7 +727,7 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
     // A supervisor starts it again.
     const restarted = await startInstance(`${target.name}-again`);
     const inDoubt = [...payments.values()].filter((p) => openRefs.has(p.ref));
-    await ended(inDoubt, 'the payments it held to end', LEASE_MS + 60_000);
+    await ended(inDoubt, 'the payments it held to end', 2 * LEASE_MS + 60_000);
     // Payments after the kill complete on the others and on the restarted one.
     const afterKill = seq;
     await until(
@@ -767,7 +769,7 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
     for (const { p, d, after } of settled) {
       assert.ok(d, `${p.ref}: says why it is in doubt`);
       assert.equal(d.why, 'lease', `${p.ref}: ${JSON.stringify(d)}`);
-      assert.ok(after >= 0 && after <= LEASE_MS + 2_000, `${p.ref}: unknown ${after} ms after the kill (lease ${LEASE_MS} ms)`);
+      assert.ok(after >= 0 && after <= 2 * LEASE_MS + 2_000, `${p.ref}: unknown ${after} ms after the kill (two leases: ${2 * LEASE_MS} ms)`);
       // No instance alive had the bank's answer to the call in doubt.
       const answered = bankCalls.filter((b) => b.ref === p.ref && b.op === d.call && b.answeredAt !== undefined && b.via !== target.name && !b.closedAt);
       assert.deepEqual(
