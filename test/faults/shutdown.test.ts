@@ -150,7 +150,8 @@ describe('SIGTERM while validations are with a slow bank', () => {
         .on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'))
         .end(),
     );
-    assert.equal(fresh, 'ECONNREFUSED');
+    // Refused once the listening socket is closed; reset if the kernel had completed it just before.
+    assert.ok(['ECONNREFUSED', 'ECONNRESET'].includes(fresh), `a new connection during the stop: ${fresh}`);
     // Every validation under way is answered, paid, and its connection closed after it.
     for (const answer of await Promise.all(answers)) {
       assert.equal(answer.status, 200, answer.text);

@@ -52,9 +52,9 @@ describe('one door for every change of a checkout', () => {
   });
 
   it('a checkout is created in one place only, in the state its declaration starts it in', () => {
-    assert.deepEqual(where(/store\.createCheckout\(/), ['packages/bff/src/checkout/service.ts']);
-    const service = files.find((f) => f.path === 'packages/bff/src/checkout/service.ts')!.text;
-    assert.match(service, /state: initialState\(modes\)/);
+    assert.deepEqual(where(/store\.createCheckout\(/), ['packages/bff/src/checkout/create.ts']);
+    const create = files.find((f) => f.path === 'packages/bff/src/checkout/create.ts')!.text;
+    assert.match(create, /state: initialState\(modes\)/);
   });
 
   it('the store’s updateCheckout is called nowhere under another name (no alias of the method escapes the engine)', () => {
