@@ -231,6 +231,8 @@ async function serveFrameOrigin(pageOrigin: string, opts: RenderOptions): Promis
   app.get('/v1/checkout', (c) => c.json(opts.checkout));
   app.get('/v1/checkout/start', (c) => c.json({ view: opts.checkout, banks: opts.banks }));
   app.get('/v1/banks', (c) => c.json(opts.banks));
+  // The launch token's redemption answers the frame's key and its first screen, as the BFF's does.
+  app.post('/v1/frame/launch', (c) => c.json({ key: 'fk_bench', resumed: false, start: { view: opts.checkout, banks: opts.banks } }));
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
       resolve({ origin: `http://127.0.0.1:${info.port}`, close: () => server.close() }),
@@ -414,7 +416,7 @@ export async function measureRender(opts: RenderOptions): Promise<RenderFigures>
       type: TYPES['.html']!,
       body: PAGE(
         '<script type="module" src="/bank-checkout-frame.min.js"></script>',
-        `<bank-checkout isolate api="${frameOrigin.origin}" checkout-secret="cs_bench" locale="en"></bank-checkout>`,
+        `<bank-checkout isolate api="${frameOrigin.origin}" launch-token="lt_chk_bench.x" locale="en"></bank-checkout>`,
       ),
     });
     browser = await launchChromium();
