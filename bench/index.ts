@@ -6,7 +6,8 @@
  * Environment: BENCH_RUNS (render runs; 7, --ci 5), BENCH_SECONDS and BENCH_CONNECTIONS (BFF
  * overhead; 5 s and 10, --ci 3 s), BENCH_LOAD_SECONDS (60, --ci 10), BENCH_PAYERS (8),
  * BENCH_TRIES (timed budgets: how many runs a part gets before its budget counts as broken; 1,
- * --ci 3).
+ * --ci 3), BENCH_BUILT=1 (the packages' dist/ are current: measured without building them again;
+ * CI sets it after its install check has built them).
  *
  * Timed budgets (the BFF's overhead, the relay's ratio and CPU) depend on what else the machine
  * does. A busy neighbour only ever makes a run slower, so a part whose run misses its budget is
