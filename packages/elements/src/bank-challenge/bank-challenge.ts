@@ -1,9 +1,8 @@
 import { customElement, property } from 'lit/decorators.js';
 import type { ValidationView } from '@bank-checkout/contract';
 import { elementStyles } from '../shared/styles.js';
-import { FormFile, FormStepElement } from '../shared/step-form.js';
+import { FormFile, FormStepElement, type StepForm, type StepFormHost } from '../shared/step-form.js';
 import { challengeStyles } from './bank-challenge.styles.js';
-import type { ChallengeForm, ChallengeFormHost } from './challenge-form.js';
 
 import { systemClock, type Clock } from '../shared/clock.js';
 
@@ -11,9 +10,10 @@ export { systemClock, type Clock };
 
 /**
  * The form's code (challenge-form.ts, its own file): `<bank-checkout>` fetches it with its later
- * steps; a `<bank-challenge>` used alone loads it with the first challenge shown.
+ * steps; a `<bank-challenge>` used alone loads it with the first challenge shown. The element
+ * knows the form only as a StepForm, so that nothing here imports that file.
  */
-export const challengeForm = new FormFile<ChallengeFormHost, ChallengeForm>(() => import('./challenge-form.js'));
+export const challengeForm = new FormFile<StepFormHost<BankChallenge>, StepForm>(() => import('./challenge-form.js'));
 
 /** Card images are shown only as inline raster or SVG data, never fetched from an address. */
 export function isCardImage(value: string | null): value is string {
@@ -58,7 +58,7 @@ export function isCardImage(value: string | null): value is string {
  * @csspart submit - The confirm (or "done") button.
  */
 @customElement('bank-challenge')
-export class BankChallenge extends FormStepElement<ChallengeForm> {
+export class BankChallenge extends FormStepElement {
   static override styles = [...elementStyles, challengeStyles];
   protected override readonly stepState = 'validate' as const;
 

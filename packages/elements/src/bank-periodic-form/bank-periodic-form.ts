@@ -2,15 +2,15 @@ import { customElement, property } from 'lit/decorators.js';
 import type { PeriodicBankView } from '@bank-checkout/contract';
 import { elementStyles } from '../shared/styles.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { FormFile, FormStepElement } from '../shared/step-form.js';
-import type { OrderForm, OrderFormHost } from './order-form.js';
+import { FormFile, FormStepElement, type StepForm, type StepFormHost } from '../shared/step-form.js';
 import { periodicFormStyles } from './bank-periodic-form.styles.js';
 
 /**
  * The form's code (order-form.ts, its own file): loaded with the first form shown, as most
- * checkouts never show one (`<bank-checkout>` fetches it with the element).
+ * checkouts never show one (`<bank-checkout>` fetches it with the element). The element knows
+ * the form only as a StepForm, so that nothing here imports that file.
  */
-export const orderForm = new FormFile<OrderFormHost, OrderForm>(() => import('./order-form.js'));
+export const orderForm = new FormFile<StepFormHost<BankPeriodicForm>, StepForm>(() => import('./order-form.js'));
 
 /**
  * A periodic payment order: the bank (banks of a group are chosen through the group, then a
@@ -44,7 +44,7 @@ export const orderForm = new FormFile<OrderFormHost, OrderForm>(() => import('./
  * @csspart submit - The button that continues to the bank.
  */
 @customElement('bank-periodic-form')
-export class BankPeriodicForm extends FormStepElement<OrderForm> {
+export class BankPeriodicForm extends FormStepElement {
   static override styles = [...elementStyles, periodicFormStyles];
   protected override readonly stepState = 'periodic' as const;
 

@@ -11,7 +11,28 @@ import { checkoutContext, type StepAction, type CheckoutContextValue } from '../
 import { emit, stepDetail } from '../events.js';
 import { browserLanguages, errorKey, isLocaleReady, loadLocale, resolveLocale, translate, type MessageKey, type MessageParams } from '../i18n/index.js';
 import { elementStyles } from './styles.js';
-import type { StepFormHost } from './step-form.js';
+
+/** What a step's form reads and calls on its element, the element's own side included. */
+export interface StepFormHost<E extends HTMLElement> {
+  readonly element: E;
+  /** The checkout view (the element's `view`, else the checkout's). */
+  view(): CheckoutView | null;
+  locale(): string;
+  /** A call is in flight. */
+  busy(): boolean;
+  /** Test mode (the element's `sandbox`, else the view's). */
+  inSandbox(): boolean;
+  /** Inside `<bank-checkout>`: what it provides. */
+  checkout(): CheckoutContextValue | undefined;
+  /** Runs an action as a step does (through `<bank-checkout>`, or alone with the element's `client`). */
+  run(action: StepAction): Promise<CheckoutView | null>;
+  /** The error that applies to the step now, if any. */
+  errorCode(): { code: string; message?: string } | null;
+  /** The id of the step's error when the bank refused what was typed (the fields point at it). */
+  rejectedBy(): string | null;
+  /** That error as an alert, with optional extra lines. */
+  renderError(extra?: TemplateResult | typeof nothing): TemplateResult | typeof nothing;
+}
 
 /** The id of a step's error message (the fields the bank refused point at it). */
 export const STEP_ERROR_ID = 'step-error';

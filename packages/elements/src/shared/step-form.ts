@@ -6,30 +6,8 @@
  */
 import { html, type PropertyValues, type TemplateResult, type nothing } from 'lit';
 import { BankElement } from './bank-element.js';
-import type { CheckoutView } from '@bank-checkout/contract';
-import type { CheckoutContextValue, StepAction } from '../context.js';
 
-/** What a step's form reads and calls on its element, the element's own side included. */
-export interface StepFormHost<E extends HTMLElement> {
-  readonly element: E;
-  /** The checkout view (the element's `view`, else the checkout's). */
-  view(): CheckoutView | null;
-  locale(): string;
-  /** A call is in flight. */
-  busy(): boolean;
-  /** Test mode (the element's `sandbox`, else the view's). */
-  inSandbox(): boolean;
-  /** Inside `<bank-checkout>`: what it provides. */
-  checkout(): CheckoutContextValue | undefined;
-  /** Runs an action as a step does (through `<bank-checkout>`, or alone with the element's `client`). */
-  run(action: StepAction): Promise<CheckoutView | null>;
-  /** The error that applies to the step now, if any. */
-  errorCode(): { code: string; message?: string } | null;
-  /** The id of the step's error when the bank refused what was typed (the fields point at it). */
-  rejectedBy(): string | null;
-  /** That error as an alert, with optional extra lines. */
-  renderError(extra?: TemplateResult | typeof nothing): TemplateResult | typeof nothing;
-}
+export type { StepFormHost } from './bank-element.js';
 
 /** Loads a module once; after a failed load, the next call tries again. */
 export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
@@ -71,12 +49,12 @@ export interface StepForm {
  * first update after its file is in; until then the element says it is loading, and its
  * `updateComplete` waits for the form.
  */
-export abstract class FormStepElement<Form extends StepForm> extends BankElement {
+export abstract class FormStepElement extends BankElement {
   /** The file of this step's form. */
-  protected abstract get formFile(): FormFile<never, Form>;
+  protected abstract get formFile(): FormFile<never, StepForm>;
 
   /** The form itself, once its file is in. */
-  private form: Form | null = null;
+  private form: StepForm | null = null;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     const file = this.formFile;
