@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { createBff, loadConfig, serveBff, type BffApp, type ServedBff } from '@bank-checkout/bff';
+import { until } from '../../packages/bff/test/until.js';
 
 /** A connection from `from` that sends the start of a request and never finishes it (it reads what it is sent). */
 function slowClient(port: number, from: string): Promise<Socket> {
@@ -104,14 +105,17 @@ describe('connections from one address', () => {
     const countedPort = (await counted.listening).port;
     try {
       const held = await Promise.all(Array.from({ length: 2 }, () => slowClient(countedPort, '127.0.0.5')));
-      // The server's side of the refused connection, to wait until it has read all it will.
-      const serverSide = new Promise<Socket>((resolve) => counted.server.prependListener('connection', resolve));
+      // The server's side of the refused connection (found by the client's port: a held client's
+      // may still be on its way), to wait until it has read all it will.
+      const accepted: Socket[] = [];
+      counted.server.prependListener('connection', (socket: Socket) => accepted.push(socket));
       const over = connect({ port: countedPort, host: '127.0.0.1', localAddress: '127.0.0.5' });
       let answer = '';
       over.on('data', (d) => (answer += String(d)));
       over.on('error', () => {});
-      over.once('connect', () => over.write('GET /health/over-the-cap HTTP/1.1\r\nHost: bff.test\r\n\r\n'));
-      const socket = await serverSide;
+      await new Promise((r) => over.once('connect', r));
+      over.write('GET /health/over-the-cap HTTP/1.1\r\nHost: bff.test\r\n\r\n');
+      const socket = await until(() => accepted.find((s) => s.remotePort === over.localPort), 'the refused connection on the server');
       // Its request arrived before its end, and the server reads a connection in order.
       await new Promise((r) => (socket.destroyed ? r(null) : socket.once('close', r)));
       for (const s of held) s.destroy();
