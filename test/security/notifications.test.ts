@@ -18,6 +18,8 @@ import { encodeDataReturn, signNotification } from '@bank-checkout/provider';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { SECRETS } from './lib/canary.js';
 import { createRig, json, type Rig } from './lib/rig.js';
+import { createPostgresStore } from '@bank-checkout/bff';
+import { dropSchemas, freshSchema, withPostgres } from '../../packages/bff/test/store-fixtures.js';
 import { assertBffError } from './lib/shapes.js';
 import { cliArgs } from '../support/cli.mjs';
 import { until } from '../../packages/bff/test/until.js';
@@ -466,5 +468,51 @@ describe('a BFF killed with SIGKILL', () => {
     const stopped = new Promise((r) => second.child.once('exit', r));
     second.child.kill('SIGTERM');
     await stopped;
+  });
+});
+
+withPostgres('one result at two instances', (url) => {
+  describe('one signed result posted to two instances on PostgreSQL at once', () => {
+    const schema = freshSchema('notify_two');
+    let a: Rig;
+    let b: Rig;
+    before(async () => {
+      a = await createRig({ databaseUrl: url, store: createPostgresStore(url, { schema, max: 4 }) });
+      b = await createRig({ databaseUrl: url, store: createPostgresStore(url, { schema, max: 4 }) });
+    });
+    after(async () => {
+      await a?.close();
+      await b?.close();
+      await dropSchemas(url, schema);
+    });
+
+    it('20 times: one change, one notification.received event, both answers naming the one stored notification', async () => {
+      for (let trial = 0; trial < 20; trial++) {
+        const c = await a.createCheckout({ modes: ['redirect'], urlOk: 'https://shop.example/ok', urlError: 'https://shop.example/ko' });
+        const v = await json<CheckoutView>(await a.checkout(c.clientSecret, '/v1/checkout/redirect', {}));
+        assert.equal(v.state, 'redirect');
+        const tx = `TX-TWO-${trial}`;
+        const n = await signed({ status: '200', description: 'OK', transactionId: tx, amount: v.amount, reference: v.reference, dateInitPayment: a.clock.now });
+        // The provider's retry overlapping its first delivery, each reaching another instance.
+        const answers = await Promise.all(
+          [a, b].map((r, i) => r.call(`/v1/notifications/provider${i ? `?c=${c.id}` : ''}`, form(n)).then((res) => json<Json>(res))),
+        );
+        assert.equal(answers.filter((x) => x.duplicate === false).length, 1, `trial ${trial}: exactly one is new`);
+        assert.equal(new Set(answers.map((x) => x.id)).size, 1, `trial ${trial}: both name the same stored notification`);
+        const events = (await a.bff.parts.store.listEvents({ limit: 500 })).filter(
+          (e) => (e.data as Json).checkoutId === c.id || (e.data as Json).transactionId === tx,
+        );
+        assert.deepEqual(
+          events.filter((e) => e.type === 'notification.received').map((e) => (e.data as Json).outcome),
+          ['applied'],
+          `trial ${trial}: one notification.received event`,
+        );
+        assert.deepEqual(
+          events.filter((e) => e.type === 'checkout.updated').map((e) => (e.data as Json).state),
+          ['succeeded'],
+          `trial ${trial}: one change`,
+        );
+      }
+    });
   });
 });
