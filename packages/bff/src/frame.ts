@@ -34,7 +34,7 @@ export interface FrameFile {
 export interface FrameBundle {
   /** The page's entry module. */
   entry: string;
-  /** Modules the entry imports statically (preloaded with the page). */
+  /** Modules the page loads up front (preloaded with it, in this order, after its entry): what the entry imports, then the kit it imports at once. */
   preload: string[];
   files: FrameFile[];
 }
@@ -118,8 +118,8 @@ function framePage(bundle: FrameBundle, config: BffConfig) {
 <meta name="bank-checkout-origins" content="${origins.join(' ')}">
 ${config.sandbox ? raw('<meta name="bank-checkout-debug" content="1">\n') : ''}<title>Pay by bank</title>
 <script type="importmap">${raw(importMap)}</script>
-${bundle.preload.map((p) => html`<link rel="modulepreload" href="${url(p)}" integrity="${integrity[url(p)]}">\n`)}<script type="module" src="${url(bundle.entry)}" integrity="${integrity[url(bundle.entry)]}"></script>
-</head>
+<script type="module" src="${url(bundle.entry)}" integrity="${integrity[url(bundle.entry)]}"></script>
+${bundle.preload.map((p) => html`<link rel="modulepreload" href="${url(p)}" integrity="${integrity[url(p)]}">\n`)}</head>
 <body><main aria-labelledby="frame-title"><bank-checkout></bank-checkout></main></body>
 </html>
 `);
