@@ -8,6 +8,8 @@
  * only by ALLOWED_ORIGINS (`frame-ancestors`), Trusted Types, no referrer. The modules have
  * content-hashed names: cached for a year, immutable. Page and modules go compressed (Brotli or
  * gzip, as the browser accepts), each compressed once: the payer's first screen waits for them.
+ * The page opens, while its modules load, the connection its calls take (they go without
+ * credentials, on connections apart from the page's own): `<link rel="preconnect" crossorigin>`.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -117,6 +119,7 @@ function framePage(bundle: FrameBundle, config: BffConfig) {
 <meta name="color-scheme" content="light dark">
 <meta name="bank-checkout-origins" content="${origins.join(' ')}">
 ${config.sandbox ? raw('<meta name="bank-checkout-debug" content="1">\n') : ''}<title>Pay by bank</title>
+<link rel="preconnect" href="/" crossorigin>
 <script type="importmap">${raw(importMap)}</script>
 <script type="module" src="${url(bundle.entry)}" integrity="${integrity[url(bundle.entry)]}"></script>
 ${bundle.preload.map((p) => html`<link rel="modulepreload" href="${url(p)}" integrity="${integrity[url(p)]}">\n`)}</head>

@@ -94,6 +94,12 @@ describe('the isolated checkout frame', () => {
       ),
     );
     assert.match(body, /<link rel="modulepreload" href=".\/frame\/assets\/chunk-BBBB.js" integrity="sha384-/);
+    assert.ok(
+      body.indexOf('<script type="module" src="./frame/assets/frame-page-AAAA.js"') < body.indexOf('<link rel="modulepreload"'),
+      "the page's own script first, then what it loads",
+    );
+    // Its calls go without credentials, on connections apart from the page's: one is opened while the modules load.
+    assert.match(body, /<link rel="preconnect" href="\/" crossorigin>/);
   });
 
   it('answers 304 to a page it already gave, by ETag', async () => {
