@@ -60,10 +60,12 @@ void speak(null);
 let port: MessagePort | null = null;
 const post = (msg: FrameMessage) => port?.postMessage(msg);
 
-function apply(s: FrameSettings): void {
+/** Applies the host's settings; resolves once the language they name is loaded. */
+function apply(s: FrameSettings): Promise<void> {
+  let spoken = Promise.resolve();
   if (s.locale !== undefined) {
     checkout.locale = s.locale ?? undefined;
-    void speak(s.locale);
+    spoken = speak(s.locale);
   }
   if (s.mode !== undefined) checkout.mode = (s.mode ?? undefined) as CheckoutMode | undefined;
   if (typeof s.pollInterval === 'number') checkout.pollInterval = s.pollInterval;
@@ -78,6 +80,7 @@ function apply(s: FrameSettings): void {
     root.colorScheme = s.theme.colorScheme;
     if (refused.length) post({ v: 1, type: 'refused', items: refused });
   }
+  return spoken;
 }
 
 /** A colour as the browser computes it (`rgb()`), for the floor to read any syntax it knows; null when it is no colour. */
@@ -193,11 +196,11 @@ export async function start(
   port = to;
   port.onmessage = (m) => {
     const next = readHostMessage(m.data);
-    if (next?.type === 'update') apply(next);
+    if (next?.type === 'update') void apply(next);
     else if (next?.type === 'focus') void checkout.focusStep();
     else ignored('unknown message', m.data);
   };
-  apply(init);
+  const spoken = apply(init);
   for (const name of FRAME_EVENTS)
     checkout.addEventListener(name, (ev) => post({ v: 1, type: 'event', name, detail: (ev as CustomEvent<unknown>).detail } as FrameMessage));
   checkout.navigate = (url) => post({ v: 1, type: 'navigate', url });
@@ -205,7 +208,9 @@ export async function start(
   // change: the host holds its placeholder until then, so the page moves once, not at each
   // piece of the loading.
   for (const name of ['bank-checkout-step', 'bank-checkout-error'] as const) checkout.addEventListener(name, sizeFromNow, { once: true });
-  const launched = await launch;
+  // The first screen is drawn once in the payer's language (a catalogue that comes later would
+  // redraw it at another height, under the payer's eyes).
+  const [launched] = await Promise.all([launch, spoken.catch(() => {})]);
   if (launched.ok) run(api, launched);
   else cannotOpen(launched);
 }
