@@ -145,7 +145,7 @@ export class CheckoutController implements ReactiveController {
   hostConnected(): void {
     window.addEventListener('pageshow', this.onPageShow);
     window.addEventListener('focus', this.onReturn);
-    window.addEventListener('blur', this.onLeave);
+    window.addEventListener('blur', this.onReturn);
     document.addEventListener('visibilitychange', this.onReturn);
     if (!this.signal.aborted) return;
     this.renew();
@@ -155,7 +155,7 @@ export class CheckoutController implements ReactiveController {
   hostDisconnected(): void {
     window.removeEventListener('pageshow', this.onPageShow);
     window.removeEventListener('focus', this.onReturn);
-    window.removeEventListener('blur', this.onLeave);
+    window.removeEventListener('blur', this.onReturn);
     document.removeEventListener('visibilitychange', this.onReturn);
     if (this.pending) this.abort?.abort();
   }
@@ -168,18 +168,16 @@ export class CheckoutController implements ReactiveController {
   };
 
   /** This window lost the focus (to another window, or the page around its frame) since the checkout was read. */
-  private left = false;
-  private readonly onLeave = (): void => {
-    this.left = true;
-  };
+  private left?: boolean;
 
   /**
    * The payer comes back to this window or tab: the checkout is read again (one read, only
    * then), as another window may have moved it on meanwhile. A window's first focus is no
-   * return (the payer's first click into the checkout's frame reads nothing).
+   * return (the payer's first click into the checkout's frame reads nothing); its blur marks it left.
    */
   private readonly onReturn = (e: Event): void => {
     const v = this.view;
+    if (e.type === 'blur') return void (this.left = true);
     if (e.type === 'focus' && !this.left) return;
     this.left = false;
     if (document.visibilityState === 'visible' && v && !isOutcome(v.state)) void this.check();
