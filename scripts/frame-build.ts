@@ -1,7 +1,7 @@
 /**
  * The isolated checkout's files, built with esbuild from the kit's sources:
- * - the frame page's modules (`packages/elements/src/frame/page.ts`: the whole kit, split, with
- *   the languages and later steps as chunks), content-hashed for the BFF to serve with
+ * - the frame page's modules (`packages/elements/src/frame/page.ts`, which loads the whole kit at
+ *   once, split, with the languages and later steps as chunks), content-hashed for the BFF to serve with
  *   long-lived caching and integrity (`GET /v1/frame/assets/*`);
  * - the thin host as one file (`bank-checkout-frame.min.js`: `@bank-checkout/elements/frame`).
  *
@@ -40,9 +40,24 @@ export async function buildFramePage(): Promise<FrameBundle> {
   });
   const name = (path: string) => path.replace(/^.*?\/?out\//, '');
   const outputs = (result.metafile as Metafile).outputs;
-  // Dynamic imports are entry points too in esbuild's metafile: the page's is the one from page.ts.
-  const entryPath = Object.keys(outputs).find((p) => outputs[p]!.entryPoint?.endsWith('frame/page.ts'))!;
-  const preload = outputs[entryPath]!.imports.filter((i) => i.kind === 'import-statement').map((i) => name(i.path));
+  // Dynamic imports are entry points too in esbuild's metafile: the page's is the one from
+  // page.ts, its kit the one from page-checkout.ts (imported at once by the page).
+  const entryOf = (source: string) => Object.keys(outputs).find((p) => outputs[p]!.entryPoint?.endsWith(source))!;
+  const entryPath = entryOf('frame/page.ts');
+  const kitPath = entryOf('frame/page-checkout.ts');
+  // What the page loads up front, in the order it needs it: the modules the page's own script
+  // imports, then the kit and every module it imports (the chunks import each other).
+  const preload: string[] = [];
+  const visit = (path: string) => {
+    for (const i of outputs[path]!.imports)
+      if (i.kind === 'import-statement' && !preload.includes(name(i.path))) {
+        preload.push(name(i.path));
+        visit(i.path);
+      }
+  };
+  visit(entryPath);
+  preload.push(name(kitPath));
+  visit(kitPath);
   return {
     entry: name(entryPath),
     preload,

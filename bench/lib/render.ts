@@ -12,8 +12,9 @@
  *   timestamp to the element's update done and the list laid out.
  * - The isolated `<bank-checkout isolate>` first render: the page loads only the thin host
  *   (`bank-checkout-frame.min.js`); the frame comes from a second origin that serves the BFF's
- *   own frame route (its page, policy and modules, built as the elements' build does) and the
- *   same two answers. From the page's navigation start to the first frame in which the bank
+ *   own frame route (its page, policy and modules, built as the elements' build does), the
+ *   redemption of the page's launch token (its answer carries the first screen) and the same two
+ *   answers. From the page's navigation start to the first frame in which the bank
  *   list inside the frame has options.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -228,11 +229,11 @@ async function serveFrameOrigin(pageOrigin: string, opts: RenderOptions): Promis
     '/v1',
     frameRoutes(loadConfig({ ALLOWED_ORIGINS: pageOrigin, DATABASE_URL: ':memory:' }), () => Promise.resolve(bundle)),
   );
+  // The frame's redemption of the page's launch token: its key and the first screen (the proof it sends is not checked here).
+  app.post('/v1/frame/launch', (c) => c.json({ key: 'fk_bench', resumed: false, start: { view: opts.checkout, banks: opts.banks } }));
   app.get('/v1/checkout', (c) => c.json(opts.checkout));
   app.get('/v1/checkout/start', (c) => c.json({ view: opts.checkout, banks: opts.banks }));
   app.get('/v1/banks', (c) => c.json(opts.banks));
-  // The launch token's redemption answers the frame's key and its first screen, as the BFF's does.
-  app.post('/v1/frame/launch', (c) => c.json({ key: 'fk_bench', resumed: false, start: { view: opts.checkout, banks: opts.banks } }));
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
       resolve({ origin: `http://127.0.0.1:${info.port}`, close: () => server.close() }),
@@ -416,7 +417,7 @@ export async function measureRender(opts: RenderOptions): Promise<RenderFigures>
       type: TYPES['.html']!,
       body: PAGE(
         '<script type="module" src="/bank-checkout-frame.min.js"></script>',
-        `<bank-checkout isolate api="${frameOrigin.origin}" launch-token="lt_chk_bench.x" locale="en"></bank-checkout>`,
+        `<bank-checkout isolate api="${frameOrigin.origin}" launch-token="lt_chk_bench.0123456789abcdef0123456789abcdef" locale="en"></bank-checkout>`,
       ),
     });
     browser = await launchChromium();

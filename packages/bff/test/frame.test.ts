@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createBff, frameManifest, loadConfig, readFrameBundle, type BffApp, type FrameBundle } from '@bank-checkout/bff';
 
 const BFF = 'http://bff.test';
@@ -93,6 +94,12 @@ describe('the isolated checkout frame', () => {
       ),
     );
     assert.match(body, /<link rel="modulepreload" href=".\/frame\/assets\/chunk-BBBB.js" integrity="sha384-/);
+    assert.ok(
+      body.indexOf('<script type="module" src="./frame/assets/frame-page-AAAA.js"') < body.indexOf('<link rel="modulepreload"'),
+      "the page's own script first, then what it loads",
+    );
+    // Its calls go without credentials, on connections apart from the page's: one is opened while the modules load.
+    assert.match(body, /<link rel="preconnect" href="\/" crossorigin>/);
   });
 
   it('answers 304 to a page it already gave, by ETag', async () => {
@@ -119,6 +126,34 @@ describe('the isolated checkout frame', () => {
       assert.ok(miss.status === 404 || miss.status === 422, `${name}: ${miss.status}`);
       assert.match(miss.headers.get('Content-Type') ?? '', /json/);
     }
+  });
+
+  it('sends the page and the modules compressed as the browser accepts them (Brotli, else gzip), the same bytes once decoded', async () => {
+    const app = make(bundle);
+    const plain = await (await app.request(`${BFF}/v1/frame`)).text();
+    for (const path of ['/v1/frame', '/v1/frame/assets/chunk-BBBB.js']) {
+      const expected = path === '/v1/frame' ? plain : 'export const x = 1;';
+      for (const [accept, encoding, decode] of [
+        ['gzip, deflate', 'gzip', gunzipSync],
+        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+        ['br;q=0, gzip', 'gzip', gunzipSync],
+        ['identity', null, (b: Buffer) => b],
+        ['', null, (b: Buffer) => b],
+      ] as const) {
+        const res = await app.request(`${BFF}${path}`, { headers: { 'Accept-Encoding': accept } });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get('Content-Encoding'), encoding, `${path} for ${accept}`);
+        assert.equal(res.headers.get('Vary'), 'Accept-Encoding');
+        assert.equal(decode(Buffer.from(await res.arrayBuffer())).toString(), expected, `${path} for ${accept}`);
+      }
+    }
+    // Nothing else changes: the page keeps its policy, the modules their caching.
+    const page = await app.request(`${BFF}/v1/frame`, { headers: { 'Accept-Encoding': 'gzip' } });
+    assert.match(page.headers.get('Content-Security-Policy') ?? '', /frame-ancestors/);
+    assert.match(page.headers.get('Content-Type') ?? '', /^text\/html/);
+    const module = await app.request(`${BFF}/v1/frame/assets/chunk-BBBB.js`, { headers: { 'Accept-Encoding': 'gzip' } });
+    assert.equal(module.headers.get('Cache-Control'), 'public, max-age=31536000, immutable');
+    assert.match(module.headers.get('Content-Type') ?? '', /^text\/javascript/);
   });
 
   it('says the kit is not installed when there is no bundle', async () => {

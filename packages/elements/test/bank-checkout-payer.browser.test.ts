@@ -49,6 +49,7 @@ const challenge = () => view({ state: 'validate', bank: bankRef, round: 1, deadl
  */
 function comeBack(): void {
   Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+  window.dispatchEvent(new FocusEvent('blur'));
   window.dispatchEvent(new FocusEvent('focus'));
 }
 
@@ -117,6 +118,21 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     comeBack();
     const told = await need<LitElement>(other, 'bank-result');
     await until(() => text(told.shadowRoot!.querySelector('[part=message]')) === message, 'the message after a read');
+  });
+
+  it('reads nothing when its window first gets the focus (the payer’s first click into the checkout’s frame), and reads at a return', async () => {
+    const bff = fakeBff({ 'GET /v1/checkout': () => accounts() });
+    const el = await mount(bff.fetch);
+    await inStep(el, 'bank-account-picker', 'input');
+    const reads = () => bff.calls.filter((c) => c.method === 'GET' && c.path === '/v1/checkout').length;
+    const before = reads();
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    window.dispatchEvent(new FocusEvent('focus'));
+    window.dispatchEvent(new FocusEvent('focus'));
+    // A read the focus started would have been sent before the return's (both start in the same task).
+    comeBack();
+    await until(() => reads() > before, 'a read when the payer comes back');
+    expect(reads(), 'that one only: none at the first focus').to.equal(before + 1);
   });
 
   it('follows another window when the payer comes back to this one, focus on the new step', async () => {

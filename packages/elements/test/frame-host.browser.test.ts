@@ -115,6 +115,32 @@ describe('the isolated checkout host', () => {
     expect(frame.title).to.equal(HOST_TEXTS.ca![0]);
   });
 
+  it('opens the connection to the BFF’s origin while the launch token is on its way: one preconnect link, none when the page has its own', async () => {
+    const links = (origin: string) =>
+      [...document.head.querySelectorAll<HTMLLinkElement>('link[rel=preconnect]')].filter((l) => new URL(l.href).origin === origin);
+    const api = 'http://127.0.0.1:9/bff';
+    const el = place(api, {});
+    el.removeAttribute('launch-token');
+    const waiting = document.createElement('bank-checkout');
+    waiting.setAttribute('isolate', '');
+    waiting.setAttribute('api', api);
+    document.body.append(waiting);
+    expect(waiting.shadowRoot!.querySelector('iframe'), 'no frame without a launch token').to.equal(null);
+    expect(links('http://127.0.0.1:9').map((l) => l.crossOrigin)).to.deep.equal([null], 'one link, for the frame’s page (a navigation: no crossorigin)');
+    links('http://127.0.0.1:9').forEach((l) => l.remove());
+    // The page's own link (without crossorigin) is enough; a crossorigin one is for other calls.
+    const own = Object.assign(document.createElement('link'), { rel: 'preconnect', href: 'http://127.0.0.1:10' });
+    const cors = Object.assign(document.createElement('link'), { rel: 'preconnect', href: 'http://127.0.0.1:11', crossOrigin: 'anonymous' });
+    document.head.append(own, cors);
+    try {
+      for (const port of [10, 11]) place(`http://127.0.0.1:${port}/`);
+      expect(links('http://127.0.0.1:10')).to.deep.equal([own]);
+      expect(links('http://127.0.0.1:11').map((l) => l.crossOrigin)).to.deep.equal(['anonymous', null]);
+    } finally {
+      for (const port of [10, 11]) links(`http://127.0.0.1:${port}`).forEach((l) => l.remove());
+    }
+  });
+
   it('warns in development when the BFF is on the page’s own origin', async () => {
     await mount(location.origin);
     expect(warnings.some((w) => String(w[0]).includes("on this page's own origin"))).to.equal(true);

@@ -145,6 +145,7 @@ export class CheckoutController implements ReactiveController {
   hostConnected(): void {
     window.addEventListener('pageshow', this.onPageShow);
     window.addEventListener('focus', this.onReturn);
+    window.addEventListener('blur', this.onReturn);
     document.addEventListener('visibilitychange', this.onReturn);
     if (!this.signal.aborted) return;
     this.renew();
@@ -154,6 +155,7 @@ export class CheckoutController implements ReactiveController {
   hostDisconnected(): void {
     window.removeEventListener('pageshow', this.onPageShow);
     window.removeEventListener('focus', this.onReturn);
+    window.removeEventListener('blur', this.onReturn);
     document.removeEventListener('visibilitychange', this.onReturn);
     if (this.pending) this.abort?.abort();
   }
@@ -165,12 +167,19 @@ export class CheckoutController implements ReactiveController {
     void this.refresh();
   };
 
+  /** This window lost the focus (to another window, or the page around its frame) since the checkout was read. */
+  private left?: boolean;
+
   /**
    * The payer comes back to this window or tab: the checkout is read again (one read, only
-   * then), as another window may have moved it on meanwhile.
+   * then), as another window may have moved it on meanwhile. A window's first focus is no
+   * return (the payer's first click into the checkout's frame reads nothing); its blur marks it left.
    */
-  private readonly onReturn = (): void => {
+  private readonly onReturn = (e: Event): void => {
     const v = this.view;
+    if (e.type === 'blur') return void (this.left = true);
+    if (e.type === 'focus' && !this.left) return;
+    this.left = false;
     if (document.visibilityState === 'visible' && v && !isOutcome(v.state)) void this.check();
   };
 

@@ -116,6 +116,17 @@ export function bffOrigin(api: string): string | null {
   }
 }
 
+/**
+ * Opens the connection to the BFF's origin ahead of the frame (`<link rel="preconnect">` in the
+ * page's head), unless the page has one: a page that gets its launch token after the host ran
+ * (from its server, by a call) has it open by then. No `crossorigin`: the frame's page is a
+ * navigation, which takes the connections a page's credentialed requests use.
+ */
+function preconnect(origin: string): void {
+  if (!document.querySelector(`link[rel=preconnect][href^="${origin}"]:not([crossorigin])`))
+    document.head.append(Object.assign(document.createElement('link'), { rel: 'preconnect', href: origin }));
+}
+
 /** What only a failure needs (why, its words, what the page's developer is told): a chunk of its own, loaded when one is suspected. */
 let failureChunk: Promise<typeof import('./failure.js')> | undefined;
 const loadFailure = () =>
@@ -176,8 +187,11 @@ export class IsolatedCheckout {
       void this.fail('secret_refused');
       return;
     }
-    if (!api || !launchToken) return;
+    if (!api) return;
     const origin = bffOrigin(api);
+    // The frame's page comes from there: its connection is opened while the launch token is on its way.
+    if (origin) preconnect(origin);
+    if (!launchToken) return;
     if (!origin) {
       tell('api', api);
       return;

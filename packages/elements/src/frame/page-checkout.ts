@@ -1,0 +1,216 @@
+/**
+ * The checkout of the isolated checkout's page (frame/page.ts loads it at once, and the BFF's
+ * page preloads it): the full kit, `<bank-checkout>` run against the BFF on this same origin
+ * with what the page redeemed, the host's settings applied (the theme once it passed the floor
+ * of theme-floor.ts), and the kit's events, size and navigation reported through the port. The
+ * page's redemption runs while this module loads; nothing here waits for the network.
+ *
+ * The payer's confirmation (the transfer, a validation) waits until the frame is fully visible
+ * (frame/visibility.ts); the frame's other windows of this checkout (a reload, Back, a second
+ * tab) tell each other when they moved it on (a BroadcastChannel of this origin), and each reads
+ * it again. If the checkout cannot be opened, nothing is shown but why. The page's background is
+ * opaque: nothing behind it shows through.
+ */
+import '../bank-checkout/bank-checkout.js';
+import type { BankCheckout } from '../bank-checkout/bank-checkout.js';
+import type { CheckoutMode, FrameLaunchAnswer } from '@bank-checkout/contract';
+import { CheckoutApiError, createCheckoutClient, type CheckoutClient } from '../client.js';
+import { browserLanguages, errorKey, loadLocale, registerTexts, resolveLocale, translate, type MessageKey } from '../i18n/index.js';
+import { enFrame } from '../i18n/en-frame.js';
+import { esFrame } from '../i18n/es-frame.js';
+import { FRAME_EVENTS, readHostMessage, type FrameMessage, type FrameSettings, type HostMessage } from './messages.js';
+import { DEFAULT_COLORS, themeFloor } from './theme-floor.js';
+import type { Prover } from './proof.js';
+import { isFullyVisible } from './visibility.js';
+
+registerTexts({ en: enFrame, es: esFrame });
+
+const checkout = document.querySelector('bank-checkout') as BankCheckout;
+
+// The page is the checkout and nothing else: no margin, sized by the host to its content, on
+// an opaque background of its own (the theme's, once it passed the floor); its title (what the
+// page is, for assistive technology) is not drawn.
+const bg = (scheme: 'light' | 'dark') => `html{background:var(--bank-color-background,${DEFAULT_COLORS[scheme]['--bank-color-background']})}`;
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(
+  `html,body,main{margin:0;padding:0;overflow:hidden}body,main{background:transparent}${bg('light')}@media (prefers-color-scheme: dark){${bg('dark')}}` +
+    '.title{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}' +
+    '.launch-failed{margin:0;padding:16px;font:1rem/1.45 system-ui,sans-serif}',
+);
+document.adoptedStyleSheets = [sheet];
+// It names the page's main landmark (the BFF's page: `<main aria-labelledby="frame-title">`), so
+// the landmark differs from the host page's own main. It is no heading: the frame is part of the
+// shop's page, whose own level-one heading the steps' level-two headings follow.
+const title = document.createElement('p');
+title.className = 'title';
+title.id = 'frame-title';
+checkout.before(title);
+
+let spoken = '';
+/** The document speaks the checkout's language: its `lang` and its heading (the last asked for wins). */
+async function speak(requested: string | null | undefined): Promise<void> {
+  const locale = (spoken = resolveLocale(requested, browserLanguages()));
+  await loadLocale(locale);
+  if (locale !== spoken) return;
+  document.documentElement.lang = locale;
+  title.textContent = translate(locale, 'frame.title');
+}
+void speak(null);
+
+let port: MessagePort | null = null;
+const post = (msg: FrameMessage) => port?.postMessage(msg);
+
+/** Applies the host's settings; resolves once the language they name is loaded. */
+function apply(s: FrameSettings): Promise<void> {
+  let spoken = Promise.resolve();
+  if (s.locale !== undefined) {
+    checkout.locale = s.locale ?? undefined;
+    spoken = speak(s.locale);
+  }
+  if (s.mode !== undefined) checkout.mode = (s.mode ?? undefined) as CheckoutMode | undefined;
+  if (typeof s.pollInterval === 'number') checkout.pollInterval = s.pollInterval;
+  if (s.theme) {
+    const root = document.documentElement.style;
+    for (let i = root.length - 1; i >= 0; i--) {
+      const name = root.item(i);
+      if (name.startsWith('--bank-')) root.removeProperty(name);
+    }
+    const { accepted, refused } = themeFloor(s.theme.vars, { dark: matchMedia('(prefers-color-scheme: dark)').matches, resolveColor });
+    for (const [name, value] of Object.entries(accepted)) root.setProperty(name, value);
+    root.colorScheme = s.theme.colorScheme;
+    if (refused.length) post({ v: 1, type: 'refused', items: refused });
+  }
+  return spoken;
+}
+
+/** A colour as the browser computes it (`rgb()`), for the floor to read any syntax it knows; null when it is no colour. */
+function resolveColor(value: string): string | null {
+  const probe = document.createElement('i');
+  probe.hidden = true;
+  probe.style.color = value;
+  if (!probe.style.color) return null;
+  document.body.append(probe);
+  const color = getComputedStyle(probe).color;
+  probe.remove();
+  return color;
+}
+
+/** When another window's action started, how long after it this one reads the checkout (its call may be with the bank by then). */
+const BUSY_READS_MS = [300, 1_500];
+
+/** Why the page cannot open the checkout (frame/page.ts `redeem`). */
+export interface LaunchFailure {
+  code: string;
+  status: number | null;
+  requestId: string | null;
+  key?: MessageKey;
+}
+
+/** What the page's redemption gave: the key and the first screen, with the prover and the clock's skew it used; or why not. */
+export type Launch = { ok: true; answer: FrameLaunchAnswer; prover: Prover; skew: number } | ({ ok: false } & LaunchFailure);
+
+/** The page cannot open the checkout: it is replaced by why (nothing was typed yet), and the host hears it. */
+function cannotOpen({ code, status, requestId, key = errorKey(code) }: LaunchFailure): void {
+  const notice = document.createElement('p');
+  notice.className = 'launch-failed';
+  notice.setAttribute('role', 'alert');
+  notice.textContent = translate(spoken, key);
+  checkout.replaceWith(notice);
+  sizeFromNow();
+  post({ v: 1, type: 'event', name: 'bank-checkout-error', detail: { checkoutId: null, code, status, requestId } });
+}
+
+/**
+ * The checkout's client for this frame: its key, with a proof of possession on every call; the
+ * payer's confirmation (the transfer, a validation) refused, with nothing sent, while the frame
+ * is not fully visible (`frame_hidden`); and the frame's other windows of this checkout told when
+ * an action starts and ends (each then reads the checkout again).
+ */
+function frameClient(api: string, key: string, prover: Prover, skew: number, channel: BroadcastChannel | null): CheckoutClient {
+  const client = createCheckoutClient({ api, secret: key, proof: (method, url) => prover.prove(method, url, key, Date.now() + skew) });
+  const confirmable = () => isFullyVisible(checkout);
+  const calls = Object.entries(client) as [keyof CheckoutClient, (...args: unknown[]) => Promise<unknown>][];
+  const wrapped = calls.map(([name, call]) => {
+    if (name === 'banks' || name === 'checkout' || name === 'start' || name === 'handoff') return [name, call];
+    const confirms = name === 'transfer' || name === 'validate';
+    return [
+      name,
+      async (...args: unknown[]) => {
+        if (confirms && !(await confirmable()))
+          throw new CheckoutApiError(0, 'frame_hidden', 'The payment is not fully visible to the payer: it was not sent.');
+        channel?.postMessage('busy');
+        try {
+          return await call(...args);
+        } finally {
+          channel?.postMessage('changed');
+        }
+      },
+    ];
+  });
+  return { ...(Object.fromEntries(wrapped) as unknown as CheckoutClient), confirmable };
+}
+
+/** Runs the checkout the launch opened: its first screen at once, then its calls with this frame's key. */
+function run(api: string, launch: Extract<Launch, { ok: true }>): void {
+  const id = launch.answer.start.view.id;
+  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`bank-checkout:${id}`) : null;
+  // Another window of this browser acted on the checkout: read it again (quietly). An action
+  // that starts is read a moment later, and again, once its call has reached the BFF: a call
+  // still with the bank then shows as such here (and the step waits for it).
+  if (channel)
+    channel.onmessage = (e) => {
+      for (const ms of e.data === 'busy' ? BUSY_READS_MS : [0]) setTimeout(() => void checkout.check(), ms);
+    };
+  checkout.initial = launch.answer.start;
+  checkout.client = frameClient(api, launch.answer.key, launch.prover, launch.skew, channel);
+}
+
+let sizing = false;
+/** Reports the document's height to the host from now on (once drawn, then at every change). */
+function sizeFromNow(): void {
+  if (sizing) return;
+  sizing = true;
+  void checkout.updateComplete.then(() =>
+    new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement),
+  );
+}
+
+/** The page refused what the host sent (a client secret): it says so through the port. */
+export function refuse(to: MessagePort, why: LaunchFailure): void {
+  port = to;
+  cannotOpen(why);
+}
+
+/**
+ * The host's `init` came (with its port): its settings apply, the kit's events and size go to
+ * the host, and the checkout runs once the page's redemption (`launch`, already under way) gave
+ * its key; `ignored` is the page's word for a message it does not take.
+ */
+export async function start(
+  init: Extract<HostMessage, { type: 'init' }>,
+  to: MessagePort,
+  api: string,
+  launch: Promise<Launch>,
+  ignored: (why: string, data?: unknown) => void,
+) {
+  port = to;
+  port.onmessage = (m) => {
+    const next = readHostMessage(m.data);
+    if (next?.type === 'update') void apply(next);
+    else if (next?.type === 'focus') void checkout.focusStep();
+    else ignored('unknown message', m.data);
+  };
+  const spoken = apply(init);
+  for (const name of FRAME_EVENTS)
+    checkout.addEventListener(name, (ev) => post({ v: 1, type: 'event', name, detail: (ev as CustomEvent<unknown>).detail } as FrameMessage));
+  checkout.navigate = (url) => post({ v: 1, type: 'navigate', url });
+  // Its size once the first screen is drawn (the checkout, or why it cannot go on), then every
+  // change: the host holds its placeholder until then, so the page moves once, not at each
+  // piece of the loading.
+  for (const name of ['bank-checkout-step', 'bank-checkout-error'] as const) checkout.addEventListener(name, sizeFromNow, { once: true });
+  // The first screen is drawn once in the payer's language (a catalogue that comes later would
+  // redraw it at another height, under the payer's eyes).
+  const [launched] = await Promise.all([launch, spoken.catch(() => {})]);
+  if (launched.ok) run(api, launched);
+  else cannotOpen(launched);
+}
