@@ -107,15 +107,17 @@ describe('connections from one address', () => {
       const held = await Promise.all(Array.from({ length: 2 }, () => slowClient(countedPort, '127.0.0.5')));
       // The server's side of the refused connection (found by the client's port: a held client's
       // may still be on its way), to wait until it has read all it will.
-      const accepted: Socket[] = [];
-      counted.server.prependListener('connection', (socket: Socket) => accepted.push(socket));
+      // (Its port read as it comes: a socket closed since has none.)
+      const accepted: { port: number | undefined; socket: Socket }[] = [];
+      counted.server.prependListener('connection', (socket: Socket) => accepted.push({ port: socket.remotePort, socket }));
       const over = connect({ port: countedPort, host: '127.0.0.1', localAddress: '127.0.0.5' });
       let answer = '';
       over.on('data', (d) => (answer += String(d)));
       over.on('error', () => {});
       await new Promise((r) => over.once('connect', r));
+      const overPort = over.localPort;
       over.write('GET /health/over-the-cap HTTP/1.1\r\nHost: bff.test\r\n\r\n');
-      const socket = await until(() => accepted.find((s) => s.remotePort === over.localPort), 'the refused connection on the server');
+      const { socket } = await until(() => accepted.find((a) => a.port === overPort), 'the refused connection on the server');
       // Its request arrived before its end, and the server reads a connection in order.
       await new Promise((r) => (socket.destroyed ? r(null) : socket.once('close', r)));
       for (const s of held) s.destroy();
