@@ -24,8 +24,12 @@ export interface SessionOrder {
   clientSecret?: string;
   reference: string;
   amount: number;
+  /** How it is paid (the shop's choice of mode), as it was made. */
+  mode?: string;
   /** The cart revision it was made for; paying it empties that cart. */
   cartRevision: number;
+  /** Known to have ended (paid and seen, cancelled, expired): nothing is left to cancel. */
+  closed?: boolean;
   /** What was bought, as shown on the checkout page. */
   lines: { name: string; quantity: number; amount: number }[];
 }
@@ -92,6 +96,7 @@ export function createSessions(opts: { secureCookie: boolean; now?: () => number
     },
     /** A paid order empties the cart it was made for (a cart changed since stays as it is). */
     paid(s: Session, order: SessionOrder): void {
+      order.closed = true;
       if (s.cartRevision !== order.cartRevision) return;
       s.cart = [];
       s.cartRevision++;

@@ -7,11 +7,12 @@
  */
 import { Hono, type Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { safeHref } from '@bank-checkout/contract';
+import { isOutcome, safeHref } from '@bank-checkout/contract';
 import { cartTotal, findProduct, isMode, MAX_QUANTITY, modesWith, PRODUCTS, quantityOf } from './catalog.js';
 import { originOf, page, readForm, type DemoContext } from './context.js';
 import type { Session, SessionOrder } from './session.js';
 import * as views from './shop-views.js';
+import { euros } from './format.js';
 
 export { MODES, PRODUCTS, type Product } from './catalog.js';
 
@@ -135,6 +136,14 @@ export function shopRoutes(ctx: DemoContext) {
       session.flash = { kind: 'error', text: 'Your cart is empty.' };
       return c.redirect('/cart', 303);
     }
+    // One open checkout a payer at a time: the checkouts of an earlier cart (or of another
+    // choice of how to pay) are cancelled first, so that the payer cannot pay both. One that is
+    // with the bank now, in doubt, or paid a moment ago stops here, told to the payer.
+    const held = await supersede(session, (o) => o.cartRevision === session.cartRevision && o.mode === mode && Boolean(o.clientSecret) === inline);
+    if (held) {
+      session.flash = { kind: 'error', text: held };
+      return c.redirect('/cart', 303);
+    }
     // The same cart and choice give the same key: a double submit or a retry finds the same
     // checkout instead of creating a second one. A checkout that can no longer go forward (it
     // expired, or its time to start again is over) makes way for a new one.
@@ -175,6 +184,7 @@ export function shopRoutes(ctx: DemoContext) {
       ...(inline ? { clientSecret: created.data.clientSecret! } : {}),
       reference,
       amount,
+      mode,
       cartRevision: session.cartRevision,
       lines: session.cart.flatMap((l) => {
         const p = findProduct(l.productId);
@@ -184,6 +194,40 @@ export function shopRoutes(ctx: DemoContext) {
     sessions.addOrder(session, order);
     return c.redirect(`/checkout?order=${encodeURIComponent(order.checkoutId)}&mode=${mode}`, 303);
   });
+
+  /**
+   * Cancels the session's open checkouts but those `keep` names (this cart's, as it is asked
+   * for). Gives what the payer must be told instead of a new checkout: an earlier one whose call
+   * is with the bank, in doubt, or paid before it could be cancelled; null when none is left open.
+   */
+  async function supersede(session: Session, keep: (o: SessionOrder) => boolean): Promise<string | null> {
+    for (const o of session.orders.filter((x) => !keep(x) && !x.closed)) {
+      const found = await merchant.getCheckout(o.checkoutId);
+      if (!found.ok) {
+        if (found.status === 404) o.closed = true;
+        else return `Your earlier payment ${o.reference} could not be checked: ${found.error.message} Try again in a moment.`;
+        continue;
+      }
+      let state = found.data.state;
+      if (state !== 'unknown' && !isOutcome(state)) {
+        const cancelled = await merchant.cancelCheckout(o.checkoutId);
+        if (cancelled.ok) state = cancelled.data.state;
+        else if (cancelled.error.code === 'checkout_busy')
+          return `Your earlier payment ${o.reference} is being confirmed with your bank. Try again in a moment.`;
+        else {
+          const again = await merchant.getCheckout(o.checkoutId);
+          if (!again.ok) return `Your earlier payment ${o.reference} could not be cancelled: ${cancelled.error.message}`;
+          state = again.data.state;
+        }
+      }
+      if (state === 'unknown') return `Your earlier payment ${o.reference} is waiting for your bank's answer. Wait for it before paying again.`;
+      o.closed = true;
+      // Paid, for a cart that has changed since (told once): the payer decides before paying again.
+      if (state === 'succeeded')
+        return `Your earlier payment ${o.reference} of ${euros(o.amount)} went through. Your cart has changed since: check it before paying again.`;
+    }
+    return null;
+  }
 
   app.get('/checkout', async (c) => {
     const session = sessions.get(c);

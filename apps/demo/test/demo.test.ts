@@ -32,6 +32,8 @@ function fakeBff() {
   /** What GET /v1/checkouts/:id answers beyond `succeeded`, by checkout id. */
   const views = new Map<string, Record<string, unknown>>();
   const resolved = new Set<string>();
+  /** Checkouts whose call is with the bank: the merchant's cancel is refused (409 checkout_busy). */
+  const busy = new Set<string>();
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input));
@@ -90,6 +92,12 @@ function fakeBff() {
     }
     const x = /^\/v1\/checkouts\/([^/]+)\/cancel$/.exec(url.pathname);
     if (x && init?.method === 'POST') {
+      if (busy.has(x[1]!)) return json(409, { error: { code: 'checkout_busy', message: 'A call with the bank is under way.' } });
+      const own = [...checkouts.values()].find((c) => c.id === x[1]);
+      if (own) {
+        views.set(own.id, { state: 'cancelled', actions: [] });
+        return json(200, { ...own, clientSecret: undefined, state: 'cancelled', actions: [] });
+      }
       resolved.add(x[1]!);
       return json(200, { id: x[1], reference: 'ORD-O1', amount: 1500, state: 'cancelled', actions: [] });
     }
@@ -101,7 +109,7 @@ function fakeBff() {
     if (url.pathname === '/v1/orders') return json(200, { currentPage: 1, totalPages: 0, totalItems: 0, paymentOrders: [] });
     return json(404, { error: { code: 'not_found', message: 'Route not found.' } });
   };
-  return { fetch: fetch as typeof globalThis.fetch, calls, checkouts, views };
+  return { fetch: fetch as typeof globalThis.fetch, calls, checkouts, views, busy };
 }
 
 const bff = fakeBff();
@@ -175,6 +183,8 @@ describe('shop server', () => {
     assert.match(asked, /<bank-checkout id="bank-checkout" isolate launch-token="lt_chk_1\.load\d+"/);
     assert.ok(!asked.includes('checkout-secret') && !asked.includes('cs_secret'), 'no client secret on an isolated order’s page');
     const made = bff.calls.filter((c) => c.path === '/v1/checkouts').length;
+    // The isolated checkout is still open: the inline one made for the same cart cancels it first (one open checkout a payer).
+    bff.views.set('chk_1', { state: 'select-bank', actions: ['cancel'] });
     // The inline demonstration is an order made inline from the cart: a checkout of its own (the weaker mode), its client secret on its page.
     const own = await demo.request(`${SHOP}/checkout`, form({ mode: 'redirect', embed: 'inline' }, cookie));
     assert.equal(own.status, 303);
@@ -182,6 +192,11 @@ describe('shop server', () => {
     const creation = bff.calls.filter((c) => c.path === '/v1/checkouts').at(-1)!;
     assert.equal(bff.calls.filter((c) => c.path === '/v1/checkouts').length, made + 1);
     assert.equal((creation.body as { isolation: string }).isolation, 'inline');
+    assert.ok(
+      bff.calls.some((c) => c.method === 'POST' && c.path === '/v1/checkouts/chk_1/cancel'),
+      'the isolated checkout of the same cart is cancelled',
+    );
+    bff.views.delete('chk_1');
     assert.notEqual(creation.headers.get('Idempotency-Key'), creations[0]!.headers.get('Idempotency-Key'));
     const inline = await (await demo.request(`${SHOP}${own.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
     assert.match(inline, /<link rel="preconnect" href="http:\/\/bff\.test" crossorigin>/);
@@ -191,6 +206,47 @@ describe('shop server', () => {
     const other = await demo.request(`${SHOP}${a.headers.get('Location')}`);
     assert.equal(other.status, 303, 'another session is sent to its own cart');
     assert.ok(!(await other.text()).includes('lt_chk_1'));
+  });
+
+  it('cancels the checkout of a cart that changed before making the new one; one with the bank stops the new one, said on the cart', async () => {
+    const cookie = cookieOf(await demo.request(`${SHOP}/`));
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: '1' }, cookie));
+    const first = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    const firstId = /order=(chk_\d+)/.exec(first.headers.get('Location') ?? '')![1]!;
+    bff.views.set(firstId, { state: 'select-account', actions: ['transfer', 'cancel', 'back'] });
+    // Back to the cart, one more mug, and on to pay again: the first checkout can no longer be paid.
+    await demo.request(`${SHOP}/cart/update`, form({ productId: 'mug', quantity: '2' }, cookie));
+    const second = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    const secondId = /order=(chk_\d+)/.exec(second.headers.get('Location') ?? '')![1]!;
+    assert.notEqual(secondId, firstId);
+    const cancels = bff.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/cancel')).map((c) => c.path);
+    assert.ok(cancels.includes(`/v1/checkouts/${firstId}/cancel`), 'the first checkout is cancelled');
+    assert.ok(!cancels.includes(`/v1/checkouts/${secondId}/cancel`));
+    const cancelAt = bff.calls.findIndex((c) => c.path === `/v1/checkouts/${firstId}/cancel`);
+    const createdAt = bff.calls.findLastIndex((c) => c.method === 'POST' && c.path === '/v1/checkouts');
+    assert.ok(cancelAt >= 0 && createdAt > cancelAt, 'cancelled before the new one is made');
+    // The second checkout's transfer is with the bank when the cart changes again: no third checkout, the payer told why.
+    bff.views.set(secondId, { state: 'validate', actions: ['validate', 'cancel'] });
+    bff.busy.add(secondId);
+    await demo.request(`${SHOP}/cart/update`, form({ productId: 'mug', quantity: '3' }, cookie));
+    const creations = bff.calls.filter((c) => c.path === '/v1/checkouts' && c.method === 'POST').length;
+    const third = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    assert.equal(third.headers.get('Location'), '/cart');
+    assert.equal(bff.calls.filter((c) => c.path === '/v1/checkouts' && c.method === 'POST').length, creations, 'no new checkout');
+    const cart = await (await demo.request(`${SHOP}/cart`, { headers: { Cookie: cookie } })).text();
+    assert.match(cart, /is being confirmed with your bank\. Try again in a moment\./);
+    // It was paid: told once, then the payer may pay the changed cart.
+    bff.busy.delete(secondId);
+    bff.views.set(secondId, { state: 'succeeded', actions: [] });
+    const told = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    assert.equal(told.headers.get('Location'), '/cart');
+    assert.match(
+      await (await demo.request(`${SHOP}/cart`, { headers: { Cookie: cookie } })).text(),
+      /went through\. Your cart has changed since: check it before paying again\./,
+    );
+    const fourth = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    assert.match(fourth.headers.get('Location') ?? '', /^\/checkout\?order=chk_\d+/);
+    for (const id of [firstId, secondId]) bff.views.delete(id);
   });
 
   it('shows the outcome read from the BFF on /result, not the one in the address', async () => {
