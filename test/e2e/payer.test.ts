@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { act, kit, merchantCheckout, openPage, orderCheckout, startStack, walkGateway, type Stack } from './lib.js';
+import { act, kit, merchantCheckout, openPage, orderCheckout, payNative, startStack, walkGateway, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -118,6 +118,23 @@ async function cardStep(page: Page, host: string) {
   }
   return { name, whole: box.x >= 0 && box.x + box.width <= width, askedInView, tree: await step.ariaSnapshot() };
 }
+
+describe('a reload at the receipt', () => {
+  it('draws the receipt before the frame takes its height: the page moves once (CLS ≤ 0.02)', async () => {
+    const { page, assertClean, close, addInitScript } = await openPage(stack);
+    await addInitScript(WATCH_SHIFTS);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await orderCheckout(page, stack, 'native');
+    assert.equal((await payNative(page, stack, 'aurora')).state, 'succeeded');
+    await page.reload();
+    await kit(page).locator('bank-receipt [part=receipt]').waitFor();
+    const shifts = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts);
+    const cls = shifts.reduce((a, b) => a + b, 0);
+    assert.ok(cls <= 0.02, `cumulative layout shift after the reload ${cls} (${shifts.map((x) => x.toFixed(3)).join(', ')})`);
+    assertClean();
+    await close();
+  });
+});
 
 describe('card steps at 320 px, in the payer’s language', () => {
   const CASES = [

@@ -13,6 +13,7 @@
  */
 import '../bank-checkout/bank-checkout.js';
 import type { BankCheckout } from '../bank-checkout/bank-checkout.js';
+import { loadExtras, stepFilesSettled } from '../bank-checkout/loaders.js';
 import type { CheckoutMode, FrameLaunchAnswer } from '@bank-checkout/contract';
 import { CheckoutApiError, createCheckoutClient, type CheckoutClient } from '../client.js';
 import { browserLanguages, errorKey, loadLocale, registerTexts, resolveLocale, translate, type MessageKey } from '../i18n/index.js';
@@ -166,13 +167,22 @@ function run(api: string, launch: Extract<Launch, { ok: true }>): void {
 }
 
 let sizing = false;
-/** Reports the document's height to the host from now on (once drawn, then at every change). */
-function sizeFromNow(): void {
+/**
+ * Reports the document's height to the host from now on (once drawn, then at every change). The
+ * first screen is drawn whole first: its step's file in, and a paid checkout's receipt (which
+ * otherwise comes after the first screen), so that the page around moves once, not twice.
+ */
+function sizeFromNow(ev?: Event): void {
   if (sizing) return;
   sizing = true;
-  void checkout.updateComplete.then(() =>
-    new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement),
-  );
+  const paid = (ev as CustomEvent<{ state?: string } | undefined> | undefined)?.detail?.state === 'succeeded';
+  void (async () => {
+    await checkout.updateComplete;
+    await stepFilesSettled();
+    if (paid) await loadExtras().catch(() => undefined);
+    await checkout.updateComplete;
+    new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement);
+  })();
 }
 
 /** The page refused what the host sent (a client secret): it says so through the port. */
