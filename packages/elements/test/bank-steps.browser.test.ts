@@ -72,6 +72,10 @@ describe('<bank-contract-picker>', () => {
     const v = view({ state: 'select-contract', bank, contracts });
     const el = await fixture<BankContractPicker>(html`<bank-contract-picker locale="en" .view=${v} .client=${client}></bank-contract-picker>`);
     expect(q(el, 'h2').textContent, 'a heading names the step').to.equal('Choose a contract');
+    expect(
+      [...el.shadowRoot!.querySelectorAll('.choice-title [lang]')].map((s) => s.getAttribute('lang')),
+      'the bank’s names of its contracts are marked as its language',
+    ).to.deep.equal(contracts.map(() => 'es'));
     expect(q(el, 'fieldset').getAttribute('aria-labelledby'), 'and names the list').to.equal(q(el, 'h2').id);
     expect(el.shadowRoot!.querySelector('legend'), 'not twice').to.equal(null);
     const submit = q<HTMLButtonElement>(el, 'button[type=submit]');
@@ -110,6 +114,11 @@ describe('<bank-account-picker>', () => {
     el.locale = 'en';
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=detail]')!.textContent).to.equal('Balance: €2,543.10');
+    // The bank's names of its accounts stay Spanish in an English page: marked so, for a screen reader's voice.
+    expect([...el.shadowRoot!.querySelectorAll('.choice-title [lang=es]')].map((s) => s.textContent)).to.deep.equal([
+      'Cuenta Nómina · ES21…',
+      'Cuenta Ahorro · ES33…',
+    ]);
     expect(submit.textContent!.trim()).to.equal('Pay €42.50');
     await expect(el).to.be.accessible();
     el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')[1]!.click();

@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { BankElement } from '../shared/bank-element.js';
 import { renderChoices } from '../shared/choices.js';
+import { PROVIDER_LANG } from '../shared/bank-fields.js';
 import { elementStyles } from '../shared/styles.js';
 import { formatCents, formatIban } from '../logic/format.js';
 import { accountPickerStyles } from './bank-account-picker.styles.js';
@@ -111,7 +112,8 @@ export class BankAccountPicker extends BankElement {
                 // name, so assistive technology reads it) set apart in the error colour.
                 return {
                   id: a.accountId,
-                  title: groupIbans(a.info),
+                  // The bank's own words for the account, in its language.
+                  title: html`<span lang=${PROVIDER_LANG}>${groupIbans(a.info)}</span>`,
                   ...(a.balance != null ? { detail: this.t('account.balance', { amount: money(a.balance) }) } : {}),
                   ...(a.refused ? { flag: this.t('account.refused') } : {}),
                 };

@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { BankElement } from '../shared/bank-element.js';
 import { renderChoices } from '../shared/choices.js';
+import { PROVIDER_LANG } from '../shared/bank-fields.js';
 import { elementStyles } from '../shared/styles.js';
 import { contractPickerStyles } from './bank-contract-picker.styles.js';
 import '../i18n/steps.js';
@@ -63,7 +64,7 @@ export class BankContractPicker extends BankElement {
           ? renderChoices({
               name: 'contract',
               labelledBy: 'contract-title',
-              choices: items.map((c) => ({ id: c.contractId, title: c.info })),
+              choices: items.map((c) => ({ id: c.contractId, title: html`<span lang=${PROVIDER_LANG}>${c.info}</span>` })),
               selected: this.selected,
               disabled: this.busy,
               onSelect: (id) => (this.selected = id),

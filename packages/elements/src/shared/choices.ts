@@ -6,7 +6,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 
 export interface Choice {
   id: string;
-  title: string;
+  /** A template when part of it is in another language (the bank's own words, with their `lang`). */
+  title: string | TemplateResult;
   detail?: string;
   /** A warning about the choice (an account the bank refused), shown apart and read with it. */
   flag?: string;
