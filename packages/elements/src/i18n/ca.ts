@@ -17,10 +17,10 @@ export const ca: Catalogue = {
   'status.oneMoment': 'Un moment…',
   'status.confirming': 'S’està confirmant amb el teu banc…',
 
-  'action.back': 'Triar un altre banc',
+  'action.back': 'Tria un altre banc',
   'action.stepBack': 'Enrere',
   'step.bank': 'El teu banc: {bank}',
-  'action.cancel': 'Cancel·lar el pagament',
+  'action.cancel': 'Cancel·la el pagament',
   'action.cancelConfirm': 'Vols cancel·lar aquest pagament?',
   'action.cancelYes': 'Sí, cancel·la',
   'action.cancelNo': 'No, continua',
