@@ -352,6 +352,18 @@ try {
     if (r.status !== 200) throw new Error(`/health answered ${r.status}`);
     return `${bffUrl}/health ${r.status}`;
   });
+  await check('the JSX typings import as the docs write it, in plain node (and bundled, with the React page below)', () => {
+    const out = sh(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "for (const f of ['react', 'preact', 'solid']) await import(`@bank-checkout/elements/jsx/${f}`); console.log('3 imported');",
+      ],
+      project,
+    );
+    return out.trim();
+  });
   await check('the shop server creates a checkout with @bank-checkout/bff/client', () => {
     writeFileSync(
       join(project, 'create-checkout.mjs'),
@@ -389,6 +401,7 @@ console.log(c.state, c.amount);
   writeFileSync(
     join(project, 'src/react-page.jsx'),
     `import { createRoot } from 'react-dom/client';
+import '@bank-checkout/elements/jsx/react';
 import { BankCheckout } from '@bank-checkout/elements/react';
 const api = document.body.dataset.api;
 const secret = document.body.dataset.secret;
