@@ -112,6 +112,17 @@ describe('the canary search', () => {
     assert.equal(findLeaks([{ where: 't', text: 'CANARY-api-key/7Qx9+Lm2Pz' }], [canary]).length, 0, 'a prefix alone is not the canary');
     assert.ok(encodings('482913').every((e) => e.text.length >= 4));
   });
+
+  it('finds a code of digits as a value of its own, and not by chance inside a hash or a timestamp', () => {
+    const code = '482913';
+    for (const text of [`{"code":"${code}"}`, `code=${code}&x=1`, `values[sms]: ${code}`, code])
+      assert.equal(findLeaks([{ where: 't', text }], [code]).length, 1, `missed in ${text}`);
+    for (const text of ['"keyHash":"496b1c27f315ae5b7952482913e1742a"', '"at":1795168482913', 'x482913y'])
+      assert.equal(findLeaks([{ where: 't', text }], [code]).length, 0, `a chance match in ${text}`);
+    // Its encodings are still found inside longer encoded text.
+    for (const text of [Buffer.from(`sms ${code} sent`).toString('base64'), Buffer.from(`sms ${code} sent`).toString('hex')])
+      assert.equal(findLeaks([{ where: 't', text }], [code]).length > 0, true, `missed in ${text}`);
+  });
 });
 
 describe('canaries on the embedded SQLite store', () => {

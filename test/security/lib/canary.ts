@@ -71,13 +71,27 @@ export interface Sample {
   text: string;
 }
 
+/**
+ * Where `text` occurs in `within`. A code of digits only (an SMS code, a token), as it is typed,
+ * counts only as a value of its own, not inside a longer run of letters and digits: six digits
+ * turn up by chance in a random hash or a millisecond timestamp (a hex key hash held "482913"
+ * once). Its encodings (hex, Base64) are still looked for inside longer encoded text.
+ */
+function occurrence(within: string, text: string, asTyped: boolean): number {
+  if (!asTyped || !/^\d+$/.test(text)) return within.indexOf(text);
+  for (let at = within.indexOf(text); at !== -1; at = within.indexOf(text, at + 1)) {
+    if (!/[0-9A-Za-z]/.test(within[at - 1] ?? '') && !/[0-9A-Za-z]/.test(within[at + text.length] ?? '')) return at;
+  }
+  return -1;
+}
+
 /** Every occurrence of any canary, in any of its forms, in any sample. */
 export function findLeaks(samples: Iterable<Sample>, canaries: Iterable<string>): Leak[] {
   const patterns = [...new Set(canaries)].flatMap((canary) => encodings(canary).map((e) => ({ canary, ...e })));
   const leaks: Leak[] = [];
   for (const s of samples) {
     for (const p of patterns) {
-      const at = s.text.indexOf(p.text);
+      const at = occurrence(s.text, p.text, p.form === 'raw');
       if (at !== -1) leaks.push({ canary: p.canary, form: p.form, where: s.where, excerpt: s.text.slice(Math.max(0, at - 60), at + p.text.length + 60) });
     }
   }
