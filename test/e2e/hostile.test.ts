@@ -321,10 +321,15 @@ describe('a hostile script that swaps the launch token for a credential it holds
     const seen = await page.evaluate(async (held) => {
       const host = document.querySelector('bank-checkout')!;
       const errors: unknown[] = [];
-      host.addEventListener('bank-checkout-error', (e) => errors.push((e as CustomEvent).detail));
+      const refused = new Promise<void>((resolve) =>
+        host.addEventListener('bank-checkout-error', (e) => {
+          errors.push((e as CustomEvent).detail);
+          resolve();
+        }),
+      );
       host.removeAttribute('launch-token');
       host.setAttribute('checkout-secret', held);
-      while (!errors.length) await new Promise((r) => setTimeout(r, 20));
+      await refused;
       return { errors, frame: !!host.shadowRoot!.querySelector('iframe'), said: host.shadowRoot!.querySelector('[part=failure]')?.getAttribute('role') };
     }, secret!);
     assert.deepEqual(seen.errors, [{ checkoutId: null, code: 'secret_refused', status: null, requestId: null }]);
@@ -339,7 +344,12 @@ describe('a hostile script that swaps the launch token for a credential it holds
         document.body.append(frame);
         const channel = new MessageChannel();
         const answers: unknown[] = [];
-        channel.port1.onmessage = (e) => answers.push(e.data);
+        const told = new Promise<void>((resolve) => {
+          channel.port1.onmessage = (e) => {
+            answers.push(e.data);
+            if ((e.data as { type?: string }).type === 'event') resolve();
+          };
+        });
         await new Promise<void>((resolve) =>
           window.addEventListener('message', (e) => {
             if (e.source !== frame.contentWindow) return;
@@ -347,7 +357,7 @@ describe('a hostile script that swaps the launch token for a credential it holds
             resolve();
           }),
         );
-        while (!answers.some((a) => (a as { type?: string }).type === 'event')) await new Promise((r) => setTimeout(r, 20));
+        await told;
         return answers.filter((a) => (a as { type?: string }).type === 'event');
       },
       [stack.urls.bff, secret!] as const,

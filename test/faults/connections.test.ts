@@ -188,9 +188,7 @@ describe('a client that closes its connection before the end of its body', () =>
       ] as const;
       for (const [, head] of cases) await giveUp(port, head);
       const answered = () => logs.filter((l) => l.includes('"http.request"')).map((l) => JSON.parse(l) as { path: string; status: number });
-      await new Promise<void>((resolve) => {
-        const look = setInterval(() => answered().length >= cases.length && (clearInterval(look), resolve()), 20);
-      });
+      await until(() => answered().length >= cases.length, 'every request that gave up logged');
       assert.deepEqual(
         answered().map((a) => [a.path, a.status]),
         [

@@ -10,19 +10,22 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { createPostgresStore, createSqliteStore, type Store } from '../src/store/index.js';
+import { until } from './until.js';
 import { PG_CHANGE_SEQ } from '../src/store/postgres.js';
 import type { ChangePosition } from '../src/store/types.js';
 import { checkoutRecord, dropSchemas, freshSchema, withPostgres } from './store-fixtures.js';
 
 /** Waits until `check` holds (other suites' transactions on the same server may hold the feed back for a moment). */
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const give = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > give) assert.fail(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+async function settled<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
+  const found = await until(
+    async () => {
+      const value = await read();
+      return check(value) ? { value } : null;
+    },
+    what,
+    15_000,
+  );
+  return found.value;
 }
 
 /** A pseudo-random sequence from a seed (printed when a run fails, to replay it). */
@@ -113,7 +116,7 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
       const [x, y] = [checkoutRecord(), checkoutRecord()];
       await store.createCheckout(x!);
       await store.createCheckout(y!);
-      const from = (await until(end, (at) => at?.id === y!.id || at?.id === x!.id, 'both creations readable'))!;
+      const from = (await settled(end, (at) => at?.id === y!.id || at?.id === x!.id, 'both creations readable'))!;
 
       const slow = await openChange(x!.id); // takes its position first
       await store.updateCheckout(y!.id, 1, { state: 'login' }); // commits first, at a greater position
@@ -136,7 +139,7 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
       const missed = await hasty({ seq: Number(taken[0]!.change_seq), id: y!.id });
       assert.deepEqual(missed, [], 'without waiting, x would never be read');
 
-      const read = await until(
+      const read = await settled(
         () => store.listChanges({ after: from, limit: 10 }),
         (rows) => rows.length === 2,
         'both changes readable once the transaction ended',
@@ -156,7 +159,7 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
       const rand = random(seed);
       const records = Array.from({ length: 12 }, () => checkoutRecord());
       for (const r of records) await store.createCheckout(r);
-      const from = await until(end, (at) => at !== null && records.some((r) => r.id === at.id), 'the creations readable');
+      const from = await settled(end, (at) => at !== null && records.some((r) => r.id === at.id), 'the creations readable');
 
       const committed = new Map<string, number[]>(records.map((r) => [r.id, []]));
       const reads: ChangePosition[] = [];
@@ -170,7 +173,7 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
           if (page.length) at = page.at(-1)!.position;
           // Done once the writers were done before a read that found nothing more.
           else if (!stillWriting && page.length === 0) return at;
-          else await new Promise((r) => setTimeout(r, 1));
+          else await new Promise((r) => setImmediate(r));
         }
       })();
       await Promise.all(
@@ -178,7 +181,8 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
           for (let i = 0; i < 12; i++) {
             const id = records[Math.floor(rand() * records.length)]!.id;
             const change = await openChange(id);
-            await new Promise((r) => setTimeout(r, Math.floor(rand() * 4)));
+            // Held open for a random number of turns of the event loop, while the other writers' statements come and go.
+            for (let turns = Math.floor(rand() * 4) * 8; turns > 0; turns--) await new Promise((r) => setImmediate(r));
             const commit = rand() > 1 / 6;
             await change.end(commit);
             if (commit) committed.get(id)!.push(change.position.seq);
@@ -191,7 +195,7 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
       let at = await reader;
       const lastOf = (id: string) => Math.max(...committed.get(id)!, -1);
       const readOf = (id: string) => reads.filter((p) => p.id === id).map((p) => p.seq);
-      await until(
+      await settled(
         async () => {
           const page = await store.listChanges({ after: at, limit: 200 });
           for (const r of page) reads.push(r.position);

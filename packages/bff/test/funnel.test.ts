@@ -8,6 +8,7 @@ import { NATIVE_MAGIC, walkGateway } from '@bank-checkout/sandbox/testing';
 import type { FunnelAnswer } from '@bank-checkout/contract';
 import type { LinkBank } from '@bank-checkout/provider';
 import { createHarness, view, type Harness } from './harness.js';
+import { until } from './until.js';
 import { bankOf, testFields, walk } from './flow.js';
 import { bankNameKey, funnelAfter, oneRowPerBank } from '../src/checkout/funnel.js';
 import { bankOfAccount, ibanBankCode } from '../src/checkout/paying-bank.js';
@@ -109,11 +110,10 @@ describe('funnel', () => {
     const link = await view(await h.checkout(atPage.clientSecret, '/v1/checkout/redirect', {}));
     assert.ok(link.step.state === 'redirect');
     await walkGateway((url, init) => h.sandbox.app.request(url, init), link.step.url, { bankId: 'es-levante' });
-    let paid = await view(await h.checkout(atPage.clientSecret, '/v1/checkout'));
-    for (let i = 0; i < 200 && !(paid.step.state === 'succeeded' && paid.step.payingBank); i++) {
-      await new Promise((r) => setTimeout(r, 5));
-      paid = await view(await h.checkout(atPage.clientSecret, '/v1/checkout'));
-    }
+    const paid = await until(async () => {
+      const v = await view(await h.checkout(atPage.clientSecret, '/v1/checkout'));
+      return v.step.state === 'succeeded' && v.step.payingBank ? v : null;
+    }, 'the paying bank learnt from the provider');
     assert.equal(paid.state, 'succeeded');
     assert.ok(paid.step.state === 'succeeded');
     assert.equal(paid.step.payingBank, 'Caja Levante', 'the receipt names the bank it was paid from');

@@ -136,7 +136,11 @@ describe('the node:http transport: a busy event loop', () => {
       assert.deepEqual(answer.listBanks, []);
       // The server's line about the new connection may still be on its way through the pipe.
       const connections = () => out.match(/connection/g)?.length ?? 0;
-      for (const end = Date.now() + 5_000; connections() < 2 && Date.now() < end;) await new Promise((r) => setTimeout(r, 5));
+      await new Promise<void>((resolve) => {
+        const seen = () => connections() >= 2 && resolve();
+        seen();
+        child.stdout!.on('data', seen);
+      });
       assert.equal(connections(), 2, 'the second call on a connection of its own');
     } finally {
       child.kill();
