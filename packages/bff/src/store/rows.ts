@@ -85,25 +85,22 @@ export function lockOnly(current: CheckoutRecord, next: CheckoutRecord): boolean
  * expression). The id and the version it expects are its last two arguments. At most
  * thirty-two statement texts, each prepared once.
  */
+/** The record's fields kept in columns of their own as well as in `data`: each is written only when it changed. */
+const COLUMNS_OF_FIELDS = [
+  ['updated_at', 'updatedAt'],
+  ['state', 'state'],
+  ['reference', 'reference'],
+  ['expires_at', 'expiresAt'],
+] as const;
+
 export function checkoutUpdate(current: CheckoutRecord, next: CheckoutRecord, changeSeq: string): { sql: string; args: SqlValue[] } {
   const sets = ['version = ?', 'data = ?'];
   const args: SqlValue[] = [next.version, checkoutData(next)];
   if (!lockOnly(current, next)) sets.push(`change_seq = ${changeSeq}`);
-  if (next.updatedAt !== current.updatedAt) {
-    sets.push('updated_at = ?');
-    args.push(next.updatedAt);
-  }
-  if (next.state !== current.state) {
-    sets.push('state = ?');
-    args.push(next.state);
-  }
-  if (next.reference !== current.reference) {
-    sets.push('reference = ?');
-    args.push(next.reference);
-  }
-  if (next.expiresAt !== current.expiresAt) {
-    sets.push('expires_at = ?');
-    args.push(next.expiresAt);
+  for (const [column, key] of COLUMNS_OF_FIELDS) {
+    if (next[key] === current[key]) continue;
+    sets.push(`${column} = ?`);
+    args.push(next[key]);
   }
   args.push(current.id, current.version);
   return { sql: `UPDATE checkouts SET ${sets.join(', ')} WHERE id = ? AND version = ?`, args };
