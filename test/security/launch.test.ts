@@ -10,9 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { createPostgresStore } from '@bank-checkout/bff';
-import { createRig, json, BFF_HOST, type Rig } from './lib/rig.js';
-import { dropSchemas, freshSchema, withPostgres } from '../../packages/bff/test/store-fixtures.js';
+import { createRig, json, twoInstancesOnPostgres, BFF_HOST, type Rig } from './lib/rig.js';
+import { withPostgres } from '../../packages/bff/test/store-fixtures.js';
 import { SECRETS } from './lib/canary.js';
 import { bind, frameKeys, frameOrigin, type FrameKeys } from '../../packages/bff/test/frame-proof.js';
 
@@ -284,20 +283,10 @@ describe('one open checkout per merchant reference', () => {
 
 withPostgres('one open checkout per reference', (url) => {
   describe('one open checkout per reference, across two instances on PostgreSQL', () => {
-    const schema = freshSchema('launch');
-    let a: Rig;
-    let b: Rig;
-    before(async () => {
-      a = await createRig({ databaseUrl: url, store: createPostgresStore(url, { schema, max: 4 }) });
-      b = await createRig({ databaseUrl: url, store: createPostgresStore(url, { schema, max: 4 }) });
-    });
-    after(async () => {
-      await a?.close();
-      await b?.close();
-      await dropSchemas(url, schema);
-    });
+    const rigs = twoInstancesOnPostgres(url, 'launch');
 
     it('of creations racing on both instances with one reference, exactly one opens', async () => {
+      const [a, b] = rigs();
       for (let round = 0; round < 5; round++) {
         const reference = `RACE-${round}`;
         const body = { amount: 1200, subject: 'Race', reference };
@@ -309,6 +298,7 @@ withPostgres('one open checkout per reference', (url) => {
     });
 
     it('of one order sent to both instances at once with one Idempotency-Key, every answer is the one checkout', async () => {
+      const [a, b] = rigs();
       // Twenty orders at once, each sent four times: a busy shop's double clicks and retries.
       const order = async (n: number) => {
         const body = { amount: 1200, subject: 'Race', reference: `KEYED-${n}` };

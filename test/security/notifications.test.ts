@@ -17,9 +17,8 @@ import { createInterface } from 'node:readline';
 import { encodeDataReturn, signNotification } from '@bank-checkout/provider';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { SECRETS } from './lib/canary.js';
-import { createRig, json, type Rig } from './lib/rig.js';
-import { createPostgresStore } from '@bank-checkout/bff';
-import { dropSchemas, freshSchema, withPostgres } from '../../packages/bff/test/store-fixtures.js';
+import { createRig, json, twoInstancesOnPostgres, type Rig } from './lib/rig.js';
+import { withPostgres } from '../../packages/bff/test/store-fixtures.js';
 import { assertBffError } from './lib/shapes.js';
 import { cliArgs } from '../support/cli.mjs';
 import { until } from '../../packages/bff/test/until.js';
@@ -473,20 +472,10 @@ describe('a BFF killed with SIGKILL', () => {
 
 withPostgres('one result at two instances', (url) => {
   describe('one signed result posted to two instances on PostgreSQL at once', () => {
-    const schema = freshSchema('notify_two');
-    let a: Rig;
-    let b: Rig;
-    before(async () => {
-      a = await createRig({ databaseUrl: url, store: createPostgresStore(url, { schema, max: 4 }) });
-      b = await createRig({ databaseUrl: url, store: createPostgresStore(url, { schema, max: 4 }) });
-    });
-    after(async () => {
-      await a?.close();
-      await b?.close();
-      await dropSchemas(url, schema);
-    });
+    const rigs = twoInstancesOnPostgres(url, 'notify_two');
 
     it('20 times: one change, one notification.received event, both answers naming the one stored notification', async () => {
+      const [a, b] = rigs();
       for (let trial = 0; trial < 20; trial++) {
         const c = await a.createCheckout({ modes: ['redirect'], urlOk: 'https://shop.example/ok', urlError: 'https://shop.example/ko' });
         const v = await json<CheckoutView>(await a.checkout(c.clientSecret, '/v1/checkout/redirect', {}));

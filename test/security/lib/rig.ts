@@ -11,11 +11,13 @@
  * credential or a code can reach the BFF, and any trace of it found later is a leak.
  */
 import { createSandbox, type Sandbox } from '@bank-checkout/sandbox';
-import { createBff, createStore, loadConfig, type BffApp, type CheckoutEvent, type Store } from '@bank-checkout/bff';
+import { after, before } from 'node:test';
+import { createBff, createPostgresStore, createStore, loadConfig, type BffApp, type CheckoutEvent, type Store } from '@bank-checkout/bff';
 import type { RequestFn } from '@bank-checkout/sandbox/testing';
 import { SECRETS, type Sample } from './canary.js';
 import { asFrame } from '../../../packages/bff/test/harness.js';
 import { proved } from '../../../packages/bff/test/frame-proof.js';
+import { dropSchemas, freshSchema } from '../../../packages/bff/test/store-fixtures.js';
 
 export const SANDBOX_HOST = 'http://sandbox.test';
 export const BFF_HOST = 'http://bff.test';
@@ -294,4 +296,26 @@ export async function json<T = Record<string, any>>(res: Response, status = 200)
   const text = await res.text();
   if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
   return JSON.parse(text) as T;
+}
+
+/**
+ * Two BFF instances on one PostgreSQL schema of their own (each with its simulator and clock),
+ * for a `describe` inside `withPostgres`: `rigs()` gives them once `before` has run; `after`
+ * closes them and drops the schema.
+ */
+export function twoInstancesOnPostgres(url: string, name: string): () => [Rig, Rig] {
+  const schema = freshSchema(name);
+  let pair: [Rig, Rig] | undefined;
+  before(async () => {
+    const open = () => createRig({ databaseUrl: url, store: createPostgresStore(url, { schema, max: 4 }) });
+    pair = [await open(), await open()];
+  });
+  after(async () => {
+    for (const r of pair ?? []) await r.close();
+    await dropSchemas(url, schema);
+  });
+  return () => {
+    if (!pair) throw new Error('the two instances are made in before()');
+    return pair;
+  };
 }
