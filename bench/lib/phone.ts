@@ -22,9 +22,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession } from 'playwright-core';
 import { startAll, type Started } from '../../scripts/start.js';
 import { launchChromium } from '../../test/support/stack.js';
+import { pageErrors } from './page.js';
 
 export interface PhoneOptions {
   /** Runs of each page (the median is reported). */
@@ -91,16 +92,6 @@ const PROBE = `
   }
 })();
 `;
-
-/** The page's uncaught exceptions and console errors, as they come. */
-function pageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
-}
 
 /** A phone's context: 375 px, touch, the probe in every document. */
 async function phoneContext(browser: Browser, storage?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<BrowserContext> {

@@ -30,6 +30,7 @@ import { Hono } from 'hono';
 import { frameRoutes, loadConfig } from '@bank-checkout/bff';
 import { elementsLibrary } from '../../vite.config.js';
 import { launchChromium } from '../../test/support/stack.js';
+import { pageErrors } from './page.js';
 import { buildFrameHost, buildFramePage } from '../../scripts/frame-build.js';
 
 export interface RenderOptions {
@@ -311,15 +312,6 @@ function serveBench(
   });
 }
 
-/** The page's uncaught exceptions and console errors, as they come. */
-function pageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
-}
 /** The chunks a built entry imports statically, directly or through each other (what a page preloads with it). */
 function staticImports(output: Awaited<ReturnType<typeof build>>, entry: string): string[] {
   const chunks = new Map<string, string[]>();

@@ -13,7 +13,7 @@
  */
 import '../bank-checkout/bank-checkout.js';
 import type { BankCheckout } from '../bank-checkout/bank-checkout.js';
-import { loadExtras, stepFilesSettled } from '../bank-checkout/loaders.js';
+import { LATER_STATES, loadExtras, stepFilesSettled } from '../bank-checkout/loaders.js';
 import type { CheckoutMode, FrameLaunchAnswer } from '@bank-checkout/contract';
 import { CheckoutApiError, createCheckoutClient, type CheckoutClient } from '../client.js';
 import { browserLanguages, errorKey, loadLocale, registerTexts, resolveLocale, translate, type MessageKey } from '../i18n/index.js';
@@ -175,11 +175,12 @@ let sizing = false;
 function sizeFromNow(ev?: Event): void {
   if (sizing) return;
   sizing = true;
-  const paid = (ev as CustomEvent<{ state?: string } | undefined> | undefined)?.detail?.state === 'succeeded';
+  const state = (ev as CustomEvent<{ state?: string } | undefined> | undefined)?.detail?.state ?? '';
   void (async () => {
     await checkout.updateComplete;
-    await stepFilesSettled();
-    if (paid) await loadExtras().catch(() => undefined);
+    // Only a step that comes in a file of its own waits for it: the bank list never does.
+    if (LATER_STATES.has(state) || state === 'periodic') await stepFilesSettled();
+    if (state === 'succeeded') await loadExtras().catch(() => undefined);
     await checkout.updateComplete;
     new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement);
   })();
