@@ -120,17 +120,24 @@ async function cardStep(page: Page, host: string) {
 }
 
 describe('a reload at the receipt', () => {
-  it('draws the receipt before the frame takes its height: the page moves once (CLS ≤ 0.02)', async () => {
+  // Five reloads: whether the receipt's file comes in before or after the checkout's own
+  // redraw asks for it varies from one load to the next (a size taken between them moved the
+  // page twice in about one load of three).
+  it('draws the receipt before the frame takes its height: the page moves once (CLS ≤ 0.02), reload after reload', async () => {
     const { page, assertClean, close, addInitScript } = await openPage(stack);
     await addInitScript(WATCH_SHIFTS);
     await page.setViewportSize({ width: 375, height: 812 });
     await orderCheckout(page, stack, 'native');
     assert.equal((await payNative(page, stack, 'aurora')).state, 'succeeded');
-    await page.reload();
-    await kit(page).locator('bank-receipt [part=receipt]').waitFor();
-    const shifts = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts);
-    const cls = shifts.reduce((a, b) => a + b, 0);
-    assert.ok(cls <= 0.02, `cumulative layout shift after the reload ${cls} (${shifts.map((x) => x.toFixed(3)).join(', ')})`);
+    for (let reload = 1; reload <= 5; reload++) {
+      // From the top of the page (where what follows the checkout would show if it moved).
+      await page.evaluate(() => scrollTo(0, 0));
+      await page.reload();
+      await kit(page).locator('bank-receipt [part=receipt]').waitFor();
+      const shifts = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts);
+      const cls = shifts.reduce((a, b) => a + b, 0);
+      assert.ok(cls <= 0.02, `cumulative layout shift after reload ${reload}: ${cls} (${shifts.map((x) => x.toFixed(3)).join(', ')})`);
+    }
     assertClean();
     await close();
   });

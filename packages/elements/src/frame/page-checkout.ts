@@ -181,6 +181,10 @@ function sizeFromNow(ev?: Event): void {
     // Only a step that comes in a file of its own waits for it: the bank list never does.
     if (LATER_STATES.has(state) || state === 'periodic') await stepFilesSettled();
     if (state === 'succeeded') await loadExtras().catch(() => undefined);
+    // Drawn with what just came in: the checkout's own request for that redraw may still be
+    // waiting for a frame (it fetches the extras after the first screen shows), and a size
+    // taken before it would move the page twice.
+    checkout.requestUpdate();
     await checkout.updateComplete;
     new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement);
   })();
