@@ -7,7 +7,8 @@ import type { CheckoutMode } from '@bank-checkout/contract';
 import { MAX_QUANTITY, MODES, type Product } from './catalog.js';
 import { RESULT_WORDS, resultWords, scheduleText } from './result-words.js';
 import { euros } from './format.js';
-import { flag, flashBox, html, type Html } from './layout.js';
+import { isolatedCheckoutHtml } from '@bank-checkout/elements/prerender';
+import { flag, flashBox, html, raw, type Html } from './layout.js';
 import type { MerchantCheckout } from './merchant.js';
 import type { Flash, SessionOrder } from './session.js';
 
@@ -123,8 +124,10 @@ export type PageCredential = { launchToken: string } | { clientSecret: string };
  * (the demonstration of the weaker mode): the client secret.
  */
 export function checkoutElement(api: string, credential: PageCredential, mode?: CheckoutMode, locale = 'en'): Html {
-  const opens = 'launchToken' in credential ? html` isolate launch-token="${credential.launchToken}"` : html` checkout-secret="${credential.clientSecret}"`;
-  return html`<bank-checkout id="bank-checkout"${opens} locale="${locale}" api="${api}"${mode ? html` mode="${mode}"` : ''}></bank-checkout>`;
+  // Isolated: written with its frame in (the frame's page and modules load while the browser reads this page).
+  if ('launchToken' in credential)
+    return raw(isolatedCheckoutHtml({ id: 'bank-checkout', api, launchToken: credential.launchToken, locale, ...(mode ? { mode } : {}) }));
+  return html`<bank-checkout id="bank-checkout" checkout-secret="${credential.clientSecret}" locale="${locale}" api="${api}"${mode ? html` mode="${mode}"` : ''}></bank-checkout>`;
 }
 
 /**

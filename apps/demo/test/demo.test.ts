@@ -152,9 +152,10 @@ describe('shop server', () => {
 
     const page = await (await demo.request(`${SHOP}${a.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
     // Isolated: a fresh single-use launch token on each load of the page, never a client secret.
-    const token = /<bank-checkout id="bank-checkout" isolate launch-token="(lt_chk_1\.load\d+)" locale="en" api="http:\/\/bff\.test" mode="redirect">/.exec(
-      page,
-    )?.[1];
+    const token =
+      /<bank-checkout isolate id="bank-checkout" api="http:\/\/bff\.test" launch-token="(lt_chk_1\.load\d+)" locale="en" mode="redirect"><template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="frame" src="http:\/\/bff\.test\/v1\/frame" /.exec(
+        page,
+      )?.[1];
     assert.ok(token, page);
     // The checkout's frame is titled "Pay by bank" with its own level-one heading: the page adds no second one.
     assert.deepEqual(page.match(/<h[1-6][^>]*>[^<]*/g), ['<h1 id="order-title">Checkout']);
@@ -180,7 +181,7 @@ describe('shop server', () => {
     assert.match(again, /<link rel="preconnect" href="http:\/\/bff\.test">/, 'the frame’s origin, connected to ahead');
     // An isolated order's page never hands out a client secret, whatever its address asks.
     const asked = await (await demo.request(`${SHOP}${a.headers.get('Location')}&embed=inline`, { headers: { Cookie: cookie } })).text();
-    assert.match(asked, /<bank-checkout id="bank-checkout" isolate launch-token="lt_chk_1\.load\d+"/);
+    assert.match(asked, /<bank-checkout isolate id="bank-checkout" api="http:\/\/bff\.test" launch-token="lt_chk_1\.load\d+"/);
     assert.ok(!asked.includes('checkout-secret') && !asked.includes('cs_secret'), 'no client secret on an isolated order’s page');
     const made = bff.calls.filter((c) => c.path === '/v1/checkouts').length;
     // The isolated checkout is still open: the inline one made for the same cart cancels it first (one open checkout a payer).
@@ -274,7 +275,7 @@ describe('shop server', () => {
     assert.match(es, /<h1 id="result-title">El pago no se ha realizado<\/h1>/);
     assert.match(es, /No se ha cobrado nada\. Puedes volver a intentarlo aquí abajo\./, 'the step the checkout below offers, not the cart');
     assert.match(es, /<a href="\/cart" data-word="backToCart">Volver a tu carrito<\/a>/);
-    assert.match(es, /<bank-checkout id="bank-checkout" isolate launch-token="[^"]+" locale="es"/);
+    assert.match(es, /<bank-checkout isolate id="bank-checkout" api="[^"]+" launch-token="[^"]+" locale="es"/);
     const en = await result('en');
     assert.match(en, /lang="en"[\s\S]*The payment did not go through[\s\S]*Nothing was charged\. You can try again below\./);
 

@@ -8,7 +8,8 @@
  */
 import { expect } from '@open-wc/testing';
 import '../src/frame/frame.js';
-import { FRAME_PROTOCOL, HOST_WORDS, type BankCheckoutFrame } from '../src/frame/frame.js';
+import { FRAME_PROTOCOL, HOST_WORDS, IsolatedCheckout, type BankCheckoutFrame } from '../src/frame/frame.js';
+import { isolatedCheckoutHtml } from '../src/prerender/prerender.js';
 import { FAILURE_WORDS } from '../src/frame/failure.js';
 import { loadLocale, translate } from '../src/i18n/index.js';
 import { until } from './fixtures.js';
@@ -166,6 +167,60 @@ describe('the isolated checkout host', () => {
     expect(message).not.to.have.property('secret');
     expect(message.locale).to.equal('es');
     expect(init!.transfer[0]).to.be.instanceOf(MessagePort);
+  });
+
+  it('takes the frame the shop’s page wrote (prerender) as it is, loaded before the host ran: not loaded again, asked to say ready, then given the token', async () => {
+    const written = Document.parseHTMLUnsafe(isolatedCheckoutHtml({ api: location.origin, launchToken: LAUNCH_TOKEN, locale: 'es' }));
+    // The page's element before its script ran: a plain element with the written root.
+    const holder = document.createElement('div');
+    const root = holder.attachShadow({ mode: 'open' });
+    root.append(...written.querySelector('bank-checkout')!.shadowRoot!.childNodes);
+    const frame = root.querySelector('iframe')!;
+    expect(frame.hidden, 'hidden until the host runs').to.equal(true);
+    document.body.append(holder);
+    await new Promise((r) => frame.addEventListener('load', r, { once: true }));
+    let loads = 0;
+    frame.addEventListener('load', () => loads++);
+    const sent: Sent[] = [];
+    frame.contentWindow!.postMessage = ((message: unknown, origin: string, transfer: Transferable[] = []) =>
+      void sent.push({ message, origin, transfer })) as unknown as typeof postMessage;
+    const host = new IsolatedCheckout(holder, root, () => ({ api: location.origin, launchToken: LAUNCH_TOKEN, checkoutSecret: '', locale: 'es' }));
+    try {
+      host.connect();
+      expect([...root.querySelectorAll('iframe')], 'the same frame, no other').to.deep.equal([frame]);
+      expect(frame.hidden).to.equal(false);
+      expect(frame.inert, 'unseen under the placeholder until its first size').to.equal(true);
+      expect(
+        sent.map((s) => [s.message, s.origin]),
+        'asked to say ready again, at the BFF’s exact origin',
+      ).to.deep.equal([[{ v: 1, type: 'hello' }, location.origin]]);
+      ready(frame.contentWindow);
+      expect((sent[1]!.message as { type: string; token: string }).token, 'then its init').to.equal(LAUNCH_TOKEN);
+      expect(sent[1]!.transfer[0]).to.be.instanceOf(MessagePort);
+      expect(loads, 'never loaded again').to.equal(0);
+    } finally {
+      host.teardown();
+      holder.remove();
+    }
+  });
+
+  it('as the element: keeps the written root and its frame; a frame written for another BFF is replaced', async () => {
+    for (const [api, kept] of [
+      [location.origin, true],
+      [`${location.origin}/other`, false],
+    ] as const) {
+      const written = Document.parseHTMLUnsafe(isolatedCheckoutHtml({ api: location.origin, launchToken: LAUNCH_TOKEN, locale: 'es' }));
+      const el = written.querySelector('bank-checkout')!;
+      el.setAttribute('api', api);
+      const frame = el.shadowRoot!.querySelector('iframe')!;
+      document.body.append(el);
+      const now = (el as unknown as BankCheckoutFrame).shadowRoot!.querySelectorAll('iframe');
+      expect(now.length, api).to.equal(1);
+      expect(now[0] === frame, api).to.equal(kept);
+      expect(now[0]!.src, api).to.equal(`${api}/v1/frame`);
+      expect(el.shadowRoot!.querySelector('[part=placeholder]'), 'its placeholder').not.to.equal(null);
+      el.remove();
+    }
   });
 
   it('sizes the frame, re-fires the kit’s events on the host, and ignores anything else from the port', async () => {

@@ -112,8 +112,9 @@ export function sayFailure(panel: HTMLElement, code: FrameFailureCode, locale: s
  * (`refused`, `detail` its origin), and in development a BFF on this page's own origin
  * (`same-origin`).
  */
-export function tellDeveloper(why: 'secret' | 'api' | 'refused' | 'same-origin', detail = ''): void {
-  if (why === 'same-origin')
+export function tellDeveloper(why: 'secret' | 'api' | 'refused' | 'same-origin' | 'theme', detail = ''): void {
+  if (why === 'theme') console.warn(`bank-checkout: the checkout frame did not apply ${detail}; it keeps its own value.`);
+  else if (why === 'same-origin')
     console.warn(
       "bank-checkout: the BFF is on this page's own origin, so the isolated checkout is in the same origin as the page and its scripts can reach into it. Serve the BFF from an origin of its own (such as https://pay.shop.example) for the isolation to protect the payer.",
     );

@@ -63,7 +63,8 @@ export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open', delegatesFocus: true });
+    // The page may have written the root, with the frame in it (prerender.ts): it is kept.
+    const root = this.shadowRoot ?? this.attachShadow({ mode: 'open', delegatesFocus: true });
     this.isolated = new IsolatedCheckout(this, root, () => this);
   }
 
@@ -105,12 +106,14 @@ export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
     else this.removeAttribute('mode');
   }
   get pollInterval(): number | null {
-    const v = Number(this.getAttribute('poll-interval') ?? NaN);
-    return Number.isFinite(v) ? v : null;
+    return this.number('poll-interval');
   }
   /** Milliseconds the frame has to say it is ready (`frame-timeout`; 10 s by default). */
   get frameTimeout(): number | null {
-    const v = Number(this.getAttribute('frame-timeout') ?? NaN);
+    return this.number('frame-timeout');
+  }
+  private number(name: string): number | null {
+    const v = Number(this.getAttribute(name) ?? NaN);
     return Number.isFinite(v) ? v : null;
   }
 

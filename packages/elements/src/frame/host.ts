@@ -150,7 +150,8 @@ export class IsolatedCheckout {
   private origin: string | null = null;
   private sentTheme = '';
   private loadedFor = '';
-  private readonly watchers: (() => void)[] = [];
+  /** Ends what the current frame listens to (its messages, the theme's changes). */
+  private listening: AbortController | null = null;
   /** Stops the wait for the frame's `ready`. */
   private stopWaiting: (() => void) | null = null;
   /** The failure chunk, once a failure loaded it. */
@@ -200,19 +201,27 @@ export class IsolatedCheckout {
     this.origin = origin;
     this.loadedFor = key;
     adoptStyle(this.root);
-    const frame = document.createElement('iframe');
-    frame.title = this.host.getAttribute('frame-title') || this.texts(this.source().locale)[0];
-    frame.setAttribute('part', 'frame');
-    frame.referrerPolicy = 'no-referrer';
-    frame.src = `${api.replace(/\/+$/, '')}/v1/frame`;
+    const src = `${api.replace(/\/+$/, '')}/v1/frame`;
+    // The frame the shop's page wrote in its HTML (prerender.ts), loading since the page was
+    // read: taken as it is when it is this BFF's (it says `ready` again when asked); else a new one.
+    let frame = this.root.querySelector('iframe');
+    const written = frame?.getAttribute('src') === src;
+    if (!written) {
+      frame?.remove();
+      frame = document.createElement('iframe');
+      frame.setAttribute('part', 'frame');
+      frame.referrerPolicy = 'no-referrer';
+      frame.src = src;
+    }
+    frame!.hidden = false;
     this.frame = frame;
-    const onMessage = (e: MessageEvent) => this.handshake(e);
-    window.addEventListener('message', onMessage);
-    this.watchers.push(() => window.removeEventListener('message', onMessage));
-    this.watchTheme();
-    this.wait(api);
+    const signal = (this.listening = new AbortController()).signal;
+    window.addEventListener('message', (e) => this.handshake(e), { signal });
+    this.watchTheme(signal);
+    this.wait(api, written, signal);
     this.show({ is: 'loading' });
-    this.root.append(frame);
+    if (written) frame!.contentWindow?.postMessage({ v: 1, type: 'hello' } satisfies HostMessage, origin);
+    else this.root.append(frame!);
   }
 
   /**
@@ -220,7 +229,7 @@ export class IsolatedCheckout {
    * why (failure.ts `probeBff`) and fails with the reason; a frame only slow to load gets the
    * whole time.
    */
-  private wait(api: string): void {
+  private wait(api: string, loading: boolean, signal: AbortSignal): void {
     const limit = this.source().frameTimeout;
     let done = false;
     const fail = async (timedOut: boolean) => {
@@ -233,12 +242,14 @@ export class IsolatedCheckout {
     const timers = [setTimeout(() => void fail(true), limit != null && limit >= 0 ? limit : FRAME_TIMEOUT_MS)];
     // Loaded (an error page loads too): its `ready` comes with its load, or a moment after.
     const loaded = () => void timers.push(setTimeout(() => void fail(false), LOAD_GRACE_MS));
-    this.frame!.addEventListener('load', loaded, { once: true });
+    this.frame!.addEventListener('load', loaded, { once: true, signal });
+    // A frame the page wrote may have loaded before this listened.
+    if (loading) loaded();
     this.stopWaiting = () => {
       done = true;
       timers.forEach(clearTimeout);
-      this.frame?.removeEventListener('load', loaded);
     };
+    signal.addEventListener('abort', this.stopWaiting);
   }
 
   /** The frame could not be shown: it goes, the payer is told why (once the failure's chunk is in), and the page hears it. */
@@ -288,11 +299,11 @@ export class IsolatedCheckout {
     setTimeout(() => this.speak());
   }
 
-  /** The panel's words in the checkout's language (the frame's title too, unless the page set one); only what changed. */
+  /** The panel's words in the checkout's language, and the frame's title (the page's `frame-title`, else the language's); only what changed. */
   private speak(): void {
     const locale = this.source().locale;
     const [title, loading] = this.texts(locale);
-    if (this.frame && !this.host.hasAttribute('frame-title')) this.frame.title = title;
+    if (this.frame) this.frame.title = this.host.getAttribute('frame-title') || title;
     const s = this.state;
     if (s.is === 'loading' && this.panel && this.panel.textContent !== loading) this.panel.textContent = loading;
     if (s.is === 'failed' && this.panel) this.failure?.sayFailure(this.panel, s.code, locale);
@@ -306,9 +317,7 @@ export class IsolatedCheckout {
 
   /** Removes the frame and every listener. */
   teardown(): void {
-    this.stopWaiting?.();
-    this.stopWaiting = null;
-    for (const stop of this.watchers.splice(0)) stop();
+    this.listening?.abort();
     this.port?.close();
     this.port = null;
     this.frame?.remove();
@@ -372,7 +381,7 @@ export class IsolatedCheckout {
         this.navigate(msg.url);
         break;
       case 'refused':
-        for (const r of msg.items) console.warn(`bank-checkout: the checkout frame did not apply ${r.name}: ${r.value} (${r.reason}); it keeps its own value.`);
+        for (const r of msg.items) tell('theme', `${r.name}: ${r.value} (${r.reason})`);
         break;
       case 'ready':
         // Answered where the frame's window is known (the init, above): nothing more here.
@@ -389,19 +398,15 @@ export class IsolatedCheckout {
   }
 
   /** Theme changes on the host or the page (class, style, colour-scheme preference) reach the frame. */
-  private watchTheme(): void {
+  private watchTheme(signal: AbortSignal): void {
     const check = () => {
       if (this.port && JSON.stringify(readTheme(this.host)) !== this.sentTheme) this.update();
     };
     const observer = new MutationObserver(check);
     for (const el of [document.documentElement, document.body, this.host])
       observer.observe(el, { attributes: true, attributeFilter: ['class', 'style', 'data-theme'] });
-    const media = matchMedia('(prefers-color-scheme: dark)');
-    media.addEventListener('change', check);
-    this.watchers.push(() => {
-      observer.disconnect();
-      media.removeEventListener('change', check);
-    });
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', check, { signal });
+    signal.addEventListener('abort', () => observer.disconnect());
   }
 
   private send(msg: HostMessage): void {

@@ -32,7 +32,13 @@ export interface FrameSettings {
 export type FrameEventName = 'bank-checkout-step' | 'bank-checkout-complete' | 'bank-checkout-error';
 export const FRAME_EVENTS: readonly FrameEventName[] = ['bank-checkout-step', 'bank-checkout-complete', 'bank-checkout-error'];
 
-export type HostMessage = ({ v: 1; type: 'init'; token: string } & FrameSettings) | ({ v: 1; type: 'update' } & FrameSettings) | { v: 1; type: 'focus' };
+/**
+ * What the host sends the frame: `hello` asks a frame that loaded before the host listened (one
+ * the shop's page wrote in its HTML) to say `ready` again; `init` gives it the launch token and
+ * its port; then the settings as they change, and focus.
+ */
+export type HostMessage =
+  { v: 1; type: 'hello' } | ({ v: 1; type: 'init'; token: string } & FrameSettings) | ({ v: 1; type: 'update' } & FrameSettings) | { v: 1; type: 'focus' };
 
 export type FrameMessage =
   | { v: 1; type: 'ready' }
@@ -107,7 +113,8 @@ export function readHostMessage(data: unknown): HostMessage | null {
     case 'update':
       return hasSettings(data) ? (data as HostMessage) : null;
     case 'focus':
-      return { v: 1, type: 'focus' };
+    case 'hello':
+      return { v: 1, type: data.type };
     default:
       return null;
   }

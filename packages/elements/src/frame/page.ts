@@ -90,6 +90,7 @@ async function redeem(api: string, token: string): Promise<Launch> {
   return { ok: false, ...failure };
 }
 
+const ready: FrameMessage = { v: FRAME_PROTOCOL, type: 'ready' };
 let started = false;
 window.addEventListener('message', (e) => {
   if (e.source !== window.parent) {
@@ -102,6 +103,11 @@ window.addEventListener('message', (e) => {
   }
   const msg = readHostMessage(e.data);
   const port = e.ports[0];
+  // A host that started after this page said `ready` (the shop's page wrote the frame in its HTML).
+  if (msg?.type === 'hello') {
+    if (!started) window.parent.postMessage(ready, e.origin);
+    return;
+  }
   if (msg?.type !== 'init' || !port) {
     // A client secret is never run here (any script of the page could have given it): the frame says it cannot open the payment.
     if (!started && isSecretInit(e.data) && port) {
@@ -123,6 +129,5 @@ window.addEventListener('message', (e) => {
   void kit.then((k) => k.start(msg, port, api, launch, ignored));
 });
 
-const ready: FrameMessage = { v: FRAME_PROTOCOL, type: 'ready' };
 // `ready` carries nothing; the host answers only when it comes from its own frame at the BFF's origin.
 window.parent.postMessage(ready, '*');
