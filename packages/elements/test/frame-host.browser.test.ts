@@ -196,7 +196,14 @@ describe('the isolated checkout host', () => {
       ).to.deep.equal([[{ v: 1, type: 'hello' }, location.origin]]);
       ready(frame.contentWindow);
       expect((sent[1]!.message as { type: string; token: string }).token, 'then its init').to.equal(LAUNCH_TOKEN);
-      expect(sent[1]!.transfer[0]).to.be.instanceOf(MessagePort);
+      const port = sent[1]!.transfer[0] as MessagePort;
+      expect(port).to.be.instanceOf(MessagePort);
+      // The frame's own first `ready`, heard only now: the frame keeps the port it took.
+      ready(frame.contentWindow);
+      expect(sent.length, 'no second init').to.equal(2);
+      port.postMessage({ v: 1, type: 'size', height: 400 });
+      await until(() => !frame.inert, 'shown at its first size, through the port it took');
+      expect(frame.getBoundingClientRect().height).to.equal(400);
       expect(loads, 'never loaded again').to.equal(0);
     } finally {
       host.teardown();

@@ -338,7 +338,7 @@ export class IsolatedCheckout {
   /** Moves focus into the frame, to its current step. */
   focus(): void {
     this.frame?.focus();
-    if (this.port) this.send({ v: 1, type: 'focus' });
+    this.send({ v: 1, type: 'focus' });
   }
 
   /** The frame said `ready`: it gets the launch token and its port, at the BFF's exact origin only. */
@@ -347,13 +347,14 @@ export class IsolatedCheckout {
     if (!frame || e.source !== frame.contentWindow) return;
     const msg = e.origin === this.origin ? readFrameMessage(e.data) : null;
     const token = this.source().launchToken;
-    if (msg?.type !== 'ready' || !token) {
-      if (dev()) console.warn('bank-checkout: ignored a message from the checkout frame', e.origin, e.data);
+    // One init a frame: a second `ready` (the frame's first, heard after the host's `hello` had
+    // asked for another) would leave the frame on a port closed under it.
+    if (msg?.type !== 'ready' || !token || this.port) {
+      if (dev()) console.warn('bank-checkout: ignored a message from the checkout frame', e);
       return;
     }
     this.stopWaiting?.();
     const { port1, port2 } = new MessageChannel();
-    this.port?.close();
     this.port = port1;
     port1.onmessage = (m) => this.receive(m.data);
     const init: HostMessage = { v: FRAME_PROTOCOL, type: 'init', token, ...this.settings() };
