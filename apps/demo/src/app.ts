@@ -7,6 +7,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import { bodyLimit } from 'hono/body-limit';
 import { buildAssets, type Asset } from './assets.js';
 import { page, setSecurityHeaders, type DemoContext, type DemoOptions } from './context.js';
@@ -65,6 +66,9 @@ export function createDemo(options: DemoOptions): DemoApp {
   });
 
   const app = new Hono();
+  // Styles and scripts go compressed (gzip). Not the pages: they carry a checkout's secret
+  // beside what the address says, which a size that varies with the address would leak (BREACH).
+  app.use('/assets/*', compress());
   app.use('*', async (c, next) => {
     setSecurityHeaders(ctx, c);
     await next();

@@ -2,6 +2,7 @@
  * `createBff(config, deps?)`: the backend-for-frontend as a Hono app, so it can run under
  * Node (`npm run bff`), be mounted in an existing server, or run on other runtimes.
  */
+import { compress } from 'hono/compress';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { healthAnswer, openApiAnswer } from '@bank-checkout/contract/schemas';
 import { HTTPException } from 'hono/http-exception';
@@ -199,6 +200,10 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
       }
     },
   );
+  // The launch's answer is the frame's first screen (the view and the bank list, about 6 KB):
+  // compressed, as a phone's link counts every kilobyte. Nothing of the request is in it, and
+  // its key is new at every redemption, so its size tells nothing worth guessing.
+  app.use('/v1/frame/launch', compress());
   app.route('/v1', checkoutRoutes(parts));
   app.route('/v1', merchantRoutes(parts));
   app.route('/v1', merchantCheckoutRoutes(parts));
