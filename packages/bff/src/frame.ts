@@ -36,8 +36,13 @@ export interface FrameFile {
 export interface FrameBundle {
   /** The page's entry module. */
   entry: string;
-  /** Modules the page loads up front (preloaded with it, in this order, after its entry): what the entry imports, then the kit it imports at once. */
+  /** Modules the page loads up front (preloaded with it, in this order): what the entry imports, then the kit it imports at once. */
   preload: string[];
+  /**
+   * Bare names the entry imports, and the files they are (the page's import map). Given, the
+   * entry imports nothing by address: the page carries it written in, instead of loading it.
+   */
+  imports?: Record<string, string>;
   files: FrameFile[];
 }
 
@@ -45,15 +50,15 @@ const MANIFEST = 'manifest.json';
 
 /** Reads a bundle written by the elements' build (`manifest.json` beside the files). */
 export async function readFrameBundle(dir: string): Promise<FrameBundle> {
-  const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as { entry: string; preload: string[]; files: string[] };
+  const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Omit<FrameBundle, 'files'> & { files: string[] };
   const files = await Promise.all(
     manifest.files.map(async (name) => ({ name, body: new Uint8Array(await readFile(join(dir, name))), type: 'text/javascript; charset=utf-8' })),
   );
-  return { entry: manifest.entry, preload: manifest.preload, files };
+  return { entry: manifest.entry, preload: manifest.preload, ...(manifest.imports ? { imports: manifest.imports } : {}), files };
 }
 
 /** The manifest a bundle is written with. */
-export const frameManifest = (b: FrameBundle) => ({ entry: b.entry, preload: b.preload, files: b.files.map((f) => f.name) });
+export const frameManifest = (b: FrameBundle) => ({ entry: b.entry, preload: b.preload, imports: b.imports, files: b.files.map((f) => f.name) });
 
 /**
  * The bundle of the `@bank-checkout/elements` installed beside the BFF, or null when it is not
@@ -108,8 +113,15 @@ function ancestors(origins: readonly string[]): string {
 function framePage(bundle: FrameBundle, config: BffConfig) {
   const url = (name: string) => `./frame/assets/${name}`;
   const integrity = Object.fromEntries(bundle.files.map((f) => [url(f.name), sri(f.body)]));
-  const importMap = JSON.stringify({ imports: {}, integrity });
-  const mapHash = `sha256-${createHash('sha256').update(importMap).digest('base64')}`;
+  const imports = Object.fromEntries(Object.entries(bundle.imports ?? {}).map(([specifier, file]) => [specifier, url(file)]));
+  const importMap = JSON.stringify({ imports, integrity });
+  const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+  // The entry written in, when it imports nothing by address (and cannot end its script element).
+  const entryText = new TextDecoder().decode(bundle.files.find((f) => f.name === bundle.entry)?.body);
+  const inline = bundle.imports && entryText && !/<\/script|<!--/i.test(entryText) ? entryText : null;
+  const entryScript = inline
+    ? html`<script type="module">${raw(inline)}</script>\n`
+    : html`<script type="module" src="${url(bundle.entry)}" integrity="${integrity[url(bundle.entry)]}"></script>\n`;
   const origins = config.allowedOrigins;
   const body = pageText(html`<!doctype html>
 <html lang="en">
@@ -121,14 +133,13 @@ function framePage(bundle: FrameBundle, config: BffConfig) {
 ${config.sandbox ? raw('<meta name="bank-checkout-debug" content="1">\n') : ''}<title>Pay by bank</title>
 <link rel="preconnect" href="/" crossorigin>
 <script type="importmap">${raw(importMap)}</script>
-<script type="module" src="${url(bundle.entry)}" integrity="${integrity[url(bundle.entry)]}"></script>
-${bundle.preload.map((p) => html`<link rel="modulepreload" href="${url(p)}" integrity="${integrity[url(p)]}">\n`)}</head>
+${inline ? '' : entryScript}${bundle.preload.map((p) => html`<link rel="modulepreload" href="${url(p)}" integrity="${integrity[url(p)]}">\n`)}${inline ? entryScript : ''}</head>
 <body><main aria-labelledby="frame-title"><bank-checkout></bank-checkout></main></body>
 </html>
 `);
   const csp = [
     "default-src 'none'",
-    `script-src 'self' '${mapHash}'`,
+    `script-src 'self' ${sha256(importMap)}${inline ? ` ${sha256(inline)}` : ''}`,
     "style-src 'self'",
     "img-src 'self' data:",
     "connect-src 'self'",

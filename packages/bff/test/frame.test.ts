@@ -102,6 +102,33 @@ describe('the isolated checkout frame', () => {
     assert.match(body, /<link rel="preconnect" href="\/" crossorigin>/);
   });
 
+  it('writes an entry that imports nothing by address into the page, allowed by its hash, after the preloads; its kit by the import map', async () => {
+    const entry = 'const k = import("bank-checkout-frame-kit"); parent.postMessage("ready", "*");';
+    const written: FrameBundle = {
+      entry: 'frame-page-DDDD.js',
+      preload: ['kit-EEEE.js'],
+      imports: { 'bank-checkout-frame-kit': 'kit-EEEE.js' },
+      files: [
+        { name: 'frame-page-DDDD.js', body: enc.encode(entry), type: 'text/javascript; charset=utf-8' },
+        { name: 'kit-EEEE.js', body: enc.encode('export const kit = 1;'), type: 'text/javascript; charset=utf-8' },
+      ],
+    };
+    const res = await make(written).request(`${BFF}/v1/frame`);
+    const body = await res.text();
+    const csp = directives(res.headers.get('Content-Security-Policy') ?? '');
+    const map = /<script type="importmap">(.*?)<\/script>/.exec(body)?.[1] ?? '';
+    assert.deepEqual((JSON.parse(map) as { imports: Record<string, string> }).imports, { 'bank-checkout-frame-kit': './frame/assets/kit-EEEE.js' });
+    assert.ok(body.includes(`<script type="module">${entry}</script>`), body);
+    assert.ok(!body.includes('src="./frame/assets/frame-page-DDDD.js"'), 'not loaded as well');
+    const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    assert.equal(csp.get('script-src'), `'self' ${hash(map)} ${hash(entry)}`, 'the map and the written entry, nothing else inline');
+    assert.ok(body.indexOf('<link rel="modulepreload" href="./frame/assets/kit-EEEE.js"') < body.indexOf('<script type="module">'), 'the kit asked for first');
+    // An entry that could end its script element is loaded, not written.
+    const closing = { ...written, files: [{ ...written.files[0]!, body: enc.encode('x("</script>")') }, written.files[1]!] };
+    const loaded = await (await make(closing).request(`${BFF}/v1/frame`)).text();
+    assert.match(loaded, /<script type="module" src=".\/frame\/assets\/frame-page-DDDD.js" integrity="sha384-/);
+  });
+
   it('answers 304 to a page it already gave, by ETag', async () => {
     const app = make(bundle);
     const first = await app.request(`${BFF}/v1/frame`);

@@ -60,13 +60,25 @@ function openDb(): Promise<IDBDatabase> {
   });
 }
 
+let warmed: [Promise<CryptoKeyPair>, Promise<IDBDatabase | null>] | null = null;
+
+/**
+ * Starts what a pair needs before the checkout is known (a new pair, the database opened), so
+ * that the frame's redemption, once the host's launch token comes, only looks its pair up.
+ */
+export function warmPair(): void {
+  warmed ??= [newPair(), openDb().catch(() => null)];
+}
+
 /**
  * The key pair of `checkoutId` in this browser: the one kept, or a new one kept from now on.
  * Two tabs asking at once get the same pair: the pair is looked up and written in one
- * read-write transaction, which the browser runs one at a time.
+ * read-write transaction, which the browser runs one at a time. It is answered once looked up:
+ * the write, the pruning and the commit go on behind (a second tab's transaction waits for them).
  */
 export async function framePair(checkoutId: string, now = Date.now()): Promise<FramePair> {
-  const [fresh, db] = await Promise.all([newPair(), openDb().catch(() => null)]);
+  const [fresh, db] = await Promise.all(warmed ?? [newPair(), openDb().catch(() => null)]);
+  warmed = null;
   if (!db) return { pair: fresh, kept: false };
   try {
     const tx = db.transaction(STORE, 'readwrite');
@@ -74,18 +86,19 @@ export async function framePair(checkoutId: string, now = Date.now()): Promise<F
     const found = (await done(store.get(checkoutId))) as KeptPair | undefined;
     const pair = found?.pair ?? fresh;
     store.put({ checkoutId, pair, usedAt: now } satisfies KeptPair);
-    // The oldest first: those unused for KEPT_MS, and any beyond MAX_KEPT.
-    const all = (await done(store.index('usedAt').getAllKeys())) as string[];
-    const stale = (await done(store.index('usedAt').getAllKeys(IDBKeyRange.upperBound(now - KEPT_MS)))) as string[];
-    for (const id of new Set([...stale, ...all.slice(0, Math.max(0, all.length - MAX_KEPT))])) if (id !== checkoutId) store.delete(id);
-    await new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => resolve();
-      tx.onerror = tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    });
+    void prune(store, checkoutId, now)
+      .catch(() => {})
+      .finally(() => db.close());
     return { pair, kept: true };
   } catch {
-    return { pair: fresh, kept: false };
-  } finally {
     db.close();
+    return { pair: fresh, kept: false };
   }
+}
+
+/** The oldest pairs go: those unused for KEPT_MS, and any beyond MAX_KEPT (never `keep`'s). */
+async function prune(store: IDBObjectStore, keep: string, now: number): Promise<void> {
+  const all = (await done(store.index('usedAt').getAllKeys())) as string[];
+  const stale = (await done(store.index('usedAt').getAllKeys(IDBKeyRange.upperBound(now - KEPT_MS)))) as string[];
+  for (const id of new Set([...stale, ...all.slice(0, Math.max(0, all.length - MAX_KEPT))])) if (id !== keep) store.delete(id);
 }

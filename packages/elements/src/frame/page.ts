@@ -17,7 +17,7 @@
  * on its way; the kit then draws what the redemption answered, or why the checkout cannot open.
  */
 import { isDevelopmentHost, FRAME_PROTOCOL, readHostMessage, type FrameMessage } from './messages.js';
-import { framePair, newPair } from './keys.js';
+import { framePair, newPair, warmPair } from './keys.js';
 import { createProver } from './proof.js';
 import type { Launch, LaunchFailure } from './page-checkout.js';
 
@@ -131,3 +131,5 @@ window.addEventListener('message', (e) => {
 
 // `ready` carries nothing; the host answers only when it comes from its own frame at the BFF's origin.
 window.parent.postMessage(ready, '*');
+// Meanwhile: a key pair made and the database opened, for the redemption.
+warmPair();
