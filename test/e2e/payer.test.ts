@@ -64,6 +64,14 @@ describe('the first screen', () => {
           assert.equal(await page.evaluate(() => document.documentElement.scrollTop), 0, 'nothing scrolled');
           assert.equal(await page.getByRole('heading', { level: 1 }).count(), 1, 'one h1, the page’s');
           assert.equal(await kit(page).getByRole('heading', { level: 1 }).count(), 0, 'none in the frame');
+          // The frame the shop's page wrote (prerender): loaded once, with the page, never made again.
+          const frames = await page.evaluate(() =>
+            performance
+              .getEntriesByType('resource')
+              .filter((e) => new URL(e.name).pathname === '/v1/frame')
+              .map((e) => (e as PerformanceResourceTiming).initiatorType),
+          );
+          assert.deepEqual(frames, ['iframe'], `${locale}: the frame's page loaded once`);
         }
         if (width === 320) {
           // The kit's frame and padding take at most 16 px a side.
