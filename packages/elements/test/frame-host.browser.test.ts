@@ -192,8 +192,9 @@ describe('the isolated checkout host', () => {
       expect(frame.inert, 'unseen under the placeholder until its first size').to.equal(true);
       expect(
         sent.map((s) => [s.message, s.origin]),
-        'asked to say ready again, at the BFF’s exact origin',
-      ).to.deep.equal([[{ v: 1, type: 'hello' }, location.origin]]);
+        'asked to say ready again (a message that carries nothing)',
+      ).to.deep.equal([[{ v: 1, type: 'hello' }, '*']]);
+      expect(sent[0]!.transfer, 'no port with it').to.deep.equal([]);
       ready(frame.contentWindow);
       expect((sent[1]!.message as { type: string; token: string }).token, 'then its init').to.equal(LAUNCH_TOKEN);
       const port = sent[1]!.transfer[0] as MessagePort;
@@ -389,6 +390,27 @@ describe('the isolated checkout host', () => {
         await expect(el).to.be.accessible();
       } finally {
         console.error = error;
+      }
+    });
+
+    it('a frame that said ready and took its token but never drew its first screen (its kit did not load): frame_timeout at the timeout, not a placeholder for good', async () => {
+      let detail: Record<string, unknown> | null = null;
+      const onError = (e: Event) => (detail = (e as CustomEvent).detail);
+      document.addEventListener('bank-checkout-error', onError);
+      try {
+        const el = place(location.origin, { 'frame-timeout': '400' });
+        const frame = el.shadowRoot!.querySelector('iframe')!;
+        await new Promise((r) => frame.addEventListener('load', r, { once: true }));
+        const sent: Sent[] = [];
+        frame.contentWindow!.postMessage = ((message: unknown, origin: string, transfer: Transferable[] = []) =>
+          void sent.push({ message, origin, transfer })) as unknown as typeof postMessage;
+        ready(frame.contentWindow);
+        expect((sent[0]!.message as { type: string }).type, 'its init').to.equal('init');
+        await until(() => detail, 'bank-checkout-error', 5_000);
+        expect(detail!.code).to.equal('frame_timeout');
+        await until(() => el.shadowRoot!.querySelector('[part="failure"]'), 'the failure, with Try again');
+      } finally {
+        document.removeEventListener('bank-checkout-error', onError);
       }
     });
 

@@ -21,7 +21,7 @@ import { renderChoices } from '../shared/choices.js';
 import { cancelTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
 
-/** How long the isolated mode's frame has to say it is ready, by default (frame/host.ts; here too, as that file loads on demand). */
+/** How long the isolated mode's frame has to show its first screen, by default (frame/host.ts; here too, as that file loads on demand). */
 const FRAME_TIMEOUT_MS = 10_000;
 
 /** How long the element watches an unknown outcome before telling the payer the shop will settle it. */
@@ -114,7 +114,7 @@ export class BankCheckout extends BankBase {
   @property({ type: Boolean, reflect: true }) isolate = false;
 
   /**
-   * Isolated mode: milliseconds the frame has to say it is ready (10 s). Past it, or as soon as
+   * Isolated mode: milliseconds the frame has to show its first screen (10 s). Past it, or as soon as
    * the BFF is found unreachable or refusing this page's origin, the element fires
    * `bank-checkout-error` (`frame_timeout`, `frame_unreachable`, `frame_refused`) and shows the
    * payer why, with Try again and the `fallback` slot.

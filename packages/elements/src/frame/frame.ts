@@ -108,7 +108,7 @@ export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
   get pollInterval(): number | null {
     return this.number('poll-interval');
   }
-  /** Milliseconds the frame has to say it is ready (`frame-timeout`; 10 s by default). */
+  /** Milliseconds the frame has to show its first screen (`frame-timeout`; 10 s by default). */
   get frameTimeout(): number | null {
     return this.number('frame-timeout');
   }

@@ -37,7 +37,7 @@ export const hostWords = (locale: string | null | undefined): HostWords => byLan
 
 /**
  * Why the frame could not be shown: the code of the `bank-checkout-error` the host fires. The BFF
- * could not be reached, it refused this page's origin, the frame did not say it was ready in time,
+ * could not be reached, it refused this page's origin, the frame did not show its first screen in time,
  * or the element was given a client secret (`secret_refused`: the frame runs launch tokens only).
  */
 export type FrameFailureCode = 'frame_unreachable' | 'frame_timeout' | 'frame_refused' | 'secret_refused';
@@ -49,7 +49,7 @@ export type FrameFailureCode = 'frame_unreachable' | 'frame_timeout' | 'frame_re
  */
 export type HostState = { is: 'loading' } | { is: 'shown' } | { is: 'failed'; code: FrameFailureCode };
 
-/** How long the frame has to say it is ready, by default (`frame-timeout` changes it). */
+/** How long the frame has to show its first screen, by default (`frame-timeout` changes it). */
 export const FRAME_TIMEOUT_MS = 10_000;
 /** After the frame loaded without saying it is ready, how long before the host asks why. */
 const LOAD_GRACE_MS = 1_000;
@@ -77,7 +77,7 @@ export interface IsolatedSource {
   readonly locale?: string | null | undefined;
   readonly mode?: string | null | undefined;
   readonly pollInterval?: number | null | undefined;
-  /** Milliseconds the frame has to say it is ready (FRAME_TIMEOUT_MS by default). */
+  /** Milliseconds the frame has to show its first screen (FRAME_TIMEOUT_MS by default). */
   readonly frameTimeout?: number | null | undefined;
 }
 
@@ -220,14 +220,16 @@ export class IsolatedCheckout {
     this.watchTheme(signal);
     this.wait(api, written, signal);
     this.show({ is: 'loading' });
-    if (written) frame!.contentWindow?.postMessage({ v: 1, type: 'hello' } satisfies HostMessage, origin);
+    // `hello` carries nothing, so it goes to whatever the frame holds now: its page, or still the
+    // empty document a frame starts with (an exact origin would make the browser warn then).
+    if (written) frame!.contentWindow?.postMessage({ v: 1, type: 'hello' } satisfies HostMessage, '*');
     else this.root.append(frame!);
   }
 
   /**
-   * Waits for the frame's `ready`: when the frame has loaded without it, or the time is up, asks
-   * why (failure.ts `probeBff`) and fails with the reason; a frame only slow to load gets the
-   * whole time.
+   * Waits for the frame's first screen (its first size): when the frame has loaded without saying
+   * `ready`, or the time is up, asks why (failure.ts `probeBff`) and fails with the reason; a
+   * frame only slow to load gets the whole time.
    */
   private wait(api: string, loading: boolean, signal: AbortSignal): void {
     const limit = this.source().frameTimeout;
@@ -353,7 +355,6 @@ export class IsolatedCheckout {
       if (dev()) console.warn('bank-checkout: ignored a message from the checkout frame', e);
       return;
     }
-    this.stopWaiting?.();
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     port1.onmessage = (m) => this.receive(m.data);
@@ -372,8 +373,12 @@ export class IsolatedCheckout {
         if (!this.frame) break;
         this.frame.style.height = `${Math.ceil(msg.height)}px`;
         // Its first size (the frame sends it once its first screen is drawn): it shows at that
-        // height, in the placeholder's place.
-        if (this.state.is === 'loading') this.show({ is: 'shown' });
+        // height, in the placeholder's place, and the wait for it ends (a frame that said `ready`
+        // but never drew, its kit not loaded, say, fails in time like one that never loaded).
+        if (this.state.is === 'loading') {
+          this.stopWaiting!();
+          this.show({ is: 'shown' });
+        }
         break;
       case 'event':
         this.host.dispatchEvent(new CustomEvent(msg.name, { detail: msg.detail, bubbles: true, composed: true }));
