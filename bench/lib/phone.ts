@@ -219,22 +219,25 @@ async function serveFloor(started: Started, html: string, banks: string[]): Prom
     .replace(/<script type="module"[^>]*><\/script>/g, '')
     .replace(/<link rel="(modulepreload|preconnect)"[^>]*>\n?/g, '');
   if (!page.includes('bench-banks')) throw new Error('the checkout page has no <bank-checkout> to replace');
-  const files = new Map<string, { type: string; body: Buffer | string }>([['/bench-floor', { type: 'text/html; charset=utf-8', body: page }]]);
+  const files = new Map<string, { type: string; body: Buffer | string; gzipped?: Buffer }>([
+    ['/bench-floor', { type: 'text/html; charset=utf-8', body: page }],
+  ]);
   for (const [path, type] of [
     ['/assets/demo.css', 'text/css; charset=utf-8'],
     ['/assets/favicon.svg', 'image/svg+xml'],
   ] as const) {
-    files.set(path, { type, body: Buffer.from(await (await fetch(`${started.urls.demo}${path}`)).arrayBuffer()) });
+    const body = Buffer.from(await (await fetch(`${started.urls.demo}${path}`)).arrayBuffer());
+    files.set(path, { type, body, gzipped: gzipSync(body) });
   }
   // As the shop serves them: the page as it is, its stylesheet and icon gzipped when asked.
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const file = files.get(path);
     if (!file) return void res.writeHead(404).end();
-    const zipped = path.startsWith('/assets/') && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+    const zipped = file.gzipped && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') ? file.gzipped : null;
     res
       .writeHead(200, { 'Content-Type': file.type, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', ...(zipped ? { 'Content-Encoding': 'gzip' } : {}) })
-      .end(zipped ? gzipSync(file.body) : file.body);
+      .end(zipped ?? file.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench-floor`, server };

@@ -117,8 +117,8 @@ function framePage(bundle: FrameBundle, config: BffConfig) {
   const importMap = JSON.stringify({ imports, integrity });
   const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
   // The entry written in, when it imports nothing by address (and cannot end its script element).
-  const entryText = new TextDecoder().decode(bundle.files.find((f) => f.name === bundle.entry)?.body);
-  const inline = bundle.imports && entryText && !/<\/script|<!--/i.test(entryText) ? entryText : null;
+  const entryText = bundle.imports ? new TextDecoder().decode(bundle.files.find((f) => f.name === bundle.entry)?.body) : '';
+  const inline = entryText && !/<\/script|<!--/i.test(entryText) ? entryText : null;
   const entryScript = inline
     ? html`<script type="module">${raw(inline)}</script>\n`
     : html`<script type="module" src="${url(bundle.entry)}" integrity="${integrity[url(bundle.entry)]}"></script>\n`;

@@ -152,7 +152,7 @@ export class IsolatedCheckout {
   private loadedFor = '';
   /** Ends what the current frame listens to (its messages, the theme's changes). */
   private listening: AbortController | null = null;
-  /** Stops the wait for the frame's `ready`. */
+  /** Stops the wait for the frame's first screen. */
   private stopWaiting: (() => void) | null = null;
   /** The failure chunk, once a failure loaded it. */
   private failure: Awaited<ReturnType<typeof loadFailure>> | null = null;

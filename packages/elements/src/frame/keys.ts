@@ -77,8 +77,10 @@ export function warmPair(): void {
  * the write, the pruning and the commit go on behind (a second tab's transaction waits for them).
  */
 export async function framePair(checkoutId: string, now = Date.now()): Promise<FramePair> {
-  const [fresh, db] = await Promise.all(warmed ?? [newPair(), openDb().catch(() => null)]);
+  // What was readied serves one call (taken before anything is awaited), the others their own.
+  const readied = warmed ?? [newPair(), openDb().catch(() => null)];
   warmed = null;
+  const [fresh, db] = await Promise.all(readied);
   if (!db) return { pair: fresh, kept: false };
   try {
     const tx = db.transaction(STORE, 'readwrite');
