@@ -3,8 +3,8 @@
  * the shop's isolated checkout page against the same page with its bank list written in as
  * static HTML, over the same network, in alternated runs; each run, the medians and their ratio.
  *
- * Environment: BENCH_RUNS (7; never fewer than 3), BENCH_TIMELINE=1 prints each run's requests
- * (ms from the navigation's start: sent, headers received, done).
+ * Environment: BENCH_RUNS (7; never fewer than 3), BENCH_TIMELINE=1 prints each run's
+ * milestones and requests (ms from the navigation's start: sent, headers received, done).
  */
 import { median } from './lib/load.js';
 import { measureFirstScreen, PHONE, type PhoneRun } from './lib/phone.js';
@@ -35,6 +35,13 @@ if (timeline) {
   ] as const) {
     list.forEach((run, i) => {
       console.log(`  ${name} run ${i + 1}: shown at ${ms(run.shown)}`);
+      if (run.marks)
+        console.log(
+          `    milestones: ${Object.entries(run.marks)
+            .sort((a, b) => a[1] - b[1])
+            .map(([k, v]) => `${k} ${ms(v)}`)
+            .join(', ')}`,
+        );
       for (const q of run.requests) {
         const u = new URL(q.url);
         console.log(

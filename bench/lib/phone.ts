@@ -56,6 +56,13 @@ export interface RequestSpan {
 export interface PhoneRun {
   /** ms from navigation start to the first bank shown. */
   shown: number;
+  /**
+   * The checkout's milestones, ms from the navigation start: the host element defined (`host`),
+   * the host's `init` in the frame (`init`), the redemption sent and answered (`launchSent`,
+   * `launchAnswered`), the kit's `<bank-checkout>` defined in the frame (`kit`), the first bank
+   * in the frame (`bank`), the host showing the frame (`shown`).
+   */
+  marks?: Record<string, number>;
   /** Each request the page and its frame made before that. */
   requests: RequestSpan[];
 }
@@ -84,15 +91,24 @@ const PROBE = `
   const find = (root, ...sel) => { let n = root; for (const s of sel) { n = n && (n.shadowRoot || n).querySelector(s); } return n; };
   const loop = (check, done) => { const tick = () => { const el = check(); if (el) { el.getBoundingClientRect(); done(at()); } else requestAnimationFrame(tick); }; requestAnimationFrame(tick); };
   if (location.pathname === '/v1/frame') {
-    loop(() => find(document, 'bank-checkout', 'bank-selector', '[role=option]'), (t) => parent.postMessage({ benchShown: t }, '*'));
+    // Milestones on the way (passive: a listener, a promise, the resource timings at the end).
+    const marks = {};
+    addEventListener('message', (e) => { if (e.data && e.data.type === 'init' && !marks.init) marks.init = at(); }, true);
+    customElements.whenDefined('bank-checkout').then(() => { marks.kit = at(); });
+    const launchTimes = () => {
+      const r = performance.getEntriesByType('resource').find((x) => x.name.endsWith('/v1/frame/launch'));
+      if (r) { marks.launchSent = performance.timeOrigin + r.startTime; marks.launchAnswered = performance.timeOrigin + r.responseEnd; }
+    };
+    loop(() => find(document, 'bank-checkout', 'bank-selector', '[role=option]'), (t) => { launchTimes(); parent.postMessage({ benchShown: t, marks }, '*'); });
   } else if (location.pathname === '/bench-floor') {
     loop(() => document.querySelector('#bench-banks li'), (t) => { window.__shownAt = t; console.debug('bench:shown'); });
   } else if (window === top) {
     let inFrame = 0, frameShown = 0;
     const report = () => { if (inFrame && frameShown) { window.__shownAt = Math.max(inFrame, frameShown); console.debug('bench:shown'); } };
-    addEventListener('message', (e) => { if (e.data && typeof e.data.benchShown === 'number' && !inFrame) { inFrame = e.data.benchShown; report(); } });
+    customElements.whenDefined('bank-checkout').then(() => { window.__hostDefined = at(); });
+    addEventListener('message', (e) => { if (e.data && typeof e.data.benchShown === 'number' && !inFrame) { inFrame = e.data.benchShown; window.__marks = { host: window.__hostDefined, ...e.data.marks, bank: inFrame }; report(); } });
     // Shown by the host: defined, its frame neither hidden (as the page wrote it) nor inert (under the placeholder).
-    loop(() => { const f = customElements.get('bank-checkout') && find(document, 'bank-checkout', 'iframe'); return f && !f.inert && !f.hidden ? f : null; }, (t) => { frameShown = t; report(); });
+    loop(() => { const f = customElements.get('bank-checkout') && find(document, 'bank-checkout', 'iframe'); return f && !f.inert && !f.hidden ? f : null; }, (t) => { frameShown = t; if (window.__marks) window.__marks.shown = t; report(); });
   }
 })();
 `;
@@ -171,13 +187,15 @@ async function phoneRun(
     await page.goto(url, { waitUntil: 'commit' });
     await shown;
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    const { started, shownAt } = await page.evaluate(() => ({
+    const { started, shownAt, marks } = await page.evaluate(() => ({
       started: performance.timeOrigin,
       shownAt: (window as unknown as { __shownAt: number }).__shownAt,
+      marks: (window as unknown as { __marks?: Record<string, number> }).__marks,
     }));
     if (errors.length) throw new Error(`${url}: the page reported errors: ${errors.join('; ')}`);
     const ms = shownAt - started;
-    return { shown: ms, requests: requests().filter((r) => r.start <= ms) };
+    const since = marks && Object.fromEntries(Object.entries(marks).flatMap(([k, v]) => (typeof v === 'number' ? [[k, v - started]] : [])));
+    return { shown: ms, requests: requests().filter((r) => r.start <= ms), ...(since ? { marks: since } : {}) };
   } finally {
     await context.close();
   }
