@@ -277,6 +277,8 @@ describe('across the frame boundary', () => {
     await ui.locator('html[lang=gl]').waitFor({ state: 'attached' });
     assert.equal(await ui.locator('#frame-title').textContent(), 'Pagar co teu banco');
     assert.equal(await ui.getByRole('main', { name: 'Pagar co teu banco' }).count(), 1);
+    // Said once, as the landmark's name: not read again as its first line.
+    assert.equal(await ui.getByRole('paragraph').filter({ hasText: 'Pagar co teu banco' }).count(), 0);
 
     await ui.locator('bank-checkout [part=cancel]').getByRole('button').click();
     await act(page, stack, () => ui.locator('bank-checkout [part=cancel]').getByRole('button').first().click());

@@ -41,10 +41,12 @@ sheet.replaceSync(
 document.adoptedStyleSheets = [sheet];
 // It names the page's main landmark (the BFF's page: `<main aria-labelledby="frame-title">`), so
 // the landmark differs from the host page's own main. It is no heading: the frame is part of the
-// shop's page, whose own level-one heading the steps' level-two headings follow.
+// shop's page, whose own level-one heading the steps' level-two headings follow. Read as the
+// landmark's name only, not again as the landmark's first line.
 const title = document.createElement('p');
 title.className = 'title';
 title.id = 'frame-title';
+title.ariaHidden = 'true';
 checkout.before(title);
 
 let spoken = '';
