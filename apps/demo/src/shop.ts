@@ -83,11 +83,16 @@ export function shopRoutes(ctx: DemoContext) {
     const p = findProduct(form.productId);
     const quantity = quantityOf(form.quantity ?? '1', 1);
     if (!p || quantity === null) return badRequest(c, session, `Choose a product and a quantity from 1 to ${MAX_QUANTITY}.`);
+    // The checkouts still open for the cart are cancelled first (none can then be paid for a cart
+    // the payer no longer holds); one with the bank or in doubt keeps the cart as it is. A cart
+    // paid a moment ago (the shop had not heard yet) is emptied: the product goes in a new one.
+    const held = await supersede(session, () => false);
+    if (held && !held.emptied) return refuse(c, session, held.text);
     const line = session.cart.find((l) => l.productId === p.id);
     if (line) line.quantity = Math.min(MAX_QUANTITY, line.quantity + quantity);
     else session.cart.push({ productId: p.id, quantity });
     session.cartRevision++;
-    session.flash = { kind: 'success', text: `${p.name} is in your cart.` };
+    session.flash = held ? { kind: 'success', text: `${held.text} ${p.name} is in a new cart.` } : { kind: 'success', text: `${p.name} is in your cart.` };
     return c.redirect('/cart', 303);
   });
 
@@ -97,6 +102,9 @@ export function shopRoutes(ctx: DemoContext) {
     const p = findProduct(form.productId);
     const quantity = quantityOf(form.quantity, 0);
     if (!p || quantity === null) return badRequest(c, session, `Choose a quantity from 0 to ${MAX_QUANTITY}.`);
+    // As for an added product: the cart's open checkouts are cancelled first.
+    const held = await supersede(session, () => false);
+    if (held) return refuse(c, session, held.emptied ? `${held.text} Your cart is empty again.` : held.text);
     session.cart = session.cart.flatMap((l) => (l.productId !== p.id ? [l] : quantity === 0 ? [] : [{ ...l, quantity }]));
     session.cartRevision++;
     return c.redirect('/cart', 303);
@@ -140,10 +148,7 @@ export function shopRoutes(ctx: DemoContext) {
     // choice of how to pay) are cancelled first, so that the payer cannot pay both. One that is
     // with the bank now, in doubt, or paid a moment ago stops here, told to the payer.
     const held = await supersede(session, (o) => o.cartRevision === session.cartRevision && o.mode === mode && Boolean(o.clientSecret) === inline);
-    if (held) {
-      session.flash = { kind: 'error', text: held };
-      return c.redirect('/cart', 303);
-    }
+    if (held) return refuse(c, session, held.emptied ? `${held.text} Your cart is empty again.` : held.text);
     // The same cart and choice give the same key: a double submit or a retry finds the same
     // checkout instead of creating a second one. A checkout that can no longer go forward (it
     // expired, or its time to start again is over) makes way for a new one.
@@ -195,36 +200,49 @@ export function shopRoutes(ctx: DemoContext) {
     return c.redirect(`/checkout?order=${encodeURIComponent(order.checkoutId)}&mode=${mode}`, 303);
   });
 
+  /** The cart as it was, with why it could not change or be paid now. */
+  function refuse(c: Context, session: Session, text: string) {
+    session.flash = { kind: 'error', text };
+    return c.redirect('/cart', 303);
+  }
+
   /**
    * Cancels the session's open checkouts but those `keep` names (this cart's, as it is asked
-   * for). Gives what the payer must be told instead of a new checkout: an earlier one whose call
-   * is with the bank, in doubt, or paid before it could be cancelled; null when none is left open.
+   * for), before a new checkout is made or the cart changes: no checkout can then be paid for a
+   * cart the payer no longer holds. Gives what the payer must be told instead: a checkout whose
+   * call is with the bank, in doubt, or paid before it could be cancelled (`emptied`: it paid the
+   * cart as it is, which is emptied); null when none is left open.
    */
-  async function supersede(session: Session, keep: (o: SessionOrder) => boolean): Promise<string | null> {
+  async function supersede(session: Session, keep: (o: SessionOrder) => boolean): Promise<{ text: string; emptied?: boolean } | null> {
+    const told = (text: string) => ({ text });
     for (const o of session.orders.filter((x) => !keep(x) && !x.closed)) {
       const found = await merchant.getCheckout(o.checkoutId);
       if (!found.ok) {
         if (found.status === 404) o.closed = true;
-        else return `Your earlier payment ${o.reference} could not be checked: ${found.error.message} Try again in a moment.`;
+        else return told(`Your payment ${o.reference} could not be checked: ${found.error.message} Try again in a moment.`);
         continue;
       }
       let state = found.data.state;
       if (state !== 'unknown' && !isOutcome(state)) {
         const cancelled = await merchant.cancelCheckout(o.checkoutId);
         if (cancelled.ok) state = cancelled.data.state;
-        else if (cancelled.error.code === 'checkout_busy')
-          return `Your earlier payment ${o.reference} is being confirmed with your bank. Try again in a moment.`;
+        else if (cancelled.error.code === 'checkout_busy') return told(`Your payment ${o.reference} is being confirmed with your bank. Try again in a moment.`);
         else {
           const again = await merchant.getCheckout(o.checkoutId);
-          if (!again.ok) return `Your earlier payment ${o.reference} could not be cancelled: ${cancelled.error.message}`;
+          if (!again.ok) return told(`Your payment ${o.reference} could not be cancelled: ${cancelled.error.message}`);
           state = again.data.state;
         }
       }
-      if (state === 'unknown') return `Your earlier payment ${o.reference} is waiting for your bank's answer. Wait for it before paying again.`;
+      if (state === 'unknown') return told(`Your payment ${o.reference} is waiting for your bank's answer. Wait for it before paying again.`);
       o.closed = true;
+      if (state !== 'succeeded') continue;
+      // Paid, for the cart as it is: the cart was bought (and is emptied).
+      if (o.cartRevision === session.cartRevision) {
+        sessions.paid(session, o);
+        return { text: `Your payment ${o.reference} of ${euros(o.amount)} went through.`, emptied: true };
+      }
       // Paid, for a cart that has changed since (told once): the payer decides before paying again.
-      if (state === 'succeeded')
-        return `Your earlier payment ${o.reference} of ${euros(o.amount)} went through. Your cart has changed since: check it before paying again.`;
+      return told(`Your earlier payment ${o.reference} of ${euros(o.amount)} went through. Your cart has changed since: check it before paying again.`);
     }
     return null;
   }
