@@ -127,8 +127,12 @@ describe('a way forward in the shop', () => {
     const next = new URL(page.url()).searchParams.get('order');
     // The same checkout (the cart did not change), which offers a fresh start until it expires.
     assert.equal(next, id);
+    const seeWhatHappened = page.getByRole('link', { name: 'See what happened to your order' });
+    await seeWhatHappened.waitFor();
     const again = await act(page, stack, () => kit(page).locator('bank-result').getByRole('button', { name: 'Try again' }).click());
     assert.equal(again.state, 'select-bank');
+    // The link to how the payment before ended goes with it: this one has only started.
+    await seeWhatHappened.waitFor({ state: 'hidden' });
     const paid = await payNative(page, stack, 'aurora');
     assert.equal(paid.state, 'succeeded');
     assert.equal((await merchantCheckout(stack, next!)).state, 'succeeded');

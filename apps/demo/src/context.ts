@@ -65,7 +65,7 @@ export function page(
   // The chunks the page's scripts import, fetched with them rather than after them.
   const preload = [...new Set((opts.scripts ?? []).flatMap((s) => ctx.assetImports?.get(s) ?? []))];
   c.header('Cache-Control', 'no-store');
-  return c.html(layout({ ...opts, preload, shopName: ctx.opts.shopName, cartCount }, body), status);
+  return c.html(layout({ ...opts, preload, shopName: ctx.opts.shopName, cartCount, path: c.req.path }, body), status);
 }
 
 /** A posted form's text fields (a urlencoded or multipart body); anything else reads as empty. */

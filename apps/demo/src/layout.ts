@@ -39,6 +39,8 @@ export interface LayoutOptions {
    */
   preconnect?: { origin: string; cors: boolean };
   cartCount?: number;
+  /** The page's own path: its link in the navigation is the current page, the others of its section are where it is. */
+  path?: string;
   shopName: string;
   /** A page without the shop's navigation (the embedding examples). */
   bare?: boolean;
@@ -54,8 +56,10 @@ const NAV: { section: Section; href: string; label: string }[] = [
 export function layout(opts: LayoutOptions, body: Child): string {
   const nav = NAV.map(
     (n) =>
-      html`<li><a href="${n.href}"${n.section === opts.section ? raw(' aria-current="page"') : ''}>${n.label}${
-        n.section === 'cart' && opts.cartCount ? html` <span class="badge" aria-label="${`${opts.cartCount} items`}">${opts.cartCount}</span>` : ''
+      html`<li><a href="${n.href}"${n.section === opts.section ? raw(` aria-current="${n.href === opts.path ? 'page' : 'true'}"`) : ''}>${n.label}${
+        n.section === 'cart' && opts.cartCount
+          ? html` <span class="badge" aria-label="${`${opts.cartCount} ${opts.cartCount === 1 ? 'item' : 'items'}`}">${opts.cartCount}</span>`
+          : ''
       }</a></li>`,
   );
   return toText(html`<!doctype html>

@@ -209,45 +209,65 @@ describe('shop server', () => {
     assert.ok(!(await other.text()).includes('lt_chk_1'));
   });
 
-  it('cancels the checkout of a cart that changed before making the new one; one with the bank stops the new one, said on the cart', async () => {
+  it('cancels the open checkout when the cart changes; one with the bank keeps the cart as it is, said on the cart; a paid one empties it', async () => {
     const cookie = cookieOf(await demo.request(`${SHOP}/`));
+    const cart = async () => (await demo.request(`${SHOP}/cart`, { headers: { Cookie: cookie } })).text();
+    const cancels = () => bff.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/cancel')).map((c) => c.path);
     await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: '1' }, cookie));
     const first = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
     const firstId = /order=(chk_\d+)/.exec(first.headers.get('Location') ?? '')![1]!;
+    // The payer is at the accounts when one more mug goes in the cart (another tab, or back to the cart): the first checkout can no longer be paid.
     bff.views.set(firstId, { state: 'select-account', actions: ['transfer', 'cancel', 'back'] });
-    // Back to the cart, one more mug, and on to pay again: the first checkout can no longer be paid.
-    await demo.request(`${SHOP}/cart/update`, form({ productId: 'mug', quantity: '2' }, cookie));
+    const changed = await demo.request(`${SHOP}/cart/update`, form({ productId: 'mug', quantity: '2' }, cookie));
+    assert.equal(changed.headers.get('Location'), '/cart');
+    assert.ok(cancels().includes(`/v1/checkouts/${firstId}/cancel`), 'the first checkout is cancelled as the cart changes');
+    assert.match(await cart(), /id="q-mug"[^>]*value="2"/, 'the cart changed');
     const second = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
     const secondId = /order=(chk_\d+)/.exec(second.headers.get('Location') ?? '')![1]!;
     assert.notEqual(secondId, firstId);
-    const cancels = bff.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/cancel')).map((c) => c.path);
-    assert.ok(cancels.includes(`/v1/checkouts/${firstId}/cancel`), 'the first checkout is cancelled');
-    assert.ok(!cancels.includes(`/v1/checkouts/${secondId}/cancel`));
-    const cancelAt = bff.calls.findIndex((c) => c.path === `/v1/checkouts/${firstId}/cancel`);
-    const createdAt = bff.calls.findLastIndex((c) => c.method === 'POST' && c.path === '/v1/checkouts');
-    assert.ok(cancelAt >= 0 && createdAt > cancelAt, 'cancelled before the new one is made');
-    // The second checkout's transfer is with the bank when the cart changes again: no third checkout, the payer told why.
+    assert.ok(!cancels().includes(`/v1/checkouts/${secondId}/cancel`));
+
+    // The second checkout's transfer is with the bank when the payer changes the cart again: the cart stays as it is (the payment is for it), the payer told why.
     bff.views.set(secondId, { state: 'validate', actions: ['validate', 'cancel'] });
     bff.busy.add(secondId);
-    await demo.request(`${SHOP}/cart/update`, form({ productId: 'mug', quantity: '3' }, cookie));
-    const creations = bff.calls.filter((c) => c.path === '/v1/checkouts' && c.method === 'POST').length;
-    const third = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
-    assert.equal(third.headers.get('Location'), '/cart');
-    assert.equal(bff.calls.filter((c) => c.path === '/v1/checkouts' && c.method === 'POST').length, creations, 'no new checkout');
-    const cart = await (await demo.request(`${SHOP}/cart`, { headers: { Cookie: cookie } })).text();
-    assert.match(cart, /is being confirmed with your bank\. Try again in a moment\./);
-    // It was paid: told once, then the payer may pay the changed cart.
+    for (const [path, fields] of [
+      ['/cart/update', { productId: 'mug', quantity: '3' }],
+      ['/cart/add', { productId: 'notebook', quantity: '1' }],
+    ] as const) {
+      const refused = await demo.request(`${SHOP}${path}`, form(fields, cookie));
+      assert.equal(refused.headers.get('Location'), '/cart');
+      const page = await cart();
+      assert.match(page, /Your payment ORD-\w+ is being confirmed with your bank\. Try again in a moment\./);
+      assert.match(page, /id="q-mug"[^>]*value="2"/, 'the cart as it was');
+      assert.doesNotMatch(page, /Dot-grid notebook/);
+    }
+    // Paid meanwhile, before the shop heard of it: the next change empties the cart it paid and says so; a product added goes in a new cart.
     bff.busy.delete(secondId);
     bff.views.set(secondId, { state: 'succeeded', actions: [] });
-    const told = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
-    assert.equal(told.headers.get('Location'), '/cart');
-    assert.match(
-      await (await demo.request(`${SHOP}/cart`, { headers: { Cookie: cookie } })).text(),
-      /went through\. Your cart has changed since: check it before paying again\./,
-    );
-    const fourth = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
-    assert.match(fourth.headers.get('Location') ?? '', /^\/checkout\?order=chk_\d+/);
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'notebook', quantity: '1' }, cookie));
+    const fresh = await cart();
+    assert.match(fresh, /Your payment ORD-\w+ of €\d+[.,]\d\d went through\. Dot-grid notebook is in a new cart\./);
+    assert.doesNotMatch(fresh, /id="q-mug"/, 'the mugs it paid are no longer in the cart');
+    assert.match(fresh, /id="q-notebook"[^>]*value="1"/);
+    const third = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    assert.match(third.headers.get('Location') ?? '', /^\/checkout\?order=chk_\d+/);
     for (const id of [firstId, secondId]) bff.views.delete(id);
+  });
+
+  it("marks the page's own link in the navigation as the current page, its section's otherwise, and counts the cart in words", async () => {
+    const cookie = cookieOf(await demo.request(`${SHOP}/`));
+    const nav = async (path: string) => (await (await demo.request(`${SHOP}${path}`, { headers: { Cookie: cookie } })).text()).match(/<nav[\s\S]*?<\/nav>/)![0];
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: '1' }, cookie));
+    assert.match(await nav('/cart'), /<a href="\/cart" aria-current="page">Cart <span class="badge" aria-label="1 item">1<\/span>/);
+    const made = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    const checkoutNav = await nav(made.headers.get('Location')!);
+    assert.match(checkoutNav, /<a href="\/cart" aria-current="true">/, "the checkout is in the cart's section, not the cart page");
+    assert.doesNotMatch(checkoutNav, /aria-current="page"/);
+    const id = new URL(made.headers.get('Location')!, SHOP).searchParams.get('order')!;
+    bff.views.set(id, { state: 'select-bank', actions: ['cancel'] });
+    await demo.request(`${SHOP}/cart/update`, form({ productId: 'mug', quantity: '2' }, cookie));
+    assert.match(await nav('/cart'), /aria-label="2 items">2</);
+    bff.views.delete(id);
   });
 
   it('shows the outcome read from the BFF on /result, not the one in the address', async () => {

@@ -21,6 +21,11 @@ language?.addEventListener('change', () => {
   document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(language.value)}; Path=/; SameSite=Lax; Max-Age=31536000`;
 });
 const link = document.getElementById('after-link');
+const FINAL = ['succeeded', 'failed', 'cancelled', 'expired', 'unknown'];
+// A payment started again (Try again): the link to how the one before ended goes until this one ends.
+document.addEventListener('bank-checkout-step', (e) => {
+  if (after && !FINAL.includes(e.detail.state)) after.hidden = true;
+});
 
 type AllWords = Record<string, ResultWords>;
 const wordsOf = (el: HTMLElement | null): AllWords | null => (el?.dataset.words ? (JSON.parse(el.dataset.words) as AllWords) : null);
@@ -44,7 +49,6 @@ document.addEventListener('bank-checkout-complete', (e) => {
 
 const result = document.querySelector<HTMLElement>('.result-page');
 const all = wordsOf(result);
-const FINAL = ['succeeded', 'failed', 'cancelled', 'expired', 'unknown'];
 
 /** The page says what the checkout below shows (paying again, or how it ended), in the payment's language. */
 function show(state: string): void {
