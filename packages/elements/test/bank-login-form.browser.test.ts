@@ -129,7 +129,7 @@ describe('<bank-login-form>', () => {
     const pin = inputs(el)[1]!;
     expect(toggle.getAttribute('aria-pressed')).to.equal('false');
     expect(toggle.getAttribute('aria-controls')).to.equal(pin.id);
-    expect(toggle.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Show Password');
+    expect(toggle.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Show password');
     toggle.click();
     await el.updateComplete;
     expect(pin.type).to.equal('text');

@@ -1,3 +1,4 @@
+import { midSentence } from '../src/shared/fields.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -196,5 +197,14 @@ describe('source rules', () => {
     for (const { f, text } of sources) {
       for (const m of text.matchAll(/import\s+(type\s+)?[^;]*?from\s+'@bank-checkout\/bff[^']*'/g)) assert.ok(m[1], `${f}: runtime import from the BFF`);
     }
+  });
+});
+
+describe('a label in the middle of a sentence', () => {
+  it('lowers a capital that only starts a word, and keeps acronyms, codes and the rest', () => {
+    assert.equal(midSentence('Password'), 'password');
+    assert.equal(midSentence('Código SMS'), 'código SMS');
+    assert.equal(midSentence('Zure koordenatu-txartelaren E3 posizioko balioa'), 'zure koordenatu-txartelaren E3 posizioko balioa');
+    for (const kept of ['PIN', 'DNI', 'B3', 'E3 value', 'already lower', '']) assert.equal(midSentence(kept), kept);
   });
 });

@@ -181,7 +181,7 @@ export class FieldsController implements ReactiveController {
                 this.host.requestUpdate();
               }}
             >
-              ${this.host.t('field.reveal')}<span class="sr-only"> ${label}</span>
+              ${this.host.t('field.reveal')}<span class="sr-only"> ${midSentence(label)}</span>
             </button>`
             : nothing
         }
@@ -190,3 +190,6 @@ export class FieldsController implements ReactiveController {
     </div>`;
   }
 }
+
+/** A label as it reads after a verb (`Show password`): a capital that only starts a word is lowered; `PIN` and `B3` stay. */
+export const midSentence = (label: string): string => label.replace(/^\p{Lu}(?=\p{Ll})/u, (c) => c.toLowerCase());
