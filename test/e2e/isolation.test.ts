@@ -276,6 +276,7 @@ describe('across the frame boundary', () => {
     // The frame's document speaks it too: its language and its (unseen) title, which names its main landmark.
     await ui.locator('html[lang=gl]').waitFor({ state: 'attached' });
     assert.equal(await ui.locator('#frame-title').textContent(), 'Pagar co teu banco');
+    assert.equal(await ui.locator('html').evaluate(() => document.title), 'Pagar co teu banco');
     assert.equal(await ui.getByRole('main', { name: 'Pagar co teu banco' }).count(), 1);
     // Said once, as the landmark's name: not read again as its first line.
     assert.equal(await ui.getByRole('paragraph').filter({ hasText: 'Pagar co teu banco' }).count(), 0);

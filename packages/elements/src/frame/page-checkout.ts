@@ -50,13 +50,13 @@ title.ariaHidden = 'true';
 checkout.before(title);
 
 let spoken = '';
-/** The document speaks the checkout's language: its `lang` and its heading (the last asked for wins). */
+/** The document speaks the checkout's language: its `lang`, its landmark's name and its title (the last asked for wins). */
 async function speak(requested: string | null | undefined): Promise<void> {
   const locale = (spoken = resolveLocale(requested, browserLanguages()));
   await loadLocale(locale);
   if (locale !== spoken) return;
   document.documentElement.lang = locale;
-  title.textContent = translate(locale, 'frame.title');
+  title.textContent = document.title = translate(locale, 'frame.title');
 }
 void speak(null);
 
