@@ -121,6 +121,20 @@ describe('<bank-challenge>', () => {
     await until(() => el.shadowRoot!.querySelector('.notice'), 'not yet');
     expect(bff.calls[0]!.body).to.deep.equal({ values: { appConfirmation: INDIRECT_SIGNED_VALUE } });
     expect(q(el, '.notice').textContent).to.equal('Your bank has not received the confirmation yet. Try again.');
+    // Pressed again, still not seen: the alert is a new one (said again), on either button.
+    const v6Sandbox = view({ state: 'validate', bank, round: 1, deadline: deadline(90), validations: [v6] }, { sandbox: true });
+    el.view = v6Sandbox;
+    await el.updateComplete;
+    for (const press of [() => done.click(), () => q<HTMLButtonElement>(el, '[part=test-not-yet]').click()]) {
+      const before = q(el, '.notice');
+      const calls = bff.calls.length;
+      press();
+      await until(
+        () => bff.calls.length > calls && el.shadowRoot!.querySelector('.notice') && el.shadowRoot!.querySelector('.notice') !== before,
+        'a new alert',
+      );
+      expect(q(el, '.notice').getAttribute('role')).to.equal('alert');
+    }
   });
 
   it('counts down visibly, announces at the start and at 60, 30 and 10 seconds only, and closes at the deadline', async () => {

@@ -228,6 +228,8 @@ export class ChallengeForm implements ReactiveController {
     const { validations, round } = this.step;
     if (this.host.busy() || this.expired) return;
     const values = Object.fromEntries(validations.map((v) => [v.fieldId, INDIRECT_PENDING_TEST_VALUE]));
+    // As on "I have approved it": the notice goes while the bank is asked, and comes again (said again) if it still has not seen it.
+    this.setNotYet(false);
     const sent = ChallengeForm.keyOf(round, validations);
     const next: CheckoutView | null = await this.host.run((client) => client.validate({ values }));
     if (ChallengeForm.stillWaiting(next, sent)) this.setNotYet(true);
