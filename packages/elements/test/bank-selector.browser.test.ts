@@ -170,4 +170,17 @@ describe('<bank-selector>', () => {
     expect(q(el, 'h2').textContent).to.equal('Choose your bank');
     expect(bff.calls).to.have.length(1);
   });
+
+  it('keeps its heading, and focus on it, from the loading to the list', async () => {
+    const el = await fixture<BankSelector>(html`<bank-selector locale="en" .storage=${memoryStorage()} .groups=${null}></bank-selector>`);
+    expect(q(el, '[role=status]').textContent).to.equal('Loading…');
+    await el.focusStart();
+    const heading = q(el, 'h2');
+    expect(el.shadowRoot!.activeElement).to.equal(heading);
+    el.groups = GROUPS;
+    await el.updateComplete;
+    expect(options(el)).to.have.length(3);
+    expect(q(el, 'h2')).to.equal(heading, 'the same element');
+    expect(el.shadowRoot!.activeElement).to.equal(heading);
+  });
 });

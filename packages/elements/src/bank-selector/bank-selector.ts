@@ -229,14 +229,16 @@ export class BankSelector extends BankElement {
     </div>`;
   }
 
+  // One template from the loading to the list: its heading stays one element (focus on it stays).
   override render() {
     const groups = this.allGroups;
-    const heading = html`<h2 id="title" part="title" tabindex="-1">${this.t('selector.title')}</h2>`;
-    if (!groups) {
-      return html`<section class="stack" part="selector">
-        ${heading} ${this.failure ? this.renderError() : html`<p role="status">${this.t('status.loading')}</p>`}
-      </section>`;
-    }
+    return html`<section class="stack" part="selector">
+      <h2 id="title" part="title" tabindex="-1">${this.t('selector.title')}</h2>
+      ${this.renderError()} ${groups ? this.renderBanks(groups) : this.failure ? nothing : html`<p role="status">${this.t('status.loading')}</p>`}
+    </section>`;
+  }
+
+  private renderBanks(groups: BankGroupView[]) {
     const list = this.list!;
     const total = list.total;
     const active = this.activeId !== null && orderOf(list).some((b) => b.bankId === this.activeId) ? this.activeId : null;
@@ -244,8 +246,7 @@ export class BankSelector extends BankElement {
     const shown = firstBanks(list, this.limit);
     this.rendered = new Map(shown.flatMap((s) => s.banks.map((b) => [optionId(b.bankId), b])));
     const last = shown.at(-1);
-    return html`<section class="stack" part="selector">
-      ${heading} ${this.renderError()} ${list.personType ? this.renderPersonType() : nothing}
+    return html`${list.personType ? this.renderPersonType() : nothing}
       <div class="field">
         <label for="search">${this.t('selector.search')}</label>
         <input
@@ -280,8 +281,7 @@ export class BankSelector extends BankElement {
         )}
         ${last && last.start + last.banks.length < total ? html`<div class="more" role="presentation"></div>` : nothing}
       </div>
-      ${total === 0 ? html`<p part="empty">${this.t('selector.empty', { query: this.query })}</p>` : nothing}
-    </section>`;
+      ${total === 0 ? html`<p part="empty">${this.t('selector.empty', { query: this.query })}</p>` : nothing}`;
   }
 }
 
