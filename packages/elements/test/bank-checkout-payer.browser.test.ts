@@ -169,7 +169,7 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     back.click();
     await el.updateComplete;
     expect(text(el.shadowRoot!.querySelector('#back-question'))).to.equal(
-      `Going back signs you out of ${AURORA.label}. You sign in there again; the user you typed is kept.`,
+      `Going back signs you out of ${AURORA.label}: you will sign in again, with the user you typed.`,
     );
     expect(
       bff.calls.some((c) => c.path === '/v1/checkout/back'),

@@ -37,7 +37,7 @@ export const en = {
   'action.retry': 'Try again',
   'action.refresh': 'Check again',
   'action.continue': 'Continue',
-  'action.backConfirm': 'Going back signs you out of {bank}. You sign in there again; the user you typed is kept.',
+  'action.backConfirm': 'Going back signs you out of {bank}: you will sign in again, with the user you typed.',
   'action.backYes': 'Yes, go back',
   'action.backNo': 'No, stay here',
 
