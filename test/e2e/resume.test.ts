@@ -168,6 +168,7 @@ describe('another browser', () => {
     await picker.locator('input[type=radio]').first().check();
     await picker.locator('button[type=submit]').click();
     await kit(page).locator('bank-result').getByText('it continues there').waitFor();
+    await kit(page).locator('bank-result').getByRole('heading', { name: 'This payment continues elsewhere' }).waitFor();
     assertClean([/status of 409/]);
     await close();
   });

@@ -5,6 +5,9 @@ import type { BankResult, ResultStatus } from '../src/bank-result/bank-result.js
 import { en } from '../src/i18n/en.js';
 import { es } from '../src/i18n/es.js';
 import { view } from './fixtures.js';
+import { registerTexts } from '../src/i18n/index.js';
+import { enFrame } from '../src/i18n/en-frame.js';
+import { esFrame } from '../src/i18n/es-frame.js';
 
 const q = (el: BankResult, sel: string) => el.shadowRoot!.querySelector(sel) as HTMLElement | null;
 
@@ -104,6 +107,20 @@ describe('<bank-result>', () => {
     await load.updateComplete;
     expect(q(load, '[part=message]')!.textContent).to.equal(es['error.unauthorized']);
     expect(q(load, '[part=retry]'), 'a wrong secret does not pass by itself').to.equal(null);
+  });
+
+  it('says a payment that went on in another browser goes on there, not that something went wrong', async () => {
+    registerTexts({ en: enFrame, es: esFrame });
+    for (const [locale, title, message] of [
+      ['en', 'This payment continues elsewhere', enFrame['error.opened_elsewhere']],
+      ['es', 'Este pago continúa en otro sitio', esFrame['error.opened_elsewhere']],
+    ] as const) {
+      const el = await fixture<BankResult>(html`<bank-result locale=${locale} status="error" code="opened_elsewhere"></bank-result>`);
+      expect(q(el, 'h2')!.textContent).to.equal(title);
+      expect(q(el, '[part=message]')!.textContent).to.equal(message);
+      expect(q(el, '[part=retry]'), 'only a reload there takes it back').to.equal(null);
+      await expect(el).to.be.accessible();
+    }
   });
 
   it('renders nothing for a state that is not an outcome', async () => {

@@ -87,7 +87,7 @@ export class BankResult extends BankElement {
         : this.t(s.code ? errorKey(s.code, s.message) : fallback);
     return html`<section class="stack result ${s.status}" part="result">
       <div class="icon" part="icon" aria-hidden="true"></div>
-      <h2 part="title" tabindex="-1">${this.t(mandate ? 'result.mandate' : `result.${s.status}`)}</h2>
+      <h2 part="title" tabindex="-1">${this.t(mandate ? 'result.mandate' : s.code === 'opened_elsewhere' ? 'result.elsewhere' : `result.${s.status}`)}</h2>
       <p part="message">${message}</p>
       ${
         this.restartable

@@ -224,6 +224,7 @@ export const ca: Catalogue = {
   'error.unauthorized': 'Aquest enllaç de pagament no és vàlid.',
   'error.launch_used':
     "Aquest pagament ja s'ha obert en un altre lloc, així que no pot continuar aquí. No s'ha enviat res del que hagis escrit. Torna a carregar la pàgina per començar de nou.",
+  'result.elsewhere': 'Aquest pagament continua en un altre lloc',
   'error.opened_elsewhere':
     "Aquest pagament s'ha obert en un altre navegador o en un altre dispositiu, i continua allà. Per continuar aquí, torna a carregar aquesta pàgina.",
   'error.launch_expired': 'Aquest pagament ha trigat massa a obrir-se. Torna a carregar la pàgina per començar de nou.',

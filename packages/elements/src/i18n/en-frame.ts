@@ -7,6 +7,7 @@
 export const enFrame = {
   'error.launch_used':
     'This checkout was already opened somewhere else, so it cannot continue here. Nothing you typed was sent. Reload the page to start again.',
+  'result.elsewhere': 'This payment continues elsewhere',
   'error.opened_elsewhere':
     'This payment was opened in another browser or on another device, and it continues there. To continue here instead, reload this page.',
   'error.launch_expired': 'This checkout took too long to open. Reload the page to start again.',

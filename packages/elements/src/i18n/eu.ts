@@ -224,6 +224,7 @@ export const eu: Catalogue = {
   'error.unauthorized': 'Ordainketa-esteka hau ez da baliozkoa.',
   'error.launch_used':
     'Ordainketa hau beste nonbait ireki da jada, eta ezin da hemen jarraitu. Idatzi duzun ezer ez da bidali. Kargatu berriro orria berriro hasteko.',
+  'result.elsewhere': 'Ordainketa honek beste leku batean jarraitzen du',
   'error.opened_elsewhere': 'Ordainketa hau beste nabigatzaile edo gailu batean ireki da, eta han jarraitzen du. Hemen jarraitzeko, kargatu berriro orri hau.',
   'error.launch_expired': 'Ordainketa honek gehiegi iraun du irekitzen. Kargatu berriro orria berriro hasteko.',
   'error.not_found': 'Ez dugu ordainketa hau aurkitu.',

@@ -224,6 +224,7 @@ export const gl: Catalogue = {
   'error.unauthorized': 'Esta ligazón de pagamento non é válida.',
   'error.launch_used':
     'Este pagamento xa se abriu noutro sitio, así que non pode continuar aquí. Non se enviou nada do que escribiches. Recarga a páxina para comezar de novo.',
+  'result.elsewhere': 'Este pagamento continúa noutro lugar',
   'error.opened_elsewhere': 'Este pagamento abriuse noutro navegador ou noutro dispositivo, e continúa alí. Para continuar aquí, recarga esta páxina.',
   'error.launch_expired': 'Este pagamento tardou demasiado en abrirse. Recarga a páxina para comezar de novo.',
   'error.not_found': 'Non atopamos este pagamento.',
