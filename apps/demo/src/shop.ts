@@ -20,6 +20,12 @@ const CHECKOUT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The cookie in which the checkout page's language switch keeps the payer's choice. */
 export const LANGUAGE_COOKIE = 'checkout-language';
 
+/** What the payer is told instead of a change of the cart or a new checkout (`emptied`: a payment bought the cart as it is). */
+interface Held {
+  text: string;
+  emptied?: boolean;
+}
+
 export function shopRoutes(ctx: DemoContext) {
   const app = new Hono();
   const { sessions, merchant } = ctx;
@@ -87,7 +93,7 @@ export function shopRoutes(ctx: DemoContext) {
     // the payer no longer holds); one with the bank or in doubt keeps the cart as it is. A cart
     // paid a moment ago (the shop had not heard yet) is emptied: the product goes in a new one.
     const held = await supersede(session, () => false);
-    if (held && !held.emptied) return refuse(c, session, held.text);
+    if (held && !held.emptied) return refuse(c, session, held);
     const line = session.cart.find((l) => l.productId === p.id);
     if (line) line.quantity = Math.min(MAX_QUANTITY, line.quantity + quantity);
     else session.cart.push({ productId: p.id, quantity });
@@ -104,7 +110,7 @@ export function shopRoutes(ctx: DemoContext) {
     if (!p || quantity === null) return badRequest(c, session, `Choose a quantity from 0 to ${MAX_QUANTITY}.`);
     // As for an added product: the cart's open checkouts are cancelled first.
     const held = await supersede(session, () => false);
-    if (held) return refuse(c, session, held.emptied ? `${held.text} Your cart is empty again.` : held.text);
+    if (held) return refuse(c, session, held);
     session.cart = session.cart.flatMap((l) => (l.productId !== p.id ? [l] : quantity === 0 ? [] : [{ ...l, quantity }]));
     session.cartRevision++;
     return c.redirect('/cart', 303);
@@ -148,7 +154,7 @@ export function shopRoutes(ctx: DemoContext) {
     // choice of how to pay) are cancelled first, so that the payer cannot pay both. One that is
     // with the bank now, in doubt, or paid a moment ago stops here, told to the payer.
     const held = await supersede(session, (o) => o.cartRevision === session.cartRevision && o.mode === mode && Boolean(o.clientSecret) === inline);
-    if (held) return refuse(c, session, held.emptied ? `${held.text} Your cart is empty again.` : held.text);
+    if (held) return refuse(c, session, held);
     // The same cart and choice give the same key: a double submit or a retry finds the same
     // checkout instead of creating a second one. A checkout that can no longer go forward (it
     // expired, or its time to start again is over) makes way for a new one.
@@ -200,9 +206,9 @@ export function shopRoutes(ctx: DemoContext) {
     return c.redirect(`/checkout?order=${encodeURIComponent(order.checkoutId)}&mode=${mode}`, 303);
   });
 
-  /** The cart as it was, with why it could not change or be paid now. */
-  function refuse(c: Context, session: Session, text: string) {
-    session.flash = { kind: 'error', text };
+  /** The cart as it was (or emptied, paid), with why it could not change or be paid now. */
+  function refuse(c: Context, session: Session, held: Held) {
+    session.flash = { kind: 'error', text: held.emptied ? `${held.text} Your cart is empty again.` : held.text };
     return c.redirect('/cart', 303);
   }
 
@@ -213,8 +219,8 @@ export function shopRoutes(ctx: DemoContext) {
    * call is with the bank, in doubt, or paid before it could be cancelled (`emptied`: it paid the
    * cart as it is, which is emptied); null when none is left open.
    */
-  async function supersede(session: Session, keep: (o: SessionOrder) => boolean): Promise<{ text: string; emptied?: boolean } | null> {
-    const told = (text: string) => ({ text });
+  async function supersede(session: Session, keep: (o: SessionOrder) => boolean): Promise<Held | null> {
+    const told = (text: string): Held => ({ text });
     for (const o of session.orders.filter((x) => !keep(x) && !x.closed)) {
       const found = await merchant.getCheckout(o.checkoutId);
       if (!found.ok) {
