@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Harness } from '../../packages/bff/test/harness.js';
-import { bankOf, testFields, walk } from '../../packages/bff/test/flow.js';
+import { bankOf, payingAccount, testFields, walk } from '../../packages/bff/test/flow.js';
 import { assertUpstreamError, disarm, faultHarness, sandboxCalls, stray, viewOf } from './support.js';
 
 const TIMEOUT_MS = 2_000;
@@ -58,30 +58,51 @@ describe('checkout lock during a long action', () => {
     assert.equal(end.error?.code, 'upstream_timeout');
   });
 
-  it('a lock left by a process that stopped mid-transfer turns the checkout unknown once its lease, and the one more its holder is given, lapse', async () => {
+  it('a lock left by a process that stopped mid-validation turns the checkout unknown once its lease, and the one more its holder is given, lapse', async () => {
     const c = await h.createCheckout();
-    await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+    await walk(h, c.clientSecret, 'aurora', { stopAt: 'validate' });
     const store = h.bff.parts.store;
     const leaseMs = h.bff.parts.service.leaseMs;
     assert.ok(leaseMs <= TIMEOUT_MS + 2_000, 'a lease is one provider call and a small margin');
     const rec = (await store.getCheckout(c.id))!;
     const locked = await store.updateCheckout(rec.id, rec.version, {
-      internal: { ...rec.internal, busy: { op: 'transfer', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
+      internal: { ...rec.internal, busy: { op: 'validate', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
     });
     assert.ok(locked);
     // Until the lease lapses, the lock holds.
     h.clock.advance(leaseMs);
-    assert.equal((await viewOf(h, c.clientSecret)).state, 'select-account');
-    assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })).status, 409);
+    assert.equal((await viewOf(h, c.clientSecret)).state, 'validate');
+    assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/validate', { values: {} })).status, 409);
     // Lapsed: its holder may be alive and kept from the store; it is given one more lease.
     h.clock.advance(1);
     const overdue = await viewOf(h, c.clientSecret);
-    assert.deepEqual({ state: overdue.state, inFlight: overdue.inFlight }, { state: 'select-account', inFlight: 'transfer' });
+    assert.deepEqual({ state: overdue.state, inFlight: overdue.inFlight }, { state: 'validate', inFlight: 'validate' });
     h.clock.advance(leaseMs + 1);
     const v = await viewOf(h, c.clientSecret);
     assert.equal(v.state, 'unknown');
-    // No transfer was sent to the bank: the lock was all the stopped process left.
-    assert.equal((await sandboxCalls(h))['POST /test/transfer/init'], undefined);
+    assert.equal((await sandboxCalls(h))['POST /test/transfer/validate'], undefined);
+  });
+
+  it('a lock left by a process that stopped mid-transfer is open again once its lease lapses: no doubt (a transfer’s start moves no money), the payer pays', async () => {
+    const c = await h.createCheckout();
+    const at = await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+    const accountId = at.step.state === 'select-account' ? payingAccount('aurora', at.step.accounts) : '';
+    const store = h.bff.parts.store;
+    const leaseMs = h.bff.parts.service.leaseMs;
+    const rec = (await store.getCheckout(c.id))!;
+    assert.ok(
+      await store.updateCheckout(rec.id, rec.version, {
+        internal: { ...rec.internal, busy: { op: 'transfer', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
+      }),
+    );
+    assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId })).status, 409, 'the lease still holds');
+    h.clock.advance(leaseMs + 1);
+    const open = await viewOf(h, c.clientSecret);
+    assert.deepEqual({ state: open.state, inFlight: open.inFlight }, { state: 'select-account', inFlight: undefined });
+    const transfer = await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId });
+    assert.equal(transfer.status, 200);
+    assert.equal(((await transfer.json()) as { state: string }).state, 'validate');
+    assert.ok(!h.events.some((e) => e.checkoutId === c.id), 'nothing to tell the merchant: no outcome, no doubt');
   });
 
   it('a login left by a process that stopped mid-call is open again once its lease lapses: the next login runs', async () => {

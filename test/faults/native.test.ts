@@ -41,9 +41,8 @@ async function loginRequest(h: Harness, bankId: string): Promise<Required<Prepar
   return { secret: c.clientSecret, run: () => h.checkout(c.clientSecret, '/v1/checkout/login', body) };
 }
 
-/** After a failed login or second login: `unknown` on a timeout, else back to the login form. */
-const afterAttempt = (f: Fault) =>
-  f.code === 'upstream_timeout' ? { state: 'unknown' as const, error: 'unknown' } : { state: 'login' as const, error: f.code };
+/** After a failed login or second login, whatever the fault: back to the bank's sign-in (no money can have moved). */
+const afterAttempt = (f: Fault) => ({ state: 'login' as const, error: f.code });
 
 const STEPS: FaultStep[] = [
   {
@@ -65,11 +64,11 @@ const STEPS: FaultStep[] = [
     target: P.login,
     readOnly: false,
     prepare: (h) => loginRequest(h, 'aurora'),
-    // A login that failed reaches neither the accounts nor anything after. A timeout leaves the
-    // attempt's fate unknown (the bank may have counted it): the checkout is `unknown`.
+    // A login that failed reaches neither the accounts nor anything after. The payer signs in
+    // again (a timeout may have counted as an attempt at the bank: the view says so).
     calls: (n) => ({ [P.banks]: 1, [P.login]: n }),
     after: afterAttempt,
-    retry: (f) => f.code !== 'upstream_timeout',
+    retry: true,
     ok: 'select-account',
     okCalls: { [P.banks]: 1, [P.login]: 1, [P.accounts]: 1 },
   },
@@ -112,7 +111,9 @@ const STEPS: FaultStep[] = [
       return { secret: c.clientSecret, run: () => h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId }) };
     },
     calls: (n) => ({ [P.transfer]: n }),
-    after: () => ({ state: 'unknown', error: 'unknown' }),
+    // A transfer's start moves no money (every bank asks for a validation): back to the accounts.
+    after: (f) => ({ state: 'select-account', error: f.code }),
+    retry: true,
     ok: 'validate',
     okCalls: { [P.transfer]: 1 },
   },
@@ -159,63 +160,73 @@ describe('native flow under upstream faults', { concurrency: true }, () => {
       assert.equal(v.error, undefined);
     });
 
-    it('a checkout left unknown by a login timeout is never resubmitted; the merchant resolves it as failed', async () => {
+    it('a sign-in the bank did not answer leaves the payer at its sign-in, told it may have counted as an attempt; the next sign-in pays', async () => {
       const { secret, run } = await loginRequest(h, 'aurora');
       await arm(h, 'POST', '/test/login', { kind: 'hang' });
       await assertUpstreamError(await run(), { status: 504, code: 'upstream_timeout' });
       await arm(h, 'POST', '/test/login', null);
-      const again = await run();
-      assert.equal(again.status, 409);
-      assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'stale_step');
-      assert.deepEqual(await sandboxCalls(h), {});
       const v = await viewOf(h, secret);
-      assert.equal(v.state, 'unknown');
-      const id = v.id;
-      assert.ok(
-        h.events.find((e) => e.checkoutId === id && e.state === 'unknown'),
-        'the merchant is told the checkout is unknown',
-      );
-      const resolved = await h.merchant(`/v1/checkouts/${id}/resolve`, { body: { outcome: 'failed' } });
-      assert.equal(resolved.status, 200);
-      assert.equal((await viewOf(h, secret)).state, 'failed');
+      assert.deepEqual({ state: v.state, error: v.error }, { state: 'login', error: { code: 'upstream_timeout', message: 'error.loginNoAnswer' } });
+      assert.equal(v.step.state === 'login' && v.step.bank.bankId, 'aurora', 'the bank stays chosen');
+      assert.ok(!h.events.some((e) => e.checkoutId === v.id), 'no doubt to tell the merchant');
+      assert.equal((await run()).status, 200);
+      assert.equal((await walk(h, secret, 'aurora', { resumeOnly: true })).state, 'succeeded');
     });
 
-    for (const target of [P.transfer, P.validate]) {
-      it(`an unknown checkout after a ${target} timeout is never resubmitted; the merchant resolves it`, async () => {
-        const c = await h.createCheckout();
-        let v = await walk(h, c.clientSecret, 'aurora', { stopAt: target === P.transfer ? 'select-account' : 'validate' });
-        const accountId = v.step.state === 'select-account' ? payingAccount('aurora', v.step.accounts) : '';
-        const values = v.step.state === 'validate' ? Object.fromEntries(v.step.validations.map((x) => [x.fieldId, x.testValue ?? ''])) : {};
-        const [m, p] = target.split(' ') as [string, string];
-        await arm(h, m, p, { kind: 'hang' });
-        const send = () =>
-          target === P.transfer
-            ? h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId })
-            : h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
-        await assertUpstreamError(await send(), { status: 504, code: 'upstream_timeout' });
-        await arm(h, m, p, null);
-        // The payer sends it again (a double click, a reload): refused without an upstream call.
-        for (const res of [await send(), await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })]) {
-          assert.equal(res.status, 409);
-          assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'stale_step');
-        }
-        assert.deepEqual(await sandboxCalls(h), {});
-        v = await viewOf(h, c.clientSecret);
-        assert.equal(v.state, 'unknown');
-        const event = h.events.find((e) => e.checkoutId === c.id && e.state === 'unknown');
-        assert.ok(event, 'the merchant is told the checkout is unknown');
-        const resolved = await h.merchant(`/v1/checkouts/${c.id}/resolve`, { body: { outcome: 'succeeded' } });
-        assert.equal(resolved.status, 200);
-        assert.equal((await viewOf(h, c.clientSecret)).state, 'succeeded');
-      });
-    }
+    it('a second sign-in the bank did not answer goes back to the sign-in, never unknown', async () => {
+      const { secret, run } = await loginRequest(h, 'levante');
+      const v0 = (await (await run()).json()) as CheckoutView;
+      const value = v0.step.state === 'second-login' ? v0.step.field.testValue : null;
+      await arm(h, 'POST', '/test/secondlogin', { kind: 'hang' });
+      await assertUpstreamError(await h.checkout(secret, '/v1/checkout/second-login', { value }), { status: 504, code: 'upstream_timeout' });
+      const v = await viewOf(h, secret);
+      assert.deepEqual({ state: v.state, message: v.error?.message }, { state: 'login', message: 'error.loginNoAnswer' });
+    });
+
+    it('a transfer start the bank did not answer goes back to the accounts, saying no payment was made; the payer pays on the next try', async () => {
+      const c = await h.createCheckout();
+      const at = await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+      const accountId = at.step.state === 'select-account' ? payingAccount('aurora', at.step.accounts) : '';
+      await arm(h, 'POST', '/test/transfer/init', { kind: 'hang' });
+      await assertUpstreamError(await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId }), { status: 504, code: 'upstream_timeout' });
+      await arm(h, 'POST', '/test/transfer/init', null);
+      const v = await viewOf(h, c.clientSecret);
+      assert.deepEqual({ state: v.state, error: v.error }, { state: 'select-account', error: { code: 'upstream_timeout', message: 'error.transferNoAnswer' } });
+      assert.ok(!h.events.some((e) => e.checkoutId === c.id), 'no doubt to tell the merchant');
+      assert.equal((await walk(h, c.clientSecret, 'aurora', { resumeOnly: true })).state, 'succeeded');
+    });
+
+    it('an unknown checkout after a validation timeout is never resubmitted; the merchant resolves it', async () => {
+      const c = await h.createCheckout();
+      let v = await walk(h, c.clientSecret, 'aurora', { stopAt: 'validate' });
+      const values = v.step.state === 'validate' ? Object.fromEntries(v.step.validations.map((x) => [x.fieldId, x.testValue ?? ''])) : {};
+      await arm(h, 'POST', '/test/transfer/validate', { kind: 'hang' });
+      const send = () => h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
+      await assertUpstreamError(await send(), { status: 504, code: 'upstream_timeout' });
+      await arm(h, 'POST', '/test/transfer/validate', null);
+      // The payer sends it again (a double click, a reload): refused without an upstream call.
+      for (const res of [await send(), await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId: 'AUR-0001' })]) {
+        assert.equal(res.status, 409);
+        assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'stale_step');
+      }
+      assert.deepEqual(await sandboxCalls(h), {});
+      v = await viewOf(h, c.clientSecret);
+      assert.equal(v.state, 'unknown');
+      const event = h.events.find((e) => e.checkoutId === c.id && e.state === 'unknown');
+      assert.ok(event, 'the merchant is told the checkout is unknown');
+      const resolved = await h.merchant(`/v1/checkouts/${c.id}/resolve`, { body: { outcome: 'succeeded' } });
+      assert.equal(resolved.status, 200);
+      assert.equal((await viewOf(h, c.clientSecret)).state, 'succeeded');
+    });
 
     it('two requests racing a hanging login start one login call; the second gets 409 at once', async () => {
       const { run } = await loginRequest(h, 'aurora');
       await arm(h, 'POST', '/test/login', { kind: 'hang' });
+      const logins = () => h.upstreamCalls.filter((x) => x === P.login).length;
+      const before = logins();
       const first = run();
       // The second starts once the first holds the checkout's lock and waits on the provider.
-      while (!h.upstreamCalls.includes(P.login)) await new Promise<void>((resolve) => setImmediate(resolve));
+      while (logins() === before) await new Promise<void>((resolve) => setImmediate(resolve));
       // "At once": the second is answered while the first still waits on the provider.
       const firstDone = first.then(() => 'first');
       const second = await run();

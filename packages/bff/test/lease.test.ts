@@ -90,26 +90,24 @@ describe("the lease of a call with the bank (no renewal within a test: a 40 s pr
   });
   after(() => h.close());
 
-  it('a lock is taken on the version the request read: of two transfers that read one checkout, the second sends nothing', async () => {
-    const c = await h.createCheckout();
-    const v = await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
-    assert.equal(v.step.state, 'select-account');
-    const accountId = v.step.state === 'select-account' ? v.step.accounts[0]!.accountId : '';
-    // The second request reads the checkout, then waits (every later store call of its own) until the first transfer is written.
+  it('a lock is taken on the version the request read: of two confirmations that read one checkout, the second sends nothing', async () => {
+    const { c, values } = await atConfirmation(h);
+    // The second request reads the checkout, then waits (every later store call of its own) until the first confirmation is written.
     let firstDone!: () => void;
     const first = new Promise<void>((r) => (firstDone = r));
     let reads = 0;
     holdAfterFirstCall = { request: 'second', until: first, calls: () => ++reads };
-    const before = h.upstreamCalls.filter((x) => x.endsWith('/transfer/init')).length;
-    const second = requests.run('second', () => h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId }));
+    const sent = () => h.upstreamCalls.filter((x) => x.endsWith('/transfer/validate')).length;
+    const before = sent();
+    const second = requests.run('second', () => h.checkout(c.clientSecret, '/v1/checkout/validate', { values }));
     await until(() => reads >= 1, 'the second request to read the checkout');
-    const ra = await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId });
+    const ra = await h.checkout(c.clientSecret, '/v1/checkout/validate', { values });
     firstDone();
     const rb = await second;
     assert.equal(ra.status, 200);
-    assert.equal(((await ra.json()) as Json).state, 'validate');
-    assert.equal(rb.status, 409, 'the request that read the checkout before the first transfer is refused');
-    assert.equal(h.upstreamCalls.filter((x) => x.endsWith('/transfer/init')).length - before, 1, 'one transfer sent');
+    assert.equal(((await ra.json()) as Json).state, 'succeeded');
+    assert.equal(rb.status, 409, 'the request that read the checkout before the first confirmation is refused');
+    assert.equal(sent() - before, 1, 'one confirmation sent');
   });
 
   it('an answer that arrives after the lease lapsed is written: money moved ends succeeded, with one terminal event', async () => {

@@ -117,24 +117,24 @@ describe('the store failing', () => {
     assert.equal(received.length, 1);
   });
 
-  it('the sweeper settles a lock whose holder stopped mid-transfer: unknown, and the merchant is told without anyone reading the checkout', async () => {
+  it('the sweeper settles a lock whose holder stopped mid-validation: unknown, and the merchant is told without anyone reading the checkout', async () => {
     const c = await h.createCheckout();
-    await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
+    await walk(h, c.clientSecret, 'aurora', { stopAt: 'validate' });
     const store = h.bff.parts.store;
     const rec = (await store.getCheckout(c.id))!;
     const leaseMs = h.bff.parts.service.leaseMs;
-    // An instance took the transfer's lock and stopped.
+    // An instance took the validation's lock and stopped.
     assert.ok(
       await store.updateCheckout(rec.id, rec.version, {
-        internal: { ...rec.internal, busy: { op: 'transfer', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
+        internal: { ...rec.internal, busy: { op: 'validate', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
       }),
     );
     await h.bff.parts.sweep();
-    assert.equal((await store.getCheckout(c.id))!.state, 'select-account');
+    assert.equal((await store.getCheckout(c.id))!.state, 'validate');
     h.clock.advance(leaseMs + 1);
     await h.bff.parts.sweep();
     const overdue = (await store.getCheckout(c.id))!;
-    assert.equal(overdue.state, 'select-account', 'lapsed once: its holder is given one more lease to come back');
+    assert.equal(overdue.state, 'validate', 'lapsed once: its holder is given one more lease to come back');
     assert.equal(overdue.internal.busy?.overdueSince, h.clock.now);
     h.clock.advance(leaseMs + 1);
     await h.bff.parts.sweep();

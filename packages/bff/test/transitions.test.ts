@@ -112,7 +112,18 @@ describe('the declaration', () => {
     const accounts = { sessionId: 's', accounts: [] };
     assert.equal(resolveOutcome('select-bank', 'login', { outcome: 'accounts-listed', data: accounts }, ctx).state, 'select-account');
     assert.equal(resolveOutcome('select-bank', 'login', { outcome: 'refused', step: 'login', code: 'B105', data: {} }, ctx).state, 'select-bank');
-    assert.equal(resolveOutcome('select-bank', 'login', { outcome: 'fault', step: 'login', timedOut: true, data: {} }, ctx).state, 'unknown');
+    // Doubt only where money may have moved: a sign-in or a transfer's start that timed out leaves the payer a way on.
+    assert.deepEqual(resolveOutcome('select-bank', 'login', { outcome: 'fault', step: 'login', timedOut: true, data: {} }, ctx).error, {
+      code: 'upstream_timeout',
+      message: 'error.loginNoAnswer',
+    });
+    assert.equal(resolveOutcome('select-bank', 'login', { outcome: 'fault', step: 'login', timedOut: true, data: {} }, ctx).state, 'login');
+    const atAccounts = { sessionId: 's', accounts: [] };
+    assert.equal(resolveOutcome('select-account', 'transfer', { outcome: 'fault', step: 'transfer', timedOut: true, data: atAccounts }, ctx).state, 'select-account');
+    assert.equal(resolveOutcome('select-account', 'transfer', { outcome: 'fault', step: 'transfer', timedOut: false, data: atAccounts }, ctx).state, 'select-account');
+    const atConfirmation = { sessionId: 's', accountId: 'a', validations: [], deadline: 1 };
+    for (const timedOut of [true, false])
+      assert.equal(resolveOutcome('validate', 'validate', { outcome: 'fault', step: 'validate', timedOut, data: atConfirmation }, ctx).state, 'unknown');
     assert.equal(resolveOutcome('select-account', 'back', { outcome: 'contracts', data: { sessionId: 's', contracts: [] } }, ctx).state, 'select-contract');
     // An outcome the state's declaration does not name for the action, a step it does not meet,
     // an action the state does not accept, or a target without the data it must hold.

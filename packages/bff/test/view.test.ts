@@ -64,18 +64,20 @@ describe('checkout state machine (pure)', () => {
     const lapsed = timePatch(validating, 501, 100);
     assert.equal(lapsed?.state, 'select-account', 'past the deadline: a new transfer from the account list');
     assert.deepEqual(lapsed?.internal, { accountId: 'A1' }, 'the account chosen stays; the transfer waited for goes');
-    const crashed = { ...base, expiresAt: 10_000, internal: { busy: { op: 'transfer', since: 0 } } } as unknown as CheckoutRecord;
+    const crashed = { ...base, expiresAt: 10_000, internal: { busy: { op: 'validate', since: 0 } } } as unknown as CheckoutRecord;
     assert.equal(timePatch(crashed, 50, 100), null, 'still in flight');
     const overdue = timePatch(crashed, 101, 100);
     assert.equal(overdue?.state, undefined, 'lapsed once: its holder gets one more lease');
-    assert.deepEqual((overdue?.internal as Record<string, unknown>).busy, { op: 'transfer', since: 0, until: 201, overdueSince: 101 });
+    assert.deepEqual((overdue?.internal as Record<string, unknown>).busy, { op: 'validate', since: 0, until: 201, overdueSince: 101 });
     const again = { ...crashed, internal: overdue?.internal } as unknown as CheckoutRecord;
     assert.equal(timePatch(again, 201, 100), null, "still its holder's until the second lease ends");
     assert.equal(timePatch(again, 202, 100)?.state, 'unknown');
-    const crashedLogin = { ...crashed, internal: { busy: { op: 'login', since: 0 } } } as unknown as CheckoutRecord;
-    const p = timePatch(crashedLogin, 101, 100);
-    assert.equal(p?.state, undefined);
-    assert.equal((p?.internal as Record<string, unknown>).busy, undefined);
+    // A call that moves no money (a sign-in, a transfer's start): its lock is released, the step stays.
+    for (const op of ['login', 'transfer']) {
+      const p = timePatch({ ...crashed, internal: { busy: { op, since: 0 } } } as unknown as CheckoutRecord, 101, 100);
+      assert.equal(p?.state, undefined, op);
+      assert.equal((p?.internal as Record<string, unknown>).busy, undefined, op);
+    }
   });
 
   it('masks the account a receipt shows: the IBAN’s country and last four digits, nothing more', () => {

@@ -21,9 +21,11 @@ export const VIEW_ERROR_CODES = /* @__PURE__ */ (() => [...PROVIDER_ERROR_CODES,
 /**
  * The message keys a view's error names besides `error.<code>`: a refusal the product tells
  * apart from the rest of its code (a session the bank ended, a wrong code of the second login, a
- * payment not completed at the bank's page). Every language of the elements has each.
+ * payment not completed at the bank's page), and a fault that left the payer a way on (a sign-in
+ * or a transfer's start the bank did not answer: no money moved). Every language of the elements
+ * has each.
  */
-export const VIEW_MESSAGE_EXTRAS = ['error.sessionEnded', 'error.secondLoginCode', 'error.linkNotCompleted'] as const;
+export const VIEW_MESSAGE_EXTRAS = ['error.sessionEnded', 'error.secondLoginCode', 'error.linkNotCompleted', 'error.loginNoAnswer', 'error.transferNoAnswer'] as const;
 export type ViewMessageKey = `error.${ViewErrorCode}` | (typeof VIEW_MESSAGE_EXTRAS)[number];
 export const VIEW_MESSAGE_KEYS: readonly ViewMessageKey[] = /* @__PURE__ */ (() => [
   ...VIEW_ERROR_CODES.map((c) => `error.${c}` as const),

@@ -152,8 +152,7 @@ const DECLARED = {
     },
     time: expires,
     holds: ['sessionId', 'accounts'],
-    // A transfer's lease that lapsed: whether money moved is not known.
-    by: openBy(['expired', 'unknown'], session),
+    by: openBy(['expired'], session),
   },
   validate: {
     on: {

@@ -4,7 +4,7 @@
  * the faults, the attempts they spend, a bank session that ended. The declaration
  * (declaration.ts) says where successes lead, state by state.
  */
-import type { BffErrorCode, CheckoutState, ProviderErrorCode, ViewError, ViewErrorCode } from '@bank-checkout/contract';
+import type { BffErrorCode, CheckoutState, ProviderErrorCode, ViewError, ViewErrorCode, ViewMessageKey } from '@bank-checkout/contract';
 import type { CheckoutPatch } from '../store/types.js';
 import type { Internal } from './internal.js';
 
@@ -87,17 +87,28 @@ export const ERROR_TARGETS: Readonly<Record<ErrorStep, Refusals>> = {
   validate: { codes: { B103: 'validate' }, otherwise: 'failed' },
 };
 
+/** Where an upstream fault at a step leads, and what the payer is told there. */
+export interface FaultRule {
+  timeout: CheckoutState;
+  other: CheckoutState;
+  /** The message of a fault that leaves the payer a way on (absent: the fault's own, `error.upstream_timeout` or `error.upstream`). */
+  message?: Extract<ViewMessageKey, `error.${string}NoAnswer`>;
+}
+
 /**
- * Where an upstream fault (timeout, 5xx, garbage) at each step leaves the checkout. A call
- * whose outcome is not known is never sent again: `unknown` when a transfer or a validation
- * meets any fault (money may have moved), and when a login or second login times out (the bank
- * may have counted the attempt). A failed account list goes back to the bank list.
+ * Where an upstream fault (timeout, 5xx, garbage) at each step leaves the checkout. A call whose
+ * outcome is not known is never sent again, and doubt is said only where money may have moved:
+ * money moves only on a validation (every bank asks for at least one), so only a validation
+ * that meets a fault makes the checkout `unknown`. A sign-in or second sign-in that fails goes
+ * back to the same bank's sign-in (a timeout may have counted as one of the payer's attempts at
+ * the bank: the message says so); a failed account list back to the bank list; a transfer init
+ * that fails back to the account list (no money moved: the payer chooses again).
  */
-export const FAULT_TARGETS: Readonly<Record<ErrorStep, { timeout: CheckoutState; other: CheckoutState }>> = {
-  login: { timeout: 'unknown', other: 'login' },
-  'second-login': { timeout: 'unknown', other: 'login' },
+export const FAULT_TARGETS: Readonly<Record<ErrorStep, FaultRule>> = {
+  login: { timeout: 'login', other: 'login', message: 'error.loginNoAnswer' },
+  'second-login': { timeout: 'login', other: 'login', message: 'error.loginNoAnswer' },
   accounts: { timeout: 'select-bank', other: 'select-bank' },
-  transfer: { timeout: 'unknown', other: 'unknown' },
+  transfer: { timeout: 'select-account', other: 'select-account', message: 'error.transferNoAnswer' },
   validate: { timeout: 'unknown', other: 'unknown' },
 };
 

@@ -159,11 +159,13 @@ export function resolveOutcome(from: CheckoutState, action: CheckoutAction, outc
       break;
     case 'fault': {
       if (!decl.steps?.includes(outcome.step)) throw new UndeclaredTransition(from, action, `fault at ${outcome.step}`);
-      const state = FAULT_TARGETS[outcome.step][outcome.timedOut ? 'timeout' : 'other'];
+      const rule = FAULT_TARGETS[outcome.step];
+      const state = rule[outcome.timedOut ? 'timeout' : 'other'];
       const doubt = { op: action, at: ctx.now, why: outcome.timedOut ? ('timeout' as const) : ('fault' as const) };
+      const code = faultCode(outcome.timedOut);
       patch = {
         state,
-        error: viewError(state === 'unknown' ? 'unknown' : faultCode(outcome.timedOut)),
+        error: state === 'unknown' ? viewError('unknown') : rule.message ? { code, message: rule.message } : viewError(code),
         internal: state === 'unknown' ? { ...outcome.data, doubt } : outcome.data,
       };
       break;
@@ -223,10 +225,12 @@ export function deadlineFrom(state: CheckoutState, startedAt: number): number {
 }
 
 /**
- * A lock older than any call could take is released; if it held one of these calls, the checkout
- * becomes `unknown`, once its holder has had one more lease to come back.
+ * A lock older than any call could take is released; if it held one of these calls (the one that
+ * may move money), the checkout becomes `unknown`, once its holder has had one more lease to
+ * come back. Any other lock that lapsed is simply released: its call moved no money, and the
+ * payer repeats the step.
  */
-export const TIME_RULES = { lapsedLock: { unknownFor: ['transfer', 'validate'] as readonly string[] } };
+export const TIME_RULES = { lapsedLock: { unknownFor: ['validate'] as readonly string[] } };
 
 /**
  * What time alone does to a checkout now (each state's `time`); null: nothing. A lapsed lock

@@ -208,6 +208,8 @@ export const ca: Catalogue = {
   'error.E301': 'El teu banc ha rebutjat algunes de les dades enviades.',
   'error.secondLoginCode': 'El codi no era correcte i el teu banc ha tancat l’accés. Torna a entrar per rebre un codi nou.',
   'error.sessionEnded': 'La teva sessió amb el banc ha acabat. Torna a entrar per continuar.',
+  'error.loginNoAnswer': 'El teu banc no ha respost a l’accés. Pot ser que compti com un dels teus intents. Torna a entrar o tria un altre banc.',
+  'error.transferNoAnswer': 'El teu banc no ha respost, així que no s’ha fet cap pagament. Torna a triar el compte per tornar-ho a provar.',
   'error.E302': 'No pots pagar des del compte que rep el pagament. Tria un altre compte.',
   'error.expired': 'S’ha acabat el temps per pagar. Torna a començar des de la botiga.',
   'error.cancelled': 'El pagament s’ha cancel·lat. No s’han mogut diners.',

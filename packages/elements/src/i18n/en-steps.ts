@@ -24,6 +24,8 @@ export const enSteps = {
   'field.DNI_NIE': 'Enter a valid DNI or NIE, for example 12345678Z.',
   'field.CIF': 'Enter a valid CIF, for example B12345674.',
   'field.attemptsLeft': 'Attempts left: {count}',
+  'error.loginNoAnswer': 'Your bank did not answer the sign-in. It may have counted as one of your attempts. Sign in again, or choose another bank.',
+  'error.transferNoAnswer': 'Your bank did not answer, so no payment was made. Choose the account again to try once more.',
   'field.testValue': 'Test value: {value}',
   'bankField.user': 'Username',
   'bankField.userCode': 'User code',

@@ -22,6 +22,8 @@ export const esSteps: Record<keyof typeof enSteps, string> = {
   'field.DNI_NIE': 'Escribe un DNI o NIE válido, por ejemplo 12345678Z.',
   'field.CIF': 'Escribe un CIF válido, por ejemplo B12345674.',
   'field.attemptsLeft': 'Intentos restantes: {count}',
+  'error.loginNoAnswer': 'Tu banco no ha respondido al acceso. Puede que cuente como uno de tus intentos. Vuelve a entrar o elige otro banco.',
+  'error.transferNoAnswer': 'Tu banco no ha respondido, así que no se ha hecho ningún pago. Vuelve a elegir la cuenta para intentarlo de nuevo.',
   'field.testValue': 'Valor de prueba: {value}',
   'bankField.user': 'Usuario',
   'bankField.userCode': 'Código de usuario',

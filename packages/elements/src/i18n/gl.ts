@@ -208,6 +208,8 @@ export const gl: Catalogue = {
   'error.E301': 'O teu banco rexeitou algúns dos datos enviados.',
   'error.secondLoginCode': 'O código non era correcto e o teu banco pechou o acceso. Volve entrar para recibir un código novo.',
   'error.sessionEnded': 'A túa sesión co banco rematou. Volve entrar para continuar.',
+  'error.loginNoAnswer': 'O teu banco non respondeu ao acceso. Pode que conte como un dos teus intentos. Volve entrar ou escolle outro banco.',
+  'error.transferNoAnswer': 'O teu banco non respondeu, así que non se fixo ningún pagamento. Volve escoller a conta para tentalo de novo.',
   'error.E302': 'Non podes pagar desde a conta que recibe o pagamento. Escolle outra conta.',
   'error.expired': 'Acabouse o tempo para pagar. Volve comezar desde a tenda.',
   'error.cancelled': 'O pagamento cancelouse. Non se moveu diñeiro.',
