@@ -24,6 +24,28 @@ export const isTimeout = (err: unknown) => err instanceof DOMException && err.na
 const decoder = new TextDecoder();
 
 /**
+ * A call's deadline: once its timer fires, the call is given two more turns of the event loop's
+ * I/O before `onLate` calls it late. After a pause of the whole process (a VM paused, a long
+ * collection) the timer and an answer that came meanwhile are both ready when it resumes; timers
+ * run before the loop reads its sockets, so without those turns an answer already on its socket
+ * would be thrown away as a timeout, and a known answer become a doubt.
+ */
+export function deadline(ms: number, onLate: () => void): { clear(): void } {
+  let turn: ReturnType<typeof setImmediate> | undefined;
+  const timer = setTimeout(() => {
+    turn = setImmediate(() => {
+      turn = setImmediate(onLate);
+    });
+  }, ms);
+  return {
+    clear() {
+      clearTimeout(timer);
+      if (turn) clearImmediate(turn);
+    },
+  };
+}
+
+/**
  * How long a free connection to the provider waits for the next call: under the idle timeouts
  * of common servers (Node's 5 s, most proxies' 60 s or more), and at most half of the one the
  * server announces (retiringAgent).
@@ -36,7 +58,7 @@ export function fetchSend(doFetch: typeof fetch): Send {
     // A timer of our own rather than AbortSignal.timeout: it is cleared when the call ends and,
     // while the call is pending, it keeps the process alive like the socket it waits on.
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(timeoutError()), timeoutMs);
+    const timer = deadline(timeoutMs, () => timeout.abort(timeoutError()));
     const stop = signal ? AbortSignal.any([timeout.signal, signal]) : timeout.signal;
     try {
       // A fetch (or its body) may ignore the signal: the call is also raced against it.
@@ -45,7 +67,7 @@ export function fetchSend(doFetch: typeof fetch): Send {
         stop,
       );
     } finally {
-      clearTimeout(timer);
+      timer.clear();
     }
   };
 }
@@ -67,16 +89,16 @@ export async function nodeSend(freeMs = FREE_CONNECTION_MS): Promise<Send> {
     new Promise((done, fail) => {
       // The deadline is a timer of the call's own, not an AbortSignal (whose listeners cost every
       // call); it is cleared when the call settles, and ends the request, its body included.
-      const timer = setTimeout(() => {
+      const timer = deadline(init.timeoutMs, () => {
         fail(timeoutError());
         req.destroy();
-      }, init.timeoutMs);
+      });
       const resolve = (v: { status: number; text: string | null }) => {
-        clearTimeout(timer);
+        timer.clear();
         done(v);
       };
       const reject = (err: unknown) => {
-        clearTimeout(timer);
+        timer.clear();
         fail(err instanceof Error ? err : new Error(String(err)));
       };
       const secure = url.protocol === 'https:';

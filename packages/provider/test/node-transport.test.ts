@@ -195,3 +195,57 @@ describe('the node:http transport: what goes on the wire', () => {
     }
   });
 });
+
+describe('a paused process: an answer that came before the deadline is read, not thrown away', () => {
+  // The server in a process of its own: it says when a request arrived and answers 100 ms later,
+  // while this process is paused (a busy loop stands for a VM pause or a long collection). When
+  // this process resumes, the call's deadline (300 ms) and the answer on its socket are both due.
+  for (const transport of ['node:http', 'fetch'] as const) {
+    test(`${transport}: the answer waiting on the socket wins over the timer that is due with it`, async () => {
+      const child = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const s = require('node:http').createServer((q, r) => { q.resume(); console.log('request'); setTimeout(() => { r.setHeader('Content-Type', 'application/json'); r.end('{"status":"200","listBanks":[]}'); }, 100); });
+           s.listen(0, '127.0.0.1', () => console.log('port ' + s.address().port));`,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let out = '';
+      child.stdout!.on('data', (c: Buffer) => (out += c));
+      const line = (re: RegExp) =>
+        new Promise<RegExpExecArray>((resolve) => {
+          const seen = () => {
+            const m = re.exec(out);
+            if (m) resolve(m);
+          };
+          seen();
+          child.stdout!.on('data', seen);
+        });
+      try {
+        const port = (await line(/port (\d+)/))[1];
+        const client = createNativeClient({
+          baseUrl: `http://127.0.0.1:${port}`,
+          env: 'test',
+          apiKey: 'k',
+          apiToken: 't',
+          timeoutMs: 300,
+          ...(transport === 'fetch' ? { fetch: globalThis.fetch } : {}),
+        });
+        const call = client.banksList().then(
+          (answer) => ({ answer }),
+          (err: unknown) => ({ err }),
+        );
+        await line(/request/);
+        // Paused from the request's arrival until well past both the answer and the deadline.
+        const resumeAt = performance.now() + 1_000;
+        while (performance.now() < resumeAt);
+        const result = await call;
+        assert.ok('answer' in result, `the answer, not ${'err' in result ? String(result.err) : ''}`);
+        assert.deepEqual(result.answer.listBanks, []);
+      } finally {
+        child.kill();
+      }
+    });
+  }
+});
