@@ -54,6 +54,11 @@ export const errors = {
     new ApiError(503, 'store_unavailable', 'The store is not available right now; nothing was lost. Try again shortly.', undefined, {
       'Retry-After': String(retryAfterS),
     }),
+  /** A call with the bank that did not leave (its lease would not have covered it, or its lock was never confirmed): nothing changed. */
+  notSent: (retryAfterS: number) =>
+    new ApiError(503, 'not_sent', 'Nothing was sent to the bank and the checkout is as it was. Try again shortly.', undefined, {
+      'Retry-After': String(retryAfterS),
+    }),
   upstream: (message = 'The payment provider answered with an error.') => new ApiError(502, 'upstream', message),
   upstreamTimeout: (message = 'The payment provider did not answer in time.') => new ApiError(504, 'upstream_timeout', message),
 };

@@ -8,7 +8,7 @@ import type { CHANGE_SOURCES, webhookEventBody } from '@bank-checkout/contract/s
 import type { z } from 'zod';
 import type { CheckoutRecord, NotificationRecord } from './store/types.js';
 
-/** A checkout reached an outcome (or `unknown`): what, from where, and how it was paid. */
+/** A checkout reached an outcome (or `unknown`), or left `unknown`: what, from where, and how it was paid. */
 export interface CheckoutEvent {
   checkoutId: string;
   reference: string;

@@ -147,6 +147,57 @@ describe("the lease of a call with the bank (no renewal within a test: a 40 s pr
     assert.deepEqual(await terminalEvents(h, c.id), ['failed']);
   });
 
+  it('nothing announced is taken back in silence: a late answer that moved no money reopens the accounts after unknown, with its event, and sends no new transfer after the lease', async () => {
+    const { c, values } = await atConfirmation(h);
+    const held = holdCall(h, '/test/transfer/validate');
+    const fieldId = Object.keys(values)[0]!;
+    const wrong = h.checkout(c.clientSecret, '/v1/checkout/validate', { values: { [fieldId]: '0000' } });
+    await held.arrived;
+    await holderGone(h, c.clientSecret);
+    const transfers = h.upstreamCalls.filter((x) => x.endsWith('/transfer/init')).length;
+    held.release();
+    // The bank's answer: a wrong code (B103), no money moved. A fresh challenge would need a new
+    // transfer, which may not leave after the lease: the payer goes on from the accounts.
+    const answered = await wrong;
+    assert.equal(answered.status, 200);
+    const after = (await answered.json()) as Json;
+    assert.equal(after.state, 'select-account');
+    assert.equal(h.upstreamCalls.filter((x) => x.endsWith('/transfer/init')).length, transfers, 'no transfer after the lease');
+    const told = h.events.filter((e) => e.checkoutId === c.id).map((e) => `${e.previousState}→${e.state}`);
+    assert.deepEqual(told, ['validate→unknown', 'unknown→select-account'], 'the doubt, and its end, both announced');
+    const stored = (await h.bff.parts.store.listEvents({ limit: 500 })).filter((e) => e.type === 'checkout.updated' && (e.data as Json).checkoutId === c.id);
+    assert.deepEqual(stored.map((e) => (e.data as Json).state).sort(), ['select-account', 'unknown'], 'each one a webhook');
+  });
+
+  it('a late answer settles only its own doubt: one for another call changes nothing, unless the money moved', async () => {
+    for (const moved of [false, true]) {
+      const { c, values } = await atConfirmation(h);
+      const held = holdCall(h, '/test/transfer/validate');
+      const fieldId = Object.keys(values)[0]!;
+      const confirming = h.checkout(c.clientSecret, '/v1/checkout/validate', { values: moved ? values : { [fieldId]: '0000' } });
+      await held.arrived;
+      await holderGone(h, c.clientSecret);
+      // The doubt is now another call's (its lock's token is not this call's).
+      const rec = (await h.bff.parts.store.getCheckout(c.id))!;
+      assert.ok(rec.internal.lapsed, 'the doubt remembers the lock that lapsed');
+      assert.ok(await h.bff.parts.store.updateCheckout(c.id, rec.version, { internal: { ...rec.internal, lapsed: { ...rec.internal.lapsed!, token: 'lk_another' } } }));
+      held.release();
+      const answered = await confirming;
+      const after = (await (await h.merchant(`/v1/checkouts/${c.id}`)).json()) as Json;
+      if (moved) {
+        assert.equal(answered.status, 200);
+        assert.equal(after.state, 'succeeded', 'money moved wins, whoever’s doubt it was');
+      } else {
+        assert.equal(answered.status, 409);
+        assert.equal(after.state, 'unknown', 'another call’s doubt is not this answer’s to settle');
+        assert.deepEqual(
+          h.events.filter((e) => e.checkoutId === c.id).map((e) => e.state),
+          ['unknown'],
+        );
+      }
+    }
+  });
+
   it('a launch redeemed while a call is with the bank waits its turn (409 checkout_busy) and closes nothing', async () => {
     const { c, values } = await atConfirmation(h);
     const call = holdCall(h, '/test/transfer/validate');

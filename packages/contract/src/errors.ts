@@ -84,6 +84,7 @@ export const API_ERROR_CODES = [
   'frame_unavailable',
   'unavailable',
   'store_unavailable',
+  'not_sent',
   'internal',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
@@ -145,6 +146,11 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { status: number; meaning
   frame_unavailable: { status: 404, meaning: 'The isolated checkout is not installed beside the BFF: install @bank-checkout/elements there.' },
   unavailable: { status: 503, meaning: 'The BFF cannot serve this right now: try again shortly.' },
   store_unavailable: { status: 503, meaning: 'The store is not available right now; nothing was lost: try again after `Retry-After`.' },
+  not_sent: {
+    status: 503,
+    meaning:
+      'Nothing was sent to the bank: the call could no longer leave within its turn (the BFF was paused, or its store slow), so it was not sent and the checkout is as it was: try again after `Retry-After`.',
+  },
   internal: { status: 500, meaning: 'Something went wrong; the request changed nothing it could not finish.' },
 };
 

@@ -39,6 +39,23 @@ const OTHER_ANSWER_TRIES = 4;
 /** The result of an action: its outcome (the declaration says where it leads), and an error to answer with after writing. */
 export type Outcome = ActionOutcome & { answer?: ApiError };
 
+/**
+ * A call of an action that did not leave: the action's lease would not have covered it (the
+ * instance was paused, or its store slow), so nothing was sent and the lock is released; the
+ * payer is answered 503 `not_sent` and tries again. The actions let it through unchanged (it is
+ * no fault of the bank's).
+ */
+export class NotSent extends Error {
+  override readonly name = 'NotSent';
+}
+
+/**
+ * Sends one call of an action that may cost the payer an attempt or move money: only while the
+ * action's lease still covers the call's whole timeout, checked right before the call leaves
+ * (renewed first if it has run low); otherwise NotSent, and nothing leaves.
+ */
+export type Send = <T>(call: () => Promise<T>) => Promise<T>;
+
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function createActs(door: Door, sleep: (ms: number) => Promise<void> = realSleep) {
@@ -56,7 +73,10 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
   function hold(locked: CheckoutRecord, token: string) {
     let current = locked;
     let lost = false;
+    /** The lease ran out at least once (by this instance's clock): no call may leave under it any more. */
+    let lapsed = false;
     let stopped = false;
+    const until = () => (current.internal.busy?.token === token ? (current.internal.busy.until ?? 0) : 0);
     let chain: Promise<unknown> = Promise.resolve();
     const serial = <T>(work: () => Promise<T>): Promise<T> => {
       const run = chain.then(work);
@@ -66,6 +86,9 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
     const renew = async () => {
       const busy = current.internal.busy;
       if (stopped || lost || !busy) return;
+      // Renewed all the same (the answer of a call already sent is still to be written), but a
+      // lease that ran out is never again one a call may leave under (fence).
+      if (now() > until()) lapsed = true;
       try {
         // A renewal also answers a reader that found the lease overdue: the holder is alive.
         const { overdueSince: _, ...lock } = busy;
@@ -77,7 +100,11 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
           // Another write came between (a launch token, say): the lease is still ours if its token is.
           const fresh = await store.getCheckout(current.id);
           if (fresh?.internal.busy?.token === token) current = fresh;
-          else lost = true;
+          else {
+            // Taken over (time settled it, another instance holds it): never renewed again.
+            lost = true;
+            logger.log('warn', 'checkout.lease_lost', { checkoutId: locked.id, op: busy.op });
+          }
         }
       } catch (err) {
         // The store is away for a moment: the next renewal tries again.
@@ -94,6 +121,18 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
         current = r;
       },
       serial,
+      /**
+       * How long the lease still covers a call sent now: 0 once it ran out (even if renewed
+       * since), once it was lost, or once it no longer holds this lock.
+       */
+      /** Renews the lease now (one compare-and-set), after any write of the holder under way. */
+      renewNow: () => serial(renew),
+      timeLeft(): number {
+        if (lost || lapsed) return 0;
+        const left = until() - now();
+        if (left <= 0) lapsed = true;
+        return Math.max(0, left);
+      },
       async stop() {
         stopped = true;
         clearInterval(timer);
@@ -127,7 +166,7 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
   async function act<A extends CheckoutAction>(
     rec: CheckoutRecord,
     action: A,
-    run?: (locked: CheckoutRecord, i: InternalIn<AcceptingStates<A>>) => Promise<Outcome>,
+    run?: (locked: CheckoutRecord, i: InternalIn<AcceptingStates<A>>, send: Send) => Promise<Outcome>,
     mode = ACTIONS[action].needsMode,
   ): Promise<CheckoutRecord> {
     admit(rec, action, mode);
@@ -145,17 +184,28 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
       const lock: Lock = { op: action, since: now(), until: now() + leaseMs, holder, token };
       const locked = inMemoryOnly
         ? await store.getCheckout(rec.id).then((current) => (current?.version === rec.version ? rec : null))
-        : await store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: lock } });
+        : await takeLock(rec, lock);
       if (!locked) throw busyConflict();
-      lease = inMemoryOnly ? null : hold(locked, token);
+      const held = inMemoryOnly ? null : hold(locked, token);
+      lease = held;
+      const send: Send = async (call) => {
+        if (held && held.timeLeft() < config.provider.timeoutMs) await held.renewNow();
+        // Nothing awaited from here to the call: the lease is read as the call leaves.
+        if (held && held.timeLeft() < config.provider.timeoutMs) throw new NotSent(`${action}: the lease no longer covers the call`);
+        return call();
+      };
       let outcome: Outcome;
       let patch: CheckoutPatch;
       try {
         assertHolds(locked.id, locked.state, locked.internal);
-        outcome = await run(locked, locked.internal as InternalIn<AcceptingStates<A>>);
+        outcome = await run(locked, locked.internal as InternalIn<AcceptingStates<A>>, send);
         patch = resolveOutcome(locked.state, action, outcome, resolveContext(locked));
       } catch (err) {
         await release(locked, token, lease);
+        if (err instanceof NotSent) {
+          logger.log('warn', 'checkout.not_sent', { checkoutId: rec.id, op: action, reason: 'lease' });
+          throw errors.notSent(STORE_RETRY_AFTER_S);
+        }
         throw err;
       }
       const recording = record(rec, locked, {
@@ -208,18 +258,66 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
     }
   }
 
-  /** Gives the lock back after an action that wrote nothing (its own lock, if it still holds it). */
+  /**
+   * Writes the lock of an action on the version the request read (null: the checkout changed
+   * since). A store that does not confirm it within ANSWER_INLINE_MS sends nothing: the request is
+   * answered 503 now, and the lock, should the write have landed after all, is released as soon
+   * as the store can say so (never left to lapse into a doubt: no call left under it).
+   */
+  async function takeLock(rec: CheckoutRecord, lock: Lock): Promise<CheckoutRecord | null> {
+    const taking = store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: lock } });
+    let took: CheckoutRecord | null | typeof TIMED_OUT;
+    try {
+      took = await inTime(taking);
+    } catch (err) {
+      if (!isUnavailable(err)) throw err;
+      took = TIMED_OUT;
+    }
+    if (took !== TIMED_OUT) return took;
+    logger.log('warn', 'checkout.not_sent', { checkoutId: rec.id, op: lock.op, reason: 'lock_unconfirmed' });
+    void releaseLater(rec.id, lock.token!, taking);
+    throw errors.storeUnavailable(STORE_RETRY_AFTER_S);
+  }
+
+  /**
+   * Gives the lock back after an action that sent nothing (its own lock, if it still holds it):
+   * tried at once, and, while the store cannot take it, again with backoff in the background (the
+   * request is not held past ANSWER_INLINE_MS), so that a lock under which nothing left never
+   * lapses into a doubt.
+   */
   async function release(locked: CheckoutRecord, token: string, lease: Lease | null): Promise<void> {
     if (!lease) return;
     await lease.stop();
-    for (let i = 0; i < 3; i++) {
-      const cur = lease.current;
-      if (cur.internal.busy?.token !== token) return;
-      if (await store.updateCheckout(cur.id, cur.version, { internal: unlocked(cur.internal) }).catch(() => null)) return;
-      const fresh = await store.getCheckout(locked.id).catch(() => null);
-      if (!fresh) return;
-      lease.current = fresh;
-    }
+    await inTime(releaseLater(locked.id, token, Promise.resolve(), lease.current));
+  }
+
+  /** Removes the lock `token` from the checkout once `after` settled, until it is gone (tracked: shutdown waits for it). */
+  function releaseLater(id: string, token: string, after: Promise<unknown>, known?: CheckoutRecord): Promise<void> {
+    const work = (async () => {
+      await after.catch(() => undefined);
+      let cur = known;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          cur ??= (await store.getCheckout(id)) ?? undefined;
+          if (!cur || cur.internal.busy?.token !== token) return;
+          if (await store.updateCheckout(id, cur.version, { internal: unlocked(cur.internal) })) {
+            if (attempt > 1 || known === undefined) logger.log('info', 'checkout.lock_released', { checkoutId: id, op: cur.internal.busy.op });
+            return;
+          }
+        } catch (err) {
+          if (!isUnavailable(err)) {
+            logger.log('error', 'checkout.lock_not_released', { checkoutId: id, reason: err instanceof Error ? err.message : 'error' });
+            return;
+          }
+        }
+        cur = undefined;
+        const wait = Math.min(5_000, 100 * 2 ** Math.min(attempt - 1, 6));
+        await sleep(wait + Math.random() * wait * 0.25);
+      }
+    })();
+    writing.add(work);
+    void work.finally(() => writing.delete(work));
+    return work;
   }
 
   /** An action that calls no one: the declaration's own outcome, written with one compare-and-set. */

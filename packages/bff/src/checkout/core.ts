@@ -9,7 +9,7 @@ import { createDoor, type ServiceDeps } from './door.js';
 export type { ChangeOptions, Changed, ServiceDeps, WhenBusy } from './door.js';
 export type { CheckoutEvent } from '../events.js';
 export { LEASE_MARGIN_MS, UndeclaredChange } from './door.js';
-export { ANSWER_INLINE_MS, type Outcome } from './act.js';
+export { ANSWER_INLINE_MS, NotSent, type Outcome, type Send } from './act.js';
 
 export function createCore(deps: ServiceDeps) {
   const door = createDoor(deps);

@@ -105,7 +105,11 @@ export function createDoor(deps: ServiceDeps) {
     return busy && now() <= leaseEnd(busy) ? busy.op : null;
   }
 
-  /** What the merchant is told when a checkout reaches an outcome (or unknown); null otherwise. */
+  /**
+   * What the merchant is told when a checkout reaches an outcome or `unknown`, and when it leaves
+   * `unknown` whichever way (a late answer that moved no money reopens the step the payer can go
+   * on from: announced as the doubt was); null otherwise.
+   */
   function checkoutEvent(
     before: CheckoutRecord,
     state: CheckoutRecord['state'],
@@ -113,7 +117,7 @@ export function createDoor(deps: ServiceDeps) {
     internal: Internal,
     source: CheckoutEvent['source'],
   ): CheckoutEvent | null {
-    if (before.state === state || !(isFinal(state) || state === 'unknown')) return null;
+    if (before.state === state || !(isFinal(state) || state === 'unknown' || before.state === 'unknown')) return null;
     return {
       checkoutId: before.id,
       reference: before.reference,

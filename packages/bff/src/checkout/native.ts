@@ -9,7 +9,7 @@ import { isProviderErrorCode, type LoginBody } from '@bank-checkout/contract';
 import { ApiError, StaleStep, errors } from '../errors.js';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
-import type { Core, Outcome } from './core.js';
+import { NotSent, type Core, type Outcome, type Send } from './core.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
 import { bankTried } from './funnel.js';
 import { checkField, checkFields, loginCredentials } from './view.js';
@@ -29,6 +29,8 @@ function stripNulls<T extends object>(v: T): T {
  * garbage), answered with the fault's error after the checkout is written.
  */
 function failure(step: ErrorStep, err: unknown, data: Internal): Outcome {
+  // Nothing left: no outcome at the bank to report (the engine releases the lock).
+  if (err instanceof NotSent) throw err;
   // A code the product does not know says nothing it can act on: a fault, as a garbled answer is.
   if (err instanceof ProviderError && isProviderErrorCode(err.code)) return { outcome: 'refused', step, code: err.code, data };
   return { outcome: 'fault', step, timedOut: timedOut(err), data, answer: toApiError(err) };
@@ -66,19 +68,21 @@ export function nativeActions(core: Core) {
    * if the bank will not, the account list is where to try again. Whichever way, the wrong code
    * spent one attempt (`spent`: the engine counts it as any refusal).
    */
-  async function retryChallenge(rec: CheckoutRecord, i: InternalIn<'validate'>): Promise<Outcome> {
+  async function retryChallenge(rec: CheckoutRecord, i: InternalIn<'validate'>, send: Send): Promise<Outcome> {
     const spent = 'B103';
     const { validations, round, deadline, transactionId, ...session } = i;
     const started = now();
     try {
-      const res = await upstream.native.transferInit({
-        sessionId: i.sessionId,
-        accountIdOrigin: i.accountId,
+      const res = await send(() =>
+        upstream.native.transferInit({
+          sessionId: i.sessionId,
+          accountIdOrigin: i.accountId,
         amount: rec.amount,
         subject: rec.subject,
-        holderDestiny: rec.holderDestiny,
-        accountDestiny: rec.accountDestiny,
-      });
+          holderDestiny: rec.holderDestiny,
+          accountDestiny: rec.accountDestiny,
+        }),
+      );
       if (res.status === '200') return { outcome: 'paid', spent, data: scrubSession({ ...session, outcomeAt: now() }) };
       if (res.validations?.length) {
         const next: Internal = {
@@ -91,7 +95,7 @@ export function nativeActions(core: Core) {
         return { outcome: 'validation-required', spent, data: next };
       }
     } catch {
-      // The new transfer could not start: the payer chooses the account again.
+      // The new transfer could not start (or could not leave in time): the payer chooses the account again.
     }
     const { accountId, ...rest } = session;
     return { outcome: 'transfer-abandoned', spent, data: rest };
@@ -108,7 +112,7 @@ export function nativeActions(core: Core) {
 
   return {
     async login(rec: CheckoutRecord, body: LoginBody) {
-      return core.act(rec, 'login', async (_locked, i) => {
+      return core.act(rec, 'login', async (_locked, i, send) => {
         const bank = await findBank(body.bankId);
         if (!bank.active) throw new ApiError(422, 'bank_unavailable', 'This bank is in maintenance; choose another one.');
         const loginType = bank.logins.find((l) => l.loginId === body.loginId);
@@ -116,16 +120,18 @@ export function nativeActions(core: Core) {
         if (!loginType.active) throw new ApiError(422, 'login_unavailable', 'This login type is in maintenance; choose another one.');
         const issues = checkFields(loginType.fields, body.fields, 'fields');
         if (issues.length) throw errors.validation(issues);
-        const creds = loginCredentials(loginType.fields, body.fields);
-        if (!creds.userId || !creds.userSecret) throw errors.validation([{ path: 'fields', message: 'user and secret are required' }]);
+        const { userId, userSecret, userExtraField } = loginCredentials(loginType.fields, body.fields);
+        if (!userId || !userSecret) throw errors.validation([{ path: 'fields', message: 'user and secret are required' }]);
         const fresh: Internal = { ...merchantData(i), bank: { bankId: bank.bankId, label: bank.label } };
         try {
-          const res = await upstream.native.login({
-            bankId: bank.bankId,
-            userId: creds.userId,
-            userSecret: creds.userSecret,
-            ...(creds.userExtraField ? { userExtraField: creds.userExtraField } : {}),
-          });
+          const res = await send(() =>
+            upstream.native.login({
+              bankId: bank.bankId,
+              userId,
+              userSecret,
+              ...(userExtraField ? { userExtraField } : {}),
+            }),
+          );
           if (!res.sessionId) throw new UpstreamError('schema', 'login');
           if (res.status === '229') {
             if (!res.secondLoginField || !res.secondLoginType) throw new UpstreamError('schema', 'login');
@@ -141,12 +147,12 @@ export function nativeActions(core: Core) {
     },
 
     async secondLogin(rec: CheckoutRecord, value: string) {
-      return core.act(rec, 'second-login', async (_locked, i) => {
+      return core.act(rec, 'second-login', async (_locked, i, send) => {
         const s = i.secondLogin;
         const msg = checkField(s.field, value);
         if (msg) throw errors.validation([{ path: 'value', message: msg }]);
         try {
-          const res = await upstream.native.secondLogin({ sessionId: i.sessionId, secondLoginType: String(s.type), valueFromUser: value });
+          const res = await send(() => upstream.native.secondLogin({ sessionId: i.sessionId, secondLoginType: String(s.type), valueFromUser: value }));
           return await afterSession(rec, i, res.sessionId ?? i.sessionId, res.listContracts);
         } catch (err) {
           return failure('second-login', err, err instanceof ProviderError ? i : scrubSession(i));
@@ -163,18 +169,20 @@ export function nativeActions(core: Core) {
     },
 
     async transfer(rec: CheckoutRecord, accountId: string) {
-      return core.act(rec, 'transfer', async (_locked, i) => {
+      return core.act(rec, 'transfer', async (_locked, i, send) => {
         if (!i.accounts.some((a) => a.accountId === accountId)) throw errors.validation([{ path: 'accountId', message: 'is not one of the accounts offered' }]);
         const started = now();
         try {
-          const res = await upstream.native.transferInit({
-            sessionId: i.sessionId,
-            accountIdOrigin: accountId,
-            amount: rec.amount,
-            subject: rec.subject,
-            holderDestiny: rec.holderDestiny,
-            accountDestiny: rec.accountDestiny,
-          });
+          const res = await send(() =>
+            upstream.native.transferInit({
+              sessionId: i.sessionId,
+              accountIdOrigin: accountId,
+              amount: rec.amount,
+              subject: rec.subject,
+              holderDestiny: rec.holderDestiny,
+              accountDestiny: rec.accountDestiny,
+            }),
+          );
           const next: Internal = { ...i, accountId, ...(res.transactionId ? { transactionId: res.transactionId } : {}) };
           if (res.status === '200') return { outcome: 'paid', data: scrubSession({ ...next, outcomeAt: now() }) };
           if (!res.validations?.length) throw new UpstreamError('schema', 'transfer/init');
@@ -187,7 +195,7 @@ export function nativeActions(core: Core) {
     },
 
     async validate(rec: CheckoutRecord, values: Record<string, string>) {
-      return core.act(rec, 'validate', async (_locked, i) => {
+      return core.act(rec, 'validate', async (_locked, i, send) => {
         const validations = i.validations;
         // Answers to another round's codes (another window answered that one): a stale step.
         const keys = Object.keys(values);
@@ -199,16 +207,18 @@ export function nativeActions(core: Core) {
         const issues = checkFields(validations, filled, 'values', (f) => (f as { type?: number }).type === 6);
         if (issues.length) throw errors.validation(issues);
         try {
-          const res = await upstream.native.transferValidate({
-            sessionId: i.sessionId,
-            validations: validations.map((v) => ({ ...stripNulls(v), valueFromUser: filled[v.fieldId]! })),
-          });
+          const res = await send(() =>
+            upstream.native.transferValidate({
+              sessionId: i.sessionId,
+              validations: validations.map((v) => ({ ...stripNulls(v), valueFromUser: filled[v.fieldId]! })),
+            }),
+          );
           if (res.status === '200') return { outcome: 'paid', data: scrubSession({ ...i, outcomeAt: now() }) };
           const nextValidations = res.validations?.length ? res.validations : validations;
           const same = JSON.stringify(nextValidations.map((v) => v.fieldId)) === JSON.stringify(validations.map((v) => v.fieldId));
           return { outcome: 'validation-required', data: { ...i, validations: nextValidations, round: (i.round ?? 1) + (same ? 0 : 1) } };
         } catch (err) {
-          if (err instanceof ProviderError && err.code === 'B103' && rec.attemptsLeft > 1) return retryChallenge(rec, i);
+          if (err instanceof ProviderError && err.code === 'B103' && rec.attemptsLeft > 1) return retryChallenge(rec, i, send);
           return failure('validate', err, i);
         }
       });

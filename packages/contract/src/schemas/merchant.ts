@@ -320,12 +320,15 @@ const described = <S extends z.ZodType>(schema: S, description: string) => schem
 /** Where a change came from. */
 export const CHANGE_SOURCES = ['native', 'notification', 'return', 'merchant', 'time', 'reconciliation'] as const;
 
-/** `checkout.updated`: a checkout reached an outcome, or `unknown`; one event per ending. */
+/** `checkout.updated`: a checkout reached an outcome, or `unknown`, or left `unknown`; one event per ending. */
 export const checkoutUpdatedData = z.object({
   checkoutId: z.string(),
   reference: described(z.string(), 'Your reference for the order.'),
   amount: described(z.number().int(), 'In cents.'),
-  state: described(z.enum(CHECKOUT_STATES), 'Always an outcome (`succeeded`, `failed`, `expired`, `cancelled`), or `unknown` (ask the bank, then resolve it).'),
+  state: described(
+    z.enum(CHECKOUT_STATES),
+    'An outcome (`succeeded`, `failed`, `expired`, `cancelled`), or `unknown` (ask the bank, then resolve it). After `unknown` (`previousState`), the bank\'s late answer may also reopen a step the payer goes on from (`validate`, `select-account`): no money moved yet.',
+  ),
   previousState: z.enum(CHECKOUT_STATES),
   source: described(
     z.enum(CHANGE_SOURCES),
@@ -359,7 +362,11 @@ const eventOf = <T extends string, D extends z.ZodType>(type: T, data: D, descri
 
 /** Every event of the webhook, by its `type`. */
 export const webhookEventBody = z.discriminatedUnion('type', [
-  eventOf('checkout.updated', checkoutUpdatedData, 'A checkout reached an outcome (or `unknown`): one event per ending, your cancel included.'),
+  eventOf(
+    'checkout.updated',
+    checkoutUpdatedData,
+    'A checkout reached an outcome (or `unknown`), or left `unknown`: one event per ending, your cancel included, and one for every change out of `unknown`.',
+  ),
   eventOf(
     'notification.received',
     notificationEntry,

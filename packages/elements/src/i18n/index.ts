@@ -145,6 +145,7 @@ type GenericMessage =
   | 'secret_refused'
   | 'unavailable'
   | 'store_unavailable'
+  | 'not_sent'
   | 'origin_refused'
   | 'handoff_invalid'
   | 'handoff_expired'
