@@ -82,6 +82,7 @@ const OWN_PROCESS = [
   'test/drills/',
   'test/e2e/',
   'test/faults/failover',
+  'test/faults/boot',
   'test/faults/sockets',
   'test/security/kit',
   'test/security/fuzz',

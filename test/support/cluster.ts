@@ -172,8 +172,13 @@ export interface Instance {
   exited: { code: number | null; signal: NodeJS.Signals | null } | null;
 }
 
-/** A BFF process through its CLI, as a supervisor runs it. */
+/** A BFF process through its CLI, as a supervisor runs it, once it listens. */
 export async function bffProcess(name: string, env: Record<string, string>): Promise<Instance> {
+  return listening(spawnBff(name, env));
+}
+
+/** A BFF process through its CLI, started: its output and its exit are recorded as they come. */
+export function spawnBff(name: string, env: Record<string, string>): Instance {
   const child = spawn(process.execPath, cliArgs('packages/bff/src/cli.ts'), {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '--conditions=bank-checkout-source', ...env },
@@ -184,12 +189,17 @@ export async function bffProcess(name: string, env: Record<string, string>): Pro
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   child.on('exit', (code, signal) => (inst.exited = { code, signal }));
+  return inst;
+}
+
+/** `inst` once it says it listens (its URL set); throws with its output when it exits first. */
+export async function listening(inst: Instance, timeoutMs = 30_000): Promise<Instance> {
   const line = await until(
     () => inst.output.find((l) => l.startsWith('bff: listening on ')) ?? (inst.exited ? `exited:${inst.output.join('\n')}` : null),
-    `${name} to listen`,
-    30_000,
+    `${inst.name} to listen`,
+    timeoutMs,
   );
-  if (line.startsWith('exited:')) throw new Error(`${name} did not start: ${line}`);
+  if (line.startsWith('exited:')) throw new Error(`${inst.name} did not start: ${line}`);
   inst.url = /http:\/\/[^ ]+/.exec(line)![0];
   return inst;
 }

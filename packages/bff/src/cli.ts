@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `bank-checkout-bff` (`npm run bff` in the repository): the BFF as a Node server, configured
- * only by environment variables. A bad configuration, or a store that cannot open within
- * BOOT_STORE_MS, stops it with one line naming the variable. SIGINT and SIGTERM stop it cleanly:
+ * only by environment variables. A bad configuration stops it with one line naming the
+ * variable; a database that does not answer yet is waited for, one line a try, up to
+ * `DATABASE_BOOT_WAIT_SECONDS` (store/boot.ts). SIGINT and SIGTERM stop it cleanly:
  * no new connections, idle kept-alive ones closed, a request arriving on an open one answered
  * 503 with `Connection: close`, the requests under way (a call with the bank among them) finish
  * and their answers are written, for at most the grace (`PROVIDER_TIMEOUT_MS` + STOP_MARGIN_MS:
@@ -61,8 +62,6 @@ const fail = (message: string): never => {
 /** What went wrong, in the driver's words when it gave any (never a URL: drivers do not repeat it). */
 const reason = (err: unknown): string =>
   err instanceof Error ? (err.cause instanceof Error ? `${err.message} ${err.cause.message}` : err.message) : String(err);
-/** How long the store may take to open at boot before the BFF gives up. */
-const BOOT_STORE_MS = 8_000;
 /**
  * What the grace adds to the provider timeout: the answer's writes (a store slow to answer
  * included), and the request's own work before and after the call.
@@ -93,13 +92,15 @@ const [{ createBff }, { serveBff }] = await Promise.all([import('./app.js'), imp
 let app!: BffApp;
 try {
   app = createBff(config);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    app.ready,
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${BOOT_STORE_MS / 1000} s`)), BOOT_STORE_MS);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  const { openStoreAtBoot } = await import('./store/boot.js');
+  await openStoreAtBoot({
+    open: () => app.parts.store.init(),
+    deadlineMs: config.database.bootWaitMs,
+    onWait: (w) =>
+      console.error(
+        `bff: the store does not answer yet (${w.reason}); trying again in ${(w.nextInMs / 1000).toFixed(1)} s (${Math.ceil(w.leftMs / 1000)} s left of DATABASE_BOOT_WAIT_SECONDS)`,
+      ),
+  });
 } catch (err) {
   fail(`the store could not start (DATABASE_URL): ${reason(err)}`);
 }

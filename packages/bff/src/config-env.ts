@@ -7,7 +7,7 @@ import { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
 import ipaddr from 'ipaddr.js';
 import { isValidIban, normalizeIban } from '@bank-checkout/provider';
 import { DEV_ORIGINS, SANDBOX } from './going-live.js';
-import { BUSY_TIMEOUT_MS, DATABASE_DEFAULTS } from './store/limits.js';
+import { BOOT_WAIT_SECONDS, BUSY_TIMEOUT_MS, DATABASE_DEFAULTS } from './store/limits.js';
 
 /** A URL's or origin's port, when it names one, is one a client can reach: 1 to 65535. */
 const validPort = (v: string) => {
@@ -57,6 +57,7 @@ const DATABASE_ENV = {
   DATABASE_IDLE_TIMEOUT_MS: int(1_000, 3_600_000).default(DATABASE_DEFAULTS.idleTimeoutMs),
   DATABASE_KEEPALIVE_MS: int(1_000, 3_600_000).default(DATABASE_DEFAULTS.keepAliveMs),
   DATABASE_BUSY_TIMEOUT_MS: int(0, 60_000).default(BUSY_TIMEOUT_MS),
+  DATABASE_BOOT_WAIT_SECONDS: int(0, 3_600).default(BOOT_WAIT_SECONDS),
 };
 
 export const envSchema = z.object({

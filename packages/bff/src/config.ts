@@ -66,6 +66,8 @@ export interface DatabaseLimits {
   idleTimeoutMs: number;
   keepAliveMs: number;
   busyTimeoutMs: number;
+  /** How long boot keeps trying a database that does not answer (DATABASE_BOOT_WAIT_SECONDS). */
+  bootWaitMs: number;
 }
 
 /** How long the store keeps each kind of row (RETENTION_*). */
@@ -168,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS,
       keepAliveMs: e.DATABASE_KEEPALIVE_MS,
       busyTimeoutMs: e.DATABASE_BUSY_TIMEOUT_MS,
+      bootWaitMs: e.DATABASE_BOOT_WAIT_SECONDS * 1000,
     },
   };
 }

@@ -24,6 +24,12 @@ export const DATABASE_DEFAULTS = {
 export const ANSWER_MARGIN_MS = 500;
 
 /**
+ * How long boot keeps trying a database that does not answer (down, starting, failing over,
+ * busy with other instances starting) before the BFF gives up (`DATABASE_BOOT_WAIT_SECONDS`).
+ */
+export const BOOT_WAIT_SECONDS = 60;
+
+/**
  * How long a write waits for another process's lock (`bank-checkout-bff prune`, a backup) before
  * the store counts as unavailable: within it, a request still answers 503 in time.
  */
