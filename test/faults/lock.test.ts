@@ -69,14 +69,17 @@ describe('checkout lock during a long action', () => {
       internal: { ...rec.internal, busy: { op: 'validate', since: h.clock.now, until: h.clock.now + leaseMs, holder: 'bff_gone' } },
     });
     assert.ok(locked);
-    // Until the lease lapses, the lock holds.
+    // Until the lease lapses, the lock holds (its holder may renew it: no end is promised).
     h.clock.advance(leaseMs);
-    assert.equal((await viewOf(h, c.clientSecret)).state, 'validate');
+    const held = await viewOf(h, c.clientSecret);
+    assert.deepEqual({ state: held.state, inFlight: held.inFlight, until: held.inFlightUntil }, { state: 'validate', inFlight: 'validate', until: undefined });
     assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/validate', { values: {} })).status, 409);
     // Lapsed: its holder may be alive and kept from the store; it is given one more lease.
     h.clock.advance(1);
     const overdue = await viewOf(h, c.clientSecret);
     assert.deepEqual({ state: overdue.state, inFlight: overdue.inFlight }, { state: 'validate', inFlight: 'validate' });
+    // Its holder went quiet: the payer is told when the wait ends at the latest.
+    assert.equal(overdue.inFlightUntil, new Date(h.clock.now + leaseMs).toISOString());
     h.clock.advance(leaseMs + 1);
     const v = await viewOf(h, c.clientSecret);
     assert.equal(v.state, 'unknown');

@@ -14,7 +14,7 @@ import { authGuard, createRateLimiter } from './guards.js';
 import { untrustedProxyWarning } from './proxy.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
-import { STORE_RETRY_AFTER_S, isUnavailable } from './store/failure.js';
+import { STORE_RETRY_AFTER_S, isUnavailable, unavailableCause } from './store/failure.js';
 import { createUpstream } from './upstream.js';
 import { createCheckoutService, type CheckoutEvent } from './checkout/service.js';
 import { createNotificationReceiver, type NotificationEvent } from './notifications.js';
@@ -230,7 +230,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     if (isUnavailable(err)) {
       // The database did not answer (a dropped connection, a failover, a full disk): nothing
       // is lost, the request may be sent again; the provider retries its notifications.
-      logger.log('warn', 'store.unavailable', { path: c.req.path, reason: err instanceof Error ? err.message : 'error' });
+      // Which bound it hit (a pool with no free connection, a connection not opened, a statement or
+      // a lock past its time, a commit in doubt, the network, the server): the operator's first question.
+      logger.log('warn', 'store.unavailable', { path: c.req.path, cause: unavailableCause(err), reason: err instanceof Error ? err.message : 'error' });
       return errorResponse(c, errors.storeUnavailable(STORE_RETRY_AFTER_S));
     }
     const known = err instanceof HTTPException ? fromHttpException(err) : null;

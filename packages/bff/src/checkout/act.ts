@@ -9,7 +9,7 @@
 import type { CheckoutAction, CheckoutMode } from '@bank-checkout/contract';
 import { StaleStep, errors, type ApiError } from '../errors.js';
 import type { CheckoutPatch, CheckoutRecord } from '../store/types.js';
-import { STORE_RETRY_AFTER_S, isUnavailable } from '../store/failure.js';
+import { STORE_RETRY_AFTER_S, isUnavailable, unavailableCause } from '../store/failure.js';
 import { unlocked, type Lock } from './internal.js';
 import {
   ACTIONS,
@@ -266,15 +266,20 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
    */
   async function takeLock(rec: CheckoutRecord, lock: Lock): Promise<CheckoutRecord | null> {
     const taking = store.updateCheckout(rec.id, rec.version, { internal: { ...rec.internal, busy: lock } });
-    let took: CheckoutRecord | null | typeof TIMED_OUT;
+    let took: CheckoutRecord | null | typeof TIMED_OUT | Error;
     try {
       took = await inTime(taking);
     } catch (err) {
       if (!isUnavailable(err)) throw err;
-      took = TIMED_OUT;
+      took = err instanceof Error ? err : new Error(String(err));
     }
-    if (took !== TIMED_OUT) return took;
-    logger.log('warn', 'checkout.not_sent', { checkoutId: rec.id, op: lock.op, reason: 'lock_unconfirmed' });
+    if (took !== TIMED_OUT && !(took instanceof Error)) return took;
+    logger.log('warn', 'checkout.not_sent', {
+      checkoutId: rec.id,
+      op: lock.op,
+      reason: 'lock_unconfirmed',
+      cause: took === TIMED_OUT ? 'slow' : unavailableCause(took),
+    });
     void releaseLater(rec.id, lock.token!, taking);
     throw errors.storeUnavailable(STORE_RETRY_AFTER_S);
   }

@@ -65,7 +65,11 @@ export function createCheckoutService(deps: ServiceDeps) {
     if (bank && !core.upstream.cachedNativeBank(bank.bankId)) await core.upstream.nativeBanks().catch(() => undefined);
     const v = toView(rec, { sandbox: config.sandbox, payeeName: config.merchant.name, now: now(), bankInfo: core.upstream.cachedNativeBank, ...periodic });
     const inFlight = core.inFlight(rec);
-    return inFlight && (CHECKOUT_ACTIONS as readonly string[]).includes(inFlight) ? { ...v, inFlight: inFlight as CheckoutAction } : v;
+    if (!inFlight || !(CHECKOUT_ACTIONS as readonly string[]).includes(inFlight)) return v;
+    // Its holder went quiet: the payer is told when the wait ends at the latest.
+    const busy = rec.internal.busy;
+    const quiet = busy?.overdueSince !== undefined && busy.until !== undefined;
+    return { ...v, inFlight: inFlight as CheckoutAction, ...(quiet ? { inFlightUntil: new Date(busy.until!).toISOString() } : {}) };
   }
 
   const { create, referenceFree } = creationActions(core, launches);

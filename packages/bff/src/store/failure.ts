@@ -88,6 +88,33 @@ export function isUnavailable(err: unknown): boolean {
   return PG_MESSAGES.test(err.message);
 }
 
+/**
+ * Which bound or fault made the store unavailable, for the log line of a 503 and its figures:
+ * `pool` (no free connection of the pool in time), `connect` (a new connection not opened in
+ * time), `statement` (a statement or its answer past its time), `lock` (a lock waited for past
+ * its time), `commit` (a commit whose outcome the connection took with it), `busy` (SQLite:
+ * another process held the file), `network` (a connection refused, reset or cut), `server` (the
+ * server shutting down, starting, out of connections or memory), `disk` (full, gone or failing).
+ */
+export type UnavailableCause = 'pool' | 'connect' | 'statement' | 'lock' | 'commit' | 'busy' | 'network' | 'server' | 'disk' | 'other';
+
+export function unavailableCause(err: unknown): UnavailableCause {
+  if (err instanceof CommitInDoubt) return 'commit';
+  const e = rootOf(err);
+  if (!(e instanceof Error)) return 'other';
+  const code = String((e as { code?: unknown }).code ?? '');
+  const message = e.message;
+  if (/timeout exceeded when trying to connect/i.test(message)) return 'pool';
+  if (/connection timeout/i.test(message)) return 'connect';
+  if (code === '57014' || /Query read timeout/i.test(message)) return 'statement';
+  if (code === '55P03') return 'lock';
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return 'busy';
+  if (/^SQLITE_(IOERR|FULL|CANTOPEN|READONLY)/.test(code) || ['ENOSPC', 'EIO', 'EROFS'].includes(code)) return 'disk';
+  if (/^(57P0[1-3]|53300|53100|58)/.test(code) || /the database system is/i.test(message)) return 'server';
+  if (NETWORK_CODES.has(code) || /^08/.test(code) || /connection terminated|Connection ended|terminating connection|not queryable/i.test(message)) return 'network';
+  return 'other';
+}
+
 /** `err` as a StoreUnavailable when it is one in substance; otherwise `err` itself. */
 export function asUnavailable(err: unknown): unknown {
   if (err instanceof StoreUnavailable || !isUnavailable(err)) return err;
@@ -103,27 +130,41 @@ export interface RetryOptions {
   baseMs?: number;
   /** Whether a failure may be tried again (default: the store was unavailable). */
   retryable?: (err: unknown) => boolean;
+  /**
+   * No try starts later than this after the first (default RETRY_WITHIN_MS): a request meets its
+   * answer, 503 included, within about two seconds however its connections are being cut.
+   */
+  withinMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }
+
+/** How long after its first try a store operation may still start another. */
+export const RETRY_WITHIN_MS = 500;
 
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
- * Runs `work` until it succeeds or fails in a way that cannot be retried, at most `tries` times,
- * waiting a growing, jittered delay between tries (several instances that lost their connections
- * together do not come back together).
+ * Runs `work` until it succeeds or fails in a way that cannot be retried, at most `tries` times
+ * and only while `withinMs` of the first try have not passed, waiting a growing, jittered delay
+ * between tries (several instances that lost their connections together do not come back
+ * together).
  */
 export async function retrying<T>(work: (attempt: number) => Promise<T>, opts: RetryOptions = {}): Promise<T> {
   const tries = opts.tries ?? 3;
   const base = opts.baseMs ?? 50;
   const retryable = opts.retryable ?? isUnavailable;
+  const now = opts.now ?? (() => performance.now());
+  const started = now();
   for (let attempt = 1; ; attempt++) {
     try {
       return await work(attempt);
     } catch (err) {
       if (attempt >= tries || !retryable(err)) throw err;
       const delay = base * 2 ** (attempt - 1);
-      await (opts.sleep ?? wait)(delay + Math.random() * delay * 0.5);
+      const jittered = delay + Math.random() * delay * 0.5;
+      if (now() - started + jittered > (opts.withinMs ?? RETRY_WITHIN_MS)) throw err;
+      await (opts.sleep ?? wait)(jittered);
     }
   }
 }

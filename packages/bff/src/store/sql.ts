@@ -15,7 +15,7 @@ import { migrationPlan } from './migrations.js';
 import { StaleWrite, type Row, type SqlDriver, type SqlValue, type Statement } from './driver.js';
 import { checkoutCache } from './cache.js';
 import { sweepMethods } from './sweep.js';
-import { CommitInDoubt, retrying } from './failure.js';
+import { CommitInDoubt, isStalled, isUnavailable, retrying } from './failure.js';
 import {
   CHECKOUT_COLUMNS,
   NOTIFICATION_COLUMNS,
@@ -102,7 +102,12 @@ export function createSqlStore(driver: SqlDriver, opts: SqlStoreOptions = {}): S
    */
   const decide = async (next: CheckoutRecord, expectedVersion: number): Promise<'written' | 'not-written' | 'stale'> => {
     cache.forget(next.id);
-    const row = await retrying(() => driver.first('SELECT * FROM checkouts WHERE id = ?', [next.id]), { tries: 5, baseMs: 100 });
+    // A read that stalls is not asked again (it would only wait as long again): the request answers 503.
+    const row = await retrying(() => driver.first('SELECT * FROM checkouts WHERE id = ?', [next.id]), {
+      tries: 5,
+      baseMs: 100,
+      retryable: (err) => isUnavailable(err) && !isStalled(err),
+    });
     const stored = row ? checkoutFromRow(row) : null;
     if (stored?.version === next.version && isDeepStrictEqual(asStored(stored), asStored(next))) return 'written';
     return stored?.version === expectedVersion ? 'not-written' : 'stale';

@@ -223,6 +223,13 @@ export const checkoutView = z.object({
    * bank" for a transfer or a confirmation) and reads the checkout again.
    */
   inFlight: z.enum(CHECKOUT_ACTIONS).optional(),
+  /**
+   * With `inFlight`, once the instance that holds the call has stopped answering for it (its
+   * lease ran out without a renewal): when the wait ends at the latest. The step opens again
+   * then (a confirmation's outcome becomes `unknown`, to be reconciled); the payer is told so
+   * rather than left to wait with no word.
+   */
+  inFlightUntil: z.string().optional(),
   error: z
     .object({
       /** A provider code (B100…) or a BFF code (expired, deadline, …). */
