@@ -86,7 +86,7 @@ describe('checkout lock during a long action', () => {
     assert.equal((await sandboxCalls(h))['POST /test/transfer/validate'], undefined);
   });
 
-  it('a lock left by a process that stopped mid-transfer is open again once its lease lapses: no doubt (a transfer’s start moves no money), the payer pays', async () => {
+  it('a lock left by a process that stopped mid-transfer is open again once its lease and the one more lapse: no doubt (a transfer’s start moves no money), the payer pays', async () => {
     const c = await h.createCheckout();
     const at = await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
     const accountId = at.step.state === 'select-account' ? payingAccount('aurora', at.step.accounts) : '';
@@ -99,6 +99,10 @@ describe('checkout lock during a long action', () => {
       }),
     );
     assert.equal((await h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId })).status, 409, 'the lease still holds');
+    // Its holder may be alive with the bank's challenge in its hands: one more lease to come back.
+    h.clock.advance(leaseMs + 1);
+    const overdue = await viewOf(h, c.clientSecret);
+    assert.deepEqual({ state: overdue.state, inFlight: overdue.inFlight }, { state: 'select-account', inFlight: 'transfer' });
     h.clock.advance(leaseMs + 1);
     const open = await viewOf(h, c.clientSecret);
     assert.deepEqual({ state: open.state, inFlight: open.inFlight }, { state: 'select-account', inFlight: undefined });

@@ -46,15 +46,18 @@ describe('bank-checkout-bff (CLI)', () => {
     assert.match(lines[0]!, /^bff: the store could not start \(DATABASE_URL\)/);
   });
 
-  it('refuses a PostgreSQL nobody answers at (a port that accepts and never speaks) with one line naming DATABASE_URL', async () => {
+  it('waits for a PostgreSQL nobody answers at (a port that accepts and never speaks), a line a try, then gives up with one line naming DATABASE_URL', async () => {
     // A listener that takes connections and says nothing: the client waits for its greeting.
     const silent = createServer(() => {}).listen(0, '127.0.0.1');
     await new Promise((r) => silent.once('listening', r));
     const port = (silent.address() as { port: number }).port;
     try {
-      const r = await runCli({ DATABASE_URL: `postgres://u:secret-password@127.0.0.1:${port}/db` });
+      const r = await runCli({ DATABASE_URL: `postgres://u:secret-password@127.0.0.1:${port}/db`, DATABASE_BOOT_WAIT_SECONDS: '2' });
       assert.equal(r.status, 1);
-      assert.match(r.stderr.trim(), /^bff: the store could not start \(DATABASE_URL\)[^\n]*$/);
+      const lines = r.stderr.trim().split('\n');
+      assert.match(lines.at(-1)!, /^bff: the store could not start \(DATABASE_URL\): no answer within 2 s/);
+      assert.ok(lines.length >= 2, 'it waited before giving up');
+      for (const l of lines.slice(0, -1)) assert.match(l, /^bff: the store does not answer yet \(.*\); trying again in [\d.]+ s \(\d+ s left of DATABASE_BOOT_WAIT_SECONDS\)$/);
       assert.doesNotMatch(r.stderr, /secret-password/);
     } finally {
       silent.close();

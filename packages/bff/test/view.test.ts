@@ -72,12 +72,14 @@ describe('checkout state machine (pure)', () => {
     const again = { ...crashed, internal: overdue?.internal } as unknown as CheckoutRecord;
     assert.equal(timePatch(again, 201, 100), null, "still its holder's until the second lease ends");
     assert.equal(timePatch(again, 202, 100)?.state, 'unknown');
-    // A call that moves no money (a sign-in, a transfer's start): its lock is released, the step stays.
-    for (const op of ['login', 'transfer']) {
-      const p = timePatch({ ...crashed, internal: { busy: { op, since: 0 } } } as unknown as CheckoutRecord, 101, 100);
-      assert.equal(p?.state, undefined, op);
-      assert.equal((p?.internal as Record<string, unknown>).busy, undefined, op);
-    }
+    // A call that moves no money: its lock is released, the step stays (a transfer's start after
+    // the one more lease its holder is given: its answer is the challenge the bank sent).
+    const login = timePatch({ ...crashed, internal: { busy: { op: 'login', since: 0 } } } as unknown as CheckoutRecord, 101, 100);
+    assert.deepEqual({ state: login?.state, busy: (login?.internal as Record<string, unknown>).busy }, { state: undefined, busy: undefined });
+    const transfer = timePatch({ ...crashed, internal: { busy: { op: 'transfer', since: 0 } } } as unknown as CheckoutRecord, 101, 100);
+    assert.equal((transfer?.internal as { busy?: { overdueSince?: number } }).busy?.overdueSince, 101);
+    const released = timePatch({ ...crashed, internal: transfer?.internal } as unknown as CheckoutRecord, 202, 100);
+    assert.deepEqual({ state: released?.state, busy: (released?.internal as Record<string, unknown>).busy }, { state: undefined, busy: undefined });
   });
 
   it('masks the account a receipt shows: the IBAN’s country and last four digits, nothing more', () => {

@@ -33,7 +33,7 @@ import type { Door } from './door.js';
  */
 export const ANSWER_INLINE_MS = 1_500;
 
-/** How often the answer of a call that moved no money is tried again before it is given up with the store (the payer repeats the step). */
+/** How often the answer of any other call is tried again before it is given up with the store (the payer repeats the step). */
 const OTHER_ANSWER_TRIES = 4;
 
 /** The result of an action: its outcome (the declaration says where it leads), and an error to answer with after writing. */
@@ -60,7 +60,9 @@ const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function createActs(door: Door, sleep: (ms: number) => Promise<void> = realSleep) {
   const { config, store, logger, now, leaseMs, holder, inMemory, commit, change, inFlight, reread, busyConflict, assertHolds } = door;
-  const memoryLock = (action: CheckoutAction) => store.engine === 'sqlite' && !TIME_RULES.lapsedLock.unknownFor.includes(action);
+  /** A call whose answer is kept until the store takes it (a transfer's start, a validation): its lock is on disk. */
+  const keepsAnswer = (action: CheckoutAction) => TIME_RULES.lapsedLock.keptFor.includes(action);
+  const memoryLock = (action: CheckoutAction) => store.engine === 'sqlite' && !keepsAnswer(action);
   /** Answers of the bank still being written after the store failed (shutdown waits for them). */
   const writing = new Set<Promise<unknown>>();
 
@@ -214,7 +216,7 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
         outcome,
         patch,
         lease,
-        moneyCall: !inMemoryOnly && TIME_RULES.lapsedLock.unknownFor.includes(action),
+        keep: !inMemoryOnly && keepsAnswer(action),
       });
       const written = await inTime(recording);
       if (written === TIMED_OUT) {
@@ -348,8 +350,8 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
     outcome: Outcome;
     patch: CheckoutPatch;
     lease: Lease | null;
-    /** A transfer or a validation: its answer may say that money moved. */
-    moneyCall: boolean;
+    /** A transfer's start or a validation: its answer (the challenge the bank sent, the money moved) is kept until written. */
+    keep: boolean;
   }
 
   /**
@@ -376,7 +378,7 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
         }
         return await late(fresh, locked, a);
       } catch (err) {
-        if (!isUnavailable(err) || (!a.moneyCall && attempt >= OTHER_ANSWER_TRIES)) throw err;
+        if (!isUnavailable(err) || (!a.keep && attempt >= OTHER_ANSWER_TRIES)) throw err;
         const wait = Math.min(5_000, 100 * 2 ** Math.min(attempt - 1, 6));
         await sleep(wait + Math.random() * wait * 0.25);
       }

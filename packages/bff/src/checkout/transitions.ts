@@ -225,12 +225,16 @@ export function deadlineFrom(state: CheckoutState, startedAt: number): number {
 }
 
 /**
- * A lock older than any call could take is released; if it held one of these calls (the one that
- * may move money), the checkout becomes `unknown`, once its holder has had one more lease to
- * come back. Any other lock that lapsed is simply released: its call moved no money, and the
- * payer repeats the step.
+ * A lock older than any call could take is released. The holder of a call whose answer is kept
+ * until written (`keptFor`: a transfer's start, whose answer is the challenge the bank has just
+ * sent the payer, and a validation) may be alive and only kept from the store: it is given one
+ * more lease to come back first. If the lock held the call that may move money (`unknownFor`:
+ * a validation), the checkout then becomes `unknown`; any other is simply released (its call
+ * moved no money: the payer repeats the step).
  */
-export const TIME_RULES = { lapsedLock: { unknownFor: ['validate'] as readonly string[] } };
+export const TIME_RULES = {
+  lapsedLock: { keptFor: ['transfer', 'validate'] as readonly string[], unknownFor: ['validate'] as readonly string[] },
+};
 
 /**
  * What time alone does to a checkout now (each state's `time`); null: nothing. A lapsed lock
@@ -241,14 +245,15 @@ export function timePatch(rec: CheckoutRecord, now: number, leaseMs: number, lin
   // A lock is a lease until `until` (renewed by its holder); a lock without one lasts `leaseMs`.
   if (i.busy && now > (i.busy.until ?? i.busy.since + leaseMs)) {
     const internal = unlocked(i);
-    const moneyCall = TIME_RULES.lapsedLock.unknownFor.includes(i.busy.op);
-    // A money call's holder may be alive and only kept from the store (an outage longer than
-    // the lease, the answer in its hands): it gets one more lease to renew or write before the
-    // call is taken for lost. Its renewal, or its answer, wins over this write by compare-and-set.
-    if (moneyCall && i.busy.overdueSince === undefined) return { internal: { ...i, busy: { ...i.busy, until: now + leaseMs, overdueSince: now } } };
+    const { keptFor, unknownFor } = TIME_RULES.lapsedLock;
+    // The holder of a kept answer may be alive and only kept from the store (an outage longer
+    // than the lease, the answer in its hands): it gets one more lease to renew or write before
+    // the call is taken for lost. Its renewal, or its answer, wins over this write by compare-and-set.
+    if (keptFor.includes(i.busy.op) && i.busy.overdueSince === undefined)
+      return { internal: { ...i, busy: { ...i.busy, until: now + leaseMs, overdueSince: now } } };
     // The lock that lapsed is remembered: should its holder still come back with the bank's
     // answer, the answer is written after all (the `late-answer` change).
-    if (moneyCall)
+    if (unknownFor.includes(i.busy.op))
       return {
         state: 'unknown',
         internal: { ...internal, lapsed: { ...i.busy, at: now }, doubt: { op: i.busy.op, at: now, why: 'lease' } },
