@@ -25,6 +25,7 @@ import { CHANGES, STATES, targetsOf } from '../src/checkout/transitions.js';
 import { createPostgresStore, createStore, type Store } from '../src/store/index.js';
 import { createHarness, type Harness } from './harness.js';
 import { walk } from './flow.js';
+import { frameKeys } from './frame-proof.js';
 import { slowStore } from './slow-store.js';
 import { dropSchemas, freshSchema, withPostgres } from './store-fixtures.js';
 
@@ -186,6 +187,32 @@ function suite(engine: string, open: () => { store: () => Store; teardown: () =>
           const paidAt = answers.findIndex((a) => a.status === '200');
           assert.ok(paidAt < 0 || paidAt === answers.length - 1, `a call with the bank after the money moved: ${where}`);
           assert.deepEqual(w.undeclared, [], where);
+        }),
+        { numRuns: RUNS, ...replay },
+      );
+    });
+
+    it(`one launch token redeemed by two browsers at once, ${RUNS} runs: one frame key, the other browser refused, the winner's key opens the checkout`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.scheduler(), async (s) => {
+          const created = (await (
+            await h.merchant('/v1/checkouts', { body: { amount: 990, subject: 'Two browsers', reference: `TWO-${Math.random()}` } })
+          ).json()) as {
+            launchToken: string;
+          };
+          const [a, b] = await Promise.all([frameKeys(), frameKeys()]);
+          const answers: Response[] = [];
+          await w.interleave(s, [
+            async () => answers.push(await h.redeem(created.launchToken, a)),
+            async () => answers.push(await h.redeem(created.launchToken, b)),
+          ]);
+          const statuses = answers.map((r) => r.status).sort();
+          assert.deepEqual(statuses, [200, 409], `one browser redeems, the other is refused: ${statuses.join(', ')}`);
+          const won = answers.find((r) => r.status === 200)!;
+          const { key } = (await won.json()) as { key: string };
+          assert.equal((await h.checkout(key, '/v1/checkout')).status, 200, "the winner's key opens the checkout");
+          const refused = (await answers.find((r) => r.status === 409)!.json()) as { error: { code: string } };
+          assert.equal(refused.error.code, 'launch_used');
         }),
         { numRuns: RUNS, ...replay },
       );

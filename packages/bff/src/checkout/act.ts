@@ -318,7 +318,8 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
           }
         }
         cur = undefined;
-        const wait = Math.min(5_000, 100 * 2 ** Math.min(attempt - 1, 6));
+        // Soon after the store is back: the lock must go before its lease and the one more lapse.
+        const wait = Math.min(1_000, 100 * 2 ** Math.min(attempt - 1, 6));
         await sleep(wait + Math.random() * wait * 0.25);
       }
     })();

@@ -155,13 +155,19 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
         ...(dropped.length ? { replacedKeyHashes: [...(before.replacedKeyHashes ?? []), ...dropped].slice(-USED_KEPT) } : {}),
       };
     };
+    /** Another redemption of this token won meanwhile (two browsers at once): the checkout as it found it. */
+    let usedMeanwhile: CheckoutRecord | null = null;
     const spent = (r: CheckoutRecord) => {
+      if (r.launch?.usedHashes.some((h) => sameHash(h, hash))) {
+        usedMeanwhile = r;
+        throw invalid();
+      }
       if (!sameHash(r.launch?.tokenHash ?? null, hash)) throw invalid();
       return r.launch!;
     };
-    const { record } = resumed
-      ? await core.change(found, 'launch', (r) => ({ launch: redeemed(spent(r), true) }), 'native', { whenBusy: 'allow' })
-      : await core.change(
+    const redeeming = resumed
+      ? core.change(found, 'launch', (r) => ({ launch: redeemed(spent(r), true) }), 'native', { whenBusy: 'allow' })
+      : core.change(
           found,
           'relaunch',
           (r) => {
@@ -171,6 +177,11 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
           },
           'native',
         );
+    const { record } = await redeeming.catch((err: unknown) => {
+      // Refused as any token presented again after its redemption is: counted, and told to the merchant.
+      if (usedMeanwhile) return refuseUsed(usedMeanwhile);
+      throw err;
+    });
     logger.log('info', 'checkout.launched', { checkoutId: record.id, resumed });
     return { record, key, resumed };
   }
