@@ -36,6 +36,8 @@ export interface StackOptions {
    * hold (every order at the simulator) asks for its own.
    */
   own?: boolean;
+  /** For a stack of its own: settings of the servers beside the defaults (`PROVIDER_TIMEOUT_MS`, say). */
+  env?: Record<string, string>;
 }
 
 /** How far a stack's servers' clock runs ahead of the real one, and which file's stack moved it. */
@@ -53,7 +55,7 @@ let shared: { stack: Promise<Stack>; holders: number } | null = null;
  * shared stack, once the last file holding it has closed it).
  */
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  if (opts.own) return newStack();
+  if (opts.own) return newStack(opts.env);
   const held = (shared ??= { stack: newStack(), holders: 0 });
   held.holders++;
   const base = await held.stack;
@@ -73,9 +75,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   return stack;
 }
 
-async function newStack(): Promise<Stack> {
+async function newStack(env?: Record<string, string>): Promise<Stack> {
   const clock: Clock = { ahead: 0, movedBy: null };
-  const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-', { now: () => Date.now() + clock.ahead });
+  const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-', { now: () => Date.now() + clock.ahead, ...(env ? { env } : {}) });
   clocks.set(browser, clock);
   const stack: Stack = { ...started, browser, moveClock: (ms) => moveClock(stack, ms), now: () => Date.now() + clock.ahead, close };
   return stack;

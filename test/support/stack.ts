@@ -42,13 +42,13 @@ export function testBrowser(): Promise<Browser> {
  */
 export async function startServersAndBrowser(
   prefix: string,
-  opts: Pick<StartOptions, 'now'> & { browser?: () => Promise<Browser> } = {},
+  opts: Pick<StartOptions, 'now' | 'env'> & { browser?: () => Promise<Browser> } = {},
 ): Promise<{ started: Started; browser: Browser; close: () => Promise<void> }> {
-  const { browser: openBrowser = testBrowser, ...startOpts } = opts;
+  const { browser: openBrowser = testBrowser, env, ...startOpts } = opts;
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   const [started, browser] = await Promise.allSettled([
-    startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' }, ...startOpts }),
+    startAll({ ports: { demo: 0, bff: 0, sandbox: 0 }, dataDir, env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000', ...env }, ...startOpts }),
     openBrowser(),
   ]);
   if (started.status === 'fulfilled' && browser.status === 'fulfilled') {
