@@ -1,14 +1,15 @@
 /**
  * Writes the BFF README's state tables from the checkout's declaration
  * (packages/bff/src/checkout/declaration.ts): what each state accepts, what time does to it and
- * the data it holds; and where each action may lead. A test keeps the README current.
+ * the data it holds; where each action may lead; what else changes a checkout; and, state by
+ * state, every transition that leaves it. A test keeps the README current.
  *   npx tsx scripts/state-table.ts          rewrites the tables in packages/bff/README.md
  *   npx tsx scripts/state-table.ts --check  fails when they are not current
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CHECKOUT_ACTIONS, CHECKOUT_STATES } from '@bank-checkout/contract';
-import { ACTIONS, CHANGES, FROM_ENDING, RESOLVE, STATES, type Change } from '../packages/bff/src/checkout/transitions.js';
+import { ACTIONS, CHANGES, FROM_ENDING, RESOLVE, STATES, targetsOf, type Change } from '../packages/bff/src/checkout/transitions.js';
 
 export const README = fileURLToPath(new URL('../packages/bff/README.md', import.meta.url));
 
@@ -45,9 +46,24 @@ function changeRows(): string[] {
   });
 }
 
+/** Which transitions leave each state, in one row: by the payer's actions, then by every other change. */
+function fromRows(): string[] {
+  return CHECKOUT_STATES.map((s) => {
+    const d = STATES[s];
+    const others = (to: readonly string[]) => to.filter((t) => t !== s);
+    const byAction = CHECKOUT_ACTIONS.filter((a) => d.on[a]).map((a) => {
+      const to = others(targetsOf(d.on[a]!));
+      return `${code(a)} → ${to.length ? list(to) : 'stays'}`;
+    });
+    const byChange = CHANGES.filter((c) => others(d.by[c] ?? []).length).map((c) => `${c} → ${list(others(d.by[c]!))}`);
+    return `| ${code(s)} | ${byAction.join('; ') || '-'} | ${byChange.join('; ') || '-'} |`;
+  });
+}
+
 /** The tables, each with its markers, as they stand in the README. */
-export function stateTables(): { states: string; actions: string; changes: string } {
+export function stateTables(): { states: string; actions: string; changes: string; from: string } {
   return {
+    from: ['| From | By the payer | By anything else |', '|---|---|---|', ...fromRows()].join('\n'),
     states: ['| State | Actions | Time | Holds |', '|---|---|---|---|', ...stateRows()].join('\n'),
     actions: ['| Action | Leads to |', '|---|---|', ...CHECKOUT_ACTIONS.map((a) => `| ${code(a)} | ${list(ACTIONS[a].to)} |`)].join('\n'),
     changes: ['| Change | By | From → to |', '|---|---|---|', ...changeRows()].join('\n'),

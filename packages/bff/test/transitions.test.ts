@@ -19,7 +19,7 @@ import {
   linkOutcome,
   resolveOutcome,
   stateAfterError,
-  ERROR_TARGETS,
+  STEP_RULES,
   missingData,
 } from '../src/checkout/transitions.js';
 import { createCore } from '../src/checkout/core.js';
@@ -59,7 +59,11 @@ describe('the transition table', () => {
           `${action} from ${s}`,
         );
     }
-    for (const step of Object.keys(ERROR_TARGETS) as (keyof typeof ERROR_TARGETS)[]) assert.ok(CHECKOUT_STATES.includes(stateAfterError(step, 'E300')));
+    for (const step of Object.keys(STEP_RULES) as (keyof typeof STEP_RULES)[]) assert.ok(CHECKOUT_STATES.includes(stateAfterError(step, 'E300')));
+    // A step's rule is the same wherever an action meets it (the account list after a sign-in, a second sign-in or a contract).
+    for (const s of CHECKOUT_STATES)
+      for (const [action, decl] of Object.entries(STATES[s].on))
+        for (const [step, rule] of Object.entries(decl.steps ?? {})) assert.equal(rule, STEP_RULES[step as keyof typeof STEP_RULES], `${action} in ${s}: ${step}`);
     assert.deepEqual([...RESOLVE.from], ['unknown']);
   });
 

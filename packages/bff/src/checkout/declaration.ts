@@ -15,7 +15,7 @@ import { VALIDATION_WINDOW_MS } from '@bank-checkout/provider';
 import type { BffErrorCode, CheckoutAction, CheckoutMode, CheckoutState } from '@bank-checkout/contract';
 import type { CheckoutRecord } from '../store/types.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
-import { viewError, type ActionOutcome, type ErrorStep, type SuccessOutcome } from './outcomes.js';
+import { viewError, type ActionOutcome, type ErrorStep, type StepRule, type SuccessOutcome } from './outcomes.js';
 
 /* ---------- the declaration ---------- */
 
@@ -23,8 +23,8 @@ import { viewError, type ActionOutcome, type ErrorStep, type SuccessOutcome } fr
 export interface ActionDecl {
   /** Where each success leads. */
   on: Readonly<Partial<Record<SuccessOutcome, CheckoutState>>>;
-  /** The steps whose provider refusals and faults the action may meet (ERROR_TARGETS, FAULT_TARGETS). */
-  steps?: readonly ErrorStep[];
+  /** The calls the action makes, by step: where each one's refusals and faults lead. */
+  steps?: Readonly<Partial<Record<ErrorStep, StepRule>>>;
   /** A mode the merchant must have allowed for this checkout. */
   needsMode?: CheckoutMode;
   /** Offered only when the merchant allowed more than one mode. */
@@ -68,9 +68,54 @@ export interface StateDecl {
   by: Readonly<Partial<Record<Change, readonly CheckoutState[]>>>;
 }
 
+/*
+ * The provider's calls, step by step: where their refusals and their faults lead (the provider
+ * does not say; these are the product's choices, docs/provider.md lists the codes). A call whose
+ * outcome is not known is never sent again, and doubt is said only where money may have moved:
+ * money moves only on a validation (every bank asks for at least one), so only a validation
+ * that meets a fault makes the checkout `unknown`.
+ */
+
+/** The sign-in: a bank that cannot be used now back to the bank list; a fault back to the same bank's sign-in (a timeout may have counted as an attempt at the bank: the message says so). */
+const SIGN_IN: StepRule = {
+  // The bank cannot be used now (maintenance, action needed at the bank, the user may not pay).
+  onError: { codes: { B104: 'select-bank', B105: 'select-bank', B108: 'select-bank' }, otherwise: 'login' },
+  onFault: { timeout: 'login', other: 'login', message: 'error.loginNoAnswer' },
+};
+/** The second sign-in: any refusal or fault back to the sign-in (the bank closes the login). */
+const SECOND_SIGN_IN: StepRule = {
+  onError: { codes: {}, otherwise: 'login' },
+  onFault: { timeout: 'login', other: 'login', message: 'error.loginNoAnswer' },
+};
+/** The account list (read-only, tried again by itself): what it cannot give, back to the bank list. */
+const ACCOUNTS: StepRule = { onError: { codes: {}, otherwise: 'select-bank' }, onFault: { timeout: 'select-bank', other: 'select-bank' } };
+/** A transfer's start: another account may work; a fault moved no money: back to the accounts. */
+const TRANSFER: StepRule = {
+  onError: { codes: { B101: 'select-account', B106: 'select-account', B107: 'select-account', E302: 'select-account' }, otherwise: 'failed' },
+  onFault: { timeout: 'select-account', other: 'select-account', message: 'error.transferNoAnswer' },
+};
+/**
+ * A validation, the call that can move money. A wrong code with attempts left: the bank ends that
+ * transaction but keeps the session, so the same transfer starts again at once (`again`) and the
+ * payer gets a fresh challenge (or, if the bank will not, the account list). Any fault: `unknown`.
+ */
+const VALIDATE: StepRule = {
+  onError: { codes: { B103: 'validate' }, otherwise: 'failed', again: ['B103'] },
+  onFault: { timeout: 'unknown', other: 'unknown' },
+};
+
+/** Each step's rule, wherever an action meets it. */
+export const STEP_RULES: Readonly<Record<ErrorStep, StepRule>> = {
+  login: SIGN_IN,
+  'second-login': SECOND_SIGN_IN,
+  accounts: ACCOUNTS,
+  transfer: TRANSFER,
+  validate: VALIDATE,
+};
+
 const login: ActionDecl = {
   on: { 'second-login-required': 'second-login', 'contracts-listed': 'select-contract', 'accounts-listed': 'select-account' },
-  steps: ['login', 'accounts'],
+  steps: { login: SIGN_IN, accounts: ACCOUNTS },
   needsMode: 'native',
 };
 const cancel: ActionDecl = {
@@ -130,7 +175,7 @@ const DECLARED = {
   login: { on: { login, cancel, mode, redirect, back }, time: expires, holds: [], keepsOnError: bankOnly, by: openBy(['expired']) },
   'second-login': {
     on: {
-      'second-login': { on: { 'contracts-listed': 'select-contract', 'accounts-listed': 'select-account' }, steps: ['second-login', 'accounts'] },
+      'second-login': { on: { 'contracts-listed': 'select-contract', 'accounts-listed': 'select-account' }, steps: { 'second-login': SECOND_SIGN_IN, accounts: ACCOUNTS } },
       cancel,
       back: signOut,
     },
@@ -139,14 +184,14 @@ const DECLARED = {
     by: openBy(['expired'], session),
   },
   'select-contract': {
-    on: { contract: { on: { 'accounts-listed': 'select-account' }, steps: ['accounts'] }, cancel, back: signOut },
+    on: { contract: { on: { 'accounts-listed': 'select-account' }, steps: { accounts: ACCOUNTS } }, cancel, back: signOut },
     time: expires,
     holds: ['sessionId', 'contracts'],
     by: openBy(['expired'], session),
   },
   'select-account': {
     on: {
-      transfer: { on: { 'validation-required': 'validate', paid: 'succeeded' }, steps: ['transfer'] },
+      transfer: { on: { 'validation-required': 'validate', paid: 'succeeded' }, steps: { transfer: TRANSFER } },
       cancel,
       back: backFromAccounts,
     },
@@ -156,7 +201,7 @@ const DECLARED = {
   },
   validate: {
     on: {
-      validate: { on: { 'validation-required': 'validate', paid: 'succeeded', 'transfer-abandoned': 'select-account' }, steps: ['validate'] },
+      validate: { on: { 'validation-required': 'validate', paid: 'succeeded', 'transfer-abandoned': 'select-account' }, steps: { validate: VALIDATE } },
       cancel,
     },
     // The bank session outlives the validation window: a new transfer from the account list.

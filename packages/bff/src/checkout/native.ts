@@ -5,7 +5,7 @@
  * refusal at a step, a fault); where each outcome leads is the declaration's (declaration.ts).
  */
 import { ProviderError, UpstreamError, type BankType } from '@bank-checkout/provider';
-import { isProviderErrorCode, type LoginBody } from '@bank-checkout/contract';
+import { isProviderErrorCode, type LoginBody, type ProviderErrorCode } from '@bank-checkout/contract';
 import { ApiError, StaleStep, errors } from '../errors.js';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
@@ -13,7 +13,7 @@ import { NotSent, type Core, type Outcome, type Send } from './core.js';
 import { merchantData, scrubSession, type Internal } from './internal.js';
 import { bankTried } from './funnel.js';
 import { checkField, checkFields, loginCredentials } from './view.js';
-import { deadlineFrom, faultCode as faultCodeOf, type ErrorStep, type InternalIn } from './transitions.js';
+import { deadlineFrom, faultCode as faultCodeOf, startsAgain, type ErrorStep, type InternalIn } from './transitions.js';
 
 const timedOut = (err: unknown) => err instanceof UpstreamError && err.kind === 'timeout';
 
@@ -68,8 +68,7 @@ export function nativeActions(core: Core) {
    * if the bank will not, the account list is where to try again. Whichever way, the wrong code
    * spent one attempt (`spent`: the engine counts it as any refusal).
    */
-  async function retryChallenge(rec: CheckoutRecord, i: InternalIn<'validate'>, send: Send): Promise<Outcome> {
-    const spent = 'B103';
+  async function retryChallenge(rec: CheckoutRecord, i: InternalIn<'validate'>, send: Send, spent: ProviderErrorCode): Promise<Outcome> {
     const { validations, round, deadline, transactionId, ...session } = i;
     const started = now();
     try {
@@ -218,7 +217,9 @@ export function nativeActions(core: Core) {
           const same = JSON.stringify(nextValidations.map((v) => v.fieldId)) === JSON.stringify(validations.map((v) => v.fieldId));
           return { outcome: 'validation-required', data: { ...i, validations: nextValidations, round: (i.round ?? 1) + (same ? 0 : 1) } };
         } catch (err) {
-          if (err instanceof ProviderError && err.code === 'B103' && rec.attemptsLeft > 1) return retryChallenge(rec, i, send);
+          // A refusal the declaration answers with the step started again (a wrong code: a fresh challenge), attempts left.
+          if (err instanceof ProviderError && isProviderErrorCode(err.code) && startsAgain(rec.state, 'validate', 'validate', err.code) && rec.attemptsLeft > 1)
+            return retryChallenge(rec, i, send, err.code);
           return failure('validate', err, i);
         }
       });

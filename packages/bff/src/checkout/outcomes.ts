@@ -1,8 +1,8 @@
 /**
  * What an action reports, naming no state (a success, the provider's refusal at a step, a
- * fault), and the product's choices of where the provider's errors lead: the codes of each step,
- * the faults, the attempts they spend, a bank session that ended. The declaration
- * (declaration.ts) says where successes lead, state by state.
+ * fault), the shape of a step's rule, and the product's choices that hold whatever the step:
+ * the attempts refusals spend, a bank session that ended. The declaration (declaration.ts) says
+ * where each action's successes, refusals and faults lead, state by state.
  */
 import type { BffErrorCode, CheckoutState, ProviderErrorCode, ViewError, ViewErrorCode, ViewMessageKey } from '@bank-checkout/contract';
 import type { CheckoutPatch } from '../store/types.js';
@@ -63,29 +63,18 @@ export type ActionOutcome =
   | { outcome: 'fault'; step: ErrorStep; timedOut: boolean; data: Internal }
   | { outcome: 'unchanged'; data: Internal };
 
-/* ---------- where errors lead ---------- */
+/* ---------- where errors lead: the shape of a step's rule ---------- */
 
-/** Where a provider error code at a step leads: the codes listed go where they say, any other code to `otherwise`. */
+/**
+ * Where the provider's refusal at a step leads: the codes listed go where they say, any other
+ * code to `otherwise`; the codes in `again` are answered at once by the step started again (a
+ * fresh challenge) while the payer has attempts left, and the engine counts the one spent.
+ */
 export interface Refusals {
   codes: Readonly<Partial<Record<ProviderErrorCode, CheckoutState>>>;
   otherwise: CheckoutState;
+  again?: readonly ProviderErrorCode[];
 }
-
-/**
- * Where a provider error code at each step leaves the checkout (the provider does not say;
- * these are the product's choices, docs/provider.md lists the codes).
- */
-export const ERROR_TARGETS: Readonly<Record<ErrorStep, Refusals>> = {
-  // The bank cannot be used now (maintenance, action needed at the bank, the user may not pay).
-  login: { codes: { B104: 'select-bank', B105: 'select-bank', B108: 'select-bank' }, otherwise: 'login' },
-  'second-login': { codes: {}, otherwise: 'login' },
-  accounts: { codes: {}, otherwise: 'select-bank' },
-  // Another account may work.
-  transfer: { codes: { B101: 'select-account', B106: 'select-account', B107: 'select-account', E302: 'select-account' }, otherwise: 'failed' },
-  // A wrong code with attempts left: a fresh challenge for the same transfer, the bank session
-  // still open (the native action, not the declaration, restarts the transfer).
-  validate: { codes: { B103: 'validate' }, otherwise: 'failed' },
-};
 
 /** Where an upstream fault at a step leads, and what the payer is told there. */
 export interface FaultRule {
@@ -96,21 +85,14 @@ export interface FaultRule {
 }
 
 /**
- * Where an upstream fault (timeout, 5xx, garbage) at each step leaves the checkout. A call whose
- * outcome is not known is never sent again, and doubt is said only where money may have moved:
- * money moves only on a validation (every bank asks for at least one), so only a validation
- * that meets a fault makes the checkout `unknown`. A sign-in or second sign-in that fails goes
- * back to the same bank's sign-in (a timeout may have counted as one of the payer's attempts at
- * the bank: the message says so); a failed account list back to the bank list; a transfer init
- * that fails back to the account list (no money moved: the payer chooses again).
+ * One step of an action that calls the provider (in the manner of XState's `invoke`): where its
+ * refusals lead (`onError`) and where its faults lead (`onFault`). The rules themselves are the
+ * declaration's (declaration.ts), beside the actions that meet them.
  */
-export const FAULT_TARGETS: Readonly<Record<ErrorStep, FaultRule>> = {
-  login: { timeout: 'login', other: 'login', message: 'error.loginNoAnswer' },
-  'second-login': { timeout: 'login', other: 'login', message: 'error.loginNoAnswer' },
-  accounts: { timeout: 'select-bank', other: 'select-bank' },
-  transfer: { timeout: 'select-account', other: 'select-account', message: 'error.transferNoAnswer' },
-  validate: { timeout: 'unknown', other: 'unknown' },
-};
+export interface StepRule {
+  onError: Refusals;
+  onFault: FaultRule;
+}
 
 /** Codes that use up one of the payer's attempts: wrong credentials, wrong validation code. */
 export const ATTEMPT_CODES: readonly ProviderErrorCode[] = ['B100', 'B103'];

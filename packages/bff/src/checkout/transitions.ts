@@ -17,18 +17,8 @@ import {
 } from '@bank-checkout/contract';
 import type { CheckoutPatch, CheckoutRecord } from '../store/types.js';
 import { scrubSession, unlocked } from './internal.js';
-import {
-  ATTEMPTS_SPENT,
-  ATTEMPT_CODES,
-  ERROR_TARGETS,
-  FAULT_TARGETS,
-  SESSION_END,
-  faultCode,
-  viewError,
-  type ActionOutcome,
-  type ErrorStep,
-} from './outcomes.js';
-import { FROM_ENDING, STATES, missingData, type ActionDecl } from './declaration.js';
+import { ATTEMPTS_SPENT, ATTEMPT_CODES, SESSION_END, faultCode, viewError, type ActionOutcome, type ErrorStep, type StepRule } from './outcomes.js';
+import { FROM_ENDING, STATES, STEP_RULES, missingData, type ActionDecl } from './declaration.js';
 
 export * from './outcomes.js';
 export * from './declaration.js';
@@ -38,12 +28,11 @@ export * from './declaration.js';
 /** Every state an action accepted in `state` may lead to, by its successes, the provider's answers and faults. */
 export function targetsOf(decl: ActionDecl): CheckoutState[] {
   const out = new Set<CheckoutState>(Object.values(decl.on));
-  for (const step of decl.steps ?? []) {
-    const r = ERROR_TARGETS[step];
-    for (const s of [...Object.values(r.codes), r.otherwise] as CheckoutState[]) out.add(s);
+  for (const [step, rule] of Object.entries(decl.steps ?? {}) as [ErrorStep, StepRule][]) {
+    for (const s of [...Object.values(rule.onError.codes), rule.onError.otherwise] as CheckoutState[]) out.add(s);
     out.add(ATTEMPTS_SPENT);
     if (SESSION_END.steps.includes(step)) out.add(SESSION_END.to);
-    out.add(FAULT_TARGETS[step].timeout).add(FAULT_TARGETS[step].other);
+    out.add(rule.onFault.timeout).add(rule.onFault.other);
   }
   return [...out];
 }
@@ -102,10 +91,18 @@ export function actionsFor(rec: Pick<CheckoutRecord, 'state' | 'modes'> & Partia
   return CHECKOUT_ACTIONS.filter((a) => allows(a, rec.state, rec.modes, open));
 }
 
-/** Where a provider error at each step leaves the checkout. */
-export function stateAfterError(step: ErrorStep, code: ProviderErrorCode): CheckoutState {
-  const rule = ERROR_TARGETS[step];
-  return rule.codes[code] ?? rule.otherwise;
+/** Where a provider error at a step leaves the checkout (the step's rule, or the rule of `step` wherever it is met). */
+export function stateAfterError(step: ErrorStep | StepRule, code: ProviderErrorCode): CheckoutState {
+  const { onError } = typeof step === 'string' ? STEP_RULES[step] : step;
+  return onError.codes[code] ?? onError.otherwise;
+}
+
+/**
+ * Whether a refusal at `step` of `action` in `from` is answered at once by the step started again
+ * (a fresh challenge), as the declaration says (`again`); the action still needs attempts left.
+ */
+export function startsAgain(from: CheckoutState, action: CheckoutAction, step: ErrorStep, code: ProviderErrorCode): boolean {
+  return STATES[from].on[action]?.steps?.[step]?.onError.again?.includes(code) ?? false;
 }
 
 export function costsAttempt(code: ProviderErrorCode): boolean {
@@ -115,11 +112,6 @@ export function costsAttempt(code: ProviderErrorCode): boolean {
 /** Whether a provider error at `step` means the bank's session ended (last used at `usedAt`, quiet since for `quietMs` or more). */
 export function sessionEnded(step: ErrorStep, code: ProviderErrorCode, usedAt: number | undefined, now: number, quietMs: number): boolean {
   return code === SESSION_END.code && SESSION_END.steps.includes(step) && usedAt !== undefined && now - usedAt >= quietMs;
-}
-
-/** Whether a fault at `step` leaves the call's outcome unknown. */
-export function unknownAfterFault(step: ErrorStep, timedOut: boolean): boolean {
-  return FAULT_TARGETS[step][timedOut ? 'timeout' : 'other'] === 'unknown';
 }
 
 /** What the engine needs to resolve an outcome besides the declaration. */
@@ -158,8 +150,8 @@ export function resolveOutcome(from: CheckoutState, action: CheckoutAction, outc
       patch = refusal(decl, from, action, outcome, ctx);
       break;
     case 'fault': {
-      if (!decl.steps?.includes(outcome.step)) throw new UndeclaredTransition(from, action, `fault at ${outcome.step}`);
-      const rule = FAULT_TARGETS[outcome.step];
+      const rule = decl.steps?.[outcome.step]?.onFault;
+      if (!rule) throw new UndeclaredTransition(from, action, `fault at ${outcome.step}`);
       const state = rule[outcome.timedOut ? 'timeout' : 'other'];
       const doubt = { op: action, at: ctx.now, why: outcome.timedOut ? ('timeout' as const) : ('fault' as const) };
       const code = faultCode(outcome.timedOut);
@@ -177,7 +169,7 @@ export function resolveOutcome(from: CheckoutState, action: CheckoutAction, outc
       // A refusal came first and was answered at once (a wrong code, then a fresh challenge):
       // it is counted as any refusal is, and the view says why.
       if (outcome.spent !== undefined) {
-        if (!decl.steps?.length) throw new UndeclaredTransition(from, action, `${outcome.outcome} after ${outcome.spent}`);
+        if (!decl.steps) throw new UndeclaredTransition(from, action, `${outcome.outcome} after ${outcome.spent}`);
         patch.attemptsLeft = costsAttempt(outcome.spent) ? Math.max(0, ctx.attemptsLeft - 1) : ctx.attemptsLeft;
         patch.error = viewError(outcome.spent);
       }
@@ -197,11 +189,12 @@ function refusal(
   ctx: ResolveContext,
 ): CheckoutPatch {
   const { step, code, data } = outcome;
-  if (!decl.steps?.includes(step)) throw new UndeclaredTransition(from, action, `refusal at ${step}`);
+  const rule = decl.steps?.[step];
+  if (!rule) throw new UndeclaredTransition(from, action, `refusal at ${step}`);
   const spends = costsAttempt(code);
   const attemptsLeft = spends ? Math.max(0, ctx.attemptsLeft - 1) : ctx.attemptsLeft;
   const ended = sessionEnded(step, code, data.sessionAt, ctx.now, ctx.sessionQuietMs);
-  let state = ended ? SESSION_END.to : stateAfterError(step, code);
+  let state = ended ? SESSION_END.to : stateAfterError(rule, code);
   let shown: ViewErrorCode = code;
   if (attemptsLeft === 0 && spends && state !== ATTEMPTS_SPENT) {
     state = ATTEMPTS_SPENT;
