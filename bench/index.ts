@@ -20,7 +20,7 @@ import { measureRender, type RenderFigures } from './lib/render.js';
 import { BUNDLE_BUDGET_GZIP, HOST_BUDGET_GZIP, KIT_BUDGET_GZIP, kb, measureMerchantKit, measureSizes } from './lib/size.js';
 import { measurePublished } from './lib/published.js';
 import { startServers, type MemorySample } from './lib/spawn.js';
-import { RELAY_BUDGET, RELAY_ROUNDS, RELAY_WARMUP_SECONDS, measureRelay, relayHeadline, relayMet, type RelayFigures } from './lib/relay.js';
+import { JOURNAL_GOAL, RELAY_BUDGET, RELAY_ROUNDS, RELAY_WARMUP_SECONDS, measureRelay, relayHeadline, relayMet, type RelayFigures } from './lib/relay.js';
 import { bytesPerPayment } from './lib/storage.js';
 import type { BanksResponse, CheckoutView } from '@bank-checkout/contract';
 
@@ -202,7 +202,16 @@ if (relay) relayRows(relay.best, relay.runs);
 
 function relayRows(r: RelayFigures, runs: number): void {
   const rate = (l: RelayFigures['direct']) => l.payments / l.seconds;
-  const { ratio, cpu, clean } = relayHeadline(r);
+  const { ratio, cpu, clean, journal } = relayHeadline(r);
+  if (journal && r.journal) {
+    // The floor of the BFF's guarantees: a relay that writes one durable row per call (goals, not budgets).
+    row('relay: payments/s through the BFF / through the journaling relay', `${(journal.ratio * 100).toFixed(1)}%`, `goal ${JOURNAL_GOAL.ratio * 100}%`);
+    row(
+      'relay: CPU per payment, BFF / journaling relay',
+      `${journal.cpu.toFixed(2)}× (${ms(r.bff.cpuPerPayment.relay ?? NaN)} / ${ms(r.journal.cpuPerPayment.relay ?? NaN)})`,
+      `goal ${JOURNAL_GOAL.cpu}×`,
+    );
+  }
   row(
     'relay: payments/s through the BFF / through a bare relay',
     `${(ratio * 100).toFixed(1)}%${runsNote(runs)}`,

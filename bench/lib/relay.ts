@@ -16,6 +16,12 @@
  * the same relay as a Hono app on @hono/node-server (`BENCH_ROLE=hono-relay`), the BFF's stack:
  * it splits the BFF's distance to the bare relay into what the framework adds and what the BFF
  * itself does.
+ *
+ * The floor of the BFF's guarantees (DESIGN: one door, answers that survive the store, leases,
+ * never traded for throughput) is the **journaling relay** (`BENCH_ROLE=journal-relay`): the Hono
+ * relay writing, for each call it passes on, one row in one transaction to the same store engine
+ * as the BFF's, with the BFF's durability (the BFF's own driver). No relay that cannot forget an
+ * answer does less; the BFF is measured against it first.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +52,8 @@ export interface RelayFigures {
   bare: Leg;
   /** The direct payments through the same relay on Hono and @hono/node-server, when asked for. */
   hono: Leg | null;
+  /** The direct payments through the journaling relay (one durable row per call): the floor of the BFF's guarantees. */
+  journal: Leg | null;
   bff: Leg;
   /** What the BFF's SQLite store holds after every leg through it (warm-up included). */
   storage: StorageFigures | null;
@@ -61,12 +69,26 @@ export interface RelayFigures {
  */
 export const RELAY_BUDGET = { ratioFloor: 0.12, ratioGoal: 0.6, cpuCeiling: 16, cpuGoal: 3 };
 
-/** The headline figures of a run (see RELAY_BUDGET); `clean` when no leg had an error. */
-export function relayHeadline(r: RelayFigures): { ratio: number; cpu: number; clean: boolean } {
+/** The goals against the journaling relay, the floor of the BFF's guarantees: 60% of its rate, 2.5× its CPU per payment at most. */
+export const JOURNAL_GOAL = { ratio: 0.6, cpu: 2.5 };
+
+/** The BFF's rate ÷ a leg's, and its CPU per payment ÷ that leg's. */
+export function against(r: RelayFigures, leg: Leg): { ratio: number; cpu: number } {
   return {
-    ratio: r.bff.payments / r.bff.seconds / (r.bare.payments / r.bare.seconds),
-    cpu: (r.bff.cpuPerPayment.relay ?? NaN) / (r.bare.cpuPerPayment.relay ?? NaN),
-    clean: r.direct.errors === 0 && r.bare.errors === 0 && r.bff.errors === 0,
+    ratio: r.bff.payments / r.bff.seconds / (leg.payments / leg.seconds),
+    cpu: (r.bff.cpuPerPayment.relay ?? NaN) / (leg.cpuPerPayment.relay ?? NaN),
+  };
+}
+
+/**
+ * The headline figures of a run (see RELAY_BUDGET): against the bare relay, and against the
+ * journaling relay when it ran (`journal`); `clean` when no leg had an error.
+ */
+export function relayHeadline(r: RelayFigures): { ratio: number; cpu: number; clean: boolean; journal: { ratio: number; cpu: number } | null } {
+  return {
+    ...against(r, r.bare),
+    journal: r.journal ? against(r, r.journal) : null,
+    clean: r.direct.errors === 0 && r.bare.errors === 0 && r.bff.errors === 0 && (r.journal?.errors ?? 0) === 0,
   };
 }
 
@@ -229,6 +251,8 @@ export interface RelayOptions {
   profileFile?: string;
   /** Also measure the relay on Hono and @hono/node-server (the framework's share). */
   hono?: boolean;
+  /** Measure the journaling relay (default true): the floor of the BFF's guarantees. */
+  journal?: boolean;
   /**
    * Turns each path's `seconds` is split into (default RELAY_ROUNDS): the bare relay, the Hono
    * relay and the BFF take turns, in the reverse order every other round, so that a slow or a
@@ -246,12 +270,14 @@ export async function measureRelay({
   warmupSeconds = RELAY_WARMUP_SECONDS,
   profileFile,
   hono = false,
+  journal = true,
   rounds = RELAY_ROUNDS,
 }: RelayOptions): Promise<RelayFigures> {
   const sandbox = await startServers({ BENCH_ROLE: 'sandbox', LOG_LEVEL: 'warn' });
   let bff: Servers | null = null;
   let bare: Servers | null = null;
   let honoRelay: Servers | null = null;
+  let journalRelay: Servers | null = null;
   // The BFF's store in a file of its own, read for its size once the BFF has stopped.
   const dbFile = process.env.DATABASE_URL ? null : join(mkdtempSync(join(tmpdir(), 'bench-relay-')), 'bff.db');
   let figures: Omit<RelayFigures, 'storage'>;
@@ -260,12 +286,20 @@ export async function measureRelay({
     bare = await startServers({ BENCH_ROLE: 'relay', SANDBOX_URL: sandbox.sandboxUrl });
     const relayUrl = bare.relayUrl!;
     if (hono) honoRelay = await startServers({ BENCH_ROLE: 'hono-relay', SANDBOX_URL: sandbox.sandboxUrl });
+    // The journal on the BFF's engine: PostgreSQL when the BFF is given one, else a SQLite file of its own.
+    if (journal)
+      journalRelay = await startServers({
+        BENCH_ROLE: 'journal-relay',
+        SANDBOX_URL: sandbox.sandboxUrl,
+        ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+      });
     // A warm-up of each path (JIT, connection pools, the bank list cache), not counted: long
     // enough for the BFF, whose code is much larger than a relay's, to reach its steady state
     // (after one second it still ran at about half its speed; after six, at its steady rate).
     await runDirect(sandbox.sandboxUrl, { seconds: warmupSeconds, payers });
     await runDirect(relayUrl, { seconds: warmupSeconds, payers });
     if (honoRelay) await runDirect(honoRelay.relayUrl!, { seconds: warmupSeconds, payers });
+    if (journalRelay) await runDirect(journalRelay.relayUrl!, { seconds: warmupSeconds, payers });
     await runLoad(bff, { seconds: warmupSeconds, payers });
     const direct = newTally(false);
     await turn({ sandbox, relay: null }, direct, (times) => runDirect(sandbox.sandboxUrl, { seconds, payers, times }));
@@ -278,10 +312,11 @@ export async function measureRelay({
         const f: LoadFigures = await runLoad(server, { seconds: each, payers, times });
         return { ...f, payments: f.succeeded };
       });
-    const tallies = { bare: newTally(true), hono: honoRelay ? newTally(true) : null, bff: newTally(true) };
+    const tallies = { bare: newTally(true), hono: honoRelay ? newTally(true) : null, journal: journalRelay ? newTally(true) : null, bff: newTally(true) };
     const turns = [
       via(bare, relayUrl, tallies.bare),
       ...(honoRelay && tallies.hono ? [via(honoRelay, honoRelay.relayUrl!, tallies.hono)] : []),
+      ...(journalRelay && tallies.journal ? [via(journalRelay, journalRelay.relayUrl!, tallies.journal)] : []),
       throughBff(bff, tallies.bff),
     ];
     if (profileFile) await bff.profile();
@@ -292,11 +327,13 @@ export async function measureRelay({
       direct: legOf(direct),
       bare: legOf(tallies.bare),
       hono: tallies.hono && legOf(tallies.hono),
+      journal: tallies.journal && legOf(tallies.journal),
       bff: legOf(tallies.bff),
     };
   } finally {
     bare?.stop();
     honoRelay?.stop();
+    journalRelay?.stop();
     bff?.stop();
     sandbox.stop();
   }

@@ -10,7 +10,11 @@
  * `SANDBOX_URL` as it came and the answer sent back, nothing checked or stored; the least any
  * relay written with Node's HTTP modules can do per call, for the relay benchmark's ceiling;
  * `BENCH_ROLE=hono-relay` the same relay as a Hono app on @hono/node-server (the BFF's stack),
- * for what the framework alone adds.
+ * for what the framework alone adds; `BENCH_ROLE=journal-relay` that Hono relay writing, for each
+ * call it passes on, one row in one transaction to the BFF's own store engine with the BFF's
+ * durability (the SQLite file at `DATABASE_URL`, a temporary one by default, or the PostgreSQL
+ * database it names): the least a relay that cannot forget must do, the floor of the BFF's
+ * guarantees.
  *
  * Started with an IPC channel (bench/lib/spawn.ts), it answers `{type: 'memory', gc?: true}`
  * with its memory usage (after a full collection when asked and the process runs with
@@ -24,6 +28,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request, type IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
@@ -46,8 +51,11 @@ process.on('SIGTERM', () => process.exit(0));
 const role = process.env.BENCH_ROLE ?? 'both';
 
 let sandboxUrl = process.env.SANDBOX_URL ?? '';
-if (role === 'relay' || role === 'hono-relay') {
-  const relayUrl = await (role === 'relay' ? bareRelay : honoRelay)(new URL(sandboxUrl));
+const RELAYS = ['relay', 'hono-relay', 'journal-relay'];
+if (RELAYS.includes(role)) {
+  const relayUrl = await (role === 'relay'
+    ? bareRelay(new URL(sandboxUrl))
+    : honoRelay(new URL(sandboxUrl), role === 'journal-relay' ? await journal() : null));
   process.stdout.write(JSON.stringify({ relayUrl }) + '\n');
 } else if (role !== 'bff') {
   const sandboxPort = Number(process.env.SANDBOX_PORT ?? 0);
@@ -59,7 +67,7 @@ if (role === 'relay' || role === 'hono-relay') {
 }
 if (role === 'sandbox') {
   process.stdout.write(JSON.stringify({ sandboxUrl }) + '\n');
-} else if (role !== 'relay' && role !== 'hono-relay') {
+} else if (!RELAYS.includes(role)) {
   await startBff();
 }
 
@@ -104,18 +112,52 @@ function bareRelay(target: URL): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
+/** One durable row per call, in one transaction: what the journaling relay writes. */
+type Journal = (call: { method: string; path: string; status: number; bytes: number }) => Promise<void>;
+
+/**
+ * The journal of the journaling relay: a table in the store engine `DATABASE_URL` names (a
+ * temporary SQLite file by default), written through the BFF's own driver, so that each row is
+ * acknowledged as the BFF's writes are (on disk: SQLite's group commit; committed: PostgreSQL).
+ */
+async function journal(): Promise<Journal> {
+  const url = process.env.DATABASE_URL ?? `file:${join(ownTempDir(), 'journal.db')}`;
+  const pg = /^postgres(ql)?:\/\//.test(url);
+  const driver = pg
+    ? (await import('../../packages/bff/src/store/postgres.js')).createPostgresDriver(url, { schema: `bench_journal_${process.pid}` })
+    : (await import('../../packages/bff/src/store/sqlite.js')).createSqliteDriver(url);
+  await driver.migrate({
+    prepare: [
+      'CREATE TABLE IF NOT EXISTS journal (id TEXT PRIMARY KEY, at BIGINT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, status INTEGER NOT NULL, bytes INTEGER NOT NULL)',
+    ],
+    readVersion: 'SELECT 1 AS version',
+    steps: () => [],
+  });
+  let n = 0;
+  const prefix = randomUUID();
+  return (call) =>
+    driver.transaction([
+      {
+        sql: 'INSERT INTO journal (id, at, method, path, status, bytes) VALUES (?, ?, ?, ?, ?, ?)',
+        args: [`${prefix}-${++n}`, Date.now(), call.method, call.path, call.status, call.bytes],
+      },
+    ]);
+}
+
 /**
  * The same relay as a Hono app served by @hono/node-server, the stack the BFF runs on: what the
  * framework's request and answer objects, its router and its dispatch add to each call, and
  * nothing else (the body read with the adapter's fast path, the request passed on as above).
+ * With a journal, each answer is written to it (one row, one transaction) before it is sent back.
  */
-async function honoRelay(target: URL): Promise<string> {
+async function honoRelay(target: URL, write: Journal | null = null): Promise<string> {
   const forward = forwarder(target);
   const app = new Hono<{ Bindings: { incoming: IncomingMessage } }>();
   app.all('*', async (c) => {
     const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : Buffer.from(await c.req.arrayBuffer());
     const out = await new Promise<Forwarded | null>((resolve) => forward(c.env.incoming, body, resolve));
     if (!out) return c.body(null, 502);
+    if (write) await write({ method: c.req.method, path: c.req.path, status: out.status, bytes: out.body.length });
     return c.body(out.body as Uint8Array<ArrayBuffer>, out.status as 200, { 'Content-Type': out.type });
   });
   return `http://127.0.0.1:${await listen((req, env) => app.fetch(req, env as { incoming: IncomingMessage }))}`;

@@ -111,7 +111,8 @@ export function unavailableCause(err: unknown): UnavailableCause {
   if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return 'busy';
   if (/^SQLITE_(IOERR|FULL|CANTOPEN|READONLY)/.test(code) || ['ENOSPC', 'EIO', 'EROFS'].includes(code)) return 'disk';
   if (/^(57P0[1-3]|53300|53100|58)/.test(code) || /the database system is/i.test(message)) return 'server';
-  if (NETWORK_CODES.has(code) || /^08/.test(code) || /connection terminated|Connection ended|terminating connection|not queryable/i.test(message)) return 'network';
+  if (NETWORK_CODES.has(code) || /^08/.test(code) || /connection terminated|Connection ended|terminating connection|not queryable/i.test(message))
+    return 'network';
   return 'other';
 }
 

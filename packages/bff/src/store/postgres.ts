@@ -72,6 +72,14 @@ async function loadPg(): Promise<typeof pg> {
 }
 
 export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}): Store {
+  return createSqlStore(createPostgresDriver(url, opts), { webhookEvents: opts.webhookEvents ?? false });
+}
+
+/**
+ * The shared engine's driver: statements through a `pg` pool with the store's bounds. The store is
+ * built on it; the relay benchmark's journaling relay writes through it too.
+ */
+export function createPostgresDriver(url: string, opts: Omit<PostgresStoreOptions, 'webhookEvents'> = {}): SqlDriver {
   const { schema } = opts;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new Error('store: the PostgreSQL schema name must be lower-case letters, digits and underscores');
@@ -212,5 +220,5 @@ export function createPostgresStore(url: string, opts: PostgresStoreOptions = {}
         );
     },
   };
-  return createSqlStore(driver, { webhookEvents: opts.webhookEvents ?? false });
+  return driver;
 }

@@ -137,6 +137,15 @@ function groupCommit(walPath: string, sync: (wal: FileHandle) => Promise<void>) 
  * commit (above).
  */
 export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): Store {
+  return createSqlStore(createSqliteDriver(url, opts), { webhookEvents: opts.webhookEvents ?? false });
+}
+
+/**
+ * The embedded engine's driver: statements on one SQLite file, each write acknowledged once on
+ * disk (group commit). The store is built on it; the relay benchmark's journaling relay writes
+ * through it too, so that the floor it measures has the BFF's own durability.
+ */
+export function createSqliteDriver(url: string, opts: Omit<SqliteStoreOptions, 'webhookEvents'> = {}): SqlDriver {
   const file = sqliteFilePath(url);
   if (file) makeDirectory(dirname(file));
   const held = file && opts.exclusive ? holdFile(file) : null;
@@ -246,5 +255,5 @@ export function createSqliteStore(url: string, opts: SqliteStoreOptions = {}): S
       held?.release();
     },
   };
-  return createSqlStore(driver, { webhookEvents: opts.webhookEvents ?? false });
+  return driver;
 }
