@@ -176,6 +176,7 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
   /** The instance paused in phase 6, while it is. */
   let paused: Instance | undefined;
   let pausedAtPerf = Infinity;
+  let pausedName = '';
   let resumedAtPerf = Infinity;
   let slowValidations = false;
   /** The drill's own connection to the database, to read a checkout's lock as the bank receives a call. */
@@ -926,6 +927,7 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
     const target = live().at(-1)!;
     await until(() => atBank(['validate'], target.name).length >= 1, `validations with the bank through ${target.name}`, 60_000, 10);
     paused = target;
+    pausedName = target.name;
     pausedAtPerf = now();
     target.child.kill('SIGSTOP');
     const withBank = atBank(['validate'], target.name);
@@ -1101,8 +1103,21 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
     // A second transfer's start for one session only after the first's instance was killed with it (its answer never came
     // back: no money can have moved, the lock was released, the payer chose the account again); never two validations.
     const diedWithVictim = (session: string) =>
-      bankCalls.some((b) => b.session === session && b.op === 'transfer' && b.via === victim?.name && b.start < killedAtPerf);
-    const twice = [...bySession].filter(([session, n]) => n.validate > 1 || (n.transfer > 1 && !(n.transfer === 2 && diedWithVictim(session))));
+      bankCalls.some(
+        (b) =>
+          b.session === session &&
+          b.op === 'transfer' &&
+          ((b.via === victim?.name && b.start < killedAtPerf) ||
+            // or stopped with the paused instance long enough for its lease and the one more to lapse
+            (b.via === pausedName && b.start < resumedAtPerf && (b.answeredAt ?? Infinity) >= pausedAtPerf)),
+      );
+    const twice = [...bySession]
+      .filter(([session, n]) => n.validate > 1 || (n.transfer > 1 && !(n.transfer === 2 && diedWithVictim(session))))
+      .map(([session, n]) => [
+        refBySession.get(session) ?? session,
+        n,
+        bankCalls.filter((b) => b.session === session).map((b) => `${b.via} ${b.op} ${b.status}`),
+      ]);
     const again = [...bySession].filter(([, n]) => n.transfer > 1).length;
     // What the merchant was told of each checkout: the outbox delivers each event once its lease is free, from any instance.
     const told = (p: Payment) =>
@@ -1120,7 +1135,7 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
     figures['told unknown, then succeeded'] =
       `${paid.filter((p) => p.final === 'succeeded' && told(p).includes('unknown')).length} (payers who read unknown on the way: ${paid.filter((p) => p.sawUnknown !== undefined && p.final !== 'unknown').length})`;
     figures['transfers at the bank'] =
-      `${bankCalls.filter((b) => b.op === 'transfer').length} for ${bySession.size} bank sessions; ${again} sessions with two (${again - twice.length} after their first's instance was killed)`;
+      `${bankCalls.filter((b) => b.op === 'transfer').length} for ${bySession.size} bank sessions; ${again} sessions with two (${again - twice.length} after their first's instance was killed or paused)`;
     const ready503 = answers503.filter((c) => c.what.endsWith('/ready')).length;
     figures['requests'] =
       `${calls.length}: ${answers503.length} answered 503 (${answers503.filter((c) => Number(c.retryAfter) > 0).length} with Retry-After, ${ready503} /ready probes), ` +

@@ -1,6 +1,6 @@
 /**
  * One door for every change of a checkout: only the engine (packages/bff/src/checkout/core.ts:
- * its door, door.ts, and the payer's actions, act.ts) writes a checkout, through the store's
+ * its door, door.ts, the payer's actions, act.ts, and their lock's lease, lease.ts) writes a checkout, through the store's
  * compare-and-set; only the store's row builder writes
  * the row, and no other SQL changes it. Each change the engine writes is checked against the
  * declaration (packages/bff/test/lease.test.ts and transitions.test.ts test that side).
@@ -43,7 +43,11 @@ const where = (pattern: RegExp) =>
 
 describe('one door for every change of a checkout', () => {
   it('only the engine calls the store’s updateCheckout', () => {
-    assert.deepEqual(where(/\.updateCheckout\(/), ['packages/bff/src/checkout/act.ts', 'packages/bff/src/checkout/door.ts']);
+    assert.deepEqual(where(/\.updateCheckout\(/), [
+      'packages/bff/src/checkout/act.ts',
+      'packages/bff/src/checkout/door.ts',
+      'packages/bff/src/checkout/lease.ts',
+    ]);
   });
 
   it('only the row builder writes a checkout’s row; no other SQL updates it', () => {

@@ -25,6 +25,7 @@ import {
 } from './transitions.js';
 import { newId } from './secrets.js';
 import type { Door } from './door.js';
+import { holdLease, type Lease } from './lease.js';
 
 /**
  * How long a payer's request waits for the store to take the bank's answer to a transfer or a
@@ -66,83 +67,7 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
   /** Answers of the bank still being written after the store failed (shutdown waits for them). */
   const writing = new Set<Promise<unknown>>();
 
-  /**
-   * Keeps the lease of a locked checkout while its action runs and its answer is written:
-   * renewed every third of the lease, each renewal a compare-and-set. Writes of the holder go
-   * through `serial`, one at a time with the renewals. `current` is the checkout as last written
-   * by the holder; `lost` once the lease belongs to it no more.
-   */
-  function hold(locked: CheckoutRecord, token: string) {
-    let current = locked;
-    let lost = false;
-    /** The lease ran out at least once (by this instance's clock): no call may leave under it any more. */
-    let lapsed = false;
-    let stopped = false;
-    const until = () => (current.internal.busy?.token === token ? (current.internal.busy.until ?? 0) : 0);
-    let chain: Promise<unknown> = Promise.resolve();
-    const serial = <T>(work: () => Promise<T>): Promise<T> => {
-      const run = chain.then(work);
-      chain = run.catch(() => undefined);
-      return run;
-    };
-    const renew = async () => {
-      const busy = current.internal.busy;
-      if (stopped || lost || !busy) return;
-      // Renewed all the same (the answer of a call already sent is still to be written), but a
-      // lease that ran out is never again one a call may leave under (fence).
-      if (now() > until()) lapsed = true;
-      try {
-        // A renewal also answers a reader that found the lease overdue: the holder is alive.
-        const { overdueSince: _, ...lock } = busy;
-        const renewed = await store.updateCheckout(current.id, current.version, {
-          internal: { ...current.internal, busy: { ...lock, until: now() + leaseMs } },
-        });
-        if (renewed) current = renewed;
-        else {
-          // Another write came between (a launch token, say): the lease is still ours if its token is.
-          const fresh = await store.getCheckout(current.id);
-          if (fresh?.internal.busy?.token === token) current = fresh;
-          else {
-            // Taken over (time settled it, another instance holds it): never renewed again.
-            lost = true;
-            logger.log('warn', 'checkout.lease_lost', { checkoutId: locked.id, op: busy.op });
-          }
-        }
-      } catch (err) {
-        // The store is away for a moment: the next renewal tries again.
-        logger.log('warn', 'checkout.lease_not_renewed', { checkoutId: locked.id, reason: err instanceof Error ? err.message : 'error' });
-      }
-    };
-    const timer = setInterval(() => void serial(renew), Math.max(50, Math.floor(leaseMs / 3)));
-    timer.unref();
-    return {
-      get current() {
-        return current;
-      },
-      set current(r: CheckoutRecord) {
-        current = r;
-      },
-      serial,
-      /**
-       * How long the lease still covers a call sent now: 0 once it ran out (even if renewed
-       * since), once it was lost, or once it no longer holds this lock.
-       */
-      /** Renews the lease now (one compare-and-set), after any write of the holder under way. */
-      renewNow: () => serial(renew),
-      timeLeft(): number {
-        if (lost || lapsed) return 0;
-        const left = until() - now();
-        if (left <= 0) lapsed = true;
-        return Math.max(0, left);
-      },
-      async stop() {
-        stopped = true;
-        clearInterval(timer);
-        await chain;
-      },
-    };
-  }
-  type Lease = ReturnType<typeof hold>;
+  const hold = (locked: CheckoutRecord, token: string) => holdLease(locked, token, { store, logger, now, leaseMs });
 
   const resolveContext = (r: CheckoutRecord) => ({ attemptsLeft: r.attemptsLeft, now: now(), sessionQuietMs: config.provider.sessionQuietMs });
 
