@@ -34,7 +34,7 @@ import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createSandbox } from '@bank-checkout/sandbox';
-import { createBff, loadConfig } from '@bank-checkout/bff';
+import { createBff, createPostgresDriver, createSqliteDriver, loadConfig } from '@bank-checkout/bff';
 
 type FetchFn = (req: Request, env: unknown) => Response | Promise<Response>;
 
@@ -123,9 +123,7 @@ type Journal = (call: { method: string; path: string; status: number; bytes: num
 async function journal(): Promise<Journal> {
   const url = process.env.DATABASE_URL ?? `file:${join(ownTempDir(), 'journal.db')}`;
   const pg = /^postgres(ql)?:\/\//.test(url);
-  const driver = pg
-    ? (await import('../../packages/bff/src/store/postgres.js')).createPostgresDriver(url, { schema: `bench_journal_${process.pid}` })
-    : (await import('../../packages/bff/src/store/sqlite.js')).createSqliteDriver(url);
+  const driver = pg ? createPostgresDriver(url, { schema: `bench_journal_${process.pid}` }) : createSqliteDriver(url);
   await driver.migrate({
     prepare: [
       'CREATE TABLE IF NOT EXISTS journal (id TEXT PRIMARY KEY, at BIGINT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, status INTEGER NOT NULL, bytes INTEGER NOT NULL)',

@@ -2,14 +2,15 @@
  * The store DATABASE_URL names: `file:` paths and `:memory:` open the embedded SQLite engine,
  * `postgres://` and `postgresql://` URLs the PostgreSQL engine.
  */
-import { createPostgresStore, type PostgresStoreOptions } from './postgres.js';
-import { createSqliteStore, type SqliteStoreOptions } from './sqlite.js';
+import { createPostgresDriver, createPostgresStore, type PostgresStoreOptions } from './postgres.js';
+import { createSqliteDriver, createSqliteStore, type SqliteStoreOptions } from './sqlite.js';
 import type { Store } from './types.js';
 
 export type * from './types.js';
 export type { PostgresStoreOptions } from './postgres.js';
 export type { SqliteStoreOptions } from './sqlite.js';
-export { createPostgresStore, createSqliteStore };
+export { createPostgresStore, createSqliteStore, createPostgresDriver, createSqliteDriver };
+export type { SqlDriver } from './driver.js';
 
 /** Each engine's options: those of the one DATABASE_URL names apply. */
 export type StoreOptions = PostgresStoreOptions & Pick<SqliteStoreOptions, 'busyTimeoutMs' | 'exclusive' | 'webhookEvents'>;
