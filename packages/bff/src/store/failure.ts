@@ -102,7 +102,8 @@ export function unavailableCause(err: unknown): UnavailableCause {
   if (err instanceof CommitInDoubt) return 'commit';
   const e = rootOf(err);
   if (!(e instanceof Error)) return 'other';
-  const code = String((e as { code?: unknown }).code ?? '');
+  const raw = (e as { code?: unknown }).code;
+  const code = typeof raw === 'string' ? raw : '';
   const message = e.message;
   if (/timeout exceeded when trying to connect/i.test(message)) return 'pool';
   if (/connection timeout/i.test(message)) return 'connect';
