@@ -35,7 +35,7 @@
 //   CPU of the full browser for the same pages.
 // Every suite runs whatever fails before it; the exit code is non-zero if any failed.
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -307,7 +307,8 @@ const processes = (files, shares, count, name) =>
 /** One `node --test` run over `files`; `live` streams its output, else it is held. */
 function runNode(label, files, entries, lanes, timeoutMs, live) {
   if (live) console.log(`\n== ${label}: ${files.length} files in ${entries.length} process${entries.length === 1 ? '' : 'es'}, ${lanes} at a time ==`);
-  // TEST_TIMES_DIR=<dir>: each lane also writes TAP there, whose top-level entries are the files with their durations.
+  // TEST_TIMES_DIR=<dir>: each lane also writes TAP there, whose top-level entries are the files with their durations (the folder is made when missing).
+  if (process.env.TEST_TIMES_DIR) mkdirSync(process.env.TEST_TIMES_DIR, { recursive: true });
   const times = process.env.TEST_TIMES_DIR
     ? [
         '--test-reporter-destination=stdout',
