@@ -2,6 +2,7 @@
  * One contract suite for the store, run against both engines: SQLite on a file in a temporary
  * directory, and PostgreSQL (TEST_DATABASE_URL) in a fresh schema dropped at the end.
  */
+import { until } from './until.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -392,7 +393,14 @@ function contract(name: string, makeEngine: () => Engine) {
       let from = everything.out.at(-1)?.position ?? null;
       const [a, b, c] = [checkoutRecord(), checkoutRecord(), checkoutRecord()];
       for (const rec of [a!, b!, c!]) await store.createCheckout(rec);
-      const created = await drain(from);
+      // A change is read once no transaction that could commit an earlier one is open (on a
+      // shared PostgreSQL server, another database's too): waited for, not assumed.
+      const settled = async (after: ChangePosition | null, count: number, limit?: number) =>
+        until(async () => {
+          const d = await drain(after, limit);
+          return d.out.length >= count ? d : null;
+        }, `${count} changes to be read`);
+      const created = await settled(from, 3);
       assert.deepEqual(
         created.out.map((r) => r.id),
         [a!.id, b!.id, c!.id],
@@ -407,7 +415,7 @@ function contract(name: string, makeEngine: () => Engine) {
       await store.updateCheckout(b!.id, 1, { state: 'login' });
       await store.updateCheckout(b!.id, 2, { state: 'select-account', internal: { accounts: [] } });
       await store.updateCheckout(a!.id, 3, { state: 'cancelled', error: { code: 'cancelled', message: 'error.cancelled' } });
-      const changed = await drain(from, 1);
+      const changed = await settled(from, 2, 1);
       assert.deepEqual(
         changed.out.map((r) => [r.id, r.state]),
         [

@@ -61,9 +61,15 @@ const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function createActs(door: Door, sleep: (ms: number) => Promise<void> = realSleep) {
   const { config, store, logger, now, leaseMs, holder, inMemory, commit, change, inFlight, reread, busyConflict, assertHolds } = door;
-  /** A call whose answer is kept until the store takes it (a transfer's start, a validation): its lock is on disk. */
+  /** A call whose answer is kept until the store takes it (a transfer's start, a validation). */
   const keepsAnswer = (action: CheckoutAction) => TIME_RULES.lapsedLock.keptFor.includes(action);
-  const memoryLock = (action: CheckoutAction) => store.engine === 'sqlite' && !keepsAnswer(action);
+  /**
+   * On the embedded engine (one writer, this process) a lock is held in memory, but for the call
+   * whose lapse after a crash means something: a validation's, on disk, makes the checkout
+   * `unknown` should the process die during it. A transfer's start that a crash cut short moved
+   * no money: the payer starts it again.
+   */
+  const memoryLock = (action: CheckoutAction) => store.engine === 'sqlite' && !TIME_RULES.lapsedLock.unknownFor.includes(action);
   /** Answers of the bank still being written after the store failed (shutdown waits for them). */
   const writing = new Set<Promise<unknown>>();
 
@@ -141,7 +147,7 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
         outcome,
         patch,
         lease,
-        keep: !inMemoryOnly && keepsAnswer(action),
+        keep: keepsAnswer(action),
       });
       const written = await inTime(recording);
       if (written === TIMED_OUT) {
@@ -154,6 +160,8 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
           .finally(() => {
             writing.delete(pending);
             void lease?.stop();
+            // A lock in memory holds until the answer is written: nothing else acts on the checkout meanwhile.
+            if (inMemoryOnly && inMemory.get(rec.id)?.token === token) inMemory.delete(rec.id);
           });
         writing.add(pending);
         throw errors.storeUnavailable(STORE_RETRY_AFTER_S);
@@ -168,8 +176,10 @@ export function createActs(door: Door, sleep: (ms: number) => Promise<void> = re
       if (outcome.answer) throw outcome.answer;
       return written;
     } finally {
-      if (!background) await lease?.stop();
-      if (inMemoryOnly && inMemory.get(rec.id)?.token === token) inMemory.delete(rec.id);
+      if (!background) {
+        await lease?.stop();
+        if (inMemoryOnly && inMemory.get(rec.id)?.token === token) inMemory.delete(rec.id);
+      }
     }
   }
 
