@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { verifyWebhook, WebhookSignatureError } from '../src/merchant-client.js';
+import { signWebhookForTest, verifyWebhook, WebhookSignatureError } from '../src/merchant-client.js';
 import { newSecret } from '../src/checkout/secrets.js';
 import { webhookKey } from '../src/webhook.js';
 import { loadConfig } from '../src/config.js';
@@ -118,6 +118,44 @@ describe('Standard Webhooks signatures', () => {
     assert.equal((await verifyWebhook(body, signed(WHSEC), WHSEC, { now: at + 10 * 60_000, toleranceMs: 11 * 60_000 })).id, 'evt_standard_1');
     // Signed for another event id than the body's: refused, though the signature is good.
     await assert.rejects(verifyWebhook(body, signed(WHSEC, false, 'evt_other'), WHSEC, { now: at }), /not the signed webhook-id/);
+  });
+
+  it('signWebhookForTest signs as a delivery is signed: verifyWebhook, the standardwebhooks library and the older header all accept it', async (t) => {
+    const at = h.clock.now;
+    const event = {
+      type: 'checkout.updated' as const,
+      createdAt: new Date(at).toISOString(),
+      data: {
+        checkoutId: 'chk_test',
+        reference: 'ORD-1',
+        amount: 700,
+        state: 'succeeded' as const,
+        previousState: 'validate' as const,
+        source: 'native' as const,
+        mode: 'native' as const,
+      },
+    };
+    for (const secret of [WHSEC, RAW]) {
+      const { body, headers } = await signWebhookForTest(event, secret, { now: at });
+      const verified = await verifyWebhook(body, headers, secret, { now: at });
+      assert.match(verified.id, /^evt_test_[0-9a-f]{24}$/, 'an event without an id is given one');
+      assert.equal(headers['webhook-id'], verified.id);
+      assert.equal(headers['X-Bank-Checkout-Event-Id'], verified.id);
+      assert.deepEqual({ ...verified, id: undefined }, { ...event, id: undefined });
+      // The older header alone, as a delivery without the Standard headers would be checked.
+      const { 'webhook-id': _i, 'webhook-timestamp': _t, 'webhook-signature': _s, ...older } = headers;
+      assert.equal((await verifyWebhook(body, older, secret, { now: at })).id, verified.id);
+      // Another secret, another body or a stale time: refused.
+      await assert.rejects(verifyWebhook(body, headers, newSecret(), { now: at }), WebhookSignatureError);
+      await assert.rejects(verifyWebhook(body.replace('700', '701'), headers, secret, { now: at }), WebhookSignatureError);
+      await assert.rejects(verifyWebhook(body, headers, secret, { now: at + 10 * 60_000 }), /outside the tolerance/);
+    }
+    // An id given is kept; the standardwebhooks library verifies it too (against Date.now()).
+    t.mock.timers.enable({ apis: ['Date'], now: at });
+    const signed = await signWebhookForTest({ ...event, id: 'evt_given' }, WHSEC, { now: at });
+    assert.equal((new Webhook(WHSEC).verify(signed.body, signed.headers) as { id: string }).id, 'evt_given');
+    const raw = await signWebhookForTest(event, RAW);
+    assert.equal((new Webhook(RAW, { format: 'raw' }).verify(raw.body, raw.headers) as { type: string }).type, 'checkout.updated');
   });
 
   it('verifyWebhook checks the Standard headers first: beside an intact older header, a swapped id, a garbage signature or an old timestamp is refused', async () => {
