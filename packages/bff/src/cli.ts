@@ -29,6 +29,18 @@ import type { BffApp } from './app.js';
 
 const { COMMANDS, commandOf, usage, runOperator } = await import('./commands.js');
 const asked = commandOf(process.argv.slice(2));
+// A reader that stops reading (`bank-checkout-bff changes | head`): a command has said all it
+// was asked for and ends with 0, as Unix tools do; a server goes on serving without its log.
+let stdoutClosed = false;
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  if (asked.kind === 'run' && asked.command === 'serve') {
+    if (!stdoutClosed) console.error('bff: standard output was closed: log lines are no longer written');
+    stdoutClosed = true;
+    return;
+  }
+  process.exit(0);
+});
 if (asked.kind === 'help') {
   console.log(usage(asked.command));
   process.exit(0);

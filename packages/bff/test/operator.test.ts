@@ -8,6 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { COMMANDS, commandOf, runOperator, usage } from '../src/commands.js';
 import { serveBff } from '../src/server.js';
 import { BFF_HOST, MERCHANT_SECRET, createHarness, type Harness } from './harness.js';
@@ -230,6 +231,40 @@ describe('bank-checkout-bff: the operator commands', () => {
     assert.match(wrong.err[0]!, /^bff: checkouts: unauthorized: /);
     const out = [...none.err, ...wrong.err, ...wrong.out].join('\n');
     assert.doesNotMatch(out, /wrong-secret|test-merchant-secret/);
+  });
+
+  it('changes into a reader that stops reading (`| head -1`): ends with 0, no EPIPE', async () => {
+    // A BFF whose feed never ends: every page is full, so the command is still writing when the reader goes.
+    const checkout = { id: 'chk_feed', state: 'select-bank', amount: 100, reference: 'ORD-FEED', updatedAt: new Date(0).toISOString(), note: 'x'.repeat(400) };
+    const feed = createServer((_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ checkouts: Array(200).fill(checkout), next: 'c_next' }));
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => feed.once('listening', r));
+    try {
+      const { port } = feed.address() as { port: number };
+      const child = spawn(process.execPath, cliArgs('packages/bff/src/cli.ts', 'changes', '--limit', '1000000'), {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...(process.env.TEST_COMPILED_CLIS ? { TEST_COMPILED_CLIS: process.env.TEST_COMPILED_CLIS } : {}),
+          BFF_URL: `http://127.0.0.1:${port}`,
+          BFF_MERCHANT_SECRET: MERCHANT_SECRET,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c));
+      // The first line read, the reader closes its end, as `head -1` does.
+      child.stdout.once('data', () => child.stdout.destroy());
+      const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const status = await new Promise<number | null>((r) => child.on('exit', r));
+      clearTimeout(kill);
+      assert.equal(stderr, '');
+      assert.equal(status, 0);
+    } finally {
+      feed.close();
+    }
   });
 
   it('runs as a process against a BFF listening on a port', async () => {
