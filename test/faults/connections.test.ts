@@ -6,7 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { createBff, loadConfig, serveBff, type BffApp, type ServedBff } from '@bank-checkout/bff';
+import { createBff, loadConfig, serveBff, serveOptionsOf, type BffApp, type ServedBff } from '@bank-checkout/bff';
+import { createMerchantClient } from '@bank-checkout/bff/client';
 import { until } from '../../packages/bff/test/until.js';
 
 /** A connection from `from` that sends the start of a request and never finishes it (it reads what it is sent). */
@@ -140,6 +141,90 @@ describe('connections from one address', () => {
     // Waits for the close; the 408 says the header timeout closed it.
     await new Promise((r) => (slow.destroyed ? r(null) : slow.once('close', r)));
     assert.match(answer, /^HTTP\/1\.1 408/);
+  });
+});
+
+const SECRET = 'dev-merchant-secret-change-me';
+
+/** Sends one request on a connection of its own from `from`; the raw answer once the server closes it (or after 5 s). */
+function rawRequest(port: number, from: string, head: string): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect({ port, host: '127.0.0.1', localAddress: from }, () => s.write(head));
+    let answer = '';
+    s.on('data', (d) => {
+      answer += String(d);
+      // One answer is all this connection waits for.
+      if (/\r\n\r\n/.test(answer) && /Content-Length: (\d+)/i.test(answer)) {
+        const length = Number(/Content-Length: (\d+)/i.exec(answer)![1]);
+        if (Buffer.byteLength(answer.split('\r\n\r\n').slice(1).join('\r\n\r\n')) >= length) s.end();
+      }
+    });
+    s.on('error', () => {});
+    s.on('close', () => resolve(answer));
+  });
+}
+
+describe("the shop's server is not a browser", () => {
+  it('100 creations at once through the merchant client, with the default limits: 100 checkouts, each once, no connection refused', async () => {
+    const config = loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent' });
+    const app = createBff(config, { frame: null, sweepMs: 0 });
+    await app.ready;
+    const served = serveBff(app.fetch, { ...serveOptionsOf(config), port: 0, hostname: '127.0.0.1' });
+    const { port } = await served.listening;
+    try {
+      // Node's fetch opens a connection for each request under way: 100 from one address.
+      const bff = createMerchantClient({ url: `http://127.0.0.1:${port}`, secret: SECRET });
+      const references = Array.from({ length: 100 }, (_, i) => `BURST-${i}`);
+      const created = await Promise.all(references.map((reference) => bff.createCheckout({ amount: 1000, subject: 'Burst', reference })));
+      assert.equal(new Set(created.map((c) => c.id)).size, 100);
+      assert.equal(served.refused(), 0, 'the shop was counted as browsers');
+      const all = await bff.listCheckouts({ limit: 200 });
+      assert.deepEqual(all.checkouts.map((c) => c.reference).sort(), [...references].sort(), 'each reference once');
+    } finally {
+      served.server.closeAllConnections();
+      await new Promise((r) => served.server.close(r));
+      await app.close();
+    }
+  });
+
+  it("browsers stay capped beside the shop's connections: past the cap, only a request with the merchant secret runs, and a silent connection is closed", async () => {
+    const app = createBff(loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent' }), { frame: null, sweepMs: 0 });
+    await app.ready;
+    const ran: string[] = [];
+    const served = serveBff(
+      (req, env) => {
+        ran.push(new URL(req.url).pathname);
+        return app.fetch(req, env);
+      },
+      { port: 0, hostname: '127.0.0.1', maxConnectionsPerAddress: 4, merchant: { secret: SECRET, maxConnectionsPerAddress: 6 } },
+    );
+    const { port } = await served.listening;
+    try {
+      // The browsers' four, held open.
+      const held = await Promise.all(Array.from({ length: 4 }, () => slowClient(port, '127.0.0.7')));
+      // Past the cap: a browser's request is refused and never runs; the shop's runs.
+      const browser = await rawRequest(port, '127.0.0.7', 'GET /health/browser HTTP/1.1\r\nHost: bff.test\r\n\r\n');
+      assert.match(browser, /^HTTP\/1\.1 503 /);
+      assert.match(browser, /\r\nretry-after: 1\r\n/i);
+      assert.equal((JSON.parse(browser.split('\r\n\r\n')[1]!) as { error: { code: string } }).error.code, 'rate_limited');
+      const wrong = await rawRequest(port, '127.0.0.7', 'GET /v1/checkouts HTTP/1.1\r\nHost: bff.test\r\nAuthorization: Bearer not-the-secret\r\n\r\n');
+      assert.match(wrong, /^HTTP\/1\.1 503 /, 'a wrong secret is no shop');
+      const shop = await rawRequest(port, '127.0.0.7', `GET /v1/checkouts HTTP/1.1\r\nHost: bff.test\r\nAuthorization: Bearer ${SECRET}\r\n\r\n`);
+      assert.match(shop, /^HTTP\/1\.1 200 /);
+      assert.deepEqual(ran, ['/v1/checkouts']);
+      // Connections past the cap that send nothing are closed once their moment to show the secret is over.
+      const silent = await Promise.all(Array.from({ length: 10 }, () => slowClient(port, '127.0.0.7')));
+      await until(() => silent.every((s) => s.destroyed || s.readyState !== 'open') || undefined, 'the silent connections past the cap closed', 10_000);
+      assert.ok(
+        held.every((s) => !s.destroyed),
+        'the four under the cap stay',
+      );
+      for (const s of held) s.destroy();
+    } finally {
+      served.server.closeAllConnections();
+      await new Promise((r) => served.server.close(r));
+      await app.close();
+    }
   });
 });
 

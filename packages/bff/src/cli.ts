@@ -100,7 +100,7 @@ if (asked.command === 'prune') {
     fail(`prune: ${reason(err)}`);
   }
 }
-const [{ createBff }, { serveBff }] = await Promise.all([import('./app.js'), import('./server.js')]);
+const [{ createBff }, { serveBff, serveOptionsOf }] = await Promise.all([import('./app.js'), import('./server.js')]);
 let app!: BffApp;
 try {
   app = createBff(config);
@@ -116,7 +116,7 @@ try {
 } catch (err) {
   fail(`the store could not start (DATABASE_URL): ${reason(err)}`);
 }
-const served = serveBff(app.fetch, { port: config.port, hostname: config.host, maxConnectionsPerAddress: config.maxConnectionsPerAddress });
+const served = serveBff(app.fetch, serveOptionsOf(config));
 const { server, listening } = served;
 server.on('error', (err) => fail(`cannot listen on ${config.host}:${config.port} (PORT, HOST): ${reason(err)}`));
 const info = await listening;

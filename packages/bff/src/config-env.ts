@@ -172,6 +172,8 @@ export const envSchema = z.object({
     }),
   /** Open connections one client address may hold (0: no cap; default 64, or 0 behind a proxy). */
   MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).optional(),
+  /** Connections of the shop's server (requests with the merchant secret) one address may hold beside that cap (default 256). */
+  MAX_MERCHANT_CONNECTIONS_PER_ADDRESS: int(0, 100_000).default(256),
   /** How often the sweeper runs (seconds, default 60): one instance at a time, by lease. */
   SWEEP_SECONDS: int(1, 3600).default(60),
   /** How often a checkout waiting on a link's result with none come is looked up in the provider's order query. */

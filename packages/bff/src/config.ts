@@ -48,6 +48,8 @@ export interface BffConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   trustProxy: TrustProxy;
   maxConnectionsPerAddress: number;
+  /** Connections of the shop's server one address may hold beside `maxConnectionsPerAddress`. */
+  maxMerchantConnectionsPerAddress: number;
   /** Milliseconds between sweeps (SWEEP_SECONDS). */
   sweepMs: number;
   /** Reconciliation of link results with the provider's order query (checkout/reconcile.ts). */
@@ -152,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     // Behind a proxy every client arrives from the proxy's address: no per-address cap then.
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY.hops || e.TRUST_PROXY.addresses.length ? 0 : 64),
+    maxMerchantConnectionsPerAddress: e.MAX_MERCHANT_CONNECTIONS_PER_ADDRESS,
     sweepMs: e.SWEEP_SECONDS * 1000,
     reconcile: { everySeconds: e.RECONCILE_SECONDS, horizonHours: e.RECONCILE_HORIZON_HOURS },
     retention: {

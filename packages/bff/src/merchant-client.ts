@@ -53,9 +53,12 @@ export interface MerchantClientOptions {
   /** Milliseconds before a call gives up (default 15 000). */
   timeoutMs?: number;
   /**
-   * Tries after a network failure or a 502/503/504, for calls that are safe to repeat: reads,
-   * and checkout creation with an idempotency key (default 2). Each waits 200 ms, then 400 ms…
-   * (with jitter), or the answer's `Retry-After` when longer (10 s at most).
+   * Tries after a network failure, a 429 or a 502/503/504, for calls that are safe to repeat:
+   * reads, and checkout creation, whose every try carries the same idempotency key (yours, or one
+   * made for the call), so a retry never creates a second checkout (default 2). A creation whose
+   * first try is still running at the BFF (409 `idempotency_in_progress`) is tried again too.
+   * Each waits 200 ms, then 400 ms… (with jitter), or the answer's `Retry-After` when longer
+   * (10 s at most).
    */
   retries?: number;
 }
@@ -70,7 +73,7 @@ export { ApiClientError as MerchantApiError };
 const fail = (status: number, code: string, message: string, requestId: string | null = null, issues: readonly { path: string; message: string }[] = []) =>
   new ApiClientError(status, code, message, requestId, issues, 'MerchantApiError');
 
-const RETRYABLE = new Set([502, 503, 504]);
+const RETRYABLE = new Set([429, 502, 503, 504]);
 
 export function createMerchantClient(opts: MerchantClientOptions) {
   const base = opts.url.replace(/\/+$/, '');
@@ -127,6 +130,11 @@ export function createMerchantClient(opts: MerchantClientOptions) {
       }
       if (res.ok && data !== null) return data as T;
       const e = (data as { error?: { code?: string; message?: string; requestId?: string; issues?: { path: string; message: string }[] } } | null)?.error;
+      // The same key's first try is still running (its answer was lost on the way, say): asked again, it gets that answer.
+      if (res.status === 409 && e?.code === 'idempotency_in_progress' && !last) {
+        await backoff(attempt, retryAfterMs(res.headers.get('Retry-After')));
+        continue;
+      }
       throw fail(
         res.status,
         e?.code ?? 'invalid_response',
@@ -143,9 +151,13 @@ export function createMerchantClient(opts: MerchantClientOptions) {
   const id = (value: string) => encodeURIComponent(value);
 
   return {
-    /** A checkout for an order. With `idempotencyKey`, a retry or double submit finds the same one. */
+    /**
+     * A checkout for an order. With `idempotencyKey` (the cart's, say), a retry or a double submit
+     * finds the same one. Without it, the call makes a key of its own for its tries: its retries
+     * never create twice, but another call creates another checkout.
+     */
     createCheckout: (body: CreateCheckoutInput, o: { idempotencyKey?: string } = {}) =>
-      post<CreatedCheckout>('/v1/checkouts', body, o.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : undefined, Boolean(o.idempotencyKey)),
+      post<CreatedCheckout>('/v1/checkouts', body, { 'Idempotency-Key': o.idempotencyKey ?? `bc_${crypto.randomUUID()}` }, true),
     getCheckout: (checkoutId: string) => get<MerchantCheckout>(`/v1/checkouts/${id(checkoutId)}`),
     /** A fresh launch token for an isolated checkout's page, each time the page loads. */
     launchCheckout: (checkoutId: string) => post<CheckoutLaunch>(`/v1/checkouts/${id(checkoutId)}/launch`),

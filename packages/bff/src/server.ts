@@ -2,7 +2,8 @@
  * The BFF on Node's HTTP server, as `bank-checkout-bff` runs it: header and request timeouts,
  * so a client that sends slowly cannot hold a connection, and a cap on the connections one
  * address may hold open, so a few addresses cannot use up the process's sockets (a connection
- * over the cap is answered 503 with `Retry-After` and closed).
+ * over the cap is answered 503 with `Retry-After` and closed). The shop's server is no browser:
+ * its connections (their requests carry the merchant secret) count apart, under a cap of their own.
  *
  * A stop drains it (`drain`): no new connection is accepted, idle kept-alive connections close,
  * a request that arrives on an open one is answered 503 `unavailable` with `Retry-After`, and the
@@ -11,8 +12,10 @@
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import type { ErrorBody } from '@bank-checkout/contract/schemas';
+import type { BffConfig } from './config.js';
 
 export interface ServeOptions {
   port: number;
@@ -25,7 +28,30 @@ export interface ServeOptions {
   keepAliveTimeoutMs?: number;
   /** Open connections per client address; 0 for no cap (behind a proxy, every client is the proxy). */
   maxConnectionsPerAddress?: number;
+  /**
+   * The shop's server, told apart from browsers: a connection whose requests carry
+   * `Authorization: Bearer <secret>` (compared in constant time) does not count against
+   * `maxConnectionsPerAddress`; one address may hold `maxConnectionsPerAddress` such connections
+   * more (default 256). A connection over the browsers' cap is given PROVE_WITHIN_MS to send a
+   * request with the secret, else it is answered 503 and closed.
+   */
+  merchant?: { secret: string; maxConnectionsPerAddress?: number };
 }
+
+/** The options `bank-checkout-bff` serves with: the address, and the caps of its configuration. */
+export function serveOptionsOf(config: BffConfig): ServeOptions {
+  return {
+    port: config.port,
+    hostname: config.host,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    merchant: { secret: config.merchantSecret, maxConnectionsPerAddress: config.maxMerchantConnectionsPerAddress },
+  };
+}
+
+/** How long a connection over the browsers' cap has to show the merchant secret before it is refused. */
+export const PROVE_WITHIN_MS = 1_000;
+/** Connections of the shop's server one address may hold beyond the browsers' cap, by default. */
+export const MERCHANT_CONNECTIONS_PER_ADDRESS = 256;
 
 export interface ServedBff {
   server: Server;
@@ -56,6 +82,12 @@ const STOPPING_BODY = JSON.stringify({
 const OVER_CAP_BODY = JSON.stringify({
   error: { code: 'rate_limited', message: 'Too many connections from this address at once; try again in a moment.', requestId: 'unknown' },
 } satisfies ErrorBody);
+const OVER_CAP_HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Retry-After': '1',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
 const OVER_CAP_ANSWER = [
   'HTTP/1.1 503 Service Unavailable',
   'Content-Type: application/json; charset=utf-8',
@@ -83,6 +115,22 @@ function refuse(socket: Socket): void {
   setTimeout(() => socket.destroyed || socket.resetAndDestroy(), REFUSED_LINGER_MS).unref();
 }
 
+/** A check of `Authorization: Bearer <secret>` in constant time (hashes of equal length compared). */
+function bearerCheck(secret: string): (req: Request) => boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  const expected = digest(`Bearer ${secret}`);
+  return (req) => {
+    const header = req.headers.get('authorization');
+    return header !== null && timingSafeEqual(digest(header), expected);
+  };
+}
+
+/** What the cap knows of a connection: proven the shop's, or on probation (over the browsers' cap, not yet proven). */
+interface Standing {
+  merchant: boolean;
+  probation: ReturnType<typeof setTimeout> | null;
+}
+
 export function serveBff(fetch: (req: Request, env: unknown) => Response | Promise<Response>, opts: ServeOptions): ServedBff {
   let resolveListening!: (a: AddressInfo) => void;
   const listening = new Promise<AddressInfo>((r) => (resolveListening = r));
@@ -106,6 +154,19 @@ export function serveBff(fetch: (req: Request, env: unknown) => Response | Promi
     const socket = bindings?.incoming?.socket;
     if (socket && refusedSockets.has(socket)) return new Response(null, { status: 503 });
     const outgoing = bindings?.outgoing;
+    const standing = socket && standings.get(socket);
+    if (standing && !standing.merchant) {
+      if (isMerchant?.(req)) prove(socket, standing);
+      else if (standing.probation) {
+        // Over the browsers' cap and no shop: refused as at the connection, and nothing of it runs.
+        refused++;
+        clearTimeout(standing.probation);
+        standing.probation = null;
+        refusedSockets.add(socket);
+        if (outgoing) outgoing.shouldKeepAlive = false;
+        return new Response(OVER_CAP_BODY, { status: 503, headers: OVER_CAP_HEADERS });
+      }
+    }
     if (draining) {
       // Taken after the stop began (on a connection kept alive): not run, and the client told to go elsewhere.
       if (outgoing) outgoing.shouldKeepAlive = false;
@@ -125,22 +186,52 @@ export function serveBff(fetch: (req: Request, env: unknown) => Response | Promi
   };
   const server = serve({ fetch: guarded, port: opts.port, hostname: opts.hostname, serverOptions }, (info) => resolveListening(info)) as Server;
   const cap = opts.maxConnectionsPerAddress ?? 64;
-  const open = new Map<string, number>();
+  const merchantCap = opts.merchant ? (opts.merchant.maxConnectionsPerAddress ?? MERCHANT_CONNECTIONS_PER_ADDRESS) : 0;
+  const isMerchant = opts.merchant && merchantCap > 0 ? bearerCheck(opts.merchant.secret) : null;
+  /** Open connections by address: all of them, and those of the shop's server. */
+  const open = new Map<string, { all: number; merchant: number }>();
+  const standings = new WeakMap<Socket, Standing>();
   let refused = 0;
+  /** A connection that sent the merchant secret: the shop's from now on, out of the browsers' count. */
+  const prove = (socket: Socket, standing: Standing) => {
+    const counts = open.get(socket.remoteAddress ?? '');
+    if (standing.probation) clearTimeout(standing.probation);
+    standing.probation = null;
+    // Over the shop's own cap: left on the browsers' side, as it was.
+    if (!counts || counts.merchant >= merchantCap) return;
+    standing.merchant = true;
+    counts.merchant++;
+  };
   if (cap > 0) {
     server.on('connection', (socket) => {
       const address = socket.remoteAddress ?? '';
-      const count = (open.get(address) ?? 0) + 1;
-      if (count > cap) {
+      const counts = open.get(address) ?? { all: 0, merchant: 0 };
+      const browsers = counts.all - counts.merchant;
+      // Past the browsers' cap, a connection may still be the shop's server (its requests carry the
+      // merchant secret): it has a moment to show it, within the shop's own cap.
+      if (browsers >= cap && (!isMerchant || counts.all >= cap + merchantCap)) {
         refused++;
         refuse(socket);
         return;
       }
-      open.set(address, count);
+      const standing: Standing = { merchant: false, probation: null };
+      if (browsers >= cap) {
+        standing.probation = setTimeout(() => {
+          standing.probation = null;
+          if (standing.merchant || socket.destroyed) return;
+          refused++;
+          refuse(socket);
+        }, PROVE_WITHIN_MS);
+        standing.probation.unref();
+      }
+      if (isMerchant) standings.set(socket, standing);
+      counts.all++;
+      open.set(address, counts);
       socket.once('close', () => {
-        const left = (open.get(address) ?? 1) - 1;
-        if (left <= 0) open.delete(address);
-        else open.set(address, left);
+        if (standing.probation) clearTimeout(standing.probation);
+        counts.all--;
+        if (standing.merchant) counts.merchant--;
+        if (counts.all <= 0) open.delete(address);
       });
     });
   }

@@ -68,7 +68,7 @@ describe('createMerchantClient', () => {
     await assert.rejects(bff.getCheckout('chk_none'), (e: unknown) => e instanceof MerchantApiError && e.status === 404);
   });
 
-  it('retries a read and a keyed creation after a network failure or a 503, never an unkeyed creation', async () => {
+  it('retries a read and a keyed creation after a network failure or a 503, never a link (it has no key)', async () => {
     seen.length = 0;
     faults.push(new TypeError('fetch failed'), new Response('busy', { status: 503 }));
     const page = await bff.listNotifications({ limit: 5 });
@@ -81,13 +81,56 @@ describe('createMerchantClient', () => {
     assert.equal(seen.length, 2);
     assert.equal(keyed.amount, 100);
 
+    // Links carry no key: never retried.
     seen.length = 0;
     faults.push(new TypeError('fetch failed'));
     await assert.rejects(
-      bff.createCheckout({ amount: 100, subject: 'No key', reference: 'ORD-RETRY-2' }),
+      bff.createLink({ amount: 100, subject: 'No key', reference: 'ORD-RETRY-2' }),
       (e: unknown) => e instanceof MerchantApiError && e.code === 'network',
     );
     assert.equal(seen.length, 1);
+  });
+
+  it('gives a creation without a key one of its own: its answer lost, a 429 and a 409 in progress later, it creates one checkout', async () => {
+    const keys: (string | null)[] = [];
+    let lose = 1;
+    const flaky = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const key = new Headers(init?.headers).get('Idempotency-Key');
+      keys.push(key);
+      const answer = await h.bff.request(String(input), init);
+      // The first try is created at the BFF, and its answer lost on the way back.
+      if (lose-- > 0) throw new TypeError('fetch failed');
+      return answer;
+    }) as typeof fetch;
+    const client = createMerchantClient({ url: 'http://bff.test', secret: MERCHANT_SECRET, fetch: flaky, retries: 2 });
+    const body = { amount: 4200, subject: 'Lost answer', reference: 'ORD-LOST-1' };
+    const created = await client.createCheckout(body);
+    assert.equal(keys.length, 2);
+    assert.match(keys[0]!, /^bc_[0-9a-f-]{36}$/);
+    assert.equal(keys[1], keys[0], 'the same key on the retry');
+    const listed = await bff.listCheckouts({ limit: 100 });
+    assert.deepEqual(
+      listed.checkouts.filter((c) => c.reference === 'ORD-LOST-1').map((c) => c.id),
+      [created.id],
+      'one checkout',
+    );
+    // Another call is another checkout, with another key (a cart of its own needs its own key).
+    const first = keys[0];
+    keys.length = 0;
+    const next = await client.createCheckout({ ...body, reference: 'ORD-LOST-2' });
+    assert.notEqual(next.id, created.id);
+    assert.match(keys[0]!, /^bc_/);
+    assert.notEqual(keys[0], first);
+
+    // A 429 and a 409 `idempotency_in_progress` are waited out and tried again, the key the same.
+    seen.length = 0;
+    faults.push(
+      new Response('{"error":{"code":"rate_limited","message":"Slow down."}}', { status: 429, headers: { 'Retry-After': '0' } }),
+      new Response('{"error":{"code":"idempotency_in_progress","message":"Still running."}}', { status: 409, headers: { 'Retry-After': '0' } }),
+    );
+    const third = await bff.createCheckout({ ...body, reference: 'ORD-LOST-3' });
+    assert.equal(seen.length, 3);
+    assert.equal(third.reference, 'ORD-LOST-3');
   });
 
   it('waits the Retry-After of a 503 before it tries again', async (t) => {
