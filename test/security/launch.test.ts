@@ -312,3 +312,41 @@ withPostgres('one open checkout per reference', (url) => {
     });
   });
 });
+
+withPostgres('a proof of possession used once across instances', (url) => {
+  describe('a proof of possession (DPoP) across two instances on PostgreSQL', () => {
+    const rigs = twoInstancesOnPostgres(url, 'proof');
+
+    it('a proof one instance accepted is refused by the other, whichever sees it first', async () => {
+      const [a, b] = rigs();
+      const c = await json<{ id: string; launchToken: string }>(
+        await a.merchant('/v1/checkouts', { body: { amount: 1500, subject: 'Two', reference: 'PROOF-TWO' } }),
+        201,
+      );
+      const keys = await frameKeys();
+      const redeemed = await a.call('/v1/frame/launch', {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          ...frameOrigin(BFF_HOST),
+          DPoP: await keys.prove('POST', `${BFF_HOST}/v1/frame/launch`, undefined, a.clock.now),
+        },
+        body: JSON.stringify({ token: c.launchToken }),
+      });
+      const { key } = await json<{ key: string }>(redeemed);
+      const read = (rig: Rig, proof: string) => rig.call('/v1/checkout', { headers: { 'X-Checkout-Secret': key, DPoP: proof } });
+      for (const [first, second] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const proof = await keys.prove('GET', `${BFF_HOST}/v1/checkout`, key, first.clock.now);
+        assert.equal((await read(first, proof)).status, 200);
+        const again = await read(second, proof);
+        assert.equal(again.status, 401, 'replayed on the other instance');
+        assert.match((await again.json()).error.message, /already used/);
+        // A fresh proof of the same frame is taken by either.
+        assert.equal((await read(second, await keys.prove('GET', `${BFF_HOST}/v1/checkout`, key, second.clock.now))).status, 200);
+      }
+    });
+  });
+});

@@ -126,6 +126,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     await service.sweep();
     await notifications.sweepPending(now() - service.leaseMs);
     await service.reconcile();
+    await store.forgetProofIds(now());
     return true;
   };
   const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, sweep, logger, now };

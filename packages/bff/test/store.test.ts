@@ -276,6 +276,26 @@ function contract(name: string, makeEngine: () => Engine) {
       assert.equal((await store.claimReply({ key: open, fingerprint: 'g', createdAt: 4 })).claimed, true, 'a released key can be claimed again');
     });
 
+    test('a proof id is used once by all instances at once, free again once its time is over, and forgotten then', async () => {
+      const other = engine.open();
+      try {
+        await other.init();
+        const id = unique('proof');
+        const now = 1_000_000;
+        // Several instances see the same proof at once: one takes it.
+        const taken = await Promise.all([store, other, store, other].map((s) => s.useProofId(id, now + 65_000, now)));
+        assert.deepEqual(taken.filter(Boolean).length, 1);
+        assert.equal(await other.useProofId(id, now + 70_000, now + 60_000), false, 'still in its window');
+        assert.equal(await store.useProofId(id, now + 200_000, now + 66_000), true, 'its window over: a new proof may use it');
+        const old = unique('proof');
+        await store.useProofId(old, now + 1_000, now);
+        assert.ok((await other.forgetProofIds(now + 100_000)) >= 1);
+        assert.equal(await store.useProofId(id, now + 300_000, now + 100_000), false, 'the one still in its window is kept');
+      } finally {
+        await other.close();
+      }
+    });
+
     test('an outbox event written with its change is leased to one of several instances at a time', async () => {
       const rec = checkoutRecord();
       await store.createCheckout(rec);

@@ -33,7 +33,8 @@ export function createCheckoutService(deps: ServiceDeps) {
   const launches = launchActions(core, deps);
   const reconcile = reconcileActions(core, links);
 
-  const proofs = createProofVerifier(now);
+  // A proof's id is used once across every instance: kept in the store for the proof's window.
+  const proofs = createProofVerifier(now, (id, until) => store.useProofId(id, until, now()));
 
   /**
    * The checkout a client secret (inline) or a frame key (isolated) opens, or 401. A frame key

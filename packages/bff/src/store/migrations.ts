@@ -139,6 +139,11 @@ export const MIGRATIONS: readonly Migration[] = [
       'INSERT INTO change_floor (id, seq) VALUES (1, 0)',
     ],
   },
+  {
+    version: 8,
+    name: 'the ids of proofs of possession (DPoP) each instance accepted, until their time is over: a proof is used once across instances',
+    up: () => ['CREATE TABLE proof_ids (id TEXT PRIMARY KEY, until_at BIGINT NOT NULL)', 'CREATE INDEX proof_ids_until_idx ON proof_ids (until_at)'],
+  },
 ];
 
 /**

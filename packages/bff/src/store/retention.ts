@@ -46,7 +46,7 @@ const CUTOFF: Record<keyof PruneCounts, keyof PruneCutoffs> = {
   checkouts: 'checkouts',
 };
 
-export function retentionMethods(query: Query, forget: (checkoutId: string) => void): Pick<Store, 'prune' | 'claimLease'> {
+export function retentionMethods(query: Query, forget: (checkoutId: string) => void): Pick<Store, 'prune' | 'claimLease' | 'useProofId' | 'forgetProofIds'> {
   return {
     async prune(cutoffs, opts = {}) {
       const counts: PruneCounts = { events: 0, idempotencyKeys: 0, replies: 0, notifications: 0, checkouts: 0 };
@@ -118,6 +118,20 @@ export function retentionMethods(query: Query, forget: (checkoutId: string) => v
         [name, holder, now + ttlMs, now, holder],
       );
       return count === 1;
+    },
+
+    async useProofId(id, until, now) {
+      // A row whose time is over counts as free: taken again rather than refused.
+      const { count } = await query(
+        'INSERT INTO proof_ids (id, until_at) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET until_at = excluded.until_at WHERE proof_ids.until_at < ?',
+        [id, until, now],
+      );
+      return count === 1;
+    },
+
+    async forgetProofIds(now) {
+      const { count } = await query('DELETE FROM proof_ids WHERE until_at < ?', [now]);
+      return count;
     },
   };
 }

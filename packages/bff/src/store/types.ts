@@ -281,4 +281,11 @@ export interface Store {
   prune(cutoffs: PruneCutoffs, opts?: { dryRun?: boolean; exportCheckouts?: (batch: CheckoutRecord[]) => Promise<void> }): Promise<PruneCounts>;
   /** Takes (or renews) the lease `name` for `holder` until `now + ttlMs`, unless another holder's lease runs past `now`. */
   claimLease(name: string, holder: string, now: number, ttlMs: number): Promise<boolean>;
+  /**
+   * Marks the id of a proof of possession (DPoP) used, for every instance: true when it was not
+   * in use (it is now, until `until`), false when it still is. One statement.
+   */
+  useProofId(id: string, until: number, now: number): Promise<boolean>;
+  /** Forgets the proof ids whose time is over (before `now`); how many. */
+  forgetProofIds(now: number): Promise<number>;
 }
