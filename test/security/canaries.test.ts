@@ -2,8 +2,8 @@
  * Canaries: whole journeys (native banks of every kind, wrong credentials and codes, an
  * upstream fault, redirect and periodic payment links, the merchant's API) run with canary
  * secrets in the configuration and canary credentials typed by the payer. Afterwards no
- * canary may appear, in any encoding, in any BFF response or header, log line, webhook,
- * provider notification, gateway page, URL, or database row (SQLite file bytes included;
+ * canary may appear, in any encoding, in any BFF response or header, log line, span, metric
+ * label, webhook, provider notification, gateway page, URL, or database row (SQLite file bytes included;
  * PostgreSQL when TEST_DATABASE_URL is set).
  */
 import { after, before, describe, it } from 'node:test';
@@ -168,6 +168,19 @@ describe('canaries on the embedded SQLite store', () => {
     assert.ok(rig.webhooks.length >= 8, 'the merchant was told of each final state');
     assert.ok(rig.notificationsIn.length >= 3, 'the provider notified the BFF');
     assert.ok(rig.gatewayPages.length >= 10, 'the payer saw the gateway');
+    // Telemetry recorded the journeys: the requests, the provider calls by operation, the metrics.
+    const names = new Set(rig.telemetry().spans.map((span) => span.name));
+    for (const name of [
+      'POST /v1/checkouts',
+      'POST /v1/checkout/login',
+      'provider native login',
+      'provider native transfer/validate',
+      'provider links url/signer',
+    ])
+      assert.ok(names.has(name) || [...names].some((n) => n.startsWith(name)), `a span ${name}: ${[...names].join(', ')}`);
+    const metrics = JSON.stringify(rig.telemetry().metrics);
+    for (const name of ['bank_checkout.checkouts', 'bank_checkout.provider.duration', 'bank_checkout.outbox.deliveries'])
+      assert.ok(metrics.includes(name), name);
   });
 
   it('no payer credential or code appears anywhere after the provider: responses, headers, logs, webhooks, notifications, gateway pages, URLs, database', () => {

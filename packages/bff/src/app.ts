@@ -10,7 +10,7 @@ import type { BffConfig } from './config.js';
 import { ApiError, errorResponse, errors, fromHttpException } from './errors.js';
 import { createLogger } from './log.js';
 import { bodyCutShort, corsAllowlist, requestContext, securityHeaders, type BffEnv } from './http.js';
-import { authGuard, createRateLimiter } from './guards.js';
+import { authGuard, bearerCheck, createRateLimiter } from './guards.js';
 import { untrustedProxyWarning } from './proxy.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
@@ -29,6 +29,7 @@ import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js'
 import { json, openApiDocument, router } from './openapi.js';
 import { startRetention } from './retention.js';
 import type { AppParts } from './parts.js';
+import { createTelemetry, type TelemetryProviders } from './telemetry.js';
 
 export type { AppParts };
 
@@ -59,6 +60,11 @@ export interface BffDeps {
   frame?: FrameBundle | null | (() => Promise<FrameBundle | null>);
   /** How often the sweeper runs (default SWEEP_SECONDS; 0: never, tests call `parts.sweep`). */
   sweepMs?: number;
+  /**
+   * Where traces and metrics go (telemetry.ts): by default the OpenTelemetry providers registered
+   * in the process (none: nothing is recorded).
+   */
+  telemetry?: TelemetryProviders;
 }
 
 /** `/ready` answers within this, whatever the database does (a load balancer's probe times out at about a second). */
@@ -77,9 +83,11 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
       exclusive: true,
       webhookEvents: Boolean(config.merchant.webhookUrl && config.merchant.webhookSecret),
     });
+  const telemetry = createTelemetry(deps.telemetry);
   const upstream = createUpstream(config, {
     logger,
     now,
+    telemetry,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {}),
   });
@@ -90,6 +98,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     fetch: deps.fetch ?? fetch,
     logger,
     now,
+    telemetry,
     ...(deps.webhookDelaysMs ? { delaysMs: deps.webhookDelaysMs } : {}),
     ...(deps.webhookPollMs ? { pollMs: deps.webhookPollMs } : {}),
   });
@@ -106,7 +115,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   };
   const onFinal = (event: CheckoutEvent) => tell({ type: 'checkout.updated', data: event }, () => deps.onCheckoutUpdate?.(event));
   const onReceived = (event: NotificationEvent) => tell({ type: 'notification.received', data: event }, () => deps.onNotification?.(event));
-  const service = createCheckoutService({ config, store, upstream, logger, now, onFinal, webhook });
+  const service = createCheckoutService({ config, store, upstream, logger, now, onFinal, webhook, telemetry });
   const notifications = createNotificationReceiver({ config, store, service, logger, now, onReceived, webhook });
   const limiter = createRateLimiter(config.rateLimitPerMinute, now);
   const failures = createRateLimiter(config.authFailuresPerMinute, now);
@@ -129,7 +138,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     await store.forgetProofIds(now());
     return true;
   };
-  const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, sweep, logger, now };
+  const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, sweep, logger, now, telemetry };
 
   const ready = store.init();
   let sweeper: ReturnType<typeof setInterval> | undefined;
@@ -161,6 +170,8 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     }));
 
   const app = router();
+  // Each request's span: the shop's server (its requests carry the merchant secret) may continue its own trace.
+  app.use('*', telemetry.serverSpans(bearerCheck(config.merchantSecret)));
   app.use('*', ...requestContext(logger));
   app.use('*', securityHeaders);
   if (!config.trustProxy.hops && !config.trustProxy.addresses.length) app.use('*', untrustedProxyWarning(config.trustProxy, logger));

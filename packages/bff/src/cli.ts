@@ -100,6 +100,16 @@ if (asked.command === 'prune') {
     fail(`prune: ${reason(err)}`);
   }
 }
+// Traces and metrics, when the standard OTEL_* variables ask for them (otel.ts): started before
+// the BFF is made, so that its meters and tracers are the SDK's.
+const { startOtel, OtelMissing } = await import('./otel.js');
+let otel: Awaited<ReturnType<typeof startOtel>> = null;
+try {
+  otel = await startOtel(process.env, config.host, (line) => console.error(`bff: ${line}`));
+} catch (err) {
+  if (err instanceof OtelMissing) fail(err.message);
+  throw err;
+}
 const [{ createBff }, { serveBff, serveOptionsOf }] = await Promise.all([import('./app.js'), import('./server.js')]);
 let app!: BffApp;
 try {
@@ -116,7 +126,7 @@ try {
 } catch (err) {
   fail(`the store could not start (DATABASE_URL): ${reason(err)}`);
 }
-const served = serveBff(app.fetch, serveOptionsOf(config));
+const served = serveBff(app.fetch, { ...serveOptionsOf(config), onUnavailable: (cause) => app.parts.telemetry.unavailable(cause) });
 const { server, listening } = served;
 server.on('error', (err) => fail(`cannot listen on ${config.host}:${config.port} (PORT, HOST): ${reason(err)}`));
 const info = await listening;
@@ -134,6 +144,8 @@ const stop = (signal: string) => {
       if (cut) console.error(`bff: ${cut} requests were still under way after ${graceMs / 1000} s and were cut`);
     })
     .then(() => app.close())
+    // What telemetry still holds is sent before the exit (within the bound above).
+    .then(() => otel?.shutdown())
     .catch((err: unknown) => console.error(`bff: stopping: ${reason(err)}`))
     .finally(() => process.exit(0));
 };

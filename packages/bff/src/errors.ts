@@ -64,8 +64,14 @@ export const errors = {
 };
 
 /** The error answer of `err` (its status and headers), with `extra` beside the error (the view of a stale step). */
+/** The error code each request was answered with, for its span and the count of 503s (telemetry.ts). */
+const answeredCodes = new WeakMap<Request, string>();
+/** The error code a request was answered with, if it was answered with an error. */
+export const errorCodeOf = (req: Request): string | undefined => answeredCodes.get(req);
+
 export function errorResponse<V extends { Variables: { requestId: string } }, E extends ApiError>(c: Context<V>, err: E, extra?: Pick<ErrorBody, 'view'>) {
   const requestId = c.get('requestId') ?? 'unknown';
+  answeredCodes.set(c.req.raw, err.code);
   for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
   const body: ErrorBody = { error: { code: err.code, message: err.message, requestId, ...(err.issues ? { issues: err.issues } : {}) }, ...extra };
   return c.json<ErrorBody, E['status']>(body, err.status);

@@ -3,6 +3,7 @@
  * headers, and per address and API, the lock-out of callers that send wrong secrets.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { createHash, timingSafeEqual as cryptoTimingSafeEqual } from 'node:crypto';
 import { timingSafeEqual } from '@bank-checkout/provider';
 import { ApiError, errors } from './errors.js';
 import type { TrustProxy } from './config.js';
@@ -101,6 +102,20 @@ export function authGuard(limiter: RateLimiter, trustProxy: TrustProxy, scope: s
 }
 
 export type AuthGuard = ReturnType<typeof authGuard>;
+
+/**
+ * Whether a request carries `Authorization: Bearer <secret>`, compared in constant time (hashes
+ * of equal length): for what a request of the shop's server gets before its route checks it (the
+ * connection cap, its trace), never instead of that check.
+ */
+export function bearerCheck(secret: string): (req: Request) => boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  const expected = digest(`Bearer ${secret}`);
+  return (req) => {
+    const header = req.headers.get('authorization');
+    return header !== null && cryptoTimingSafeEqual(digest(header), expected);
+  };
+}
 
 /** `Authorization: Bearer <merchant secret>`, compared in constant time. */
 export function merchantAuth(secret: string, guard: AuthGuard): MiddlewareHandler {

@@ -11,6 +11,7 @@ import type { Upstream } from './upstream.js';
 import type { CheckoutService } from './checkout/service.js';
 import type { NotificationReceiver } from './notifications.js';
 import type { Webhook } from './webhook.js';
+import type { Telemetry } from './telemetry.js';
 
 export interface AppParts {
   config: BffConfig;
@@ -37,4 +38,6 @@ export interface AppParts {
   sweep: () => Promise<boolean>;
   logger: Logger;
   now: () => number;
+  /** Traces and metrics (telemetry.ts). */
+  telemetry: Telemetry;
 }

@@ -12,10 +12,10 @@
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import type { ErrorBody } from '@bank-checkout/contract/schemas';
 import type { BffConfig } from './config.js';
+import { bearerCheck } from './guards.js';
 
 export interface ServeOptions {
   port: number;
@@ -36,6 +36,8 @@ export interface ServeOptions {
    * request with the secret, else it is answered 503 and closed.
    */
   merchant?: { secret: string; maxConnectionsPerAddress?: number };
+  /** Told of each 503 the server gives itself (the app's own are counted by the app). */
+  onUnavailable?: (cause: 'connection_cap' | 'stopping') => void;
 }
 
 /** The options `bank-checkout-bff` serves with: the address, and the caps of its configuration. */
@@ -115,16 +117,6 @@ function refuse(socket: Socket): void {
   setTimeout(() => socket.destroyed || socket.resetAndDestroy(), REFUSED_LINGER_MS).unref();
 }
 
-/** A check of `Authorization: Bearer <secret>` in constant time (hashes of equal length compared). */
-function bearerCheck(secret: string): (req: Request) => boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  const expected = digest(`Bearer ${secret}`);
-  return (req) => {
-    const header = req.headers.get('authorization');
-    return header !== null && timingSafeEqual(digest(header), expected);
-  };
-}
-
 /** What the cap knows of a connection: proven the shop's, or on probation (over the browsers' cap, not yet proven). */
 interface Standing {
   merchant: boolean;
@@ -163,12 +155,14 @@ export function serveBff(fetch: (req: Request, env: unknown) => Response | Promi
         clearTimeout(standing.probation);
         standing.probation = null;
         refusedSockets.add(socket);
+        opts.onUnavailable?.('connection_cap');
         if (outgoing) outgoing.shouldKeepAlive = false;
         return new Response(OVER_CAP_BODY, { status: 503, headers: OVER_CAP_HEADERS });
       }
     }
     if (draining) {
       // Taken after the stop began (on a connection kept alive): not run, and the client told to go elsewhere.
+      opts.onUnavailable?.('stopping');
       if (outgoing) outgoing.shouldKeepAlive = false;
       return new Response(STOPPING_BODY, {
         status: 503,
@@ -211,6 +205,7 @@ export function serveBff(fetch: (req: Request, env: unknown) => Response | Promi
       // merchant secret): it has a moment to show it, within the shop's own cap.
       if (browsers >= cap && (!isMerchant || counts.all >= cap + merchantCap)) {
         refused++;
+        opts.onUnavailable?.('connection_cap');
         refuse(socket);
         return;
       }
@@ -220,6 +215,7 @@ export function serveBff(fetch: (req: Request, env: unknown) => Response | Promi
           standing.probation = null;
           if (standing.merchant || socket.destroyed) return;
           refused++;
+          opts.onUnavailable?.('connection_cap');
           refuse(socket);
         }, PROVE_WITHIN_MS);
         standing.probation.unref();

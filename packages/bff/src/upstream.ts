@@ -20,6 +20,7 @@ import {
 import type { BffConfig } from './config.js';
 import { ApiError, errors } from './errors.js';
 import type { Logger } from './log.js';
+import type { Telemetry } from './telemetry.js';
 
 export interface UpstreamDeps {
   fetch?: typeof fetch;
@@ -27,6 +28,8 @@ export interface UpstreamDeps {
   now: () => number;
   /** Delay between read-only retries; tests shorten it. */
   retryDelayMs?: number;
+  /** A span for each call, and the trace's headers sent with it (telemetry.ts). */
+  telemetry?: Pick<Telemetry, 'providerCall'>;
 }
 
 const READ_ONLY_TRIES = 3;
@@ -49,6 +52,7 @@ export function createUpstream(config: BffConfig, deps: UpstreamDeps) {
   const common = {
     timeoutMs: config.provider.timeoutMs,
     onCall,
+    ...(deps.telemetry ? { onStart: deps.telemetry.providerCall } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   };
   const native = createNativeClient({

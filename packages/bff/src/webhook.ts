@@ -21,6 +21,7 @@
  * more than once (an instance stopped before it could record): the merchant deduplicates by its id.
  */
 import type { Logger } from './log.js';
+import type { Telemetry } from './telemetry.js';
 import type { WebhookDelivery, WebhookEvent } from './events.js';
 import type { OutboxEvent, OutboxRecord, Store } from './store/types.js';
 import { createHmac } from 'node:crypto';
@@ -72,6 +73,8 @@ export interface WebhookOptions {
   pollMs?: number;
   /** How long an instance holds the events it took (default 60 s). */
   leaseMs?: number;
+  /** Told of each delivery tried (telemetry.ts). */
+  telemetry?: Pick<Telemetry, 'delivery'>;
 }
 
 export function createWebhook(opts: WebhookOptions) {
@@ -149,6 +152,7 @@ export function createWebhook(opts: WebhookOptions) {
       });
       await res.body?.cancel().catch(() => {});
       if (res.ok) {
+        opts.telemetry?.delivery(e.type, 'delivered', opts.now() - e.createdAt);
         await delivered(e);
         return;
       }
@@ -157,6 +161,7 @@ export function createWebhook(opts: WebhookOptions) {
       problem = err instanceof Error ? err.message.slice(0, 200) : 'error';
     }
     const delay = delays[e.attempts];
+    opts.telemetry?.delivery(e.type, delay === undefined ? 'gave_up' : 'failed');
     if (delay === undefined) {
       await opts.store.settleEvent(e.id, { failedAt: opts.now(), lastError: problem });
       opts.logger.log('error', 'webhook.gave_up', { eventId: e.id, type: e.type, attempts: e.attempts + 1, reason: problem });

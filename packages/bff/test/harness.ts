@@ -11,6 +11,7 @@ import type { NotificationEvent } from '../src/notifications.js';
 
 type MerchantClient = ReturnType<typeof createMerchantClient>;
 import { createStore, type Store } from '../src/store/index.js';
+import type { TelemetryProviders } from '../src/telemetry.js';
 import { bind, frameKeys, frameOrigin, proofHeaders, proved, type FrameKeys } from './frame-proof.js';
 
 export const MERCHANT_SECRET = 'test-merchant-secret-0123456789';
@@ -66,6 +67,8 @@ export interface HarnessOptions {
   databaseUrl?: string;
   /** The store each BFF process opens (default: the one the database URL names). */
   store?: () => Store;
+  /** Where the BFF's traces and metrics go (default: the process's providers, none). */
+  telemetry?: TelemetryProviders;
 }
 
 export async function createHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
@@ -145,6 +148,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
       },
       retryDelayMs: 1,
       webhookDelaysMs: [1, 1],
+      ...(opts.telemetry ? { telemetry: opts.telemetry } : {}),
     });
     await bff.ready;
   };

@@ -38,6 +38,19 @@ export interface ClientOptions {
   headerNames?: { apiKey: string; apiToken: string };
   /** Called after every call (for metrics and logs); never given bodies or secrets. */
   onCall?: (event: CallEvent) => void;
+  /**
+   * Called as each call starts (for tracing), with what it is: the headers it gives go with the
+   * request (a `traceparent`; they never replace the key, the token or the content headers), and
+   * its `end` is called with the call's event when the call ends, whatever way. Never given
+   * bodies or secrets.
+   */
+  onStart?: (call: { service: CallEvent['service']; endpoint: string }) => CallTrace | undefined;
+}
+
+/** What `onStart` gives for one call: headers to send, and what to call when it ends. */
+export interface CallTrace {
+  headers?: Readonly<Record<string, string>>;
+  end?(event: CallEvent): void;
 }
 
 export interface CallEvent {
@@ -64,6 +77,14 @@ export interface Transport {
     okCodes: readonly string[];
     signal?: AbortSignal | undefined;
   }): Promise<z.output<S>>;
+}
+
+/** The call's own headers, and those of its trace that name no header of its own (in any case). */
+function withTrace(own: Readonly<Record<string, string>>, trace: Readonly<Record<string, string>>): Record<string, string> {
+  const taken = new Set(Object.keys(own).map((n) => n.toLowerCase()));
+  const out: Record<string, string> = { ...own };
+  for (const [name, value] of Object.entries(trace)) if (!taken.has(name.toLowerCase())) out[name] = value;
+  return out;
 }
 
 export function createTransport(service: CallEvent['service'], opts: ClientOptions): Transport {
@@ -102,17 +123,31 @@ export function createTransport(service: CallEvent['service'], opts: ClientOptio
 
   return {
     async call({ endpoint, method, path, query, body, schema, okCodes, signal }) {
+      const traced = opts.onStart?.({ service, endpoint });
       const started = performance.now();
       let httpStatus: number | undefined;
-      const report = (outcome: string) =>
-        opts.onCall?.({ service, endpoint, durationMs: performance.now() - started, outcome, ...(httpStatus ? { httpStatus } : {}) });
+      const report = (outcome: string) => {
+        const event: CallEvent = { service, endpoint, durationMs: performance.now() - started, outcome, ...(httpStatus ? { httpStatus } : {}) };
+        opts.onCall?.(event);
+        traced?.end?.(event);
+      };
 
       const url = urlOf(path, query);
 
       let text: string | null;
       try {
         if (signal?.aborted) throw signal.reason;
-        const res = await send(url, { method, headers, body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined, signal, timeoutMs }, maxBody);
+        const res = await send(
+          url,
+          {
+            method,
+            headers: traced?.headers ? withTrace(headers, traced.headers) : headers,
+            body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+            signal,
+            timeoutMs,
+          },
+          maxBody,
+        );
         httpStatus = res.status;
         text = res.text;
       } catch (err) {

@@ -9,8 +9,13 @@
  * values are taken out of every answer and handed to the test as what the payer's own device
  * (the bank's SMS, app or card) tells the payer. What the payer then types is the only way a
  * credential or a code can reach the BFF, and any trace of it found later is a leak.
+ *
+ * The BFF's telemetry is recorded too (OpenTelemetry providers of the rig's own): every span, and
+ * the metrics' labels as collected when the rig closes.
  */
 import { createSandbox, type Sandbox } from '@bank-checkout/sandbox';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { after, before } from 'node:test';
 import { createBff, createPostgresStore, createStore, loadConfig, type BffApp, type CheckoutEvent, type Store } from '@bank-checkout/bff';
 import type { RequestFn } from '@bank-checkout/sandbox/testing';
@@ -42,8 +47,22 @@ export interface RigOptions {
   hideTestValues?: boolean;
 }
 
+/** A metric reader the rig collects from when it closes. */
+class CollectOnClose extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+/** What the BFF recorded: its spans (name, kind, attributes, events, status), and its metrics as last collected. */
+export interface RecordedTelemetry {
+  spans: { name: string; kind: number; attributes: Record<string, unknown>; events: unknown[]; status: unknown }[];
+  metrics: ResourceMetrics | null;
+}
+
 export interface Rig {
   bff: BffApp;
+  /** What the BFF's telemetry recorded (metrics: once the rig is closed). */
+  telemetry(): RecordedTelemetry;
   sandbox: Sandbox;
   clock: { now: number; advance(ms: number): void };
   logs: string[];
@@ -199,7 +218,13 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
     PROVIDER_TIMEOUT_MS: '2000',
     ...opts.env,
   });
+  const spanExporter = new InMemorySpanExporter();
+  const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spanExporter })] });
+  const metricReader = new CollectOnClose();
+  const meterProvider = new MeterProvider({ readers: [metricReader] });
+  let collected: ResourceMetrics | null = null;
   bff = createBff(config, {
+    telemetry: { tracerProvider, meterProvider },
     store: opts.store ?? createStore(config.databaseUrl),
     fetch: route as typeof fetch,
     now,
@@ -242,9 +267,17 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
     return response;
   };
 
+  const telemetry = (): RecordedTelemetry => ({
+    spans: spanExporter
+      .getFinishedSpans()
+      .map((span) => ({ name: span.name, kind: span.kind, attributes: span.attributes, events: span.events, status: span.status })),
+    metrics: collected,
+  });
+
   let counter = 0;
   return {
     bff,
+    telemetry,
     sandbox,
     clock,
     logs,
@@ -285,9 +318,14 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
         ...notificationsIn.flatMap(of),
         { where: 'log lines', text: logs.join('\n') },
         { where: 'URLs the BFF called upstream', text: upstream.map((u) => u.url).join('\n') },
+        { where: 'spans', text: JSON.stringify(telemetry().spans) },
+        { where: 'metrics (names and labels)', text: JSON.stringify(collected) },
       ];
     },
-    close: () => bff.close(),
+    async close() {
+      await bff.close();
+      collected = (await metricReader.collect()).resourceMetrics;
+    },
   };
 }
 

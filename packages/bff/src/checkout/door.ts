@@ -17,6 +17,7 @@ import type { Logger } from '../log.js';
 import type { CheckoutPatch, CheckoutRecord, NotificationSettle, OutboxEvent, Store } from '../store/types.js';
 import type { Upstream } from '../upstream.js';
 import type { CheckoutEvent, WebhookEvent } from '../events.js';
+import type { Telemetry } from '../telemetry.js';
 import { finished, type Internal, type Lock } from './internal.js';
 import { changeAllowed, isFinal, missingData, timePatch, type Change } from './transitions.js';
 import { newId } from './secrets.js';
@@ -36,6 +37,8 @@ export interface ServiceDeps {
   webhook?: { enabled: boolean; event(e: WebhookEvent): OutboxEvent };
   /** Waits between tries of a write the store refused (default: real time, jittered backoff). */
   sleep?: (ms: number) => Promise<void>;
+  /** Told of each change written and each checkout created (telemetry.ts). */
+  telemetry?: Pick<Telemetry, 'changed' | 'created'>;
 }
 
 /** Writes that never change a checkout's state: a launch token, a hand-off link, what reconciliation asked, the bank a link payment came from. */
@@ -153,6 +156,7 @@ export function createDoor(deps: ServiceDeps) {
     const event = checkoutEvent(before, patch.state ?? from.state, patch.mode ?? from.mode, patch.internal ?? from.internal, source);
     const events = [...(event && deps.webhook?.enabled ? [deps.webhook.event({ type: 'checkout.updated', data: event })] : []), ...extra];
     const written = await store.updateCheckout(from.id, from.version, patch, events, settle);
+    if (written) deps.telemetry?.changed(from, written, source);
     if (written && event) deps.onFinal(event);
     return written;
   }

@@ -73,7 +73,13 @@ export function createCheckoutService(deps: ServiceDeps) {
     return { ...v, inFlight: inFlight as CheckoutAction, ...(quiet ? { inFlightUntil: new Date(busy.until!).toISOString() } : {}) };
   }
 
-  const { create, referenceFree } = creationActions(core, launches);
+  const creation = creationActions(core, launches);
+  const { referenceFree } = creation;
+  const create: typeof creation.create = async (...args) => {
+    const made = await creation.create(...args);
+    if (made.created) deps.telemetry?.created(made.record);
+    return made;
+  };
 
   /**
    * The merchant's decision on a checkout left `unknown`, after asking the bank (RESOLVE in the

@@ -62,6 +62,7 @@ export function checkoutRoutes(p: AppParts) {
     // An isolated checkout answers its own frame only: no other origin (the shop's page included).
     if (rec.isolation === 'isolated' && !fromOwnOrigin(c, p.config.publicUrl)) throw originRefused();
     countRequest(c, p.limiter, `checkout:${rec.id}`);
+    p.telemetry.checkout(rec.id);
     c.set('checkout', rec);
     await next();
   };

@@ -80,6 +80,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
     const id = m.idParam.safeParse(raw);
     const rec = id.success ? await p.store.getCheckout(id.data) : null;
     if (!rec) throw errors.notFound('Checkout');
+    p.telemetry.checkout(rec.id);
     return rec;
   };
 

@@ -55,6 +55,7 @@ export function merchantRoutes(p: AppParts) {
     const body = c.req.valid('json');
     withinCeiling(body.amount);
     const { created, record, ...credential } = await p.service.create(body, idempotencyKey(c));
+    p.telemetry.checkout(record.id);
     return c.json({ ...merchantView(record), ...pageCredential(record, credential) }, created ? 201 : 200);
   });
 
