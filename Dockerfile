@@ -1,14 +1,19 @@
 # The BFF as a container image: `podman build -t bank-checkout-bff .` (or `docker build`), run
 # with `compose.yaml` beside PostgreSQL, or alone on the embedded SQLite file in /data.
 #
-# Two stages. The first builds the packages from this repository and packs them as npm
-# publishes them; the second installs those packages (with `pg`) as a merchant's server would,
-# without the build tools, and runs `node dist/cli.js` itself (no npm wrapper: SIGTERM reaches
-# the BFF, which stops cleanly) as the unprivileged user `node`. The health check asks
-# `GET /ready`, which answers 503 while the store cannot answer. Every setting comes from the
-# environment (packages/bff/README.md); going live, the BFF refuses to start without the
-# production ones (docs/provider.md).
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Two stages. The first builds the packages from this repository, packs them as npm publishes
+# them, and writes the runtime's package.json and its lockfile (`npm install --package-lock-only`:
+# every dependency's version and integrity fixed once, at build time); the second installs
+# exactly that lockfile with `npm ci` (the BFF, its workspace packages from their tarballs, `pg`
+# and the OpenTelemetry Node SDK), without the build tools, and runs `node dist/cli.js` itself
+# (no npm wrapper: SIGTERM reaches the BFF, which stops cleanly) as the unprivileged user
+# `node`. The health check asks `GET /ready`, which answers 503 while the store cannot answer.
+# Every setting comes from the environment (packages/bff/README.md); going live, the BFF refuses
+# to start without the production ones (docs/provider.md).
+#
+# The base is Node 24 LTS on Debian 12, pinned by the digest of its image index (the same bytes
+# on every build; docs/running.md says how to refresh it). Another base: --build-arg NODE_IMAGE=….
+ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 
 FROM ${NODE_IMAGE} AS build
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false
@@ -22,21 +27,26 @@ RUN npm install --no-audit --no-fund --loglevel=error \
  && node scripts/build-package.mjs bff elements \
  && mkdir /packed \
  && for p in contract provider bff elements; do npm pack --ignore-scripts --silent --pack-destination /packed ./packages/$p; done
+# The runtime's package.json (the BFF's own, its workspace packages from their tarballs, pg and the
+# OpenTelemetry Node SDK) and the lockfile the runtime stage installs with `npm ci`.
+WORKDIR /runtime
+RUN tar -xzf /packed/bank-checkout-bff-*.tgz --strip-components=1 package/package.json \
+ && node /src/scripts/runtime-manifest.mjs /packed package.json \
+ && npm install --package-lock-only --omit=dev --no-audit --no-fund --loglevel=error
 
 FROM ${NODE_IMAGE} AS runtime
 ARG NODE_EXTRA_CA_CERTS
 ENV NODE_ENV=production \
     NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
-COPY --from=build /packed /tmp/packed
-# The BFF's package is the app; its workspace dependencies from their tarballs, the rest (and pg,
-# for a postgres:// DATABASE_URL) from the registry. @bank-checkout/elements serves the
-# isolated checkout's frame.
-RUN tar -xzf /tmp/packed/bank-checkout-bff-*.tgz --strip-components=1 \
- && npm pkg delete devDependencies \
- && npm install --omit=dev --no-audit --no-fund --loglevel=error \
-      /tmp/packed/bank-checkout-contract-*.tgz /tmp/packed/bank-checkout-provider-*.tgz /tmp/packed/bank-checkout-elements-*.tgz pg@^8.11.0 \
- && rm -rf /tmp/packed /root/.npm \
+# The tarballs where the lockfile names them. The BFF's package is the app; @bank-checkout/elements
+# serves the isolated checkout's frame, pg a postgres:// DATABASE_URL, the OpenTelemetry Node
+# SDK the OTEL_* variables (docs/running.md).
+COPY --from=build /packed /packed
+COPY --from=build /runtime/package.json /runtime/package-lock.json ./
+RUN tar -xzf /packed/bank-checkout-bff-*.tgz --strip-components=1 --exclude=package/package.json \
+ && npm ci --omit=dev --no-audit --no-fund --loglevel=error \
+ && rm -rf /packed /root/.npm \
  && mkdir -p /data && chown node:node /data
 USER node
 ENV HOST=0.0.0.0 \

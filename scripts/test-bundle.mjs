@@ -20,8 +20,12 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** Where the compiled files go (ignored by git): a folder per run, removed when the run ends. */
-const CACHE_DIR = 'node_modules/.cache/bank-checkout-tests';
+/**
+ * Where the compiled files go (ignored by git): a folder per run, removed when the run ends. Not
+ * under node_modules: from Node 22 on, `node --test` takes its arguments as patterns and skips
+ * whatever lies under a node_modules folder.
+ */
+const CACHE_DIR = '.tmp/bank-checkout-tests';
 
 const ownFile = /\.(ts|mjs|js)$/;
 

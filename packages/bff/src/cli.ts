@@ -6,7 +6,7 @@
  * `DATABASE_BOOT_WAIT_SECONDS` (store/boot.ts). SIGINT and SIGTERM stop it cleanly:
  * no new connections, idle kept-alive ones closed, a request arriving on an open one answered
  * 503 with `Connection: close`, the requests under way (a call with the bank among them) finish
- * and their answers are written, for at most the grace (`PROVIDER_TIMEOUT_MS` + STOP_MARGIN_MS:
+ * and their answers are written, for at most the grace (`PROVIDER_TIMEOUT_MS` + STOP_MARGIN_MS, server.ts:
  * a call with the bank may take the whole provider timeout, then its answer is written); then
  * the webhook dispatcher, the sweeper and the store close, and the process exits 0. Supervisors
  * must give it longer than the grace before SIGKILL (systemd `TimeoutStopSec`, Kubernetes
@@ -74,13 +74,6 @@ const fail = (message: string): never => {
 /** What went wrong, in the driver's words when it gave any (never a URL: drivers do not repeat it). */
 const reason = (err: unknown): string =>
   err instanceof Error ? (err.cause instanceof Error ? `${err.message} ${err.cause.message}` : err.message) : String(err);
-/**
- * What the grace adds to the provider timeout: the answer's writes (a store slow to answer
- * included), and the request's own work before and after the call.
- */
-const STOP_MARGIN_MS = 5_000;
-/** How long closing the dispatcher, the sweeper and the store may take after the grace. */
-const CLOSE_MS = 5_000;
 
 const { loadConfig, ConfigError } = await import('./config.js');
 let config!: BffConfig;
@@ -110,7 +103,7 @@ try {
   if (err instanceof OtelMissing) fail(err.message);
   throw err;
 }
-const [{ createBff }, { serveBff, serveOptionsOf }] = await Promise.all([import('./app.js'), import('./server.js')]);
+const [{ createBff }, { serveBff, serveOptionsOf, stopGraceMs, stopBoundMs }] = await Promise.all([import('./app.js'), import('./server.js')]);
 let app!: BffApp;
 try {
   app = createBff(config);
@@ -134,10 +127,10 @@ let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
-  const graceMs = config.provider.timeoutMs + STOP_MARGIN_MS;
+  const graceMs = stopGraceMs(config);
   console.log(`bff: ${signal}: stopping (${served.inFlight()} requests under way, ${graceMs / 1000} s at most)`);
   // A store that does not close (it stalled) does not hold the exit past its own bound.
-  setTimeout(() => process.exit(0), graceMs + CLOSE_MS).unref();
+  setTimeout(() => process.exit(0), stopBoundMs(config)).unref();
   void served
     .drain(graceMs)
     .then(({ cut }) => {

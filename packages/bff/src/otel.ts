@@ -67,7 +67,8 @@ export async function startOtel(env: Env, host: string, warn: (line: string) => 
   }
   api.diag.setLogger(
     {
-      error: (message) => warn(`telemetry: ${message}`),
+      // A scrape before the resource's detectors have answered is answered all the same: no line for it.
+      error: (message) => (message.startsWith('Accessing resource attributes before async attributes settled') ? undefined : warn(`telemetry: ${message}`)),
       warn: () => {},
       info: () => {},
       debug: () => {},

@@ -50,6 +50,21 @@ export function serveOptionsOf(config: BffConfig): ServeOptions {
   };
 }
 
+/**
+ * What a stop's grace adds to the provider timeout: the answer's writes (a store slow to answer
+ * included), and the request's own work before and after the call.
+ */
+export const STOP_MARGIN_MS = 5_000;
+/** How long closing the dispatcher, the sweeper and the store may take after the grace. */
+export const CLOSE_MS = 5_000;
+/** How long the requests under way are given to finish at a stop: a call with the bank may take the whole provider timeout. */
+export const stopGraceMs = (config: Pick<BffConfig, 'provider'>) => config.provider.timeoutMs + STOP_MARGIN_MS;
+/**
+ * The longest a stop takes, SIGTERM to exit: the grace, then the close. A supervisor must wait
+ * longer than this before SIGKILL (compose's `stop_grace_period`, systemd's `TimeoutStopSec`…).
+ */
+export const stopBoundMs = (config: Pick<BffConfig, 'provider'>) => stopGraceMs(config) + CLOSE_MS;
+
 /** How long a connection over the browsers' cap has to show the merchant secret before it is refused. */
 export const PROVE_WITHIN_MS = 1_000;
 /** Connections of the shop's server one address may hold beyond the browsers' cap, by default. */

@@ -109,7 +109,7 @@ function manifest(name: string, framework: Framework): string {
       version: '0.1.0',
       private: true,
       type: 'module',
-      engines: { node: '>=20.19' },
+      engines: { node: '>=22.15' },
       scripts: {
         start: 'node --env-file=.env dev.js',
         serve: 'node server.js',
