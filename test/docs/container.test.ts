@@ -9,8 +9,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadConfig } from '@bank-checkout/bff';
-import { CLOSE_MS, STOP_MARGIN_MS, stopBoundMs } from '../../packages/bff/src/server.js';
+import { CLOSE_MS, loadConfig, STOP_MARGIN_MS, stopBoundMs } from '@bank-checkout/bff';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
