@@ -54,7 +54,10 @@ describe('boot waits for the database', { skip: !HAVE_PG && process.env.CI !== '
         [],
         'no instance exits while the database stalls',
       );
-      assert.match(three[0]!.output.find((l) => l.includes('does not answer yet'))!, /s left of DATABASE_BOOT_WAIT_SECONDS/);
+      assert.match(
+        three[0]!.output.find((l) => l.includes('does not answer yet'))!,
+        /s left of DATABASE_BOOT_WAIT_SECONDS/,
+      );
       pg.thaw();
       thawed = true;
       const up = await Promise.all(three.map((i) => listening(i)));

@@ -57,7 +57,8 @@ describe('bank-checkout-bff (CLI)', () => {
       const lines = r.stderr.trim().split('\n');
       assert.match(lines.at(-1)!, /^bff: the store could not start \(DATABASE_URL\): no answer within 2 s/);
       assert.ok(lines.length >= 2, 'it waited before giving up');
-      for (const l of lines.slice(0, -1)) assert.match(l, /^bff: the store does not answer yet \(.*\); trying again in [\d.]+ s \(\d+ s left of DATABASE_BOOT_WAIT_SECONDS\)$/);
+      for (const l of lines.slice(0, -1))
+        assert.match(l, /^bff: the store does not answer yet \(.*\); trying again in [\d.]+ s \(\d+ s left of DATABASE_BOOT_WAIT_SECONDS\)$/);
       assert.doesNotMatch(r.stderr, /secret-password/);
     } finally {
       silent.close();

@@ -180,7 +180,9 @@ describe("the lease of a call with the bank (no renewal within a test: a 40 s pr
       // The doubt is now another call's (its lock's token is not this call's).
       const rec = (await h.bff.parts.store.getCheckout(c.id))!;
       assert.ok(rec.internal.lapsed, 'the doubt remembers the lock that lapsed');
-      assert.ok(await h.bff.parts.store.updateCheckout(c.id, rec.version, { internal: { ...rec.internal, lapsed: { ...rec.internal.lapsed!, token: 'lk_another' } } }));
+      assert.ok(
+        await h.bff.parts.store.updateCheckout(c.id, rec.version, { internal: { ...rec.internal, lapsed: { ...rec.internal.lapsed!, token: 'lk_another' } } }),
+      );
       held.release();
       const answered = await confirming;
       const after = (await (await h.merchant(`/v1/checkouts/${c.id}`)).json()) as Json;

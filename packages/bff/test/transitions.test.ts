@@ -63,7 +63,8 @@ describe('the transition table', () => {
     // A step's rule is the same wherever an action meets it (the account list after a sign-in, a second sign-in or a contract).
     for (const s of CHECKOUT_STATES)
       for (const [action, decl] of Object.entries(STATES[s].on))
-        for (const [step, rule] of Object.entries(decl.steps ?? {})) assert.equal(rule, STEP_RULES[step as keyof typeof STEP_RULES], `${action} in ${s}: ${step}`);
+        for (const [step, rule] of Object.entries(decl.steps ?? {}))
+          assert.equal(rule, STEP_RULES[step as keyof typeof STEP_RULES], `${action} in ${s}: ${step}`);
     assert.deepEqual([...RESOLVE.from], ['unknown']);
   });
 
@@ -123,8 +124,14 @@ describe('the declaration', () => {
     });
     assert.equal(resolveOutcome('select-bank', 'login', { outcome: 'fault', step: 'login', timedOut: true, data: {} }, ctx).state, 'login');
     const atAccounts = { sessionId: 's', accounts: [] };
-    assert.equal(resolveOutcome('select-account', 'transfer', { outcome: 'fault', step: 'transfer', timedOut: true, data: atAccounts }, ctx).state, 'select-account');
-    assert.equal(resolveOutcome('select-account', 'transfer', { outcome: 'fault', step: 'transfer', timedOut: false, data: atAccounts }, ctx).state, 'select-account');
+    assert.equal(
+      resolveOutcome('select-account', 'transfer', { outcome: 'fault', step: 'transfer', timedOut: true, data: atAccounts }, ctx).state,
+      'select-account',
+    );
+    assert.equal(
+      resolveOutcome('select-account', 'transfer', { outcome: 'fault', step: 'transfer', timedOut: false, data: atAccounts }, ctx).state,
+      'select-account',
+    );
     const atConfirmation = { sessionId: 's', accountId: 'a', validations: [], deadline: 1 };
     for (const timedOut of [true, false])
       assert.equal(resolveOutcome('validate', 'validate', { outcome: 'fault', step: 'validate', timedOut, data: atConfirmation }, ctx).state, 'unknown');

@@ -93,7 +93,12 @@ describe('the cause a 503 names', () => {
       [Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), 'network'],
       [Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), 'server'],
       [new Error('Connection terminated unexpectedly'), 'network'],
-      [new StoreUnavailable('The store is not available (ECONNREFUSED).', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }), 'network'],
+      [
+        new StoreUnavailable('The store is not available (ECONNREFUSED).', {
+          cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+        }),
+        'network',
+      ],
     ];
     for (const [err, cause] of cases) assert.equal(unavailableCause(err), cause, (err as Error).message);
   });

@@ -25,7 +25,13 @@ export const VIEW_ERROR_CODES = /* @__PURE__ */ (() => [...PROVIDER_ERROR_CODES,
  * or a transfer's start the bank did not answer: no money moved). Every language of the elements
  * has each.
  */
-export const VIEW_MESSAGE_EXTRAS = ['error.sessionEnded', 'error.secondLoginCode', 'error.linkNotCompleted', 'error.loginNoAnswer', 'error.transferNoAnswer'] as const;
+export const VIEW_MESSAGE_EXTRAS = [
+  'error.sessionEnded',
+  'error.secondLoginCode',
+  'error.linkNotCompleted',
+  'error.loginNoAnswer',
+  'error.transferNoAnswer',
+] as const;
 export type ViewMessageKey = `error.${ViewErrorCode}` | (typeof VIEW_MESSAGE_EXTRAS)[number];
 export const VIEW_MESSAGE_KEYS: readonly ViewMessageKey[] = /* @__PURE__ */ (() => [
   ...VIEW_ERROR_CODES.map((c) => `error.${c}` as const),

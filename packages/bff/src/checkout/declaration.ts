@@ -175,7 +175,10 @@ const DECLARED = {
   login: { on: { login, cancel, mode, redirect, back }, time: expires, holds: [], keepsOnError: bankOnly, by: openBy(['expired']) },
   'second-login': {
     on: {
-      'second-login': { on: { 'contracts-listed': 'select-contract', 'accounts-listed': 'select-account' }, steps: { 'second-login': SECOND_SIGN_IN, accounts: ACCOUNTS } },
+      'second-login': {
+        on: { 'contracts-listed': 'select-contract', 'accounts-listed': 'select-account' },
+        steps: { 'second-login': SECOND_SIGN_IN, accounts: ACCOUNTS },
+      },
       cancel,
       back: signOut,
     },

@@ -76,8 +76,8 @@ export function nativeActions(core: Core) {
         upstream.native.transferInit({
           sessionId: i.sessionId,
           accountIdOrigin: i.accountId,
-        amount: rec.amount,
-        subject: rec.subject,
+          amount: rec.amount,
+          subject: rec.subject,
           holderDestiny: rec.holderDestiny,
           accountDestiny: rec.accountDestiny,
         }),

@@ -327,7 +327,7 @@ export const checkoutUpdatedData = z.object({
   amount: described(z.number().int(), 'In cents.'),
   state: described(
     z.enum(CHECKOUT_STATES),
-    'An outcome (`succeeded`, `failed`, `expired`, `cancelled`), or `unknown` (ask the bank, then resolve it). After `unknown` (`previousState`), the bank\'s late answer may also reopen a step the payer goes on from (`validate`, `select-account`): no money moved yet.',
+    "An outcome (`succeeded`, `failed`, `expired`, `cancelled`), or `unknown` (ask the bank, then resolve it). After `unknown` (`previousState`), the bank's late answer may also reopen a step the payer goes on from (`validate`, `select-account`): no money moved yet.",
   ),
   previousState: z.enum(CHECKOUT_STATES),
   source: described(

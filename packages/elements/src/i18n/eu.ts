@@ -208,7 +208,8 @@ export const eu: Catalogue = {
   'error.E301': 'Zure bankuak bidalitako datu batzuk baztertu ditu.',
   'error.secondLoginCode': 'Kodea ez zen zuzena, eta zure bankuak sarbidea itxi du. Sartu berriro kode berri bat jasotzeko.',
   'error.sessionEnded': 'Bankuarekiko saioa amaitu da. Sartu berriro jarraitzeko.',
-  'error.loginNoAnswer': 'Zure bankuak ez dio sarbideari erantzun. Baliteke zure saiakeretako bat bezala zenbatzea. Sartu berriro, edo aukeratu beste banku bat.',
+  'error.loginNoAnswer':
+    'Zure bankuak ez dio sarbideari erantzun. Baliteke zure saiakeretako bat bezala zenbatzea. Sartu berriro, edo aukeratu beste banku bat.',
   'error.transferNoAnswer': 'Zure bankuak ez du erantzun, beraz ez da ordainketarik egin. Aukeratu berriro kontua berriz saiatzeko.',
   'error.E302': 'Ezin duzu ordaindu ordainketa jasotzen duen kontutik. Aukeratu beste kontu bat.',
   'error.expired': 'Ordaintzeko denbora amaitu da. Hasi berriro dendatik.',
