@@ -299,7 +299,7 @@ function contract(name: string, makeEngine: () => Engine) {
     test('an outbox event written with its change is leased to one of several instances at a time', async () => {
       const rec = checkoutRecord();
       await store.createCheckout(rec);
-      const event = { id: unique('evt'), type: 'checkout.updated', createdAt: 5_000_000_000_000, data: { checkoutId: rec.id } };
+      const event = { id: unique('evt'), type: 'checkout.updated' as const, createdAt: 5_000_000_000_000, data: { checkoutId: rec.id } };
       const written = await store.updateCheckout(rec.id, rec.version, { state: 'cancelled' }, [event]);
       assert.equal(written?.state, 'cancelled');
       // A stale write writes neither the change nor its event.
@@ -349,7 +349,7 @@ function contract(name: string, makeEngine: () => Engine) {
     test('settleNotification is a compare-and-set on the outcome: of two settlings from pending, one writes (with its events)', async () => {
       const n = notification();
       await store.insertNotification(n);
-      const event = { id: unique('evt'), type: 'notification.received', createdAt: RECORD_AT, data: { n: n.id } };
+      const event = { id: unique('evt'), type: 'notification.received' as const, createdAt: RECORD_AT, data: { n: n.id } };
       const other = { ...event, id: unique('evt') };
       const [a, b] = await Promise.all([
         store.settleNotification({ id: n.id, from: ['pending'], to: { outcome: 'applied', checkoutId: 'chk_1' }, events: [event] }),

@@ -109,7 +109,11 @@ export const ATTEMPTS_SPENT: CheckoutState = 'failed';
  * bank, with a message that says so. Sooner, the E301 is about the data, and the step's own
  * target applies.
  */
-export const SESSION_END = { code: 'E301' as ProviderErrorCode, steps: ['accounts', 'transfer'] as readonly ErrorStep[], to: 'login' as CheckoutState };
+export const SESSION_END: { readonly code: ProviderErrorCode; readonly steps: readonly ErrorStep[]; readonly to: CheckoutState } = {
+  code: 'E301',
+  steps: ['accounts', 'transfer'],
+  to: 'login',
+};
 
 /** The view's error of a code: the code, and its message key in the elements' catalogues. */
 export function viewError(code: ViewErrorCode): ViewError {

@@ -5,7 +5,9 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { notificationAck, returnResult } from '@bank-checkout/contract/schemas';
+import { notificationAck, returnResult, type RETURN_RESULTS } from '@bank-checkout/contract/schemas';
+
+type ReturnResult = (typeof RETURN_RESULTS)[number];
 import { ApiError, errors } from '../errors.js';
 import { limitBody, type BffEnv } from '../http.js';
 import type { AuthGuard } from '../guards.js';
@@ -128,7 +130,7 @@ export function providerRoutes(p: AppParts) {
       const rec = hint && /^[A-Za-z0-9_-]{1,64}$/.test(hint) ? await p.store.getCheckout(hint) : null;
       if (!rec) throw errors.notFound('Checkout');
       const target = (kind === 'ok' ? rec.urlOk : rec.urlError) ?? rec.urlOk ?? rec.urlError;
-      let result: string;
+      let result: ReturnResult;
       try {
         const input = await readResult(c);
         await signed(c, p.guards.returns, input);

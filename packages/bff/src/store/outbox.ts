@@ -20,7 +20,7 @@ const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number
 function eventFromRow(row: Row): OutboxRecord {
   return {
     id: String(row.id),
-    type: String(row.type),
+    type: String(row.type) as OutboxRecord['type'],
     createdAt: Number(row.created_at),
     data: typeof row.data === 'string' ? (JSON.parse(row.data) as unknown) : row.data,
     attempts: Number(row.attempts),

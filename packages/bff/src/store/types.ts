@@ -6,6 +6,7 @@
  * changes nothing and returns null, which is how two concurrent requests for one checkout
  * start at most one upstream call.
  */
+import type { WEBHOOK_EVENT_TYPES } from '@bank-checkout/contract/schemas';
 import type { CheckoutIsolation, CheckoutMode, CheckoutState, ViewError } from '@bank-checkout/contract';
 import type { Internal } from '../checkout/internal.js';
 
@@ -136,7 +137,7 @@ export interface IdempotencyRecord {
 export interface OutboxEvent {
   /** `evt_…`: the merchant deduplicates by it. */
   id: string;
-  type: string;
+  type: (typeof WEBHOOK_EVENT_TYPES)[number];
   createdAt: number;
   data: unknown;
 }

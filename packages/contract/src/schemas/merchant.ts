@@ -375,6 +375,12 @@ export const webhookEventBody = z.discriminatedUnion('type', [
   eventOf('checkout.launch_refused', launchRefusedData, 'A launch token already redeemed was presented again: someone else may have opened the checkout.'),
 ]);
 export type WebhookEventBody = z.output<typeof webhookEventBody>;
+/** The list of types is the union's, no more and no less (checked when compiled). */
+true satisfies [WebhookEventBody['type']] extends [(typeof WEBHOOK_EVENT_TYPES)[number]]
+  ? [(typeof WEBHOOK_EVENT_TYPES)[number]] extends [WebhookEventBody['type']]
+    ? true
+    : false
+  : false;
 
 /* ---------- webhook events ---------- */
 
@@ -384,10 +390,13 @@ export const webhookEventsQuery = z.strictObject({
   cursor: cursor.optional(),
 });
 
+/** The webhook's event types (webhookEventBody says what each carries). */
+export const WEBHOOK_EVENT_TYPES = ['checkout.updated', 'notification.received', 'checkout.launch_refused'] as const;
+
 /** An event of the webhook and how its delivery went. */
 export const webhookEventEntry = z.object({
   id: z.string(),
-  type: z.string(),
+  type: z.enum(WEBHOOK_EVENT_TYPES),
   createdAt: z.string(),
   status: z.enum(['pending', 'delivered', 'failed']),
   attempts: z.number().int(),
@@ -409,8 +418,12 @@ export const webhookEventsPage = z.object({
 
 export const notificationAck = z.object({ received: z.literal(true), duplicate: z.boolean(), id: z.string() });
 
-/** The payer's return when the checkout has no page to go back to. */
-export const returnResult = z.object({ checkout: z.string(), result: z.string() });
+/**
+ * The payer's return when the checkout has no page to go back to: the checkout's state as stored,
+ * `unmatched` when it could not be read, `unverified` when the result posted was not signed right.
+ */
+export const RETURN_RESULTS = [...CHECKOUT_STATES, 'unmatched', 'unverified'] as const;
+export const returnResult = z.object({ checkout: z.string(), result: z.enum(RETURN_RESULTS) });
 
 /* ---------- service ---------- */
 
