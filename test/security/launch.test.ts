@@ -118,6 +118,60 @@ describe('the isolated checkout', () => {
     assert.equal((await rig.checkout(key, '/v1/checkout')).status, 200);
   });
 
+  it('the browser that has the launch presents its token again (Try again, an older tab) and resumes; another browser is refused, counted and told, the token spent or replaced', async () => {
+    const c = await create();
+    const refusals = async () => (await json<{ launch: { refusals: number } }>(await rig.merchant(`/v1/checkouts/${c.id}`))).launch.refusals;
+    const hooks = rig.webhooks.length;
+    const payer = await frameKeys();
+    const first = await keyOf(c.launchToken!, payer);
+    assert.equal((await json<CheckoutView>(await login(first))).state, 'select-account');
+    // The host's Try again: the same page, the same token, the same browser. It resumes where it was.
+    const again = await json<{ key: string; resumed: boolean; start: { view: CheckoutView } }>(await redeem(c.launchToken, await fromFrame(payer)));
+    assert.equal(again.resumed, true);
+    assert.equal(again.start.view.state, 'select-account', 'the bank session is kept');
+    bind(again.key, payer);
+    assert.equal((await json<CheckoutView>(await rig.checkout(again.key, '/v1/checkout'))).state, 'select-account');
+    assert.equal((await rig.checkout(first, '/v1/checkout')).status, 200, 'the first frame goes on too');
+    assert.equal(await refusals(), 0, 'nobody else: nothing refused');
+
+    // A page script fetches the page's token again (the shop answers a fresh one) before the
+    // payer's new tab redeemed its own, and passes it out: a server of its own redeems it with
+    // its own key pair, taking the launch over. The payer's tab then presents its token, which
+    // the fresh one replaced: refused, counted, and told to the merchant.
+    const tab = await json<{ launchToken: string }>(await rig.merchant(`/v1/checkouts/${c.id}/launch`, { method: 'POST' }));
+    const fetched = await json<{ launchToken: string }>(await rig.merchant(`/v1/checkouts/${c.id}/launch`, { method: 'POST' }));
+    const thief = await frameKeys();
+    await keyOf(fetched.launchToken, thief);
+    const refused = await redeem(tab.launchToken, await fromFrame(payer));
+    assert.equal(refused.status, 409);
+    assert.equal((await refused.json()).error.code, 'launch_used');
+    assert.equal(await refusals(), 1);
+    // The payer's spent token, presented again now that another browser has the launch: refused too.
+    assert.equal((await redeem(c.launchToken, await fromFrame(payer))).status, 409);
+    assert.equal(await refusals(), 2);
+    await rig.bff.parts.webhook.drain();
+    const told = rig.webhooks
+      .slice(hooks)
+      .map((w) => JSON.parse(w.body) as { type: string; data: { checkoutId: string; reason: string; refusals: number } })
+      .filter((e) => e.type === 'checkout.launch_refused' && e.data.checkoutId === c.id)
+      .map((e) => [e.data.reason, e.data.refusals]);
+    assert.deepEqual(told, [
+      ['launch_replaced', 1],
+      ['launch_used', 2],
+    ]);
+    // The thief presenting its own spent token again resumes its own launch; the payer's reload takes it back.
+    assert.equal((await json<{ resumed: boolean }>(await redeem(fetched.launchToken, await fromFrame(thief)))).resumed, true);
+    const reload = await json<{ launchToken: string }>(await rig.merchant(`/v1/checkouts/${c.id}/launch`, { method: 'POST' }));
+    assert.equal((await json<{ resumed: boolean }>(await redeem(reload.launchToken, await fromFrame(payer)))).resumed, false);
+
+    // A token replaced before anyone redeemed the checkout opens nothing, and counts nothing (no launch was taken).
+    const d = await create();
+    await json<{ launchToken: string }>(await rig.merchant(`/v1/checkouts/${d.id}/launch`, { method: 'POST' }));
+    const stale = await redeem(d.launchToken, await fromFrame(await frameKeys()));
+    assert.equal(stale.status, 401);
+    assert.equal((await json<{ launch: { refusals: number } }>(await rig.merchant(`/v1/checkouts/${d.id}`))).launch.refusals, 0);
+  });
+
   it("the frame's key opens the checkout from the BFF's own origin only, never from the host's", async () => {
     const c = await create();
     const key = await keyOf(c.launchToken!);

@@ -36,12 +36,15 @@ export type NotificationEvent = Omit<NotificationRecord, 'signature' | 'dataRetu
   accountDestiny: string | null;
 };
 
-/** What the merchant is told when a launch token already redeemed is presented again. */
+/** What the merchant is told when a browser is refused the launch because another took it. */
 export interface LaunchRefusedEvent {
   checkoutId: string;
   reference: string;
-  /** `launch_used`: the token had already been redeemed (by the frame, or by someone else first). */
-  reason: 'launch_used';
+  /**
+   * `launch_used`: the token had already been redeemed, and another browser has the checkout;
+   * `launch_replaced`: a newer token of the checkout was redeemed by another browser before this one.
+   */
+  reason: 'launch_used' | 'launch_replaced';
   refusals: number;
   at: string;
 }

@@ -124,7 +124,11 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { status: number; meaning
     status: 409,
     meaning: "The payer's action is for a step the checkout has left (another window moved it on); the current view comes with the error.",
   },
-  launch_used: { status: 409, meaning: 'This launch token was already redeemed; the page needs a fresh one (`POST /v1/checkouts/{id}/launch`).' },
+  launch_used: {
+    status: 409,
+    meaning:
+      'This launch token was already redeemed (or replaced by a newer one) and another browser has the checkout; a fresh one (`POST /v1/checkouts/{id}/launch`) takes it back.',
+  },
   launch_expired: { status: 401, meaning: 'The launch token has expired; load the page again for a new one.' },
   opened_elsewhere: { status: 409, meaning: "The checkout was opened in another browser (or this browser's oldest tab was left behind); it continues there." },
   not_isolated: { status: 409, meaning: 'This checkout is inline: its page opens it with the client secret, not a launch token.' },

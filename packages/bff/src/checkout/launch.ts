@@ -5,11 +5,15 @@
  * checkout API from that origin only. Nothing the host page ever holds opens the checkout once
  * the frame has started.
  *
- * A launch token presented again after its redemption means someone else (or another copy of
- * the page) tried to open the checkout: refused, counted on the checkout and told to the
- * merchant (`checkout.launch_refused`). A newer token redeemed later (the shop's page loaded
- * again) replaces the frame key, and an open bank session is closed first: no holder of a new
- * key ever inherits the accounts the payer opened in another frame.
+ * The launch belongs to the browser that redeemed it last (its key pair). That browser may
+ * present a token of this checkout again, spent or replaced (the host's Try again, a second tab
+ * of an older page): it resumes, as a reload does. Any other browser that presents a token
+ * after another took the launch (the same token, or one a newer token replaced before it was
+ * redeemed) is refused, counted on the checkout and told to the merchant
+ * (`checkout.launch_refused`): someone else opened the checkout. A newer token redeemed by
+ * another browser (the shop's page loaded there) takes the launch over, and an open bank session
+ * is closed first: no holder of a new key ever inherits the accounts the payer opened in
+ * another frame.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isFinal } from './transitions.js';
@@ -23,8 +27,11 @@ import { sha256Hex } from './secrets.js';
 /** How long a launch token can be redeemed: the page that carries it loads its frame at once. */
 export const LAUNCH_TTL_MS = 5 * 60_000;
 
-/** Redeemed tokens remembered per checkout (to answer "already used" rather than "invalid"). */
+/** Redeemed (and replaced) tokens remembered per checkout (to answer "already used" rather than "invalid"). */
 const USED_KEPT = 8;
+
+/** Times a redemption is answered again when another changed the launch between its read and its write. */
+const REDEEM_ATTEMPTS = 3;
 
 /** Frame keys of one browser kept good at once (its tabs and reloads, newest last). */
 const TABS_KEPT = 4;
@@ -62,6 +69,21 @@ function withToken(previous: LaunchRecord | undefined, tokenHash: string, expire
   return { ...base, tokenHash, tokenExpiresAt: expiresAt };
 }
 
+/**
+ * What a presented token is to the launch: the outstanding one, one already redeemed, one a newer
+ * token replaced before it was redeemed, or none of this checkout's (null).
+ */
+function presented(l: LaunchRecord, hash: string): 'outstanding' | 'used' | 'replaced' | null {
+  if (sameHash(l.tokenHash, hash)) return 'outstanding';
+  if (l.usedHashes.some((h) => sameHash(h, hash))) return 'used';
+  return l.replacedHashes?.some((h) => sameHash(h, hash)) ? 'replaced' : null;
+}
+
+/** The launch about to get a new token: an outstanding one not redeemed is remembered as replaced. */
+function replacing(l: LaunchRecord | undefined): LaunchRecord | undefined {
+  return l?.tokenHash ? { ...l, replacedHashes: [...(l.replacedHashes ?? []), l.tokenHash].slice(-USED_KEPT) } : l;
+}
+
 /** The states holding a bank session the payer opened: a new frame never inherits them. */
 const holdsSession = (rec: CheckoutRecord) => Boolean(rec.internal.sessionId) && !isFinal(rec.state) && rec.state !== 'unknown';
 
@@ -79,14 +101,20 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
     const token = make('lt', rec.id);
     const tokenHash = await sha256Hex(token);
     const expiresAt = now() + LAUNCH_TTL_MS;
-    const { record } = await core.change(rec, 'launch', (r) => ({ launch: withToken(r.launch, tokenHash, expiresAt) }), 'native', { whenBusy: 'allow' });
+    const { record } = await core.change(rec, 'launch', (r) => ({ launch: withToken(replacing(r.launch), tokenHash, expiresAt) }), 'native', {
+      whenBusy: 'allow',
+    });
     return { record, token };
   }
 
   const invalid = () => errors.unauthorized('Missing or invalid launch token.');
 
-  /** Counts a token presented again after its redemption, and tells the merchant (`checkout.launch_refused`), with the change. */
-  async function refuseUsed(found: CheckoutRecord): Promise<never> {
+  /**
+   * Refuses a token presented by a browser other than the one the launch belongs to: counted on
+   * the checkout, and told to the merchant (`checkout.launch_refused`) with the count, with the
+   * change. The frame that presented it says the checkout is open elsewhere.
+   */
+  async function refuse(found: CheckoutRecord, reason: LaunchRefusedEvent['reason']): Promise<never> {
     const at = now();
     const { record } = await core.change(
       found,
@@ -99,7 +127,7 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
           const data: LaunchRefusedEvent = {
             checkoutId: r.id,
             reference: r.reference,
-            reason: 'launch_used',
+            reason,
             refusals: r.launch!.refusals + 1,
             at: new Date(at).toISOString(),
           };
@@ -107,81 +135,99 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
         },
       },
     );
-    logger.log('warn', 'checkout.launch_refused', { checkoutId: record.id, refusals: record.launch?.refusals ?? 0 });
-    throw new ApiError(409, 'launch_used', 'This checkout was already opened with this launch token; it cannot continue here.');
+    logger.log('warn', 'checkout.launch_refused', { checkoutId: record.id, reason, refusals: record.launch?.refusals ?? 0 });
+    throw new ApiError(409, 'launch_used', 'This checkout was opened in another browser; it cannot continue here.');
   }
 
   /**
    * The frame redeems a launch token for its key, bound to the key pair its proof was signed with
-   * (`jkt`, checked by the caller). A token already redeemed is refused (409 `launch_used`) and
-   * reported to the merchant; an expired one is refused (401 `launch_expired`); anything else that
-   * is not the outstanding token is 401.
+   * (`jkt`, checked by the caller). An expired token is refused (401 `launch_expired`); anything
+   * that is no token of this checkout is 401.
    *
    * The browser that has the checkout open already (the same key pair: a reload, Back, a second
-   * tab) resumes it where it is, a call with the bank in flight included; its earlier frames' keys
-   * stay good. Any other browser gets a checkout whose bank session is closed first (the
-   * `relaunch` change): it never inherits the accounts the payer opened elsewhere, and the frames
-   * of that other browser are told the checkout went on elsewhere. While a call is with the bank
-   * (which may open or use a session), such a redemption waits its turn: 409 `checkout_busy`, and
-   * the frame tries again.
+   * tab, the host's Try again) resumes it where it is, a call with the bank in flight included;
+   * its earlier frames' keys stay good. It may present the outstanding token, or one of this
+   * checkout's it presented before or that a newer one replaced (a Try again, an older tab): it is
+   * the browser, not the token, that the launch belongs to. Any other browser presenting a spent
+   * or replaced token is refused (409 `launch_used`) and reported to the merchant (`refuse`).
+   * Any other browser presenting the outstanding token gets a checkout whose bank session is
+   * closed first (the `relaunch` change): it never inherits the accounts the payer opened
+   * elsewhere, and the frames of that other browser are told the checkout went on elsewhere.
+   * While a call is with the bank (which may open or use a session), such a redemption waits its
+   * turn: 409 `checkout_busy`, and the frame tries again.
    */
-  async function redeem(token: string, jkt: string): Promise<{ record: CheckoutRecord; key: string; resumed: boolean }> {
+  async function redeem(token: string, jkt: string, attempt = 1): Promise<{ record: CheckoutRecord; key: string; resumed: boolean }> {
     const id = credentialCheckout('lt', token);
     const found = id ? await store.getCheckout(id) : null;
     if (!found || found.isolation !== 'isolated' || !found.launch) throw invalid();
     const hash = await sha256Hex(token);
-    if (found.launch.usedHashes.some((h) => sameHash(h, hash))) return refuseUsed(found);
-    if (!sameHash(found.launch.tokenHash, hash)) throw invalid();
-    if (now() >= found.launch.tokenExpiresAt) throw new ApiError(401, 'launch_expired', 'The launch token has expired; load the page again for a new one.');
+    const seen = presented(found.launch, hash);
+    if (!seen) throw invalid();
+    const holds = (l: LaunchRecord) => Boolean(l.keyJkt) && l.keyJkt === jkt;
+    if (seen !== 'outstanding') {
+      // Another browser took the launch (or none has yet, for a token replaced unredeemed: no launch to resume).
+      if (!holds(found.launch)) {
+        if (seen === 'used' || found.launch.keyJkt) return refuse(found, seen === 'used' ? 'launch_used' : 'launch_replaced');
+        throw invalid();
+      }
+    } else if (now() >= found.launch.tokenExpiresAt)
+      throw new ApiError(401, 'launch_expired', 'The launch token has expired; load the page again for a new one.');
     const key = make('fk', found.id);
     const keyHash = await sha256Hex(key);
     const at = now();
-    const resumed = Boolean(found.launch.keyJkt) && found.launch.keyJkt === jkt;
-    /** The launch after this redemption: the token spent, the key given, bound to `jkt`. */
+    const resumed = holds(found.launch);
+    /** The launch after this redemption: the key given, bound to `jkt`; the token spent when it was the outstanding one. */
     const redeemed = (before: LaunchRecord, sameBrowser: boolean): LaunchRecord => {
       const earlier = [...(before.keyHashes ?? []), ...(before.keyHash && !before.keyHashes ? [before.keyHash] : [])];
       const kept = sameBrowser ? [...earlier, keyHash].slice(-TABS_KEPT) : [keyHash];
       // The keys no longer good (another browser's frames, or this browser's oldest tab past the
       // ones kept) are remembered, so that their frames are told where the payment went.
       const dropped = earlier.filter((h) => !kept.includes(h));
+      const spends = seen === 'outstanding';
       return {
         ...before,
-        tokenHash: null,
+        ...(spends ? { tokenHash: null, usedHashes: [...before.usedHashes, hash].slice(-USED_KEPT) } : {}),
         keyHash,
         keyJkt: jkt,
         keyHashes: kept,
         redeemedAt: at,
-        usedHashes: [...before.usedHashes, hash].slice(-USED_KEPT),
         ...(dropped.length ? { replacedKeyHashes: [...(before.replacedKeyHashes ?? []), ...dropped].slice(-USED_KEPT) } : {}),
       };
     };
-    /** Another redemption of this token won meanwhile (two browsers at once): the checkout as it found it. */
-    let usedMeanwhile: CheckoutRecord | null = null;
-    const spent = (r: CheckoutRecord) => {
-      if (r.launch?.usedHashes.some((h) => sameHash(h, hash))) {
-        usedMeanwhile = r;
+    /** What was read no longer holds when written (another redemption won meanwhile): the redemption is answered again, as things are then. */
+    let changedMeanwhile = false;
+    /** The launch as it is now, if what was read still holds: the token still as it was, this browser still its holder when resuming. */
+    const still = (r: CheckoutRecord) => {
+      const l = r.launch;
+      if (!l || presented(l, hash) !== seen || (resumed && !holds(l))) {
+        changedMeanwhile = true;
         throw invalid();
       }
-      if (!sameHash(r.launch?.tokenHash ?? null, hash)) throw invalid();
-      return r.launch!;
+      return l;
     };
     const redeeming = resumed
-      ? core.change(found, 'launch', (r) => ({ launch: redeemed(spent(r), true) }), 'native', { whenBusy: 'allow' })
+      ? core.change(found, 'launch', (r) => ({ launch: redeemed(still(r), true) }), 'native', { whenBusy: 'allow' })
       : core.change(
           found,
           'relaunch',
           (r) => {
-            const launch = redeemed(spent(r), false);
+            const launch = redeemed(still(r), false);
             // A bank session opened in another browser is closed, not handed over: the payer signs in again.
             return holdsSession(r) ? { launch, state: 'select-bank', error: null, internal: merchantData(r.internal) } : { launch };
           },
           'native',
         );
-    const { record } = await redeeming.catch((err: unknown) => {
-      // Refused as any token presented again after its redemption is: counted, and told to the merchant.
-      if (usedMeanwhile) return refuseUsed(usedMeanwhile);
-      throw err;
-    });
+    let record: CheckoutRecord;
+    try {
+      ({ record } = await redeeming);
+    } catch (err) {
+      // Two browsers redeeming one token at once: the one that lost is answered as a token
+      // presented after its redemption is (refused, counted and told; or resumed, if it is the
+      // browser that won).
+      if (!changedMeanwhile) throw err;
+      if (attempt >= REDEEM_ATTEMPTS) throw errors.conflict('checkout_busy', 'The checkout is being opened; try again.');
+      return redeem(token, jkt, attempt + 1);
+    }
     logger.log('info', 'checkout.launched', { checkoutId: record.id, resumed });
     return { record, key, resumed };
   }

@@ -47,7 +47,8 @@ export interface CheckoutRecord {
 
 /**
  * The launch of an isolated checkout: the one launch token outstanding, the key of the frame
- * that redeemed the last one, and the tokens already redeemed (to tell "used" from "forged").
+ * that redeemed the last one, and the tokens already redeemed or replaced (to tell "used" from
+ * "forged").
  * Only SHA-256 hashes are kept.
  */
 export interface LaunchRecord {
@@ -65,9 +66,11 @@ export interface LaunchRecord {
   redeemedAt: number | null;
   /** Hashes of the last tokens redeemed, newest last. */
   usedHashes: string[];
+  /** Hashes of the last tokens a newer one replaced before they were redeemed, newest last (absent before any). */
+  replacedHashes?: string[];
   /** Hashes of the frame keys a later launch replaced, newest last (absent before any). */
   replacedKeyHashes?: string[];
-  /** Times a token already redeemed was presented again. */
+  /** Times a browser other than the launch's presented a token already redeemed or replaced. */
   refusals: number;
   lastRefusedAt: number | null;
 }

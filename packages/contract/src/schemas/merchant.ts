@@ -181,8 +181,9 @@ export const merchantCheckout = checkoutView.extend({
   isolation: z.enum(CHECKOUT_ISOLATIONS),
   /**
    * An isolated checkout's launches: when its frame last redeemed a launch token, and how many
-   * times a token already redeemed was presented again (someone else may have opened the
-   * checkout: each time is also a `checkout.launch_refused` webhook event).
+   * times a browser other than the one the launch belongs to presented a token already redeemed
+   * or replaced (someone else opened the checkout: each time is also a
+   * `checkout.launch_refused` webhook event).
    */
   launch: z
     .object({
@@ -341,11 +342,14 @@ export const checkoutUpdatedData = z.object({
   ).optional(),
 });
 
-/** `checkout.launch_refused`: a launch token already redeemed was presented again (someone else may have opened the checkout). */
+/** `checkout.launch_refused`: a browser was refused the checkout's launch because another browser had taken it. */
 export const launchRefusedData = z.object({
   checkoutId: z.string(),
   reference: z.string(),
-  reason: described(z.literal('launch_used'), 'The token had already been redeemed (by the frame, or by someone else first).'),
+  reason: described(
+    z.enum(['launch_used', 'launch_replaced']),
+    '`launch_used`: the token had already been redeemed, and another browser has the checkout. `launch_replaced`: a newer token of this checkout was redeemed in another browser before this one.',
+  ),
   refusals: described(z.number().int(), 'How many times so far.'),
   at: described(z.string(), 'When (ISO 8601).'),
 });
@@ -372,7 +376,11 @@ export const webhookEventBody = z.discriminatedUnion('type', [
     notificationEntry,
     'A new result of the payment-link service (links made with `POST /v1/links` included, with `checkoutId: null` and `outcome: unmatched`).',
   ),
-  eventOf('checkout.launch_refused', launchRefusedData, 'A launch token already redeemed was presented again: someone else may have opened the checkout.'),
+  eventOf(
+    'checkout.launch_refused',
+    launchRefusedData,
+    "A browser other than the one the checkout's launch belongs to presented a launch token already redeemed or replaced: someone else opened the checkout.",
+  ),
 ]);
 export type WebhookEventBody = z.output<typeof webhookEventBody>;
 /** The list of types is the union's, no more and no less (checked when compiled). */
