@@ -107,6 +107,32 @@ function closedPort() {
 }
 
 /**
+ * The BFF's answers at the frame's address that the isolated mode's host tests meet: to a page
+ * of another origin (its `Referer`), the page the BFF gives an origin it does not allow (one
+ * script that tells its parent so: packages/bff/src/frame.ts); under `/__unanswered`, no answer
+ * at all until the server stops (a frame that never loads).
+ */
+function frameAnswers() {
+  const held = new Set();
+  return {
+    name: 'frame-answers',
+    async serve(context) {
+      if (context.path === '/__unanswered/v1/frame') {
+        await new Promise((resolve) => held.add(resolve));
+        return { body: '', type: 'html' };
+      }
+      const referer = context.get('Referer');
+      if (!context.path.endsWith('/v1/frame') || !referer || new URL(referer).origin === context.origin) return undefined;
+      context.set('Content-Security-Policy', "default-src 'none'; script-src 'unsafe-inline'; frame-ancestors *");
+      return { body: `<!doctype html><script>parent.postMessage({v:1,type:'failed',code:'frame_refused'},'*')</script>`, type: 'html' };
+    },
+    serverStop() {
+      for (const answer of held) answer();
+    },
+  };
+}
+
+/**
  * Each test page keeps its storage to itself: `localStorage` is the page's own `sessionStorage`
  * (a real Storage, which no other tab shares). Pages of a concurrent run share the origin's
  * `localStorage`, so a bank one page's journey remembered changed the list another page showed
@@ -120,7 +146,7 @@ export default {
   // The packages' TypeScript sources (their `bank-checkout-source` export condition).
   nodeResolve: { exportConditions: ['bank-checkout-source'] },
   files: ['packages/*/test/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), journeyServers(), closedPort()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), journeyServers(), closedPort(), frameAnswers()],
   browsers: [
     chromeLauncher({
       launchOptions: {

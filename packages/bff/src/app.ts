@@ -9,7 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { BffConfig } from './config.js';
 import { ApiError, errorResponse, errors, fromHttpException } from './errors.js';
 import { createLogger } from './log.js';
-import { bodyCutShort, corsAllowlist, requestContext, securityHeaders, type BffEnv } from './http.js';
+import { bodyCutShort, requestContext, securityHeaders, type BffEnv } from './http.js';
 import { authGuard, bearerCheck, createRateLimiter } from './guards.js';
 import { untrustedProxyWarning } from './proxy.js';
 import { createStore } from './store/index.js';
@@ -223,10 +223,6 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.route('/v1', webhookRoutes(parts));
   app.route('/v1', handoffRoutes(parts));
   const frame = deps.frame;
-  // The frame's page answers CORS to the allowed origins: the host's check of why a frame did not
-  // show (an origin refused, or a BFF not reached; the elements' frame/host.ts `probeBff`). It
-  // holds nothing secret.
-  app.use('/v1/frame', corsAllowlist(config.allowedOrigins, { methods: ['GET', 'HEAD'], headers: [], expose: [], maxAgeSeconds: 600 }));
   app.route('/v1', frameRoutes(config, typeof frame === 'function' ? frame : frame !== undefined ? () => Promise.resolve(frame) : installedFrameBundle));
   const document = openApiDocument(app, config.publicUrl);
   app.openapi(

@@ -10,6 +10,10 @@
  * gzip, as the browser accepts), each compressed once: the payer's first screen waits for them.
  * The page opens, while its modules load, the connection its calls take (they go without
  * credentials, on connections apart from the page's own): `<link rel="preconnect" crossorigin>`.
+ *
+ * A page whose origin the BFF does not allow (its browser says which in `Referer`, which the host
+ * sends as its origin alone) gets, in the frame's place, a page that says only that to its
+ * parent (`refusal`): the host tells the payer and the developer without a call of its own.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -107,6 +111,29 @@ const sri = (body: Uint8Array | string) => `sha384-${createHash('sha384').update
 /** Origins allowed to embed the frame, as the page states them and `frame-ancestors` lists them. */
 function ancestors(origins: readonly string[]): string {
   return origins.length ? origins.join(' ') : "'none'";
+}
+
+/**
+ * What a page of an origin not in ALLOWED_ORIGINS gets at the frame's address: an empty page
+ * whose one script tells its parent that this BFF refuses the page's origin (`failed`,
+ * `frame_refused`, the message the host takes from its frame). It holds nothing and shows
+ * nothing, so any page may frame it; the frame's own page stays framed by ALLOWED_ORIGINS only.
+ */
+const REFUSAL_SCRIPT = "parent.postMessage({v:1,type:'failed',code:'frame_refused'},'*')";
+const FRAME_REFUSAL = {
+  body: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Pay by bank</title><script>${REFUSAL_SCRIPT}</script></head><body></body></html>\n`,
+  csp: `default-src 'none'; script-src 'sha256-${createHash('sha256').update(REFUSAL_SCRIPT).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors *`,
+};
+
+/** The origin a request's `Referer` names, or null when it names none. */
+function refererOrigin(referer: string | undefined): string | null {
+  if (!referer) return null;
+  try {
+    const origin = new URL(referer).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
 }
 
 /** The page and its headers, built once per bundle. */
@@ -207,13 +234,19 @@ export function frameRoutes(config: BffConfig, bundle: () => Promise<FrameBundle
     );
 
   app.openapi(page, async (c) => {
+    c.header('Referrer-Policy', 'no-referrer');
+    // Any page may embed it (frame-ancestors decides who may show it), a page that requires
+    // resources to say so (COEP `require-corp`) included.
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    // A page of an origin not allowed, as its browser says: the page that tells it so (never cached).
+    const embedder = refererOrigin(c.req.header('Referer'));
+    if (embedder && !config.allowedOrigins.includes(embedder)) {
+      c.header('Content-Security-Policy', FRAME_REFUSAL.csp);
+      return c.html(FRAME_REFUSAL.body, 200);
+    }
     const f = await load();
     if (!f) throw unavailable();
-    c.header('Referrer-Policy', 'no-referrer');
     c.header('Cache-Control', 'no-cache');
-    // Any page may embed or fetch it (frame-ancestors decides who may show it): a host on another
-    // site can tell a BFF that answers from one that does not.
-    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     c.header('ETag', f.etag);
     // On a 304 too: the browser would otherwise take the default policy (frame-ancestors 'none') for the cached page.
     c.header('Content-Security-Policy', f.page.csp);

@@ -49,21 +49,32 @@ describe('the isolated checkout frame', () => {
   };
   after(() => Promise.all(apps.map((a) => a.close())));
 
-  it('answers CORS (GET and HEAD) to the allowed origins only, so that the host can tell a refused origin from a BFF down', async () => {
+  it('tells a page of an origin it does not allow, as its browser names it (Referer), that it refuses it: a page that says only that, framable by any, never cached', async () => {
     const app = make(bundle);
-    for (const method of ['GET', 'HEAD']) {
-      const allowed = await app.request(`${BFF}/v1/frame`, { method, headers: { Origin: SHOP } });
-      assert.equal(allowed.status, 200, method);
-      assert.equal(allowed.headers.get('Access-Control-Allow-Origin'), SHOP, method);
-      assert.equal(allowed.headers.get('Access-Control-Allow-Credentials'), null, 'never with credentials');
-      const other = await app.request(`${BFF}/v1/frame`, { method, headers: { Origin: 'https://evil.example' } });
-      assert.equal(other.status, 200, 'the page itself is public');
-      assert.equal(other.headers.get('Access-Control-Allow-Origin'), null, `${method}: no CORS for another origin`);
-      assert.equal(other.headers.get('Cross-Origin-Resource-Policy'), 'cross-origin', 'a host on another site can still tell it answers');
+    const page = await app.request(`${BFF}/v1/frame`, { headers: { Referer: `${SHOP}/` } });
+    const etag = page.headers.get('ETag')!;
+    assert.match(directives(page.headers.get('Content-Security-Policy')!).get('frame-ancestors')!, /^https:\/\/shop\.example /);
+    // No Referer (a browser that sends none): the page, framed by the allowed origins only.
+    assert.equal((await app.request(`${BFF}/v1/frame`)).headers.get('ETag'), etag);
+    for (const referer of ['https://evil.example/', 'https://evil.example/checkout?order=1', 'http://shop.example/', 'https://shop.example:8443/']) {
+      // Asked as a page the browser had cached asks again (If-None-Match): still the refusal.
+      const res = await app.request(`${BFF}/v1/frame`, { headers: { Referer: referer, 'If-None-Match': etag } });
+      assert.equal(res.status, 200, referer);
+      const body = await res.text();
+      const csp = directives(res.headers.get('Content-Security-Policy')!);
+      const script = /<script>(.*)<\/script>/.exec(body)![1]!;
+      assert.equal(script, "parent.postMessage({v:1,type:'failed',code:'frame_refused'},'*')", 'it says only that');
+      assert.deepEqual(Object.fromEntries(csp), {
+        'default-src': "'none'",
+        'script-src': `'sha256-${createHash('sha256').update(script).digest('base64')}'`,
+        'base-uri': "'none'",
+        'form-action': "'none'",
+        'frame-ancestors': '*',
+      });
+      assert.equal(res.headers.get('Cache-Control'), 'no-store');
+      assert.equal(res.headers.get('ETag'), null);
+      assert.ok(!body.includes('importmap') && !body.includes('bank-checkout-origins') && !body.includes('shop.example'), 'nothing of the page');
     }
-    // Only the page: the modules keep theirs (same-origin resources, no CORS).
-    const module = await app.request(`${BFF}/v1/frame/assets/${bundle.entry}`, { headers: { Origin: SHOP } });
-    assert.equal(module.headers.get('Access-Control-Allow-Origin'), null);
   });
 
   it('serves the page with a policy of its own, framed only by the allowed origins', async () => {

@@ -18,7 +18,7 @@ describe('isolatedCheckoutHtml', () => {
       html,
       `<bank-checkout isolate id="pay" api="https://pay.shop.example/" launch-token="${TOKEN}" locale="eu" mode="native">` +
         '<template shadowrootmode="open" shadowrootdelegatesfocus>' +
-        `<iframe part="frame" src="https://pay.shop.example/v1/frame" title="${HOST_WORDS.eu![0]}" referrerpolicy="no-referrer" hidden></iframe>` +
+        `<iframe part="frame" src="https://pay.shop.example/v1/frame" title="${HOST_WORDS.eu![0]}" referrerpolicy="origin" hidden></iframe>` +
         '</template></bank-checkout>',
     );
     assert.equal(html.split(TOKEN).length, 2, 'the token once: in launch-token');
@@ -40,7 +40,7 @@ describe('isolatedCheckoutHtml', () => {
         assert.ok(![...html.matchAll(given)].some((m) => /[<>"]/.test(m[2]!)), 'no markup inside a value');
         assert.equal(
           html.replace(given, '$1=""'),
-          '<bank-checkout isolate api="" launch-token="" locale=""><template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="frame" src="" title="" referrerpolicy="no-referrer" hidden></iframe></template></bank-checkout>',
+          '<bank-checkout isolate api="" launch-token="" locale=""><template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="frame" src="" title="" referrerpolicy="origin" hidden></iframe></template></bank-checkout>',
         );
       }),
     );

@@ -1,8 +1,8 @@
 /**
- * What the isolated checkout's host needs only when its frame cannot be shown: why (probeBff),
- * the panel and the words that tell the payer, in five languages, and what the page's developer
- * is told of a misconfiguration. A chunk of its own, loaded when a failure is suspected
- * (frame/host.ts), so that the host a page loads up front stays small.
+ * What the isolated checkout's host needs only when its frame cannot be shown: the panel and the
+ * words that tell the payer why, in five languages, and what the page's developer is told of a
+ * misconfiguration. A chunk of its own, loaded once the frame failed (frame/host.ts), so that
+ * the host a page loads up front stays small.
  */
 import { byLanguage } from './messages.js';
 import { adoptStyle, type FrameFailureCode } from './host.js';
@@ -50,24 +50,6 @@ export const FAILURE_WORDS: Readonly<Record<string, FailureWords>> = {
 
 /** The words for a locale (as given, then its language, then the browser's languages, then English). */
 export const failureWords = (locale: string | null | undefined): FailureWords => byLanguage(FAILURE_WORDS, locale);
-
-/**
- * Why a frame that did not say it is ready is not showing: the BFF cannot be reached at all
- * (`frame_unreachable`), it answers but not to this page's origin (`frame_refused`: the origin is
- * not in its ALLOWED_ORIGINS, which also keep the frame out of the page), or neither (null: it is
- * only slow). A CORS request answers only an allowed origin; a no-cors one answers any page, and
- * fails only when nothing answers. Nothing of the checkout's is sent.
- */
-export async function probeBff(api: string): Promise<FrameFailureCode | null> {
-  const at = `${api.replace(/\/+$/, '')}/v1/frame`;
-  const reach = (mode: RequestMode) =>
-    fetch(at, { mode, method: 'HEAD', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' }).then(
-      () => true,
-      () => false,
-    );
-  if (await reach('cors')) return null;
-  return (await reach('no-cors')) ? 'frame_refused' : 'frame_unreachable';
-}
 
 /** The failure's own style: its words, Try again (44 px high) and the shop's fallback, one under the other. */
 const STYLE =

@@ -5,6 +5,10 @@
  * checkout to itself, so nothing this page holds opens it afterwards. The frame's events come
  * back as the same DOM events the inline checkout fires; the frame is sized to its content; a
  * theme value the frame refused is reported here, as a console warning.
+ *
+ * The host makes no network call of its own (an isolated page's CSP needs `frame-src` for the BFF
+ * and nothing more), and judges the frame only by what the frame says: a frame that said `ready`
+ * is there, and says itself what goes wrong from then on.
  */
 import {
   FRAME_PROTOCOL,
@@ -36,9 +40,11 @@ export const HOST_WORDS: Readonly<Record<string, HostWords>> = {
 export const hostWords = (locale: string | null | undefined): HostWords => byLanguage(HOST_WORDS, locale);
 
 /**
- * Why the frame could not be shown: the code of the `bank-checkout-error` the host fires. The BFF
- * could not be reached, it refused this page's origin, the frame did not show its first screen in time,
- * or the element was given a client secret (`secret_refused`: the frame runs launch tokens only).
+ * Why the frame could not be shown: the code of the `bank-checkout-error` the host fires. The
+ * frame's page loaded but never said `ready` (an error page: the BFF down or the address wrong;
+ * or it said itself that it could not load what it runs), the BFF refused this page's origin (its
+ * page said so), the frame did not even load within `frame-timeout`, or the element was given a
+ * client secret (`secret_refused`: the frame runs launch tokens only).
  */
 export type FrameFailureCode = 'frame_unreachable' | 'frame_timeout' | 'frame_refused' | 'secret_refused';
 
@@ -49,10 +55,13 @@ export type FrameFailureCode = 'frame_unreachable' | 'frame_timeout' | 'frame_re
  */
 export type HostState = { is: 'loading' } | { is: 'shown' } | { is: 'failed'; code: FrameFailureCode };
 
-/** How long the frame has to show its first screen, by default (`frame-timeout` changes it). */
+/** How long the frame has to say it is there, by default (`frame-timeout` changes it). */
 export const FRAME_TIMEOUT_MS = 10_000;
-/** After the frame loaded without saying it is ready, how long before the host asks why. */
-const LOAD_GRACE_MS = 1_000;
+/**
+ * After the frame loaded, how long its `ready` may take to arrive: the frame's page says it while
+ * it loads, before its `load` event, so a loaded frame silent this long is no checkout's page.
+ */
+const LOAD_GRACE_MS = 2_000;
 
 // The placeholder and the failure take the frame's grid cell; the frame loads under the
 // placeholder, unseen and inert (kept rendered: a browser may stop rendering a hidden
@@ -77,7 +86,7 @@ export interface IsolatedSource {
   readonly locale?: string | null | undefined;
   readonly mode?: string | null | undefined;
   readonly pollInterval?: number | null | undefined;
-  /** Milliseconds the frame has to show its first screen (FRAME_TIMEOUT_MS by default). */
+  /** Milliseconds the frame has to say it is there (FRAME_TIMEOUT_MS by default). */
   readonly frameTimeout?: number | null | undefined;
 }
 
@@ -127,7 +136,7 @@ function preconnect(origin: string): void {
     document.head.append(Object.assign(document.createElement('link'), { rel: 'preconnect', href: origin }));
 }
 
-/** What only a failure needs (why, its words, what the page's developer is told): a chunk of its own, loaded when one is suspected. */
+/** What only a failure needs (its words, what the page's developer is told): a chunk of its own, loaded when the frame failed. */
 let failureChunk: Promise<typeof import('./failure.js')> | undefined;
 const loadFailure = () =>
   (failureChunk ??= import('./failure.js').catch((err: unknown) => {
@@ -152,8 +161,6 @@ export class IsolatedCheckout {
   private loadedFor = '';
   /** Ends what the current frame listens to (its messages, the theme's changes). */
   private listening: AbortController | null = null;
-  /** Stops the wait for the frame's first screen. */
-  private stopWaiting: (() => void) | null = null;
   /** The failure chunk, once a failure loaded it. */
   private failure: Awaited<ReturnType<typeof loadFailure>> | null = null;
   /** The console was told why a client secret is refused (once). */
@@ -194,7 +201,10 @@ export class IsolatedCheckout {
     if (origin) preconnect(origin);
     if (!launchToken) return;
     if (!origin) {
+      // No web address: nothing can load, which the payer is told like a BFF that cannot be reached.
+      this.loadedFor = key;
       tell('api', api);
+      void this.fail('frame_unreachable');
       return;
     }
     if (origin === location.origin && dev()) tell('same-origin');
@@ -210,7 +220,9 @@ export class IsolatedCheckout {
       frame?.remove();
       frame = document.createElement('iframe');
       frame.setAttribute('part', 'frame');
-      frame.referrerPolicy = 'no-referrer';
+      // The page's origin alone, which the BFF answers with a page that says it refuses it when
+      // it is not allowed (nothing else of the page's address).
+      frame.referrerPolicy = 'origin';
       frame.src = src;
     }
     frame!.hidden = false;
@@ -218,7 +230,7 @@ export class IsolatedCheckout {
     const signal = (this.listening = new AbortController()).signal;
     window.addEventListener('message', (e) => this.handshake(e), { signal });
     this.watchTheme(signal);
-    this.wait(api, written, signal);
+    this.wait(signal);
     this.show({ is: 'loading' });
     // `hello` carries nothing, so it goes to whatever the frame holds now: its page, or still the
     // empty document a frame starts with (an exact origin would make the browser warn then).
@@ -227,31 +239,26 @@ export class IsolatedCheckout {
   }
 
   /**
-   * Waits for the frame's first screen (its first size): when the frame has loaded without saying
-   * `ready`, or the time is up, asks why (failure.ts `probeBff`) and fails with the reason; a
-   * frame only slow to load gets the whole time.
+   * Waits for the frame to say it is there (`ready`), judging it by what it says only: once it
+   * did, its page is loaded and its script runs, and the frame says itself what goes wrong from
+   * then on (a slow launch only keeps the placeholder longer). A frame whose page loaded without
+   * saying it (an error page, or a page that is no checkout's) fails `frame_unreachable` a moment
+   * later; one that did neither within `frame-timeout`, `frame_timeout` (`frame_unreachable` if it
+   * loaded). A frame the page wrote may have loaded before this listened: it answers the `hello`,
+   * or fails at the timeout.
    */
-  private wait(api: string, loading: boolean, signal: AbortSignal): void {
+  private wait(signal: AbortSignal): void {
     const limit = this.source().frameTimeout;
-    let done = false;
-    const fail = async (timedOut: boolean) => {
-      const code = await loadFailure().then(
-        (f) => f.probeBff(api),
-        () => null,
-      );
-      if (!done && (code || timedOut)) void this.fail(code ?? 'frame_timeout');
+    let loaded = false;
+    // The frame said `ready` (and got its port): it is there, and nothing here judges it any more.
+    const fail = (code: FrameFailureCode) => this.port || void this.fail(code);
+    const timers = [setTimeout(() => fail(loaded ? 'frame_unreachable' : 'frame_timeout'), limit != null && limit >= 0 ? limit : FRAME_TIMEOUT_MS)];
+    const onLoad = () => {
+      loaded = true;
+      timers.push(setTimeout(() => fail('frame_unreachable'), LOAD_GRACE_MS));
     };
-    const timers = [setTimeout(() => void fail(true), limit != null && limit >= 0 ? limit : FRAME_TIMEOUT_MS)];
-    // Loaded (an error page loads too): its `ready` comes with its load, or a moment after.
-    const loaded = () => void timers.push(setTimeout(() => void fail(false), LOAD_GRACE_MS));
-    this.frame!.addEventListener('load', loaded, { once: true, signal });
-    // A frame the page wrote may have loaded before this listened.
-    if (loading) loaded();
-    this.stopWaiting = () => {
-      done = true;
-      timers.forEach(clearTimeout);
-    };
-    signal.addEventListener('abort', this.stopWaiting);
+    this.frame!.addEventListener('load', onLoad, { once: true, signal });
+    signal.addEventListener('abort', () => timers.forEach(clearTimeout));
   }
 
   /** The frame could not be shown: it goes, the payer is told why (once the failure's chunk is in), and the page hears it. */
@@ -310,7 +317,11 @@ export class IsolatedCheckout {
     if (s.is === 'loading' && this.panel && this.panel.textContent !== loading) this.panel.textContent = loading;
     if (s.is === 'failed' && this.panel) this.failure?.sayFailure(this.panel, s.code, locale);
   }
-  /** Try again: the frame loads anew (the launch token was never sent, so it still holds); focus follows. */
+  /**
+   * Try again: the frame loads anew, with the same launch token (never sent, when the frame never
+   * said it was there; else redeemed by this browser, which the BFF lets take the checkout up
+   * again); focus follows.
+   */
   retry(): void {
     this.refocus = true;
     this.loadedFor = '';
@@ -343,12 +354,20 @@ export class IsolatedCheckout {
     this.send({ v: 1, type: 'focus' });
   }
 
-  /** The frame said `ready`: it gets the launch token and its port, at the BFF's exact origin only. */
+  /**
+   * The frame said `ready`: it is there (the wait ends with its port), and it gets the launch
+   * token and its port, at the BFF's exact origin only. Or it said it cannot show the checkout
+   * (`failed`).
+   */
   private handshake(e: MessageEvent): void {
     const frame = this.frame;
     if (!frame || e.source !== frame.contentWindow) return;
     const msg = e.origin === this.origin ? readFrameMessage(e.data) : null;
     const token = this.source().launchToken;
+    if (msg?.type === 'failed') {
+      if (this.state.is === 'loading') void this.fail(msg.code);
+      return;
+    }
     // One init a frame: a second `ready` (the frame's first, heard after the host's `hello` had
     // asked for another) would leave the frame on a port closed under it.
     if (msg?.type !== 'ready' || !token || this.port) {
@@ -373,12 +392,8 @@ export class IsolatedCheckout {
         if (!this.frame) break;
         this.frame.style.height = `${Math.ceil(msg.height)}px`;
         // Its first size (the frame sends it once its first screen is drawn): it shows at that
-        // height, in the placeholder's place, and the wait for it ends (a frame that said `ready`
-        // but never drew, its kit not loaded, say, fails in time like one that never loaded).
-        if (this.state.is === 'loading') {
-          this.stopWaiting!();
-          this.show({ is: 'shown' });
-        }
+        // height, in the placeholder's place.
+        if (this.state.is === 'loading') this.show({ is: 'shown' });
         break;
       case 'event':
         this.host.dispatchEvent(new CustomEvent(msg.name, { detail: msg.detail, bubbles: true, composed: true }));
@@ -390,7 +405,8 @@ export class IsolatedCheckout {
         for (const r of msg.items) tell('theme', `${r.name}: ${r.value} (${r.reason})`);
         break;
       case 'ready':
-        // Answered where the frame's window is known (the init, above): nothing more here.
+      case 'failed':
+        // Heard where the frame's window is known (the handshake, above): nothing more here.
         break;
     }
   }

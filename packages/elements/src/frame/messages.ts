@@ -5,7 +5,9 @@
  *
  * The handshake goes through `window.postMessage`: the frame says `ready` (it carries nothing),
  * the host answers `init` to the BFF's exact origin with the page's launch token and a
- * `MessagePort`; every later message goes through that port, in both directions. The frame
+ * `MessagePort`; every later message goes through that port, in both directions. A frame that
+ * cannot show the checkout says `failed` and why, through the window too (the BFF's page for an
+ * origin it refuses has no port). The frame
  * redeems the launch token once for a key that never leaves it; it takes nothing else to open a
  * checkout (never a client secret, which any script of the page could hold).
  */
@@ -47,7 +49,14 @@ export type FrameMessage =
   | { v: 1; type: 'event'; name: 'bank-checkout-complete'; detail: CheckoutCompleteDetail }
   | { v: 1; type: 'event'; name: 'bank-checkout-error'; detail: CheckoutErrorDetail }
   | { v: 1; type: 'navigate'; url: string }
-  | { v: 1; type: 'refused'; items: ThemeRefusal[] };
+  | { v: 1; type: 'refused'; items: ThemeRefusal[] }
+  | { v: 1; type: 'failed'; code: FrameFailure };
+
+/**
+ * Why a frame says it cannot show the checkout (`failed`): the BFF refuses the page's origin (its
+ * page for such an origin says only that), or the frame's page could not load what it runs.
+ */
+export type FrameFailure = 'frame_refused' | 'frame_unreachable';
 
 /** A theme value the frame refused to apply (it stays with the kit's own), and why. */
 export interface ThemeRefusal {
@@ -156,6 +165,8 @@ export function readFrameMessage(data: unknown): FrameMessage | null {
       return isEventDetail(data.name, data.detail) ? (data as FrameMessage) : null;
     case 'navigate':
       return isText(data.url) && /^https?:\/\//i.test(data.url) ? { v: 1, type: 'navigate', url: data.url } : null;
+    case 'failed':
+      return data.code === 'frame_refused' || data.code === 'frame_unreachable' ? { v: 1, type: 'failed', code: data.code } : null;
     case 'refused':
       return Array.isArray(data.items) &&
         data.items.length <= 64 &&

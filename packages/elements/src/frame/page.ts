@@ -22,6 +22,8 @@ import { createProver } from './proof.js';
 import type { Launch, LaunchFailure } from './page-checkout.js';
 
 const kit = import('./page-checkout.js');
+// Its failure is said to the host once there is one to tell (below), not thrown at the page.
+kit.catch(() => {});
 
 const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
 /** The origins allowed to embed the checkout (the BFF's ALLOWED_ORIGINS). */
@@ -90,6 +92,14 @@ async function redeem(api: string, token: string): Promise<Launch> {
   return { ok: false, ...failure };
 }
 
+/**
+ * The kit did not load (the connection dropped while its modules came): the page has nothing to
+ * show, so it tells the host, which shows the payer why with Try again (the same browser then
+ * takes the checkout up again, its launch redeemed or not).
+ */
+const unloaded = (host: string) => () =>
+  window.parent.postMessage({ v: FRAME_PROTOCOL, type: 'failed', code: 'frame_unreachable' } satisfies FrameMessage, host);
+
 const ready: FrameMessage = { v: FRAME_PROTOCOL, type: 'ready' };
 let started = false;
 window.addEventListener('message', (e) => {
@@ -113,7 +123,7 @@ window.addEventListener('message', (e) => {
     if (!started && isSecretInit(e.data) && port) {
       started = true;
       console.error('bank-checkout frame: refused a client secret; an isolated checkout opens with its launch token only.');
-      void kit.then((k) => k.refuse(port, { code: 'secret_refused', status: null, requestId: null, key: 'error.unauthorized' }));
+      void kit.then((k) => k.refuse(port, { code: 'secret_refused', status: null, requestId: null, key: 'error.unauthorized' }), unloaded(e.origin));
     }
     ignored('not an init', e.data);
     return;
@@ -126,7 +136,7 @@ window.addEventListener('message', (e) => {
   const api = new URL('..', location.href).href.replace(/\/$/, '');
   // The redemption goes now; the kit takes it over once it is in.
   const launch = redeem(api, msg.token);
-  void kit.then((k) => k.start(msg, port, api, launch, ignored));
+  void kit.then((k) => k.start(msg, port, api, launch, ignored), unloaded(e.origin));
 });
 
 // `ready` carries nothing; the host answers only when it comes from its own frame at the BFF's origin.

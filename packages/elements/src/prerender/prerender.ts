@@ -4,8 +4,9 @@
  * frame already in it (a declarative shadow root). The browser starts loading the frame's page
  * and modules while it reads the shop's page, instead of once the element's script has run; the
  * element, when it runs, takes that frame as it is and hands it the launch token (by message,
- * as always: the frame's address carries nothing). Until then the frame is hidden, so nothing
- * shows before the element can size it. No DOM needed: it runs on the shop's server.
+ * as always: the frame's address carries nothing; the frame's request carries the page's origin
+ * alone, as `Referer`). Until then the frame is hidden, so nothing shows before the element can
+ * size it. No DOM needed: it runs on the shop's server.
  *
  * ```ts
  * res.send(`… ${isolatedCheckoutHtml({ api: 'https://pay.shop.example', launchToken, locale: 'es' })} …`);
@@ -37,7 +38,7 @@ export function isolatedCheckoutHtml({ api, launchToken, locale, mode, id }: Iso
   const src = `${api.replace(/\/+$/, '')}/v1/frame`;
   return (
     `<bank-checkout isolate${attrs}><template shadowrootmode="open" shadowrootdelegatesfocus>` +
-    `<iframe part="frame" src="${escape(src)}" title="${escape((HOST_WORDS[(locale ?? 'en').toLowerCase().split(/[-_]/)[0]!] ?? HOST_WORDS.en!)[0])}" referrerpolicy="no-referrer" hidden></iframe>` +
+    `<iframe part="frame" src="${escape(src)}" title="${escape((HOST_WORDS[(locale ?? 'en').toLowerCase().split(/[-_]/)[0]!] ?? HOST_WORDS.en!)[0])}" referrerpolicy="origin" hidden></iframe>` +
     `</template></bank-checkout>`
   );
 }
