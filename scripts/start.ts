@@ -32,6 +32,8 @@ export interface StartOptions {
   host?: string;
   /** The clock of the simulator and the BFF (default: `Date.now`); journeys move it to pass a deadline. */
   now?: () => number;
+  /** What answers the BFF's requests, given the BFF (default: the BFF): a test's BFF that answers late. */
+  bffAnswers?: (bff: FetchFn) => FetchFn;
 }
 
 export interface Started {
@@ -44,7 +46,7 @@ export interface Started {
   stop: () => Promise<void>;
 }
 
-type FetchFn = (req: Request) => Response | Promise<Response>;
+export type FetchFn = (req: Request) => Response | Promise<Response>;
 
 const PORT_VARS = { demo: 'DEMO_PORT', bff: 'BFF_PORT', sandbox: 'SANDBOX_PORT' } as const;
 const DEFAULT_PORTS = { demo: 5173, bff: 4020, sandbox: 4010 } as const;
@@ -118,7 +120,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Started> {
     const frame = buildFramePage();
     const bff = createBff(config, { frame: () => frame, ...(opts.now ? { now: opts.now } : {}) });
     await bff.ready;
-    bp!.route(bff.fetch);
+    bp!.route(opts.bffAnswers ? opts.bffAnswers(bff.fetch) : bff.fetch);
 
     const demo = createDemo({
       bffUrl: urls.bff,

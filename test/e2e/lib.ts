@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, CDPSession, Disposable, FrameLocator, Page, Response } from 'playwright-core';
 import type { CheckoutMode, CheckoutView } from '@bank-checkout/contract';
-import { startServersAndBrowser, type Started } from '../support/stack.js';
+import { startServersAndBrowser, type StartOptions, type Started } from '../support/stack.js';
 
 export interface Stack extends Started {
   browser: Browser;
@@ -38,6 +38,8 @@ export interface StackOptions {
   own?: boolean;
   /** For a stack of its own: settings of the servers beside the defaults (`PROVIDER_TIMEOUT_MS`, say). */
   env?: Record<string, string>;
+  /** For a stack of its own: what answers the BFF's requests, given the BFF (a BFF that answers late, say). */
+  bffAnswers?: StartOptions['bffAnswers'];
 }
 
 /** How far a stack's servers' clock runs ahead of the real one, and which file's stack moved it. */
@@ -55,7 +57,7 @@ let shared: { stack: Promise<Stack>; holders: number } | null = null;
  * shared stack, once the last file holding it has closed it).
  */
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  if (opts.own) return newStack(opts.env);
+  if (opts.own) return newStack(opts);
   const held = (shared ??= { stack: newStack(), holders: 0 });
   held.holders++;
   const base = await held.stack;
@@ -75,9 +77,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   return stack;
 }
 
-async function newStack(env?: Record<string, string>): Promise<Stack> {
+async function newStack({ env, bffAnswers }: StackOptions = {}): Promise<Stack> {
   const clock: Clock = { ahead: 0, movedBy: null };
-  const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-', { now: () => Date.now() + clock.ahead, ...(env ? { env } : {}) });
+  const { started, browser, close } = await startServersAndBrowser('bank-checkout-e2e-', {
+    now: () => Date.now() + clock.ahead,
+    ...(env ? { env } : {}),
+    ...(bffAnswers ? { bffAnswers } : {}),
+  });
   clocks.set(browser, clock);
   const stack: Stack = { ...started, browser, moveClock: (ms) => moveClock(stack, ms), now: () => Date.now() + clock.ahead, close };
   return stack;

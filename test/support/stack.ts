@@ -35,14 +35,14 @@ export function testBrowser(): Promise<Browser> {
 
 /**
  * The three servers (on free ports, storing in a new temporary folder named from `prefix`) and
- * a browser (`testBrowser()` unless `browser` says how), started together; `close()` ends all
- * of it and removes the folder. If either fails to start, the other is stopped before the
+ * a browser (`testBrowser()` unless `browser` says how), started together (`bffAnswers`: what
+ * answers the BFF's requests, given the BFF); `close()` ends all of it and removes the folder. If either fails to start, the other is stopped before the
  * error is thrown, so a missing browser ends the caller with a message instead of leaving
  * servers running.
  */
 export async function startServersAndBrowser(
   prefix: string,
-  opts: Pick<StartOptions, 'now' | 'env'> & { browser?: () => Promise<Browser> } = {},
+  opts: Pick<StartOptions, 'now' | 'env' | 'bffAnswers'> & { browser?: () => Promise<Browser> } = {},
 ): Promise<{ started: Started; browser: Browser; close: () => Promise<void> }> {
   const { browser: openBrowser = testBrowser, env, ...startOpts } = opts;
   const dataDir = mkdtempSync(join(tmpdir(), prefix));

@@ -166,9 +166,9 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { status: number; meaning
 
 /**
  * Codes a client (the elements', the merchant's) makes when no answer carries one. The isolated
- * checkout's: its frame could not be shown (`frame_unreachable`: the BFF could not be reached;
- * `frame_refused`: it refused the page's origin; `frame_timeout`: the frame did not say it was
- * ready in time), it was given a client secret instead of a launch token (`secret_refused`: it
+ * checkout's: its frame could not be shown (`frame_unreachable`: its page loaded but never said
+ * it was there, the BFF down or the address wrong; `frame_refused`: the BFF said it refuses the
+ * page's origin; `frame_timeout`: the frame did not load in time), it was given a client secret instead of a launch token (`secret_refused`: it
  * never runs one), or the payer's confirmation was refused while the frame was not fully
  * visible (`frame_hidden`).
  */

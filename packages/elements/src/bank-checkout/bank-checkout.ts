@@ -36,7 +36,7 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * @summary Embeddable pay-by-bank checkout.
  * @fires bank-checkout-step - The checkout moved to another step; detail `{checkoutId, state, previous, funnel, bankId?}` (`funnel`: the payer's funnel step it counts as: `started`, `bank`, `signed-in`, `confirmed`, `paid`, or null).
  * @fires bank-checkout-complete - Once, when the payment ended; detail `{checkoutId, outcome, code}`.
- * @fires bank-checkout-error - A call failed or the BFF answered with an error; detail `{checkoutId, code, status, requestId}`. `frame_hidden`: the isolated frame refused the payer's confirmation while it was not fully visible. Isolated, also when the frame cannot be shown: `code` is `frame_unreachable` (the BFF cannot be reached), `frame_refused` (it refuses this page's origin), `frame_timeout` (no answer within `frame-timeout`) or `secret_refused` (given `checkout-secret`: an isolated checkout opens with a launch token only, and runs nothing), and `checkoutId` null.
+ * @fires bank-checkout-error - A call failed or the BFF answered with an error; detail `{checkoutId, code, status, requestId}`. `frame_hidden`: the isolated frame refused the payer's confirmation while it was not fully visible. Isolated, also when the frame cannot be shown: `code` is `frame_unreachable` (the frame's page loaded but never said it was there: the BFF down or `api` wrong), `frame_refused` (the BFF refuses this page's origin), `frame_timeout` (the frame did not load within `frame-timeout`) or `secret_refused` (given `checkout-secret`: an isolated checkout opens with a launch token only, and runs nothing), and `checkoutId` null.
  * @csspart base - The checkout's frame.
  * @csspart sandbox-banner - The test-mode banner.
  * @csspart summary - Amount and payee, with the details (account, concept, reference) on demand.
@@ -114,8 +114,9 @@ export class BankCheckout extends BankBase {
   @property({ type: Boolean, reflect: true }) isolate = false;
 
   /**
-   * Isolated mode: milliseconds the frame has to show its first screen (10 s). Past it, or as soon as
-   * the BFF is found unreachable or refusing this page's origin, the element fires
+   * Isolated mode: milliseconds the frame has to load and say it is there (10 s); a frame that
+   * said it waits for its launch as long as it takes. Past it, or as soon as the frame's page
+   * loaded without saying it or the BFF said it refuses this page's origin, the element fires
    * `bank-checkout-error` (`frame_timeout`, `frame_unreachable`, `frame_refused`) and shows the
    * payer why, with Try again and the `fallback` slot.
    */

@@ -43,8 +43,8 @@ const ATTRIBUTES = ['api', 'launch-token', 'checkout-secret', 'locale', 'mode', 
  * The isolated `<bank-checkout>`: same attributes and events as the full element
  * (`bank-checkout-step`, `bank-checkout-complete`, `bank-checkout-error`); it always isolates.
  *
- * When the frame cannot be shown (the BFF unreachable, this page's origin refused, no answer
- * within `frame-timeout` ms: 10 s), it fires `bank-checkout-error` with `code`
+ * When the frame cannot be shown (its page loaded but never said it was there, the BFF said it
+ * refuses this page's origin, it did not load within `frame-timeout` ms: 10 s), it fires `bank-checkout-error` with `code`
  * `frame_unreachable`, `frame_refused` or `frame_timeout`, and shows the payer why with Try
  * again, above the shop's own `slot="fallback"` content. Given a client secret
  * (`checkout-secret`) it runs nothing: `secret_refused` (the frame runs launch tokens only).
@@ -108,7 +108,7 @@ export class BankCheckoutFrame extends HTMLElement implements IsolatedSource {
   get pollInterval(): number | null {
     return this.number('poll-interval');
   }
-  /** Milliseconds the frame has to show its first screen (`frame-timeout`; 10 s by default). */
+  /** Milliseconds the frame has to load and say it is there (`frame-timeout`; 10 s by default). */
   get frameTimeout(): number | null {
     return this.number('frame-timeout');
   }
