@@ -15,10 +15,13 @@
 //   - `tsc` (strict, no skipLibCheck) type-checks a TypeScript page, a React TSX page and a
 //     server file using the BFF;
 //   - the starter: `create-bank-checkout` (as `npm create bank-checkout@latest` runs it) writes a
-//     shop into an empty folder, for Express and for Hono; there `npm install` (the kit's packages
-//     from their tarballs, in the registry's place) and `npm start` run the shop, the BFF and the
-//     simulator, a browser pays a test payment at 375 px, the shop receives its verified webhook,
-//     its pages pass axe, and its code type-checks (checkJs, strict) against the published kit.
+//     shop into an empty folder, for Express and for Hono, on ports of its own (`--port`,
+//     `--bff-port`, `--sandbox-port`) with the kit from the packed tarballs (`--kit`, in the
+//     registry's place); there `npm install` and `npm start` run the shop, the BFF and the
+//     simulator, its pages carry the embedding guide's policy as it is, a browser pays a test
+//     payment at 375 px, the shop receives its verified webhook, its pages pass axe, 10 more
+//     page loads on a CPU 4× slower each pay, and its code type-checks (checkJs, strict) against
+//     the published kit.
 // Prints one line per check and the tarball sizes; exits 1 if any check failed.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -28,6 +31,7 @@ import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROME_PATH, CHROMIUM_ARGS } from './chromium.mjs';
+import { docPolicy } from '../test/support/doc-csp.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const PACKAGES = ['contract', 'provider', 'sandbox', 'bff', 'elements', 'create-bank-checkout'];
@@ -123,59 +127,92 @@ const freePort = () =>
     });
   });
 
+/** How many page loads of the starter's payment page pay, each on a CPU this many times slower. */
+const THROTTLED_LOADS = 10;
+const THROTTLE = 4;
+
 /**
- * `npm create bank-checkout@latest my-shop -- --framework <framework>` from the packed starter,
- * then the new folder's two commands, a test payment in a browser and its verified webhook.
+ * Orders one bag in the starter's shop and pays at Banco Aurora in `tab`, as a payer does:
+ * answers the order's reference and what the checkout says at the end.
  */
-async function starter(framework, packed, browser) {
+async function orderAndPay(tab, shopUrl) {
+  await tab.goto(shopUrl);
+  await tab.click('button[type=submit]');
+  await tab.waitForURL(/\/orders\/ORD-[A-Z0-9]+\/pay$/);
+  const reference = new URL(tab.url()).pathname.split('/')[2];
+  const ui = tab.frameLocator('bank-checkout iframe');
+  await ui.locator('bank-selector [role=option]#bank-aurora').click();
+  await ui.locator('bank-login-form [part=fill-test]').click();
+  await ui.locator('bank-login-form [part=submit]').click();
+  await ui.locator('bank-account-picker input[type=radio]').first().check();
+  await ui.locator('bank-account-picker button[type=submit]').click();
+  await ui.locator('bank-challenge [part=fill-test]').click();
+  await ui.locator('bank-challenge [part=submit]').click();
+  return { reference, title: (await ui.locator('bank-result [part=title]').textContent())?.trim() };
+}
+
+/** A tab that records its page errors, console errors and the checkout's error events. */
+async function watchedTab(browser, viewport) {
+  const tab = await browser.newPage({ viewport });
+  const errors = [];
+  tab.on('pageerror', (e) => errors.push(e.message));
+  tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await tab.exposeFunction('__checkoutError', (detail) => errors.push(`bank-checkout-error ${JSON.stringify(detail)}`));
+  await tab.addInitScript(() => addEventListener('bank-checkout-error', (e) => globalThis.__checkoutError(e.detail), true));
+  return { tab, errors };
+}
+
+/**
+ * `npm create bank-checkout@latest my-shop -- --framework <framework> --port … --kit <tarballs>`
+ * from the packed starter, then the new folder's two commands, a test payment in a browser and
+ * its verified webhook, and THROTTLED_LOADS payments on a slow phone.
+ */
+async function starter(framework, packed, tarballs, browser) {
   const axeSource = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
   const tarball = (name) => packed.find((f) => f.split('/').pop().startsWith(`${name}-0`) || f.split('/').pop().startsWith(`bank-checkout-${name}-`));
   const folder = join(dir, `starter-${framework}`);
   const shopDir = join(folder, 'my-shop');
   mkdirSync(folder);
   const t0 = Date.now();
-  await check(`starter (${framework}): create-bank-checkout writes the shop into an empty folder, with a .env of its own secrets`, () => {
-    sh('npm', ['exec', '--yes', `--package=${tarball('create-bank-checkout')}`, '--', 'create-bank-checkout', 'my-shop', '--framework', framework], folder, {
-      input: '',
-    });
-    const files = readdirSync(shopDir);
-    for (const f of ['.env', '.gitignore', 'package.json', 'shop.js', 'dev.js', 'server.js', 'lib', 'public', 'README.md'])
-      if (!files.includes(f)) throw new Error(`no ${f} in ${files.join(', ')}`);
-    if ((statSync(join(shopDir, '.env')).mode & 0o777) !== 0o600) throw new Error('.env is readable by others');
-    const env = readFileSync(join(shopDir, '.env'), 'utf8');
-    if (!/^BFF_MERCHANT_SECRET=whsec_[A-Za-z0-9+/]{43}=$/m.test(env)) throw new Error('no fresh merchant secret');
-    return `${files.length} entries`;
-  });
-  // The registry's stand-in: the kit's packages from their tarballs (the starter names ^versions).
-  const manifest = JSON.parse(readFileSync(join(shopDir, 'package.json'), 'utf8'));
-  const file = (name) => `file:${tarball(name)}`;
-  manifest.dependencies['@bank-checkout/bff'] = file('bff');
-  manifest.dependencies['@bank-checkout/elements'] = file('elements');
-  manifest.devDependencies['@bank-checkout/sandbox'] = file('sandbox');
-  manifest.overrides = { '@bank-checkout/contract': file('contract'), '@bank-checkout/provider': file('provider') };
-  writeFileSync(join(shopDir, 'package.json'), JSON.stringify(manifest, null, 2));
-  // Ports of its own (the .env's defaults may be taken on this machine): the environment wins over .env.
+  // Ports of its own (the defaults may be taken on this machine), and the kit from its tarballs
+  // in the registry's place, as the starter's options say.
   const [shopPort, bffPort, simPort] = [await freePort(), await freePort(), await freePort()];
   const shopUrl = `http://127.0.0.1:${shopPort}`;
   const bffUrl = `http://127.0.0.1:${bffPort}`;
-  const ports = {
-    SHOP_PORT: String(shopPort),
-    SHOP_URL: shopUrl,
-    PORT: String(bffPort),
-    BFF_URL: bffUrl,
-    BFF_PUBLIC_URL: bffUrl,
-    ALLOWED_ORIGINS: shopUrl,
-    MERCHANT_WEBHOOK_URL: `${shopUrl}/webhooks/bank-checkout`,
-    SANDBOX_PORT: String(simPort),
-    PROVIDER_LINKS_URL: `http://127.0.0.1:${simPort}`,
-    PROVIDER_NATIVE_URL: `http://127.0.0.1:${simPort}`,
-  };
+  await check(
+    `starter (${framework}): create-bank-checkout writes the shop into an empty folder, on the ports it is given, with a .env of its own secrets and the kit from the tarballs (--kit)`,
+    () => {
+      const options = [
+        '--framework',
+        framework,
+        '--port',
+        String(shopPort),
+        '--bff-port',
+        String(bffPort),
+        '--sandbox-port',
+        String(simPort),
+        '--kit',
+        tarballs,
+      ];
+      sh('npm', ['exec', '--yes', `--package=${tarball('create-bank-checkout')}`, '--', 'create-bank-checkout', 'my-shop', ...options], folder, { input: '' });
+      const files = readdirSync(shopDir);
+      for (const f of ['.env', '.gitignore', 'package.json', 'shop.js', 'dev.js', 'server.js', 'lib', 'public', 'README.md'])
+        if (!files.includes(f)) throw new Error(`no ${f} in ${files.join(', ')}`);
+      if ((statSync(join(shopDir, '.env')).mode & 0o777) !== 0o600) throw new Error('.env is readable by others');
+      const env = readFileSync(join(shopDir, '.env'), 'utf8');
+      if (!/^BFF_MERCHANT_SECRET=whsec_[A-Za-z0-9+/]{43}=$/m.test(env)) throw new Error('no fresh merchant secret');
+      if (!env.includes(`\nSHOP_URL=${shopUrl}\n`) || !env.includes(`\nBFF_PUBLIC_URL=${bffUrl}\n`)) throw new Error(`not on the ports given:\n${env}`);
+      const { dependencies } = JSON.parse(readFileSync(join(shopDir, 'package.json'), 'utf8'));
+      if (dependencies['@bank-checkout/bff'] !== `file:${tarball('bff')}`) throw new Error(`the BFF from ${dependencies['@bank-checkout/bff']}`);
+      return `${files.length} entries`;
+    },
+  );
   let server = null;
   try {
     await check(`starter (${framework}): npm install && npm start run the shop, the BFF and the simulator`, async () => {
       sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], shopDir);
       // Its own process group, stopped as Ctrl-C stops it in a terminal.
-      server = spawn('npm', ['start'], { cwd: shopDir, env: { ...env, ...ports }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      server = spawn('npm', ['start'], { cwd: shopDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       await new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`npm start did not say it was ready:\n${out}`)), 30_000);
@@ -262,6 +299,31 @@ async function starter(framework, packed, browser) {
       } finally {
         await tab.close();
       }
+    });
+    await check(`starter (${framework}): its pages carry the embedding guide's policy for an isolated page, as it is`, async () => {
+      const policy = (await fetch(shopUrl)).headers.get('content-security-policy');
+      if (policy !== docPolicy('isolated', bffUrl)) throw new Error(`the policy is\n  ${policy}\nnot the guide's\n  ${docPolicy('isolated', bffUrl)}`);
+      return 'frame-src for the BFF, no connect-src';
+    });
+    await check(`starter (${framework}): ${THROTTLED_LOADS} page loads on a CPU ${THROTTLE}× slower each pay, with no error event`, async () => {
+      const times = [];
+      for (let i = 0; i < THROTTLED_LOADS; i++) {
+        const { tab, errors } = await watchedTab(browser, { width: 375, height: 800 });
+        tab.setDefaultTimeout(30_000);
+        const cdp = await tab.context().newCDPSession(tab);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+        const started = Date.now();
+        try {
+          const { reference, title } = await orderAndPay(tab, shopUrl);
+          if (title !== 'Payment completed') throw new Error(`load ${i + 1}: ${reference} says ${title}`);
+          if (errors.length) throw new Error(`load ${i + 1}: ${errors.join('; ')}`);
+          times.push(Date.now() - started);
+        } finally {
+          await tab.close();
+        }
+      }
+      times.sort((a, b) => a - b);
+      return `${times.length} of ${THROTTLED_LOADS} paid; order to result ${(times[0] / 1000).toFixed(1)}–${(times.at(-1) / 1000).toFixed(1)} s, median ${(times[times.length >> 1] / 1000).toFixed(1)} s`;
     });
   } finally {
     if (server?.pid) {
@@ -494,7 +556,7 @@ createRoot(document.getElementById('react-root')).render(<BankCheckout api={api}
   await new Promise((r) => shop.close(r));
 
   // 5. The starter, from its tarball, in an empty folder.
-  for (const framework of ['express', 'hono']) await starter(framework, packed, browser);
+  for (const framework of ['express', 'hono']) await starter(framework, packed, tarballs, browser);
   await browser.close();
 
   // 6. Types as a strict merchant project sees them.

@@ -13,12 +13,12 @@
  * page says so), `api` not the BFF's address (`frame_unreachable`).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createServer as httpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
+import { docPolicy } from '../support/doc-csp.mjs';
 import { act, kit, merchantCheckout, openPage, payNative, resultTitle, startStack, type Stack, type WatchedPage } from './lib.js';
 
 /**
@@ -74,19 +74,8 @@ after(async () => {
   await new Promise((r) => server.close(r));
 });
 
-/** The policy docs/embedding.md gives a page of `kind`: the block under its heading, as it is. */
-export function docPolicy(kind: 'isolated' | 'inline'): string {
-  const doc = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
-  const heading = kind === 'isolated' ? '### An isolated page' : '### An inline page';
-  const section = doc.slice(doc.indexOf(heading));
-  const block = /```\n([^`]+?)\n```/.exec(section)?.[1];
-  assert.ok(doc.includes(heading) && block, `docs/embedding.md gives the policy of ${kind} pages`);
-  assert.ok(block.includes('https://pay.shop.example'), 'it names the BFF as the doc does');
-  return block;
-}
-
 /** The doc's policy with the BFF's origin named. */
-const policy = (kind: 'isolated' | 'inline', bff: string) => docPolicy(kind).replaceAll('https://pay.shop.example', new URL(bff).origin);
+const policy = (kind: 'isolated' | 'inline', bff: string) => docPolicy(kind, bff);
 
 /** A new checkout, made as the shop's server makes one: its id and what its page gets (a launch token, or inline a client secret). */
 async function newCheckout(isolation: 'isolated' | 'inline'): Promise<{ id: string; credential: string }> {

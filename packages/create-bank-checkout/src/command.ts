@@ -1,22 +1,35 @@
 /**
  * What `create-bank-checkout` does with its command line (cli.ts runs it): writes a new shop
- * (index.ts) and says what to run next. `--framework express|hono` chooses the server framework;
- * without it, a terminal is asked (`ask`), and anything else gets Express.
+ * (index.ts) and says what to run next. `--framework express|hono` chooses the server framework,
+ * `--port`, `--bff-port` and `--sandbox-port` the ports; for what the command line leaves out, a
+ * terminal is asked (`ask`), and anything else gets Express and the default ports. `--kit`
+ * installs the kit from local tarballs or package folders instead of the registry.
  */
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FRAMEWORKS, ScaffoldError, scaffold, type Framework } from './index.js';
+import { DEFAULT_PORTS, FRAMEWORKS, ScaffoldError, scaffold, type Framework, type Ports } from './index.js';
 
-export const USAGE = `Usage: npm create bank-checkout@latest <folder> [-- --framework express|hono]
-       create-bank-checkout <folder> [--framework express|hono]
+export const USAGE = `Usage: npm create bank-checkout@latest <folder> [-- options]
+       create-bank-checkout <folder> [options]
 
 Writes a shop that takes pay-by-bank payments into <folder> (new, or empty): the product page,
 the payment page with the isolated checkout, a verified webhook receiver, and a .env with fresh
 secrets. Then: cd <folder> && npm install && npm start.
 
 Options:
-  --framework  express (default) or hono
-  --help       this text`;
+  --framework     express (default) or hono
+  --port          the shop's port (${DEFAULT_PORTS.shop})
+  --bff-port      the BFF's port (${DEFAULT_PORTS.bff})
+  --sandbox-port  the provider's simulator's port (${DEFAULT_PORTS.sandbox})
+  --kit <folder>  install the kit from this folder instead of the registry: the packages'
+                  tarballs as npm pack names them (bank-checkout-bff-<version>.tgz, …), or
+                  their built package folders (bff/, elements/, …: a checkout's packages/)
+  --help          this text
+
+Without --framework or the ports, a terminal is asked for them.`;
+
+/** A port given on the command line or in a terminal, or null when it is none. */
+const port = (text: string | undefined): number | null => (text !== undefined && /^\d{1,5}$/.test(text.trim()) ? Number(text) : null);
 
 export interface Io {
   out(text: string): void;
@@ -31,12 +44,26 @@ export async function main(argv: string[], io: Io, cwd = process.cwd()): Promise
     io.err(`create-bank-checkout: ${message}\n\n${USAGE}`);
     return 2;
   };
-  let values: { framework?: string | undefined; help?: boolean | undefined };
+  let values: {
+    framework?: string | undefined;
+    port?: string | undefined;
+    'bff-port'?: string | undefined;
+    'sandbox-port'?: string | undefined;
+    kit?: string | undefined;
+    help?: boolean | undefined;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: argv,
-      options: { framework: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        framework: { type: 'string' },
+        port: { type: 'string' },
+        'bff-port': { type: 'string' },
+        'sandbox-port': { type: 'string' },
+        kit: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
     }));
   } catch (err) {
@@ -57,17 +84,43 @@ export async function main(argv: string[], io: Io, cwd = process.cwd()): Promise
   }
   framework ??= 'express';
   if (!(FRAMEWORKS as readonly string[]).includes(framework)) return usage(`--framework is ${FRAMEWORKS.join(' or ')}, not ${framework}`);
+  const ports: Partial<Ports> = {};
+  for (const [option, key] of [
+    ['port', 'shop'],
+    ['bff-port', 'bff'],
+    ['sandbox-port', 'sandbox'],
+  ] as const) {
+    const given = values[option];
+    if (given === undefined) continue;
+    const n = port(given);
+    if (n === null) return usage(`--${option} is a port number, not ${given}`);
+    ports[key] = n;
+  }
+  if (!Object.keys(ports).length && io.ask) {
+    const defaults = `${DEFAULT_PORTS.shop} ${DEFAULT_PORTS.bff} ${DEFAULT_PORTS.sandbox}`;
+    const answer = (await io.ask(`Ports of the shop, the BFF and the simulator (${defaults}): `)).trim();
+    if (answer) {
+      const [shop, bff, sandbox] = answer.split(/[\s,]+/).map(port);
+      if (shop == null || bff === null || sandbox === null) return usage(`the ports are three numbers such as ${defaults}, not ${answer}`);
+      Object.assign(ports, { shop, ...(bff !== undefined ? { bff } : {}), ...(sandbox !== undefined ? { sandbox } : {}) });
+    }
+  }
   try {
-    const made = scaffold({ dir: resolve(cwd, dir), framework: framework as Framework });
+    const made = scaffold({
+      dir: resolve(cwd, dir),
+      framework: framework as Framework,
+      ports,
+      ...(values.kit !== undefined ? { kit: resolve(cwd, values.kit) } : {}),
+    });
     const where = relative(cwd, made.dir) || '.';
-    io.out(`A shop on ${framework === 'hono' ? 'Hono' : 'Express'} in ${where} (${made.files.length} files, .env with fresh secrets).
+    io.out(`A shop on ${framework === 'hono' ? 'Hono' : 'Express'} in ${where} (${made.files.length} files, .env with fresh secrets${values.kit !== undefined ? `, the kit from ${values.kit}` : ''}).
 
 Next:
   cd ${where}
   npm install
   npm start
 
-Then open http://127.0.0.1:3000, order, and pay at Banco Aurora with its test values.`);
+Then open http://127.0.0.1:${made.ports.shop}, order, and pay at Banco Aurora with its test values.`);
     return 0;
   } catch (err) {
     if (!(err instanceof ScaffoldError)) throw err;

@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import { createMerchantClient, MerchantApiError, verifyWebhook, WebhookSignatureError } from '@bank-checkout/bff/client';
 import { openOrders } from './orders.js';
 import { euros, html, page, stateWords } from './pages.js';
+import { contentSecurityPolicy } from './policy.js';
 
 /**
  * What a handler answers, for the framework to send.
@@ -51,18 +52,8 @@ export function createShop(env) {
   const host = frameHost();
   const css = readFileSync(new URL('../public/shop.css', import.meta.url));
 
-  // The pages load scripts and styles from this shop alone, and frame only the BFF.
-  const policy = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    `frame-src ${bffOrigin}`,
-    "img-src 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-    "object-src 'none'",
-  ].join('; ');
+  // The pages load scripts and styles from this shop alone, and frame only the BFF (lib/policy.js).
+  const policy = contentSecurityPolicy(bffOrigin);
   /** @param {number} status @param {string} body @param {Record<string, string>} [headers] @returns {Answer} */
   const htmlAnswer = (status, body, headers = {}) => ({
     status,
