@@ -4,8 +4,8 @@
  * the same browser, with the same token: the bank list, never "opened somewhere else", nothing
  * counted. When another browser took the launch first (the shop's page loaded there while the
  * payer's frame was still on its way), the payer's frame, its token replaced, is refused: it says
- * the checkout is open elsewhere, the merchant's view counts the refusal, and the merchant is told
- * (`checkout.launch_refused`).
+ * the checkout is open elsewhere, and the merchant's view counts the refusal (its webhook,
+ * `checkout.launch_refused`: test/security/launch.test.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -67,7 +67,7 @@ describe('the launch', () => {
     await close();
   });
 
-  it('taken by another browser first: the payer’s frame, its token replaced, says the checkout is open elsewhere; the merchant counts the refusal and is told', async () => {
+  it('taken by another browser first: the payer’s frame, its token replaced, says the checkout is open elsewhere; the merchant’s view counts the refusal', async () => {
     const { page, assertClean, close } = await openPage(stack);
     // The payer's frame is slow to redeem its token: its request waits until the other browser has the launch.
     let hold!: (route: Route) => void;
