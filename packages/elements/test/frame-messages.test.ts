@@ -135,4 +135,11 @@ describe('the launch token and the refused theme values', () => {
     assert.equal(readFrameMessage({ v: 1, type: 'refused', items: [{ name: 1 }] }), null);
     assert.equal(readFrameMessage({ v: 1, type: 'refused', items: Array(65).fill(items[0]) }), null);
   });
+
+  it('the frame says it cannot show the checkout, and why, with one of its two reasons only', () => {
+    for (const code of ['frame_refused', 'frame_unreachable'])
+      assert.deepEqual(readFrameMessage({ v: 1, type: 'failed', code, extra: 'dropped' }), { v: 1, type: 'failed', code });
+    for (const code of ['frame_timeout', 'secret_refused', 'network', undefined, 1])
+      assert.equal(readFrameMessage({ v: 1, type: 'failed', code }), null, String(code));
+  });
 });
