@@ -218,6 +218,32 @@ function suite(engine: string, open: () => { store: () => Store; teardown: () =>
       );
     });
 
+    it(`one launch token presented by two tabs of one browser at once (a Try again, an older tab), ${RUNS} runs: both open the checkout, nothing refused`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.scheduler(), async (s) => {
+          const created = (await (
+            await h.merchant('/v1/checkouts', { body: { amount: 990, subject: 'Two tabs', reference: `TABS-${Math.random()}` } })
+          ).json()) as { id: string; launchToken: string };
+          const browser = await frameKeys();
+          const answers: Response[] = [];
+          await w.interleave(s, [
+            async () => answers.push(await h.redeem(created.launchToken, browser)),
+            async () => answers.push(await h.redeem(created.launchToken, browser)),
+          ]);
+          assert.deepEqual(
+            answers.map((r) => r.status),
+            [200, 200],
+            'the browser that has the launch opens it again',
+          );
+          const keys = await Promise.all(answers.map(async (r) => ((await r.json()) as { key: string }).key));
+          for (const key of keys) assert.equal((await h.checkout(key, '/v1/checkout')).status, 200, 'each key opens the checkout');
+          const seen = (await (await h.merchant(`/v1/checkouts/${created.id}`)).json()) as { launch: { refusals: number } };
+          assert.equal(seen.launch.refusals, 0);
+        }),
+        { numRuns: RUNS, ...replay },
+      );
+    });
+
     const linkActors = fc.array(fc.constantFrom('notify', 'notify', 'return', 'cancel', 'expire', 'sweep', 'prune', 'read'), { minLength: 2, maxLength: 4 });
 
     it(`a result of the bank's page delivered again and again among the rest, ${RUNS} runs: one change, one event, never lost`, async () => {

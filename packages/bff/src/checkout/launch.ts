@@ -195,12 +195,12 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
       };
     };
     /** What was read no longer holds when written (another redemption won meanwhile): the redemption is answered again, as things are then. */
-    let changedMeanwhile = false;
+    const meanwhile = { changed: false };
     /** The launch as it is now, if what was read still holds: the token still as it was, this browser still its holder when resuming. */
     const still = (r: CheckoutRecord) => {
       const l = r.launch;
       if (!l || presented(l, hash) !== seen || (resumed && !holds(l))) {
-        changedMeanwhile = true;
+        meanwhile.changed = true;
         throw invalid();
       }
       return l;
@@ -224,7 +224,7 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
       // Two browsers redeeming one token at once: the one that lost is answered as a token
       // presented after its redemption is (refused, counted and told; or resumed, if it is the
       // browser that won).
-      if (!changedMeanwhile) throw err;
+      if (!meanwhile.changed) throw err;
       if (attempt >= REDEEM_ATTEMPTS) throw errors.conflict('checkout_busy', 'The checkout is being opened; try again.');
       return redeem(token, jkt, attempt + 1);
     }
