@@ -56,7 +56,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
 export function layout(opts: LayoutOptions, body: Child): string {
   const nav = NAV.map(
     (n) =>
-      html`<li><a href="${n.href}"${n.section === opts.section ? raw(` aria-current="${n.href === opts.path ? 'page' : 'true'}"`) : ''}>${n.label}${
+      html`<li class="nav-${n.section}"><a href="${n.href}"${n.section === opts.section ? raw(` aria-current="${n.href === opts.path ? 'page' : 'true'}"`) : ''}>${n.label}${
         n.section === 'cart' && opts.cartCount
           ? html` <span class="badge" aria-label="${`${opts.cartCount} ${opts.cartCount === 1 ? 'item' : 'items'}`}">${opts.cartCount}</span>`
           : ''
@@ -93,7 +93,7 @@ ${
 <main id="main" tabindex="-1">
 ${body}
 </main>
-<footer class="site"><p>A demonstration shop in the simulator's test environment: no real money moves. <a href="/examples">Embed the checkout</a> in your own pages.</p></footer>
+<footer class="site"><p>A demonstration shop in the simulator's test environment: no real money moves. <a href="/examples">Embed the checkout</a> in your own pages, or see the payments in the <a href="/console">merchant console</a>.</p></footer>
 </body>
 </html>`);
 }

@@ -133,8 +133,8 @@ export function checkoutElement(api: string, credential: PageCredential, mode?: 
 /**
  * The checkout page: the order, then the checkout. The checkout brings its own headings (its
  * steps', level two), so the page adds only its own level-one heading. On a phone the order
- * folds to one line (its reference and total; the lines on demand), so that the checkout's bank
- * list starts on the first screen.
+ * folds into the heading's line (its total; the reference and the lines on demand) and the
+ * language switch takes one line, so that the checkout's first bank shows on a 320×640 screen.
  */
 export function checkoutView(order: SessionOrder, element: Html, locale = 'en'): Html {
   const lines = html`<ul class="lines">${order.lines.map((l) => html`<li><span>${l.quantity} × ${l.name}</span> <span class="num">${euros(l.amount)}</span></li>`)}</ul>`;
@@ -143,7 +143,8 @@ export function checkoutView(order: SessionOrder, element: Html, locale = 'en'):
         <section class="order-summary" aria-labelledby="order-title">
           <h1 id="order-title">Checkout</h1>
           <details class="order-fold">
-            <summary>Order <strong>${order.reference}</strong> · Total <strong>${euros(order.amount)}</strong></summary>
+            <summary>Total <strong>${euros(order.amount)}</strong></summary>
+            <p class="reference">Order <strong>${order.reference}</strong></p>
             ${lines}${back}
           </details>
           <div class="order-full">
