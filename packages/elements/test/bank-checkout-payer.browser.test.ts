@@ -237,8 +237,8 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
     const over = { sandbox: true, modes: ['native', 'redirect', 'periodic'] as CheckoutView['modes'] };
     const bff = fakeBff({ 'GET /v1/checkout': () => view({ state: 'select-bank' }, over), 'GET /v1/banks': () => ({ status: 200, body: { groups: GROUPS } }) });
     const el = await mount(bff.fetch, { mode: 'native' });
-    // As wide as the demo shop's page gives it on a 375 px phone (its card's margins and padding).
-    el.style.width = '299px';
+    // As wide as the demo shop's page gives it on a 375 px phone (its margins).
+    el.style.width = '357px';
     const modes = await need(el, '[part=modes]');
     await until(() => modes.querySelector('[part=modes-change]'), 'the chosen way, on one line');
     expect(modes.querySelectorAll('input[type=radio]')).to.have.length(0);

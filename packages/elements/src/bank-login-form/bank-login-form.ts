@@ -14,6 +14,9 @@ export function initialLogin(bank: BankView): LoginTypeView | undefined {
   return active.find((l) => l.loginId === bank.defaultLogin) ?? active[0];
 }
 
+/** Measures the login types' names (one canvas for every form). */
+let measuring: CanvasRenderingContext2D | null | undefined;
+
 /**
  * The bank's login form, built from its login types and field descriptors: a choice of login
  * type when there are several (those in maintenance disabled), numeric fields that take digits
@@ -27,7 +30,7 @@ export function initialLogin(bank: BankView): LoginTypeView | undefined {
  * @csspart form - The form.
  * @csspart title - The heading.
  * @csspart sandbox-banner - The test-mode banner.
- * @csspart login-types - The choice of login type (a label and a list).
+ * @csspart login-types - The choice of login type: a label and a list, or radio buttons where a list would cut a name.
  * @csspart field - A field (label, input, messages).
  * @csspart label - A field's label.
  * @csspart bank-text - The bank's own words for a field (Spanish), when the label is the kit's.
@@ -50,6 +53,9 @@ export class BankLoginForm extends BankElement {
   @property({ attribute: false }) bank?: BankView | null;
 
   @state() private loginId: string | null = null;
+  /** The login types' names do not fit a list at the form's width: radio buttons (see measure). */
+  @state() private narrow = false;
+  private resized?: ResizeObserver;
   private shownBankId: string | null = null;
   private readonly fields = new FieldsController(this, 'login');
 
@@ -101,17 +107,69 @@ export class BankLoginForm extends BankElement {
     await this.run((client) => client.login({ bankId: bank.bankId, loginId: login.loginId, fields: values }));
   }
 
-  /** The bank's login types, as one line (a list, those in maintenance disabled): the fields come soon after it on a phone. */
+  /** The names of the bank's login types, as the choice shows them. */
+  private loginTypes(bank: BankView) {
+    return bank.logins.map((l) => {
+      const name = loginTypeName(l, this.resolvedLocale, (k) => this.t(k));
+      return { l, lang: name.lang ?? nothing, text: l.active ? name.text : `${name.text} ${this.t('login.unavailable')}` };
+    });
+  }
+
+  /**
+   * Whether the name of a login type the payer can choose is wider than a list the form's width
+   * shows whole (its padding and arrow taken as 3em): the choice is radio buttons then. Measured
+   * after each render and whenever the form's width changes.
+   */
+  private measure(): void {
+    const bank = this.currentBank;
+    const form = this.renderRoot.querySelector<HTMLElement>('form');
+    const ctx = bank && bank.logins.length > 1 && form?.clientWidth ? (measuring ??= document.createElement('canvas').getContext('2d')) : null;
+    if (!ctx) return;
+    const style = getComputedStyle(form!);
+    ctx.font = style.font;
+    const widest = Math.max(...this.loginTypes(bank!).map((t) => (t.l.active ? ctx.measureText(t.text).width : 0)));
+    this.narrow = widest + 3 * parseFloat(style.fontSize) > form!.clientWidth;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    (this.resized ??= new ResizeObserver(() => this.measure())).observe(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.resized?.disconnect();
+  }
+
+  protected override updated(): void {
+    this.measure();
+  }
+
+  /**
+   * The bank's login types (those in maintenance disabled): one line, a list, so that the fields
+   * come soon after it on a phone; radio buttons, whose names wrap, where a list would cut one.
+   */
   private renderLoginTypes(bank: BankView): TemplateResult {
+    const types = this.loginTypes(bank);
+    const choose = (e: Event) => this.chooseLogin((e.target as HTMLSelectElement | HTMLInputElement).value);
+    if (this.narrow) {
+      return html`<fieldset class="types" part="login-types">
+        <legend>${this.t('login.type')}</legend>
+        ${types.map(
+          ({ l, lang, text }) =>
+            html`<label
+              ><input type="radio" name="login-type" value=${l.loginId} ?disabled=${!l.active || this.busy} .checked=${l.loginId === this.loginId} @change=${choose} /><span
+                lang=${lang}
+                >${text}</span
+              ></label
+            >`,
+        )}
+      </fieldset>`;
+    }
     return html`<div class="field" part="login-types">
       <label for="login-type">${this.t('login.type')}</label>
-      <select id="login-type" ?disabled=${this.busy} @change=${(e: Event) => this.chooseLogin((e.target as HTMLSelectElement).value)}>
-        ${bank.logins.map((l) => {
-          const name = loginTypeName(l, this.resolvedLocale, (k) => this.t(k));
-          return html`<option value=${l.loginId} lang=${name.lang ?? nothing} ?disabled=${!l.active} .selected=${l.loginId === this.loginId}>
-            ${l.active ? name.text : `${name.text} ${this.t('login.unavailable')}`}
-          </option>`;
-        })}
+      <select id="login-type" ?disabled=${this.busy} @change=${choose}>
+        ${types.map(({ l, lang, text }) => html`<option value=${l.loginId} lang=${lang} ?disabled=${!l.active} .selected=${l.loginId === this.loginId}>${text}</option>`)}
       </select>
     </div>`;
   }
