@@ -8,8 +8,10 @@ export const challengeStyles = css`
     align-items: baseline;
     justify-content: space-between;
   }
-  .round::before {
-    content: '· ';
+  /* Whether the countdown goes beside the heading or under it depends on the width alone, not on
+     the heading's words: a further round's heading is shorter, and nothing moves. */
+  .head h2 {
+    flex: 1 0 60%;
   }
   .countdown {
     display: inline-flex;
@@ -86,6 +88,11 @@ export const challengeStyles = css`
     border-width: 0 1px 1px 0;
     text-align: center;
     white-space: nowrap;
+  }
+  .compact .card th,
+  .compact .card td {
+    padding: 0.1em 0.2em;
+    font-size: 0.8em;
   }
   .card tr > :first-child {
     border-left-width: 1px;

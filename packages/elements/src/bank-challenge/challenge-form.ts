@@ -6,6 +6,7 @@
  * front and renders this once it is in.
  */
 import { html, nothing, type PropertyValues, type ReactiveController, type TemplateResult } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
 import type { CheckoutView, ValidationView } from '@bank-checkout/contract';
 import { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
 import { emit } from '../events.js';
@@ -44,11 +45,16 @@ function readCard(image: string): CardGrid | null {
 }
 
 /**
- * A card wider than its place scrolls sideways: it is then a tab stop (arrow keys scroll it), and
- * the asked cell is brought to its middle; one that fits is no tab stop.
+ * A card wider than its place is drawn smaller (`compact`: a smaller type, narrower cells), which
+ * fits a card of five columns into a 280 px phone's checkout; one still wider scrolls sideways:
+ * it is then a tab stop (arrow keys scroll it), and the asked cell is brought to its middle; one
+ * that fits is no tab stop.
  */
 function fitCard(scroller: HTMLElement): void {
-  const scrolls = scroller.scrollWidth > scroller.clientWidth + 1;
+  const wider = () => scroller.scrollWidth > scroller.clientWidth + 1;
+  scroller.classList.remove('compact');
+  if (wider()) scroller.classList.add('compact');
+  const scrolls = wider();
   if (scrolls) scroller.tabIndex = 0;
   else scroller.removeAttribute('tabindex');
   const cell = scroller.querySelector('.asked');
@@ -79,6 +85,8 @@ export class ChallengeForm implements ReactiveController {
   private stopTimer: (() => void) | null = null;
   /** Watches the card's place (fitCard). */
   private cards: ResizeObserver | null = null;
+  /** The card fitted last. */
+  private fitted: HTMLElement | null = null;
   private readonly fields: FieldsController;
   /** Listeners that keep their `this` (Lit calls them on the element) and stay the same between renders. */
   private readonly onSubmit = (e: SubmitEvent): void => void this.submit(e);
@@ -118,14 +126,27 @@ export class ChallengeForm implements ReactiveController {
     this.stopTimer = null;
     this.cards?.disconnect();
     this.cards = null;
+    this.fitted = null;
   }
 
-  /** After each render: a card shown is fitted to its place, and again whenever that place changes. */
+  /**
+   * A card shown is fitted to its place before it is first drawn, and again (in the next frame)
+   * whenever the width of that place (the validation it is in) changes.
+   */
   hostUpdated(): void {
     const scroller = this.el.shadowRoot?.querySelector<HTMLElement>('.card-scroll');
-    if (!scroller) return;
-    this.cards ??= new ResizeObserver((entries) => entries.forEach((e) => fitCard(e.target as HTMLElement)));
-    this.cards.observe(scroller);
+    const place = scroller?.parentElement;
+    if (!scroller || !place || scroller === this.fitted) return;
+    this.fitted = scroller;
+    fitCard(scroller);
+    let width = place.clientWidth;
+    this.cards?.disconnect();
+    this.cards = new ResizeObserver(() => {
+      if (place.clientWidth === width) return;
+      width = place.clientWidth;
+      requestAnimationFrame(() => fitCard(scroller));
+    });
+    this.cards.observe(place);
   }
 
   private startTimer(): void {
@@ -283,8 +304,9 @@ export class ChallengeForm implements ReactiveController {
   /**
    * The coordinates card as a table (its rows and columns read as data, zoomable), the cell asked
    * for marked in words and by its outline; an image the kit cannot read stays an image with a
-   * text alternative. A card wider than the step scrolls sideways by itself, the asked cell in
-   * view and the row numbers kept at the left (`fitCard`); the field's name says the position.
+   * text alternative. A card wider than the step is drawn smaller; one still wider scrolls
+   * sideways by itself, the asked cell in view and the row numbers kept at the left (`fitCard`);
+   * the field's name says the position.
    */
   private renderCard(v: ValidationView): TemplateResult {
     const image = v.value;
@@ -376,6 +398,11 @@ export class ChallengeForm implements ReactiveController {
     return html`<div class="validation" part="validation" data-type=${v.type}>${body}</div>`;
   }
 
+  /**
+   * A further round is headed by its number ("Confirmation 2"), in place of the first round's
+   * heading and no longer than it, and its fields and buttons are drawn anew: nothing the payer
+   * saw moves to make room for them.
+   */
   render(): TemplateResult | typeof nothing {
     const { validations, round, deadline } = this.step;
     const busy = this.host.busy();
@@ -385,7 +412,7 @@ export class ChallengeForm implements ReactiveController {
     const onlyDevice = validations.every((v) => v.type === 6);
     return html`<form class="stack" part="form" novalidate @submit=${this.onSubmit}>
       <div class="head">
-        <h2 part="title" tabindex="-1">${this.t('challenge.title')}${round > 1 ? html` <span class="muted round">${this.t('challenge.round', { round })}</span>` : nothing}</h2>
+        <h2 part="title" tabindex="-1">${round > 1 ? this.t('challenge.round', { round }) : this.t('challenge.title')}</h2>
         ${
           deadline
             ? html`<p class="countdown ${this.remaining <= LOW_SECONDS ? 'low' : ''}" part="countdown">
@@ -405,7 +432,7 @@ export class ChallengeForm implements ReactiveController {
                 : nothing,
             )}
             ${this.notYet ? html`<p class="notice" role="alert">${this.t('challenge.notYet')}</p>` : nothing}
-            ${validations.map((v) => this.renderValidation(v))}
+            ${keyed(this.shownKey, html`${validations.map((v) => this.renderValidation(v))}
             <div class="actions">
               <button type="submit" class="primary" part="submit" ?disabled=${busy}>
                 ${this.t(onlyDevice ? 'challenge.done' : 'challenge.submit')}
@@ -420,7 +447,7 @@ export class ChallengeForm implements ReactiveController {
                   ? html`<button type="button" part="fill-test" ?disabled=${busy || this.expired} @click=${this.onFillTest}>${this.t('login.fillTest')}</button>`
                   : nothing
               }
-            </div>`
+            </div>`)}`
       }
     </form>`;
   }
