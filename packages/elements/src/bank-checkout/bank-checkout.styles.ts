@@ -60,10 +60,10 @@ export const checkoutStyles = css`
     flex: 1 1 0;
     min-width: 0;
   }
-  /* The test-mode banner: one short line, so the step starts high on a phone. */
+  /* The test-mode banner: one short line, so the step starts high on a phone (a 320 px one too). */
   [part='sandbox-banner'] {
     padding: 4px var(--_gap);
-    font-size: 0.875em;
+    font-size: clamp(0.75em, 4.2vw, 0.875em);
   }
   /* The other rail's offer adds no gap when it has nothing to offer. */
   bank-rail-offer {
@@ -99,7 +99,11 @@ export const checkoutStyles = css`
   a {
     color: var(--_primary);
   }
+  /* As high as the line of the way to pay it takes the place of (the step does not move). */
   .bank-name {
+    display: grid;
+    align-items: center;
+    min-height: 44px;
     margin: 0;
     color: var(--_muted);
     font-size: 0.9em;

@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { keyed } from 'lit/directives/keyed.js';
 import { ContextProvider } from '@lit/context';
 import type { BankView, CheckoutMode, CheckoutStart, CheckoutView } from '@bank-checkout/contract';
 import { createCheckoutClient, type CheckoutClient } from '../client.js';
@@ -16,7 +17,7 @@ import '../bank-result/bank-result.js';
 import { CheckoutController } from './checkout-controller.js';
 import { PollController } from './poll-controller.js';
 import { ModeController } from './mode-controller.js';
-import { LATER_STATES, LATER_STEPS, extrasReady, loadExtras, loadFrameHost, loadLaterSteps, loadPeriodicForm, stepFilesSettled } from './loaders.js';
+import { LATER_STATES, LATER_STEPS, extrasReady, laterReady, loadExtras, loadFrameHost, loadLaterSteps, loadPeriodicForm, stepFilesSettled } from './loaders.js';
 import { renderChoices } from '../shared/choices.js';
 import { cancelTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
@@ -473,7 +474,7 @@ export class BankCheckout extends BankBase {
       default:
         return html`<bank-result></bank-result>${
           step.state === 'unknown' && this.poll.gaveUp
-            ? html`<p class="notice" role="status" part="unknown-later">${this.t('result.unknownLater')}</p>`
+            ? this.extra(html`<p class="notice" role="status" part="unknown-later">${this.t('result.unknownLater')}</p>`)
             : nothing
         }`;
     }
@@ -513,10 +514,10 @@ export class BankCheckout extends BankBase {
     return html`<div class="back actions" part="back">
       ${
         this.confirmingBack
-          ? html`<p id="back-question">${this.t('action.backConfirm', { bank })}</p>
-            <button type="button" aria-describedby="back-question" ?disabled=${this.checkout.busy} @click=${back}>${this.t('action.backYes')}</button>
-            <button type="button" class="primary" aria-describedby="back-question" @click=${() => void this.confirmBack(false)}>${this.t('action.backNo')}</button>`
-          : html`<button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => (signsOut ? void this.confirmBack(true) : back())}>${this.t('action.stepBack')}</button>`
+          ? html`<p id="back-question">${this.t('session.backConfirm', { bank })}</p>
+            <button type="button" aria-describedby="back-question" ?disabled=${this.checkout.busy} @click=${back}>${this.t('session.backYes')}</button>
+            <button type="button" class="primary" aria-describedby="back-question" @click=${() => void this.confirmBack(false)}>${this.t('session.backNo')}</button>`
+          : html`<button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => (signsOut ? void this.confirmBack(true) : back())}>${this.t('session.back')}</button>`
       }
     </div>`;
   }
@@ -534,15 +535,20 @@ export class BankCheckout extends BankBase {
   override render() {
     if (this.isolating) return nothing;
     const { view: v, notice, loadError, busy, confirming } = this.checkout;
+    // A new step is drawn anew, the step itself (but for the bank session's, which keep the
+    // sign-in form among them) and what follows it: nothing the payer sees moves to make room
+    // for it (the line above the step keeps its height from the sign-in on).
     const body = v
       ? html`${notice && !confirming ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}
           ${this.extra(html`<bank-rail-offer .bank=${this.triedBank}></bank-rail-offer>`)}
           ${this.renderModes(v)}
-          ${'bank' in v.step && v.step.bank.label && v.state !== 'login' ? html`<p class="bank-name" part="bank">${this.t('step.bank', { bank: v.step.bank.label })}</p>` : nothing}
-          <div class="step" part="step">${this.renderStep(v)}</div>
-          ${this.renderAfterStep(v)}
-          ${allows(v, 'back') && v.state !== 'login' ? this.renderBack(v) : nothing}
-          ${allows(v, 'cancel') ? this.renderCancel() : nothing}`
+          ${'bank' in v.step && v.step.bank.label && v.state !== 'login' && laterReady() ? html`<p class="bank-name" part="bank">${this.t('session.bank', { bank: v.step.bank.label })}</p>` : nothing}
+          ${keyed(LATER_STATES.has(v.state) || v.state === 'select-bank' ? '' : v.state, html`<div class="step" part="step">${this.renderStep(v)}</div>`)}
+          ${keyed(
+            stepKey(v) + (this.chosenBank?.bankId ?? this.picking),
+            html`${this.renderAfterStep(v)} ${allows(v, 'back') && v.state !== 'login' && laterReady() ? this.renderBack(v) : nothing}
+            ${allows(v, 'cancel') ? this.renderCancel() : nothing}`,
+          )}`
       : loadError
         ? html`<div class="step" part="step"><bank-result status="error" .code=${loadError.code}></bank-result></div>`
         : nothing;

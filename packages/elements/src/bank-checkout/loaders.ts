@@ -20,11 +20,19 @@ export const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic
  * failed fetch is tried again at the next update.
  */
 let laterSteps: Promise<unknown> | undefined;
+let laterIn = false;
 export const loadLaterSteps = () =>
-  (laterSteps ??= import('./later-steps.js').catch((err: unknown) => {
-    laterSteps = undefined;
-    throw err;
-  }));
+  (laterSteps ??= import('./later-steps.js').then(
+    () => {
+      laterIn = true;
+    },
+    (err: unknown) => {
+      laterSteps = undefined;
+      throw err;
+    },
+  ));
+/** Whether later-steps.ts is in (with its texts: those of the lines shown beside its steps too). */
+export const laterReady = (): boolean => laterIn;
 
 /**
  * What comes after the first screen (extras.ts): the phone hand-off, the other rail and the

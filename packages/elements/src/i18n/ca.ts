@@ -18,8 +18,8 @@ export const ca: Catalogue = {
   'status.confirming': 'S’està confirmant amb el teu banc…',
 
   'action.back': 'Tria un altre banc',
-  'action.stepBack': 'Enrere',
-  'step.bank': 'El teu banc: {bank}',
+  'session.back': 'Enrere',
+  'session.bank': 'El teu banc: {bank}',
   'action.cancel': 'Cancel·la el pagament',
   'action.cancelConfirm': 'Vols cancel·lar aquest pagament?',
   'action.cancelYes': 'Sí, cancel·la',
@@ -27,9 +27,9 @@ export const ca: Catalogue = {
   'action.retry': 'Torna-ho a provar',
   'action.refresh': 'Torna a comprovar',
   'action.continue': 'Continua',
-  'action.backConfirm': 'Si tornes enrere, es tanca la sessió a {bank}. Hi tornaràs a entrar; l’usuari que has escrit es manté.',
-  'action.backYes': 'Sí, torna enrere',
-  'action.backNo': 'No, continua aquí',
+  'session.backConfirm': 'Si tornes enrere, es tanca la sessió a {bank}. Hi tornaràs a entrar; l’usuari que has escrit es manté.',
+  'session.backYes': 'Sí, torna enrere',
+  'session.backNo': 'No, continua aquí',
 
   'selector.title': 'Tria el teu banc',
   'selector.search': 'Cerca el teu banc',

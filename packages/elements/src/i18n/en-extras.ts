@@ -1,6 +1,7 @@
 /**
  * English: the texts of what loads after the first screen (the phone hand-off, the other rail,
- * the receipt), which come with that file. `date.months`: the month names as the kit writes a
+ * the receipt, what happens next once an unknown outcome is no longer watched), which come with
+ * that file. `date.months`: the month names as the kit writes a
  * long date where it writes one itself (Basque and Galician; logic/format.ts `longDate`).
  */
 export const enExtras = {
@@ -37,4 +38,5 @@ export const enExtras = {
   'receipt.date': 'Date',
   'receipt.print': 'Print receipt',
   'date.months': 'January,February,March,April,May,June,July,August,September,October,November,December',
+  'result.unknownLater': 'Your bank has not confirmed this payment yet. The shop will settle it with the bank and let you know; you can close this page.',
 } as const;

@@ -1,7 +1,8 @@
 /**
  * English: the texts of the native steps after the bank list (sign-in, a bank in maintenance,
  * second sign-in, contracts, accounts) and of their fields, which come with those steps' file
- * (and the periodic form's).
+ * (and the periodic form's); with them, the lines `<bank-checkout>` shows only beside those
+ * steps (the bank signed in to, one step back).
  */
 export const enSteps = {
   'login.title': 'Sign in to {bank}',
@@ -59,4 +60,9 @@ export const enSteps = {
   'account.empty': 'There are no accounts to pay from.',
   'account.submit': 'Pay {amount}',
   'account.refused': 'Refused by your bank',
+  'session.back': 'Back',
+  'session.bank': 'Your bank: {bank}',
+  'session.backConfirm': 'Going back signs you out of {bank}: you will sign in again, with the user you typed.',
+  'session.backYes': 'Yes, go back',
+  'session.backNo': 'No, stay here',
 } as const;

@@ -28,8 +28,6 @@ export const en = {
   'status.confirming': 'Confirming with your bank…',
 
   'action.back': 'Choose another bank',
-  'action.stepBack': 'Back',
-  'step.bank': 'Your bank: {bank}',
   'action.cancel': 'Cancel payment',
   'action.cancelConfirm': 'Cancel this payment?',
   'action.cancelYes': 'Yes, cancel',
@@ -37,9 +35,6 @@ export const en = {
   'action.retry': 'Try again',
   'action.refresh': 'Check again',
   'action.continue': 'Continue',
-  'action.backConfirm': 'Going back signs you out of {bank}: you will sign in again, with the user you typed.',
-  'action.backYes': 'Yes, go back',
-  'action.backNo': 'No, stay here',
 
   'selector.title': 'Choose your bank',
   'selector.search': 'Search your bank',
@@ -60,7 +55,6 @@ export const en = {
   'result.expired': 'Payment time ran out',
   'result.cancelled': 'Payment cancelled',
   'result.unknown': 'We are confirming your payment',
-  'result.unknownLater': 'Your bank has not confirmed this payment yet. The shop will settle it with the bank and let you know; you can close this page.',
   'result.error': 'Something went wrong',
 
   'redirect.title': 'Taking you to your bank…',

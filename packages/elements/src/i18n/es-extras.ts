@@ -35,4 +35,5 @@ export const esExtras: Record<keyof typeof enExtras, string> = {
   'receipt.date': 'Fecha',
   'receipt.print': 'Imprimir justificante',
   'date.months': 'enero,febrero,marzo,abril,mayo,junio,julio,agosto,septiembre,octubre,noviembre,diciembre',
+  'result.unknownLater': 'Tu banco aún no ha confirmado este pago. La tienda lo aclarará con el banco y te avisará; puedes cerrar esta página.',
 };

@@ -57,4 +57,9 @@ export const esSteps: Record<keyof typeof enSteps, string> = {
   'account.empty': 'No hay cuentas desde las que pagar.',
   'account.submit': 'Pagar {amount}',
   'account.refused': 'Rechazada por tu banco',
+  'session.back': 'Atrás',
+  'session.bank': 'Tu banco: {bank}',
+  'session.backConfirm': 'Si vuelves atrás, se cierra tu sesión en {bank}. Volverás a entrar allí; el usuario que escribiste se mantiene.',
+  'session.backYes': 'Sí, volver atrás',
+  'session.backNo': 'No, seguir aquí',
 };

@@ -18,8 +18,6 @@ export const es: UpFrontTexts = {
   'status.confirming': 'Confirmando con tu banco…',
 
   'action.back': 'Elegir otro banco',
-  'action.stepBack': 'Atrás',
-  'step.bank': 'Tu banco: {bank}',
   'action.cancel': 'Cancelar el pago',
   'action.cancelConfirm': '¿Cancelar este pago?',
   'action.cancelYes': 'Sí, cancelar',
@@ -27,9 +25,6 @@ export const es: UpFrontTexts = {
   'action.retry': 'Reintentar',
   'action.refresh': 'Volver a comprobar',
   'action.continue': 'Continuar',
-  'action.backConfirm': 'Si vuelves atrás, se cierra tu sesión en {bank}. Volverás a entrar allí; el usuario que escribiste se mantiene.',
-  'action.backYes': 'Sí, volver atrás',
-  'action.backNo': 'No, seguir aquí',
 
   'selector.title': 'Elige tu banco',
   'selector.search': 'Busca tu banco',
@@ -50,7 +45,6 @@ export const es: UpFrontTexts = {
   'result.expired': 'Se acabó el tiempo para pagar',
   'result.cancelled': 'Pago cancelado',
   'result.unknown': 'Estamos confirmando tu pago',
-  'result.unknownLater': 'Tu banco aún no ha confirmado este pago. La tienda lo aclarará con el banco y te avisará; puedes cerrar esta página.',
   'result.error': 'Algo ha fallado',
 
   'redirect.title': 'Te llevamos a tu banco…',

@@ -18,8 +18,8 @@ export const eu: Catalogue = {
   'status.confirming': 'Zure bankuarekin berresten…',
 
   'action.back': 'Aukeratu beste banku bat',
-  'action.stepBack': 'Atzera',
-  'step.bank': 'Zure bankua: {bank}',
+  'session.back': 'Atzera',
+  'session.bank': 'Zure bankua: {bank}',
   'action.cancel': 'Ezeztatu ordainketa',
   'action.cancelConfirm': 'Ordainketa hau ezeztatu nahi duzu?',
   'action.cancelYes': 'Bai, ezeztatu',
@@ -27,9 +27,9 @@ export const eu: Catalogue = {
   'action.retry': 'Saiatu berriro',
   'action.refresh': 'Egiaztatu berriro',
   'action.continue': 'Jarraitu',
-  'action.backConfirm': 'Atzera egiten baduzu, {bank} bankuko saioa itxiko da. Berriro sartuko zara; idatzi duzun erabiltzailea gordeko da.',
-  'action.backYes': 'Bai, itzuli atzera',
-  'action.backNo': 'Ez, jarraitu hemen',
+  'session.backConfirm': 'Atzera egiten baduzu, {bank} bankuko saioa itxiko da. Berriro sartuko zara; idatzi duzun erabiltzailea gordeko da.',
+  'session.backYes': 'Bai, itzuli atzera',
+  'session.backNo': 'Ez, jarraitu hemen',
 
   'selector.title': 'Aukeratu zure bankua',
   'selector.search': 'Bilatu zure bankua',

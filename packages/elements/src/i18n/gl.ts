@@ -18,8 +18,8 @@ export const gl: Catalogue = {
   'status.confirming': 'Confirmando co teu banco…',
 
   'action.back': 'Escoller outro banco',
-  'action.stepBack': 'Atrás',
-  'step.bank': 'O teu banco: {bank}',
+  'session.back': 'Atrás',
+  'session.bank': 'O teu banco: {bank}',
   'action.cancel': 'Cancelar o pagamento',
   'action.cancelConfirm': 'Queres cancelar este pagamento?',
   'action.cancelYes': 'Si, cancelar',
@@ -27,9 +27,9 @@ export const gl: Catalogue = {
   'action.retry': 'Tentar de novo',
   'action.refresh': 'Comprobar de novo',
   'action.continue': 'Continuar',
-  'action.backConfirm': 'Se volves atrás, péchase a sesión en {bank}. Volverás entrar alí; o usuario que escribiches mantense.',
-  'action.backYes': 'Si, volver atrás',
-  'action.backNo': 'Non, seguir aquí',
+  'session.backConfirm': 'Se volves atrás, péchase a sesión en {bank}. Volverás entrar alí; o usuario que escribiches mantense.',
+  'session.backYes': 'Si, volver atrás',
+  'session.backNo': 'Non, seguir aquí',
 
   'selector.title': 'Escolle o teu banco',
   'selector.search': 'Busca o teu banco',
