@@ -81,6 +81,10 @@ describe('<bank-checkout> beyond the steps', () => {
     const handoff = deep(el.shadowRoot!, 'bank-handoff')!;
     expect(handoff.shadowRoot!.innerHTML, 'the client secret is not in the code or the link').not.to.contain('cs_test_secret');
     expect(handoff.shadowRoot!.activeElement?.localName, 'focus on the code’s heading').to.equal('h2');
+    // This page says what it does: it waits for the phone (not for a bank the payer has not been to).
+    expect(text(handoff.shadowRoot!.querySelector('h2'))).to.equal('Waiting for your phone');
+    expect(text(el.shadowRoot!.querySelector('[part=step]'))).to.equal('');
+    expect(text(el.shadowRoot!.querySelector('[part=base]'))).not.to.contain('Waiting for your bank');
     await expect(el).to.be.accessible();
 
     // The phone pays; this page reads the checkout and shows the result with the receipt.

@@ -467,7 +467,8 @@ export class BankCheckout extends BankBase {
       case 'validate':
         return this.loaded('bank-challenge', html`<bank-challenge .clock=${this.clock}></bank-challenge>`);
       case 'redirect':
-        return redirectTemplate(step.url, this.checkout.leaving, this.tr, this.checkout.busy, this.refresh);
+        // Finishing on the phone, chosen at the start: the hand-off under the step says this page waits for it.
+        return this.checkout.stay ? nothing : redirectTemplate(step.url, this.checkout.leaving, this.tr, this.checkout.busy, this.refresh);
       case 'periodic':
         // Until the form's file is in (it started loading with the view), say so.
         return this.loaded('bank-periodic-form', html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>`);

@@ -1,6 +1,7 @@
 /**
  * `<bank-handoff>`: from the desktop to the phone. At the start of the bank's-page and periodic
- * methods it offers to finish on the phone; while the checkout waits at the bank's page it shows
+ * methods it offers to finish on the phone (chosen there, the desktop then says it waits for the
+ * phone, not for the bank); while the checkout waits at the bank's page it shows
  * a QR code of a single-use, short-lived link (`POST /v1/checkout/handoff`) that opens, on the
  * phone, a page in the checkout's language whose one button goes on to this checkout's bank
  * page, with the same link to copy. The link opens nothing but that page: the client secret
@@ -216,7 +217,7 @@ export class BankHandoff extends BankElement {
     const { link, qr } = this;
     const state = this.linkState;
     return html`<section class="panel" part="handoff" aria-labelledby="handoff-title">
-      <h2 id="handoff-title" tabindex="-1">${this.t('handoff.title')}</h2>
+      <h2 id="handoff-title" tabindex="-1">${this.t(this.phone ? 'handoff.waiting' : 'handoff.title')}</h2>
       ${this.failed ? html`<p role="alert">${this.t('handoff.failed')}</p>` : nothing}
       <p role="status" part="handoff-status">${state === 'used' ? this.t('handoff.used') : state === 'expired' ? this.t('handoff.expired') : ''}</p>
       ${

@@ -241,6 +241,7 @@ export const ca: Catalogue = {
   'handoff.offerDetail': 'Escaneja un codi amb el mòbil i paga-hi. Aquesta pàgina mostra el resultat.',
   'handoff.periodicOffer': 'Acaba al mòbil (es mostra un codi per escanejar)',
   'handoff.title': 'Continua al mòbil',
+  'handoff.waiting': 'Esperant el teu mòbil',
   'handoff.body':
     'Escaneja aquest codi amb la càmera del mòbil per obrir-hi la pàgina del teu banc. Deixa aquesta pàgina oberta: mostra el resultat tan bon punt el teu banc el confirmi.',
   'handoff.qrLabel': 'Codi QR que obre la pàgina del teu banc al mòbil',

@@ -9,6 +9,7 @@ export const enExtras = {
   'handoff.offerDetail': 'Scan a code with your phone and pay there. This page shows the result.',
   'handoff.periodicOffer': 'Finish on my phone (a code to scan is shown)',
   'handoff.title': 'Continue on your phone',
+  'handoff.waiting': 'Waiting for your phone',
   'handoff.body':
     "Scan this code with your phone's camera to open your bank's page there. Keep this page open: it shows the result as soon as your bank confirms it.",
   'handoff.qrLabel': "QR code that opens your bank's page on your phone",

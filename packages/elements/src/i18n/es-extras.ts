@@ -6,6 +6,7 @@ export const esExtras: Record<keyof typeof enExtras, string> = {
   'handoff.offerDetail': 'Escanea un código con el móvil y paga allí. Esta página muestra el resultado.',
   'handoff.periodicOffer': 'Terminar en el móvil (se muestra un código para escanear)',
   'handoff.title': 'Continúa en el móvil',
+  'handoff.waiting': 'Esperando a tu móvil',
   'handoff.body':
     'Escanea este código con la cámara del móvil para abrir allí la página de tu banco. Deja esta página abierta: muestra el resultado en cuanto tu banco lo confirme.',
   'handoff.qrLabel': 'Código QR que abre la página de tu banco en el móvil',

@@ -241,6 +241,7 @@ export const eu: Catalogue = {
   'handoff.offerDetail': 'Eskaneatu kode bat mugikorrarekin eta ordaindu bertan. Orri honek emaitza erakusten du.',
   'handoff.periodicOffer': 'Amaitu mugikorrean (eskaneatzeko kode bat erakusten da)',
   'handoff.title': 'Jarraitu mugikorrean',
+  'handoff.waiting': 'Zure mugikorraren zain',
   'handoff.body':
     'Eskaneatu kode hau mugikorraren kamerarekin zure bankuaren orria bertan irekitzeko. Utzi orri hau irekita: zure bankuak berretsi bezain laster erakusten du emaitza.',
   'handoff.qrLabel': 'Zure bankuaren orria mugikorrean irekitzen duen QR kodea',

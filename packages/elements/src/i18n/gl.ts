@@ -240,6 +240,7 @@ export const gl: Catalogue = {
   'handoff.offerDetail': 'Escanea un código co móbil e paga alí. Esta páxina amosa o resultado.',
   'handoff.periodicOffer': 'Rematar no móbil (amósase un código para escanear)',
   'handoff.title': 'Continúa no móbil',
+  'handoff.waiting': 'Agardando polo teu móbil',
   'handoff.body':
     'Escanea este código coa cámara do móbil para abrir alí a páxina do teu banco. Deixa esta páxina aberta: amosa o resultado en canto o teu banco o confirme.',
   'handoff.qrLabel': 'Código QR que abre a páxina do teu banco no móbil',
