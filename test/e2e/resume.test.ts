@@ -1,8 +1,9 @@
 /**
  * The bank session belongs to the payer's browser: in the same browser a reload, Back, or a
  * second tab returns to the step the checkout is at (the accounts, the confirmation with the
- * server's countdown) without signing in again, and its tabs stay in step (one says it is
- * confirming with the bank while the other's transfer is with the bank); another browser
+ * server's countdown) without signing in again, focus on its heading, and its tabs stay in step (one says it is
+ * confirming with the bank while the other's transfer is with the bank); a bank chosen in the
+ * list comes back after a reload, nothing typed with it; another browser
  * with the page's next launch token starts at the bank list, and the first browser's frame is
  * told the payment goes on elsewhere. The first screen is drawn from the redemption's answer,
  * with no other call.
@@ -32,6 +33,21 @@ async function relaunch(page: Page, load: () => Promise<unknown>): Promise<Frame
   return (await res.json()) as FrameLaunchAnswer;
 }
 
+/**
+ * Waits until focus is, inside the checkout's frame, on an element (through its shadow roots)
+ * whose text is `text`; answers its tag name, and the page's own focused element (the checkout
+ * holding the frame).
+ */
+async function focusOn(page: Page, text: string): Promise<{ inFrame: string; page: string | undefined }> {
+  const frame = await (await page.locator('bank-checkout iframe').elementHandle())!.contentFrame();
+  const found = await frame!.waitForFunction((text) => {
+    let el = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return el?.textContent?.replace(/\s+/g, ' ').trim() === text && el.localName;
+  }, text);
+  return { inFrame: String(await found.jsonValue()), page: await page.evaluate(() => document.activeElement?.localName) };
+}
+
 /** The account names the account picker shows. */
 const accountsShown = async (ui: FrameLocator) =>
   (await ui.locator('bank-account-picker label[part=option]').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
@@ -54,6 +70,8 @@ describe('the same browser resumes where the checkout is', () => {
     await ui.locator('bank-account-picker input[type=radio]').first().waitFor();
     assert.deepEqual(await accountsShown(ui), accounts, 'the same accounts, without signing in again');
     assert.equal(await ui.locator('bank-login-form:visible').count(), 0);
+    // Focus on the step's heading, as after an action: a screen reader says where the payer is.
+    assert.deepEqual(await focusOn(page, 'Choose the account to pay from'), { inFrame: 'h2', page: 'bank-checkout' });
 
     // Away to the cart and Back (the checkout page is never cached: a load of its own, and a token of its own).
     await page.goto(`${stack.urls.demo}/cart`);
@@ -68,6 +86,7 @@ describe('the same browser resumes where the checkout is', () => {
     const ui2 = kit(second);
     await ui2.locator('bank-account-picker input[type=radio]').first().waitFor();
     assert.deepEqual(await accountsShown(ui2), accounts);
+    assert.equal((await focusOn(second, 'Choose the account to pay from')).inFrame, 'h2');
 
     // The second tab starts the transfer, which the bank takes its time over: meanwhile the first
     // says it is confirming with the bank, its accounts disabled; then it follows to the
@@ -105,6 +124,39 @@ describe('the same browser resumes where the checkout is', () => {
     await ui2.locator('bank-result [part=title]').getByText('Payment completed').waitFor();
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
     await second.close();
+    assertClean();
+    await close();
+  });
+});
+
+describe('a bank chosen in the list, not yet signed in to', () => {
+  it('is chosen again after a reload (its sign-in form, focus on it, nothing typed kept); back at the list, a reload stays there', async () => {
+    const { page, assertClean, close } = await openPage(stack);
+    const id = await orderCheckout(page, stack, 'native');
+    const ui = kit(page);
+    await ui.locator('bank-selector [role=option]#bank-levante').click();
+    const form = ui.locator('bank-login-form');
+    const typed = 'X1234567L';
+    await form.locator('input').first().fill(typed);
+
+    await page.reload();
+    await form.getByRole('heading', { name: 'Sign in to Caja Levante' }).waitFor();
+    assert.equal(await form.locator('input').first().inputValue(), '', 'nothing typed is kept');
+    assert.equal(await ui.locator('bank-selector').count(), 0, 'the sign-in form is the first screen, not the list');
+    assert.deepEqual(await focusOn(page, 'Sign in to Caja Levante'), { inFrame: 'h2', page: 'bank-checkout' });
+    // What the frame keeps, in its own origin's storage: this checkout's bank, and nothing typed.
+    const kept = await ui.locator('html').evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }));
+    assert.ok(kept.includes(`"bank-checkout:chosen-bank:${id}":"levante"`), kept);
+    assert.ok(!kept.includes(typed), kept);
+    assert.equal((await merchantCheckout(stack, id)).state, 'select-bank', 'nothing was sent to the BFF');
+
+    // Back to the list: a reload shows the list, and takes no focus (the checkout is at its start).
+    await ui.getByRole('button', { name: 'Choose another bank' }).click();
+    await ui.locator('bank-selector [role=option]').first().waitFor();
+    await page.reload();
+    await ui.locator('bank-selector [role=option]').first().waitFor();
+    assert.equal(await ui.locator('bank-login-form').count(), 0);
+    assert.equal(await page.evaluate(() => document.activeElement?.localName), 'body');
     assertClean();
     await close();
   });

@@ -353,7 +353,16 @@ export class BankCheckout extends BankBase {
     else this.renderRoot.querySelector<HTMLElement>('.step h2[tabindex]')?.focus();
   }
 
-  private chooseBank(bankId: string): void {
+  /**
+   * The bank chosen in the list and not yet signed in to (its id), or null: what the payer chose
+   * there, shown with its sign-in form (the isolated frame keeps it for a reload of this checkout).
+   */
+  get chosenBankId(): string | null {
+    return this.chosenBank?.bankId ?? null;
+  }
+
+  /** Chooses a bank of the list as the payer does (its sign-in form shows, focus on it); a bank not in the list is ignored. */
+  chooseBank(bankId: string): void {
     const bank = findBank(this.checkout.groups ?? [], bankId);
     if (!bank) return;
     this.chosenBank = this.triedBank = bank;

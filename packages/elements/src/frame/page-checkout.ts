@@ -13,7 +13,7 @@
  */
 import '../bank-checkout/bank-checkout.js';
 import type { BankCheckout } from '../bank-checkout/bank-checkout.js';
-import { LATER_STATES, loadExtras, stepFilesSettled } from '../bank-checkout/loaders.js';
+import { LATER_STATES, loadExtras, loadLaterSteps, stepFilesSettled } from '../bank-checkout/loaders.js';
 import type { CheckoutMode, FrameLaunchAnswer } from '@bank-checkout/contract';
 import { CheckoutApiError, createCheckoutClient, type CheckoutClient } from '../client.js';
 import { browserLanguages, errorKey, loadLocale, registerTexts, resolveLocale, translate, type MessageKey } from '../i18n/index.js';
@@ -23,6 +23,7 @@ import { FRAME_EVENTS, readHostMessage, type FrameMessage, type FrameSettings, t
 import { DEFAULT_COLORS, themeFloor } from './theme-floor.js';
 import type { Prover } from './proof.js';
 import { isFullyVisible } from './visibility.js';
+import { keptBank, resume } from './resume.js';
 
 registerTexts({ en: enFrame, es: esFrame });
 
@@ -166,7 +167,19 @@ function run(api: string, launch: Extract<Launch, { ok: true }>): void {
     };
   checkout.initial = launch.answer.start;
   checkout.client = frameClient(api, launch.answer.key, launch.prover, launch.skew, channel);
+  // Back where the payer was: the bank chosen in the list before a reload (its sign-in form in
+  // the first screen: its file comes at once), or focus on the step (frame/resume.ts).
+  const { state } = launch.answer.start.view;
+  const bank = state === 'select-bank' ? keptBank(id) : null;
+  if (bank) {
+    bankKept = true;
+    loadLaterSteps().catch(() => {});
+  }
+  void resume(checkout, id, state, bank);
 }
+
+/** A bank chosen before a reload is chosen again: the first screen is its sign-in form. */
+let bankKept = false;
 
 let sizing = false;
 /**
@@ -181,7 +194,7 @@ function sizeFromNow(ev?: Event): void {
   void (async () => {
     await checkout.updateComplete;
     // Only a step that comes in a file of its own waits for it: the bank list never does.
-    if (LATER_STATES.has(state) || state === 'periodic') await stepFilesSettled();
+    if (LATER_STATES.has(state) || state === 'periodic' || bankKept) await stepFilesSettled();
     if (state === 'succeeded') await loadExtras().catch(() => undefined);
     // Drawn with what just came in: the checkout's own request for that redraw may still be
     // waiting for a frame (it fetches the extras after the first screen shows), and a size
