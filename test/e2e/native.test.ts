@@ -39,6 +39,8 @@ describe('native payments on the checkout page', () => {
       assert.equal(view.state, 'succeeded', `ended ${view.state} ${view.error?.code ?? ''}`);
       assert.equal(await resultTitle(page), 'Payment completed');
       assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+      // The page's own cart badge follows: the cart it paid is empty.
+      await page.locator('header .nav-cart .badge').waitFor({ state: 'detached' });
 
       // The cart is emptied as the payment succeeds, before the order's page is opened (another tab shows it).
       const tab = await page.context().newPage();

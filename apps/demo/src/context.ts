@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import { layout, type Child, type LayoutOptions } from './layout.js';
 import { securityHeaders } from './security.js';
 import type { MerchantClient } from './merchant.js';
-import type { Session, Sessions } from './session.js';
+import { cartCount, type Session, type Sessions } from './session.js';
 
 export interface DemoOptions {
   /** The BFF as the shop server reaches it (merchant API). */
@@ -61,11 +61,11 @@ export function page(
   body: Child,
   status: 200 | 400 | 404 | 409 | 422 | 502 = 200,
 ): Response {
-  const cartCount = opts.session?.cart.reduce((n, l) => n + l.quantity, 0) ?? 0;
+  const count = opts.session ? cartCount(opts.session) : 0;
   // The chunks the page's scripts import, fetched with them rather than after them.
   const preload = [...new Set((opts.scripts ?? []).flatMap((s) => ctx.assetImports?.get(s) ?? []))];
   c.header('Cache-Control', 'no-store');
-  return c.html(layout({ ...opts, preload, shopName: ctx.opts.shopName, cartCount, path: c.req.path }, body), status);
+  return c.html(layout({ ...opts, preload, shopName: ctx.opts.shopName, cartCount: count, path: c.req.path }, body), status);
 }
 
 /** A posted form's text fields (a urlencoded or multipart body); anything else reads as empty. */

@@ -35,7 +35,8 @@ export interface SessionOrder {
 }
 
 export interface Flash {
-  kind: 'success' | 'error';
+  /** `notice`: something the payer did not ask for happened (a payment under way cancelled by a cart change). */
+  kind: 'success' | 'notice' | 'error';
   text: string;
   /** Extra lines shown under the message, such as a new link's address. */
   details?: { label: string; value: string; href?: string }[];
@@ -49,6 +50,9 @@ export interface Session {
   flash: Flash | null;
   lastSeen: number;
 }
+
+/** How many items the session's cart holds (its badge). */
+export const cartCount = (s: Session): number => s.cart.reduce((n, l) => n + l.quantity, 0);
 
 export const SESSION_COOKIE = 'shop_sid';
 const IDLE_MS = 24 * 3600_000;

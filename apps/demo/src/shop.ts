@@ -10,7 +10,7 @@ import { getCookie } from 'hono/cookie';
 import { isOutcome, safeHref } from '@bank-checkout/contract';
 import { cartTotal, findProduct, isMode, MAX_QUANTITY, modesWith, PRODUCTS, quantityOf } from './catalog.js';
 import { originOf, page, readForm, type DemoContext } from './context.js';
-import type { Session, SessionOrder } from './session.js';
+import { cartCount, type Session, type SessionOrder } from './session.js';
 import * as views from './shop-views.js';
 import { euros } from './format.js';
 
@@ -19,6 +19,9 @@ export { MODES, PRODUCTS, type Product } from './catalog.js';
 const CHECKOUT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The cookie in which the checkout page's language switch keeps the payer's choice. */
 export const LANGUAGE_COOKIE = 'checkout-language';
+
+/** The states of a checkout the payer has not begun paying: its start (the bank list, the periodic form). */
+const NOT_BEGUN: readonly string[] = ['select-bank', 'periodic'];
 
 /** What the payer is told instead of a change of the cart or a new checkout (`emptied`: a payment bought the cart as it is). */
 interface Held {
@@ -92,13 +95,16 @@ export function shopRoutes(ctx: DemoContext) {
     // The checkouts still open for the cart are cancelled first (none can then be paid for a cart
     // the payer no longer holds); one with the bank or in doubt keeps the cart as it is. A cart
     // paid a moment ago (the shop had not heard yet) is emptied: the product goes in a new one.
-    const held = await supersede(session, () => false);
+    const stopped: SessionOrder[] = [];
+    const held = await supersede(session, () => false, stopped);
     if (held && !held.emptied) return refuse(c, session, held);
     const line = session.cart.find((l) => l.productId === p.id);
     if (line) line.quantity = Math.min(MAX_QUANTITY, line.quantity + quantity);
     else session.cart.push({ productId: p.id, quantity });
     session.cartRevision++;
-    session.flash = held ? { kind: 'success', text: `${held.text} ${p.name} is in a new cart.` } : { kind: 'success', text: `${p.name} is in your cart.` };
+    session.flash = held
+      ? { kind: 'success', text: `${held.text} ${p.name} is in a new cart.` }
+      : { kind: stopped.length ? 'notice' : 'success', text: `${p.name} is in your cart.${cancelledText(stopped)}` };
     return c.redirect('/cart', 303);
   });
 
@@ -109,27 +115,47 @@ export function shopRoutes(ctx: DemoContext) {
     const quantity = quantityOf(form.quantity, 0);
     if (!p || quantity === null) return badRequest(c, session, `Choose a quantity from 0 to ${MAX_QUANTITY}.`);
     // As for an added product: the cart's open checkouts are cancelled first.
-    const held = await supersede(session, () => false);
+    const stopped: SessionOrder[] = [];
+    const held = await supersede(session, () => false, stopped);
     if (held) return refuse(c, session, held);
     session.cart = session.cart.flatMap((l) => (l.productId !== p.id ? [l] : quantity === 0 ? [] : [{ ...l, quantity }]));
     session.cartRevision++;
+    if (stopped.length) session.flash = { kind: 'notice', text: cancelledText(stopped).trim() };
     return c.redirect('/cart', 303);
   });
 
-  app.get('/cart', async (c) => {
-    const session = sessions.get(c);
-    // A payment of this very cart that succeeded empties it, even when its webhook never came:
-    // the outcome read from the BFF, never one the browser says.
+  /**
+   * A payment of this very cart that succeeded empties it, even when its webhook never came: the
+   * outcome read from the BFF, never one the browser says.
+   */
+  async function settlePaid(session: Session): Promise<void> {
     const pending = session.cart.length ? session.orders.filter((o) => o.cartRevision === session.cartRevision) : [];
     const found = await Promise.all(pending.map((o) => merchant.getCheckout(o.checkoutId)));
     const paid = pending.find((o) => found.some((f) => f.ok && f.data.state === 'succeeded' && f.data.id === o.checkoutId));
     if (paid) sessions.paid(session, paid);
+  }
+
+  app.get('/cart', async (c) => {
+    const session = sessions.get(c);
+    await settlePaid(session);
     const flash = sessions.takeFlash(session);
     const lines = session.cart.flatMap((l) => {
       const p = findProduct(l.productId);
       return p ? [{ p, quantity: l.quantity }] : [];
     });
     return page(ctx, c, { title: 'Cart', section: 'cart', session }, views.cartView(lines, cartTotal(session), flash));
+  });
+
+  /**
+   * How many items the cart holds now, for the badge of a page whose payment just ended (the
+   * checkout page's script asks once the checkout says it is paid): `{count}`, the cart read as
+   * its own page reads it.
+   */
+  app.get('/cart/count', async (c) => {
+    const session = sessions.get(c);
+    await settlePaid(session);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ count: cartCount(session) });
   });
 
   /**
@@ -213,13 +239,25 @@ export function shopRoutes(ctx: DemoContext) {
   }
 
   /**
+   * What the payer is told of the payments under way that a change of the cart cancelled (those
+   * `supersede` stopped): the checkout said it was cancelled, so no money moved.
+   */
+  function cancelledText(stopped: readonly SessionOrder[]): string {
+    if (!stopped.length) return '';
+    const named = stopped.map((o) => `${o.reference} (${euros(o.amount)})`).join(', ');
+    const one = stopped.length === 1;
+    return ` Your cart changed, so the ${one ? 'payment' : 'payments'} you had started, ${named}, ${one ? 'was' : 'were'} cancelled: no money was moved. Pay the new total when you are ready.`;
+  }
+
+  /**
    * Cancels the session's open checkouts but those `keep` names (this cart's, as it is asked
    * for), before a new checkout is made or the cart changes: no checkout can then be paid for a
    * cart the payer no longer holds. Gives what the payer must be told instead: a checkout whose
    * call is with the bank, in doubt, or paid before it could be cancelled (`emptied`: it paid the
-   * cart as it is, which is emptied); null when none is left open.
+   * cart as it is, which is emptied); null when none is left open. Those cancelled after the
+   * payer had begun paying them (past the bank list or the periodic form) go in `stopped`.
    */
-  async function supersede(session: Session, keep: (o: SessionOrder) => boolean): Promise<Held | null> {
+  async function supersede(session: Session, keep: (o: SessionOrder) => boolean, stopped: SessionOrder[] = []): Promise<Held | null> {
     const told = (text: string): Held => ({ text });
     for (const o of session.orders.filter((x) => !keep(x) && !x.closed)) {
       const found = await merchant.getCheckout(o.checkoutId);
@@ -229,10 +267,14 @@ export function shopRoutes(ctx: DemoContext) {
         continue;
       }
       let state = found.data.state;
+      const begun = !NOT_BEGUN.includes(state);
       if (state !== 'unknown' && !isOutcome(state)) {
         const cancelled = await merchant.cancelCheckout(o.checkoutId);
-        if (cancelled.ok) state = cancelled.data.state;
-        else if (cancelled.error.code === 'checkout_busy') return told(`Your payment ${o.reference} is being confirmed with your bank. Try again in a moment.`);
+        if (cancelled.ok) {
+          state = cancelled.data.state;
+          if (state === 'cancelled' && begun) stopped.push(o);
+        } else if (cancelled.error.code === 'checkout_busy')
+          return told(`Your payment ${o.reference} is being confirmed with your bank. Try again in a moment.`);
         else {
           const again = await merchant.getCheckout(o.checkoutId);
           if (!again.ok) return told(`Your payment ${o.reference} could not be cancelled: ${cancelled.error.message}`);

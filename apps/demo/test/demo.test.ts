@@ -221,7 +221,13 @@ describe('shop server', () => {
     const changed = await demo.request(`${SHOP}/cart/update`, form({ productId: 'mug', quantity: '2' }, cookie));
     assert.equal(changed.headers.get('Location'), '/cart');
     assert.ok(cancels().includes(`/v1/checkouts/${firstId}/cancel`), 'the first checkout is cancelled as the cart changes');
-    assert.match(await cart(), /id="q-mug"[^>]*value="2"/, 'the cart changed');
+    const changedCart = await cart();
+    assert.match(changedCart, /id="q-mug"[^>]*value="2"/, 'the cart changed');
+    assert.match(
+      changedCart,
+      /<div class="flash notice" role="status"[^>]*>\s*<p>Your cart changed, so the payment you had started, ORD-\w+ \(€\d+[.,]\d\d\), was cancelled: no money was moved\. Pay the new total when you are ready\.<\/p>/,
+      'the payer is told the payment under way was cancelled',
+    );
     const second = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
     const secondId = /order=(chk_\d+)/.exec(second.headers.get('Location') ?? '')![1]!;
     assert.notEqual(secondId, firstId);
@@ -252,6 +258,39 @@ describe('shop server', () => {
     const third = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
     assert.match(third.headers.get('Location') ?? '', /^\/checkout\?order=chk_\d+/);
     for (const id of [firstId, secondId]) bff.views.delete(id);
+  });
+
+  it('counts the cart for the badge of a page whose payment ended, from what the BFF says of the payment', async () => {
+    const cookie = cookieOf(await demo.request(`${SHOP}/`));
+    const count = async () => {
+      const res = await demo.request(`${SHOP}/cart/count`, { headers: { Cookie: cookie } });
+      assert.equal(res.headers.get('Cache-Control'), 'no-store');
+      return ((await res.json()) as { count: number }).count;
+    };
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: '2' }, cookie));
+    const order = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    const id = /order=(chk_\d+)/.exec(order.headers.get('Location') ?? '')![1]!;
+    bff.views.set(id, { state: 'validate', actions: ['validate', 'cancel'] });
+    assert.equal(await count(), 2, 'not paid yet: the cart as it is');
+    bff.views.set(id, { state: 'succeeded', actions: [] });
+    assert.equal(await count(), 0, 'paid: the cart it bought is emptied');
+    bff.views.delete(id);
+  });
+
+  it('says nothing of a checkout the cart change cancelled before the payer began it (at the bank list)', async () => {
+    const cookie = cookieOf(await demo.request(`${SHOP}/`));
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'mug', quantity: '1' }, cookie));
+    const first = await demo.request(`${SHOP}/checkout`, form({ mode: 'native' }, cookie));
+    const id = /order=(chk_\d+)/.exec(first.headers.get('Location') ?? '')![1]!;
+    bff.views.set(id, { state: 'select-bank', actions: ['login', 'cancel'] });
+    await demo.request(`${SHOP}/cart/add`, form({ productId: 'notebook', quantity: '1' }, cookie));
+    const page = await (await demo.request(`${SHOP}/cart`, { headers: { Cookie: cookie } })).text();
+    assert.ok(
+      bff.calls.some((c) => c.method === 'POST' && c.path === `/v1/checkouts/${id}/cancel`),
+      'cancelled all the same',
+    );
+    assert.match(page, /<div class="flash success" role="status"[^>]*>\s*<p>Dot-grid notebook is in your cart\.<\/p>/);
+    bff.views.delete(id);
   });
 
   it("marks the page's own link in the navigation as the current page, its section's otherwise, and counts the cart in words", async () => {

@@ -3,7 +3,8 @@ import type { ResultWords } from '../result-words.js';
 /**
  * What the checkout and result pages do beside the element: the language switch (remembered
  * for the shop's next pages, the result page included), a link to the order once the payment
- * ended (the element shows the outcome itself; the shop then shows the order's own page), and
+ * ended (the element shows the outcome itself; the shop then shows the order's own page), the
+ * cart's badge once a payment emptied the cart, and
  * on the result page words that follow a payment started again there and the payment's language. The element's
  * events are the same inline and isolated.
  */
@@ -35,7 +36,24 @@ function lang(all: AllWords): string {
   return all[chosen] ? chosen : 'en';
 }
 
+/**
+ * The cart's badge once a payment succeeded: the shop empties the cart the payment bought (it
+ * reads the payment from the BFF itself; the event is only the cue to ask).
+ */
+async function followCart(): Promise<void> {
+  const badge = document.querySelector('header .nav-cart .badge');
+  if (!badge) return;
+  const res = await fetch('/cart/count', { cache: 'no-store' }).catch(() => null);
+  const count = res?.ok ? ((await res.json()) as { count?: unknown }).count : undefined;
+  if (typeof count !== 'number') return;
+  if (count > 0) {
+    badge.textContent = String(count);
+    badge.setAttribute('aria-label', `${count} ${count === 1 ? 'item' : 'items'}`);
+  } else badge.remove();
+}
+
 document.addEventListener('bank-checkout-complete', (e) => {
+  if (e.detail.outcome === 'succeeded') void followCart();
   if (!after || !(link instanceof HTMLAnchorElement)) return;
   const { checkoutId, outcome } = e.detail;
   const all = wordsOf(after);
