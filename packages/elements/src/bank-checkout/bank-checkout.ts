@@ -17,7 +17,17 @@ import '../bank-result/bank-result.js';
 import { CheckoutController } from './checkout-controller.js';
 import { PollController } from './poll-controller.js';
 import { ModeController } from './mode-controller.js';
-import { LATER_STATES, LATER_STEPS, extrasReady, laterReady, loadExtras, loadFrameHost, loadLaterSteps, loadPeriodicForm, stepFilesSettled } from './loaders.js';
+import {
+  LATER_STATES,
+  LATER_STEPS,
+  extrasReady,
+  laterModule,
+  loadExtras,
+  loadFrameHost,
+  loadLaterSteps,
+  loadPeriodicForm,
+  stepFilesSettled,
+} from './loaders.js';
 import { renderChoices } from '../shared/choices.js';
 import { cancelTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
@@ -384,13 +394,6 @@ export class BankCheckout extends BankBase {
     await this.checkout.run((client) => client.cancel());
   }
 
-  /** Back, after asking when it ends the bank session (the payer signs in again at the same bank, the identity kept). */
-  private async confirmBack(asking: boolean): Promise<void> {
-    this.confirmingBack = asking;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLButtonElement>(asking ? '[part=back] .primary' : '[part=back] button')?.focus();
-  }
-
   /** Opens the choice of how to pay again, focus on the chosen one. */
   private async changeMode(): Promise<void> {
     this.modesCollapsed = false;
@@ -404,11 +407,15 @@ export class BankCheckout extends BankBase {
     if (this.modes.wanted && !modes.contains(e.relatedTarget as Node | null)) this.modesCollapsed = true;
   };
 
-  /** Asks before cancelling (focus on the safe answer), or goes back to the cancel button. */
-  private async confirmCancel(asking: boolean): Promise<void> {
-    this.confirmingCancel = asking;
+  /**
+   * Asks before cancelling, or before a back that ends the bank session (focus on the safe
+   * answer), or goes back to the button asked from.
+   */
+  private async confirm(which: 'cancel' | 'back', asking: boolean): Promise<void> {
+    if (which === 'cancel') this.confirmingCancel = asking;
+    else this.confirmingBack = asking;
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLButtonElement>(asking ? '[part=cancel] .primary' : '[part=cancel] button')?.focus();
+    this.renderRoot.querySelector<HTMLButtonElement>(`[part=${which}] ${asking ? '.primary' : 'button'}`)?.focus();
   }
 
   /**
@@ -510,35 +517,13 @@ export class BankCheckout extends BankBase {
     return v.state === 'succeeded' ? this.extra(html`<bank-receipt></bank-receipt>`) : nothing;
   }
 
-  /**
-   * One step back (another contract, or the bank's sign-in), before the transfer starts. When it
-   * ends the bank session, the payer is asked first.
-   */
-  private renderBack(v: CheckoutView): TemplateResult {
-    const back = () => {
-      this.confirmingBack = false;
-      void this.checkout.run((c) => c.back());
-    };
-    const signsOut = v.step.state !== 'select-account' || v.step.back !== 'select-contract';
-    const bank = 'bank' in v.step ? v.step.bank.label : '';
-    return html`<div class="back actions" part="back">
-      ${
-        this.confirmingBack
-          ? html`<p id="back-question">${this.t('session.backConfirm', { bank })}</p>
-            <button type="button" aria-describedby="back-question" ?disabled=${this.checkout.busy} @click=${back}>${this.t('session.backYes')}</button>
-            <button type="button" class="primary" aria-describedby="back-question" @click=${() => void this.confirmBack(false)}>${this.t('session.backNo')}</button>`
-          : html`<button type="button" class="link" ?disabled=${this.checkout.busy} @click=${() => (signsOut ? void this.confirmBack(true) : back())}>${this.t('session.back')}</button>`
-      }
-    </div>`;
-  }
-
   private renderCancel(): TemplateResult {
     return cancelTemplate(
       this.tr,
       this.checkout.busy,
       this.confirmingCancel,
       () => void this.cancel(),
-      (asking) => void this.confirmCancel(asking),
+      (asking) => void this.confirm('cancel', asking),
     );
   }
 
@@ -552,11 +537,26 @@ export class BankCheckout extends BankBase {
       ? html`${notice && !confirming ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}
           ${this.extra(html`<bank-rail-offer .bank=${this.triedBank}></bank-rail-offer>`)}
           ${this.renderModes(v)}
-          ${'bank' in v.step && v.step.bank.label && v.state !== 'login' && laterReady() ? html`<p class="bank-name" part="bank">${this.t('session.bank', { bank: v.step.bank.label })}</p>` : nothing}
+          ${'bank' in v.step && v.step.bank.label && v.state !== 'login' && laterModule() ? html`<p class="bank-name" part="bank">${this.t('session.bank', { bank: v.step.bank.label })}</p>` : nothing}
           ${keyed(LATER_STATES.has(v.state) || v.state === 'select-bank' ? '' : v.state, html`<div class="step" part="step">${this.renderStep(v)}</div>`)}
           ${keyed(
-            stepKey(v) + (this.chosenBank?.bankId ?? this.picking),
-            html`${this.renderAfterStep(v)} ${allows(v, 'back') && v.state !== 'login' && laterReady() ? this.renderBack(v) : nothing}
+            stepKey(v) + (this.chosenBank?.bankId ?? (this.picking ? ' picking' : '')),
+            html`${this.renderAfterStep(v)}
+            ${
+              allows(v, 'back') && v.state !== 'login'
+                ? laterModule()?.backTemplate(
+                    v,
+                    this.tr,
+                    this.checkout.busy,
+                    this.confirmingBack,
+                    (asking) => void this.confirm('back', asking),
+                    () => {
+                      this.confirmingBack = false;
+                      void this.checkout.run((c) => c.back());
+                    },
+                  )
+                : nothing
+            }
             ${allows(v, 'cancel') ? this.renderCancel() : nothing}`,
           )}`
       : loadError

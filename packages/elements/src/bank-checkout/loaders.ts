@@ -20,19 +20,19 @@ export const loadPeriodicForm = () => (periodicForm ??= import('../bank-periodic
  * failed fetch is tried again at the next update.
  */
 let laterSteps: Promise<unknown> | undefined;
-let laterIn = false;
+let later: typeof import('./later-steps.js') | null = null;
 export const loadLaterSteps = () =>
   (laterSteps ??= import('./later-steps.js').then(
-    () => {
-      laterIn = true;
+    (m) => {
+      later = m;
     },
     (err: unknown) => {
       laterSteps = undefined;
       throw err;
     },
   ));
-/** Whether later-steps.ts is in (with its texts: those of the lines shown beside its steps too). */
-export const laterReady = (): boolean => laterIn;
+/** later-steps.ts once it is in (with its texts: those of the lines shown beside its steps too), else null. */
+export const laterModule = () => later;
 
 /**
  * What comes after the first screen (extras.ts): the phone hand-off, the other rail and the
