@@ -99,6 +99,7 @@ const CHECKOUT_ENDPOINTS: CheckoutEndpoint[] = [
     },
   },
   { path: '/v1/checkout/mode', state: 'select-bank', fields: { mode: plausible('native', 'redirect', 'periodic', 'NATIVE', '') } },
+  { path: '/v1/checkout/bank', state: 'select-bank', fields: { bankId: plausible('aurora', 'norte', 'levante-empresas', 'nope', '', 7) } },
 ];
 
 const linkFields = {

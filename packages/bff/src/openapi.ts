@@ -79,6 +79,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /v1/frame/launch': 'redeemLaunchToken',
   'GET /v1/frame': 'framePage',
   'GET /v1/frame/assets/{name}': 'frameAsset',
+  'POST /v1/checkout/bank': 'chooseBank',
   'POST /v1/checkout/login': 'login',
   'POST /v1/checkout/second-login': 'secondLogin',
   'POST /v1/checkout/contract': 'chooseContract',

@@ -90,6 +90,51 @@ describe('funnel', () => {
     assert.deepEqual(empty.banks, []);
   });
 
+  it('counts a bank chosen in the list as chosen, one in maintenance too, though nothing is sent to the bank; refuses a bank not in the list, and changes nothing past the list', async () => {
+    const from = h.clock.now;
+    const choose = (secret: string, body: unknown) => h.checkout(secret, '/v1/checkout/bank', body);
+    // Chose Banco del Norte (in maintenance) and left.
+    const maintenance = await h.createCheckout();
+    const v = await view(await choose(maintenance.clientSecret, { bankId: 'norte' }));
+    assert.equal(v.state, 'select-bank', 'the step stays');
+    assert.doesNotMatch(JSON.stringify(v), /funnel|norte/, 'nothing of it in the payer’s view');
+    // Chose Norte, then Levante, and left at its sign-in form: counted at the last one chosen.
+    const second = await h.createCheckout();
+    await view(await choose(second.clientSecret, { bankId: 'norte' }));
+    await view(await choose(second.clientSecret, { bankId: 'levante' }));
+    // Bad input: a clear 4xx, nothing changed.
+    for (const [body, status, code] of [
+      [{ bankId: 'no-such-bank' }, 422, 'validation_failed'],
+      [{ bankId: 'norte', extra: 1 }, 422, 'validation_failed'],
+      [{}, 422, 'validation_failed'],
+    ] as const) {
+      const res = await choose(second.clientSecret, body);
+      assert.equal(res.status, status, JSON.stringify(body));
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, code);
+    }
+    // Signed in at Aurora: a choice sent afterwards (a late request) changes nothing.
+    const signedIn = await h.createCheckout();
+    await walk(h, signedIn.clientSecret, 'aurora', { stopAt: 'select-account' });
+    assert.equal((await view(await choose(signedIn.clientSecret, { bankId: 'norte' }))).state, 'select-account');
+    for (const c of [maintenance, second]) await view(await h.checkout(c.clientSecret, '/v1/checkout/cancel', {}));
+
+    h.clock.advance(1000);
+    const f = await funnel(`?from=${from}&to=${h.clock.now}`);
+    const row = (bankId: string) => f.banks.find((b) => b.bankId === bankId);
+    assert.deepEqual(
+      [row('norte')?.bank, row('norte')?.started, row('norte')?.bankChosen, row('norte')?.left.bankChosen],
+      ['Banco del Norte', 1, 1, 1],
+      'the bank in maintenance, chosen: under its name, not under "no bank chosen"',
+    );
+    assert.deepEqual([row('levante')?.bankChosen, row('levante')?.signedIn, row('levante')?.left.bankChosen], [1, 0, 1]);
+    assert.deepEqual([row('aurora')?.signedIn, row('aurora')?.open], [1, 1]);
+    assert.equal(f.total.bankChosen, 3);
+    assert.equal(
+      f.banks.find((b) => b.bankId === null),
+      undefined,
+    );
+  });
+
   it('keeps the furthest step when the payer goes back, and records the bank of a periodic order', () => {
     const rec = { state: 'select-account', internal: { funnel: { step: 'signed-in', bankId: 'aurora', bank: 'Aurora' } } } as unknown as CheckoutRecord;
     assert.equal(funnelAfter(rec, { state: 'select-bank' }).step, 'signed-in');

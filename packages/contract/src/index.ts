@@ -16,6 +16,7 @@ export * from './rules/dates.js';
 export * from './rules/urls.js';
 export * from './rules/text.js';
 export type {
+  BankChoiceBody,
   BankGroupView,
   BankView,
   BanksResponse,

@@ -4,6 +4,7 @@
  * header (never in a URL), no cookies are sent, and errors become `CheckoutApiError`.
  */
 import type {
+  BankChoiceBody,
   BanksResponse,
   CheckoutStart,
   CheckoutView,
@@ -68,6 +69,11 @@ export interface CheckoutClient {
   periodic(body: PeriodicBody): Promise<CheckoutView>;
   /** `POST /v1/checkout/mode`: switches to another mode the merchant allowed. */
   mode(body: ModeBody): Promise<CheckoutView>;
+  /**
+   * `POST /v1/checkout/bank`: the bank the payer chose in the list (one in maintenance too), for
+   * the merchant's funnel; nothing is sent to the bank. Optional in a client of your own.
+   */
+  chooseBank?(body: BankChoiceBody): Promise<CheckoutView>;
   /**
    * `POST /v1/checkout/handoff`: a single-use link to the bank's page for the payer's phone,
    * while the checkout waits there (its page in `locale`). Optional in a client of your own (no
@@ -197,6 +203,7 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
     redirect: () => view('POST', '/v1/checkout/redirect', {}),
     periodic: (body) => view('POST', '/v1/checkout/periodic', body),
     mode: (body) => view('POST', '/v1/checkout/mode', body),
+    chooseBank: (body) => view('POST', '/v1/checkout/bank', body),
     // Checked by its only reader (<bank-handoff>, loaded on demand).
     handoff: (body = {}) => call('POST', '/v1/checkout/handoff', body) as Promise<HandoffAnswer>,
   };

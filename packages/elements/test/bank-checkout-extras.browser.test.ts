@@ -24,6 +24,7 @@ function bffOf(start: CheckoutView, extra: Record<string, FakeRoute> = {}) {
     'GET /v1/banks': () => ({ status: 200, body: { groups: GROUPS } }),
     'POST /v1/checkout/redirect': () => set(view({ state: 'redirect', url: GATEWAY }, { mode: 'redirect', modes: start.modes })),
     'POST /v1/checkout/restart': () => set(view({ state: 'select-bank' }, { modes: start.modes })),
+    'POST /v1/checkout/bank': () => current,
     'POST /v1/checkout/handoff': () => ({ status: 200, body: { url: HANDOFF, expiresAt: new Date(FIXED_NOW + 600_000).toISOString() } }),
     ...extra,
   };
@@ -196,7 +197,13 @@ describe('<bank-checkout> beyond the steps', () => {
     expect(text(page)).to.equal('Paga a la pàgina de Banco Norte');
     page.click();
     await until(() => visited.length === 1, 'to the bank’s page');
-    expect(paths(bff.calls).filter((p) => p.startsWith('POST'))).to.deep.equal(['POST /v1/checkout/redirect']);
+    // Each choice of the bank in maintenance told to the BFF, for the merchant's funnel (the bank counts as chosen).
+    expect(paths(bff.calls).filter((p) => p.startsWith('POST'))).to.deep.equal([
+      'POST /v1/checkout/bank',
+      'POST /v1/checkout/bank',
+      'POST /v1/checkout/redirect',
+    ]);
+    expect(bff.calls.filter((c) => c.path === '/v1/checkout/bank').map((c) => c.body)).to.deep.equal([{ bankId: 'norte' }, { bankId: 'norte' }]);
 
     // Without the bank's-page method: another bank, or later.
     const nativeOnly = bffOf(view({ state: 'select-bank' }, { modes: ['native'] }));

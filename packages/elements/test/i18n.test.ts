@@ -143,7 +143,10 @@ describe('locale resolution and messages', () => {
 
   it('has the texts of the forms on demand split by the prefixes their files use, and each form adds its own', () => {
     for (const key of Object.keys(enUpFront))
-      assert.ok(!/^(challenge|periodic|iban|frequency|login|maintenance|second|contract|account|field|bankField|session)\./.test(key), `${key} belongs with its form`);
+      assert.ok(
+        !/^(challenge|periodic|iban|frequency|login|maintenance|second|contract|account|field|bankField|session)\./.test(key),
+        `${key} belongs with its form`,
+      );
     // The steps' own, the lines shown beside them, and the errors only they meet (a sign-in or a transfer's start the bank did not answer).
     for (const key of Object.keys(enSteps)) assert.match(key, /^(login|maintenance|second|contract|account|field|bankField|session)\.|^error\.\w+NoAnswer$/);
     for (const key of Object.keys(enChallenge)) assert.match(key, /^challenge\./);

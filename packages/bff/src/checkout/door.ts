@@ -41,8 +41,11 @@ export interface ServiceDeps {
   telemetry?: Pick<Telemetry, 'changed' | 'created'>;
 }
 
-/** Writes that never change a checkout's state: a launch token, a hand-off link, what reconciliation asked, the bank a link payment came from. */
-const NO_STATE = ['launch', 'handoff', 'reconcile', 'paying-bank'] as const;
+/**
+ * Writes that never change a checkout's state: a launch token, a hand-off link, what
+ * reconciliation asked, the bank a link payment came from, the bank the payer chose in the list.
+ */
+const NO_STATE = ['launch', 'handoff', 'reconcile', 'paying-bank', 'bank-chosen'] as const;
 type NoStateChange = (typeof NO_STATE)[number];
 
 /** What a change does while a call is with the bank: refused (409), left for later, or made (it touches nothing the call writes). */

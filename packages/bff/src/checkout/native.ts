@@ -17,6 +17,9 @@ import { deadlineFrom, faultCode as faultCodeOf, startsAgain, type ErrorStep, ty
 
 const timedOut = (err: unknown) => err instanceof UpstreamError && err.kind === 'timeout';
 
+/** The states at which the payer chooses a bank in the list: the start, and a sign-in that failed (another bank may be chosen). */
+const CHOOSING: readonly CheckoutRecord['state'][] = ['select-bank', 'login'];
+
 /** The view's code for an upstream fault: a timeout, or any other. */
 export const faultCode = (err: unknown) => faultCodeOf(timedOut(err));
 
@@ -110,6 +113,25 @@ export function nativeActions(core: Core) {
   }
 
   return {
+    /**
+     * The payer chose a bank in the list, before signing in (one in maintenance too, which cannot
+     * be signed in to): it counts as the bank chosen in the merchant's funnel. Nothing is sent to
+     * the bank and the checkout's state stays; a checkout past the list (or with a call at the
+     * bank) is left as it is.
+     */
+    async chooseBank(rec: CheckoutRecord, bankId: string): Promise<CheckoutRecord> {
+      const bank = await findBank(bankId);
+      const chosen = { bankId: bank.bankId, label: bank.label };
+      const { record } = await core.change(
+        rec,
+        'bank-chosen',
+        (r) => (CHOOSING.includes(r.state) ? { internal: { ...r.internal, funnel: bankTried(r, { ...r.internal, bank: chosen }) } } : null),
+        'native',
+        { whenBusy: 'skip' },
+      );
+      return record;
+    },
+
     async login(rec: CheckoutRecord, body: LoginBody) {
       return core.act(rec, 'login', async (_locked, i, send) => {
         const bank = await findBank(body.bankId);

@@ -190,6 +190,14 @@ export function checkoutRoutes(p: AppParts) {
     },
   );
 
+  app.openapi(
+    action(
+      '/checkout/bank',
+      "The payer chose a bank in the list, before its sign-in (one in maintenance too): it counts as chosen in the merchant's funnel. Nothing is sent to the bank; the checkout's state stays",
+      contract.bankChoiceBody,
+    ),
+    (c) => act(c, (rec) => p.service.chooseBank(rec, c.req.valid('json').bankId)),
+  );
   app.openapi(action('/checkout/login', 'Log in at the chosen bank', contract.loginBody), (c) => act(c, (rec) => p.service.login(rec, c.req.valid('json'))));
   app.openapi(action('/checkout/second-login', 'Answer the second login', contract.secondLoginBody), (c) =>
     act(c, (rec) => p.service.secondLogin(rec, c.req.valid('json').value)),

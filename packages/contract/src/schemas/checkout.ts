@@ -54,6 +54,10 @@ export type PeriodicBody = z.infer<typeof periodicBody>;
 export const modeBody = z.strictObject({ mode: z.enum(CHECKOUT_MODES) });
 export type ModeBody = z.infer<typeof modeBody>;
 
+/** The bank the payer chose in the list, before its sign-in (one in maintenance too): for the merchant's funnel. */
+export const bankChoiceBody = z.strictObject({ bankId: id });
+export type BankChoiceBody = z.infer<typeof bankChoiceBody>;
+
 /* ---------- the view (BFF → elements) ---------- */
 
 /** A field to ask the payer, as the bank describes it (FieldBank). */

@@ -432,7 +432,9 @@ export class ChallengeForm implements ReactiveController {
                 : nothing,
             )}
             ${this.notYet ? html`<p class="notice" role="alert">${this.t('challenge.notYet')}</p>` : nothing}
-            ${keyed(this.shownKey, html`${validations.map((v) => this.renderValidation(v))}
+            ${keyed(
+              this.shownKey,
+              html`${validations.map((v) => this.renderValidation(v))}
             <div class="actions">
               <button type="submit" class="primary" part="submit" ?disabled=${busy}>
                 ${this.t(onlyDevice ? 'challenge.done' : 'challenge.submit')}
@@ -447,7 +449,8 @@ export class ChallengeForm implements ReactiveController {
                   ? html`<button type="button" part="fill-test" ?disabled=${busy || this.expired} @click=${this.onFillTest}>${this.t('login.fillTest')}</button>`
                   : nothing
               }
-            </div>`)}`
+            </div>`,
+            )}`
       }
     </form>`;
   }

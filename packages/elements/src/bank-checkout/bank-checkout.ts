@@ -379,6 +379,8 @@ export class BankCheckout extends BankBase {
     this.modesCollapsed = true;
     this.checkout.clearNotice();
     void this.focusStep();
+    // Told to the BFF for the merchant's funnel (a bank in maintenance too); nothing waits for it.
+    void this.checkout.client?.chooseBank?.({ bankId }).catch(() => {});
   }
 
   private backToBanks(): void {

@@ -135,7 +135,8 @@ function frameClient(api: string, key: string, prover: Prover, skew: number, cha
   const confirmable = () => isFullyVisible(checkout);
   const calls = Object.entries(client) as [keyof CheckoutClient, (...args: unknown[]) => Promise<unknown>][];
   const wrapped = calls.map(([name, call]) => {
-    if (name === 'banks' || name === 'checkout' || name === 'start' || name === 'handoff') return [name, call];
+    // Reads, and what changes nothing another window shows (a hand-off link, the bank chosen for the funnel).
+    if (name === 'banks' || name === 'checkout' || name === 'start' || name === 'handoff' || name === 'chooseBank') return [name, call];
     const confirms = name === 'transfer' || name === 'validate';
     return [
       name,
