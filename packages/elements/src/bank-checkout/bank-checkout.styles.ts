@@ -69,7 +69,8 @@ export const checkoutStyles = css`
   bank-rail-offer {
     display: contents;
   }
-  .status:empty {
+  .status:empty,
+  .step:empty {
     display: none;
   }
   .status {
