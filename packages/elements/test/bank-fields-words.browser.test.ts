@@ -208,6 +208,24 @@ describe('the coordinates card at any width', () => {
     });
   }
 
+  it('five columns in a 280 px phone’s checkout (236 px): drawn smaller, the card fits, no sideways scroll and no tab stop; wider again, its own size', async () => {
+    const el = await challenge('en', [
+      validation(5, { fieldId: 'card', label: 'Valor de la coordenada E3 de la tarjeta mostrada', value: svgCard(['A', 'B', 'C', 'D', 'E']) }),
+    ]);
+    const scroller = () => el.shadowRoot!.querySelector<HTMLElement>('[part=card-scroll]')!;
+    const size = () => parseFloat(getComputedStyle(scroller().querySelector('td')!).fontSize);
+    const full = size();
+    el.style.width = '236px';
+    await until(() => scroller().classList.contains('compact'), 'drawn smaller');
+    const seen = look(el);
+    expect([seen.scrolls, seen.tabStop, seen.cellInView, seen.wholeInput]).to.deep.equal([false, false, true, true]);
+    expect(size()).to.be.below(full);
+    await expect(el).to.be.accessible();
+    el.style.width = '';
+    await until(() => !scroller().classList.contains('compact'), 'its own size again');
+    expect(size()).to.equal(full);
+  });
+
   it('wide enough: the card does not scroll and is no tab stop', async () => {
     const el = await challenge('en', [
       validation(5, { fieldId: 'card', label: 'Valor de la coordenada B2 de la tarjeta mostrada', value: svgCard(['A', 'B', 'C']) }),

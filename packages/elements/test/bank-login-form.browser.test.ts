@@ -139,6 +139,32 @@ describe('<bank-login-form>', () => {
     expect(pin.type).to.equal('password');
   });
 
+  it('where a list would cut a login type’s name (a 320 px phone’s checkout), offers them as radio buttons, each name whole; a list again when wide enough', async () => {
+    const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
+    expect(q(el, 'select#login-type'), 'wide: a list').not.to.equal(null);
+    el.style.width = '278px';
+    const group = await until(() => q(el, 'fieldset[part=login-types]'), 'radio buttons');
+    expect(el.shadowRoot!.querySelector('select')).to.equal(null);
+    expect(group.querySelector('legend')!.textContent).to.equal('How do you want to sign in?');
+    const radios = [...group.querySelectorAll<HTMLInputElement>('input[type=radio]')];
+    expect(radios.map((r) => [r.labels![0]!.textContent!.trim(), r.checked, r.disabled])).to.deep.equal([
+      ['ID number (DNI / NIE) and password', true, false],
+      ['Username and password', false, false],
+      ['Card number (not available right now)', false, true],
+    ]);
+    for (const r of radios) expect(r.labels![0]!.scrollWidth, 'the name whole').to.be.at.most(r.labels![0]!.clientWidth + 1);
+    await expect(el).to.be.accessible();
+    // Another type: its fields, empty.
+    type(inputs(el)[0]!, '12345678Z');
+    radios[1]!.click();
+    await el.updateComplete;
+    expect(q(el, `label[for=${inputs(el)[0]!.id}]`).textContent).to.equal('Username');
+    expect(inputs(el)[0]!.value).to.equal('');
+    el.style.width = '';
+    const list = await until(() => q<HTMLSelectElement>(el, 'select#login-type'), 'a list again');
+    expect(list.value).to.equal('user');
+  });
+
   it('switches login type with the fields of that type, starting empty', async () => {
     const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
     type(inputs(el)[0]!, '12345678Z');

@@ -118,7 +118,7 @@ export class BankLoginForm extends BankElement {
   /**
    * Whether the name of a login type the payer can choose is wider than a list the form's width
    * shows whole (its padding and arrow taken as 3em): the choice is radio buttons then. Measured
-   * after each render and whenever the form's width changes.
+   * after each render (before it is drawn) and whenever the form's width changes.
    */
   private measure(): void {
     const bank = this.currentBank;
@@ -133,7 +133,13 @@ export class BankLoginForm extends BankElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    (this.resized ??= new ResizeObserver(() => this.measure())).observe(this);
+    // Measured again in the next frame: the choice it makes changes the form's height, which the
+    // observer would otherwise see again in this one.
+    let width = -1;
+    (this.resized ??= new ResizeObserver(() => {
+      if (this.clientWidth !== width) requestAnimationFrame(() => this.measure());
+      width = this.clientWidth;
+    })).observe(this);
   }
 
   override disconnectedCallback(): void {
