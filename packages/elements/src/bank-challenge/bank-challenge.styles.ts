@@ -57,7 +57,8 @@ export const challengeStyles = css`
     min-width: 0;
   }
   /* The coordinates card as a table: it reflows with the text when zoomed; wider than the step,
-     it scrolls sideways (by itself to the asked cell), the row numbers kept at the left. */
+     it is drawn smaller (compact), and still wider it scrolls sideways (by itself to the asked
+     cell), the row numbers kept at the left. */
   .card-scroll {
     /* It contains the cells' words for screen readers (absolutely placed), which would otherwise
        reach past it and widen the page. */
