@@ -140,7 +140,7 @@ describe('<bank-checkout>', () => {
       .to.contain('Tienda Demo')
       .and.contain('ES91 2100 0418 4502 0005 1332')
       .and.contain('Pedido 1042');
-    expect(text(el.shadowRoot!.querySelector('[part=sandbox-banner]'))).to.equal('Modo de prueba: no se mueve dinero real.');
+    expect(text(el.shadowRoot!.querySelector('[part=sandbox-banner]'))).to.equal('Modo de prueba: sin dinero real.');
     await axe();
 
     // Choose a bank, go back, choose again: the login form is local until the BFF answers.

@@ -11,7 +11,7 @@ export const ca: Catalogue = {
   'summary.subject': 'Concepte',
   'summary.reference': 'Referència',
   'summary.details': 'Detalls del pagament',
-  'sandbox.banner': 'Mode de prova: no es mouen diners reals.',
+  'sandbox.banner': 'Mode de prova: cap diner real.',
   'status.loading': 'Carregant…',
   'status.busy': 'Connectant amb el teu banc…',
   'status.oneMoment': 'Un moment…',

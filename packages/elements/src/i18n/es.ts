@@ -11,7 +11,7 @@ export const es: UpFrontTexts = {
   'summary.subject': 'Concepto',
   'summary.reference': 'Referencia',
   'summary.details': 'Detalles del pago',
-  'sandbox.banner': 'Modo de prueba: no se mueve dinero real.',
+  'sandbox.banner': 'Modo de prueba: sin dinero real.',
   'status.loading': 'Cargando…',
   'status.busy': 'Conectando con tu banco…',
   'status.oneMoment': 'Un momento…',

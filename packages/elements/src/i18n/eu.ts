@@ -11,7 +11,7 @@ export const eu: Catalogue = {
   'summary.subject': 'Kontzeptua',
   'summary.reference': 'Erreferentzia',
   'summary.details': 'Ordainketaren xehetasunak',
-  'sandbox.banner': 'Proba modua: ez da benetako dirurik mugitzen.',
+  'sandbox.banner': 'Proba modua: diru errealik gabe.',
   'status.loading': 'Kargatzen…',
   'status.busy': 'Zure bankuarekin konektatzen…',
   'status.oneMoment': 'Une bat…',

@@ -11,7 +11,7 @@ export const gl: Catalogue = {
   'summary.subject': 'Concepto',
   'summary.reference': 'Referencia',
   'summary.details': 'Detalles do pagamento',
-  'sandbox.banner': 'Modo de proba: non se move diñeiro real.',
+  'sandbox.banner': 'Modo de proba: sen diñeiro real.',
   'status.loading': 'Cargando…',
   'status.busy': 'Conectando co teu banco…',
   'status.oneMoment': 'Un momento…',
