@@ -70,8 +70,9 @@ export interface CheckoutClient {
   /** `POST /v1/checkout/mode`: switches to another mode the merchant allowed. */
   mode(body: ModeBody): Promise<CheckoutView>;
   /**
-   * `POST /v1/checkout/bank`: the bank the payer chose in the list (one in maintenance too), for
-   * the merchant's funnel; nothing is sent to the bank. Optional in a client of your own.
+   * `POST /v1/checkout/bank`: a bank the payer chose in the list that no sign-in will name (one in
+   * maintenance), for the merchant's funnel; nothing is sent to the bank. Optional in a client of
+   * your own.
    */
   chooseBank?(body: BankChoiceBody): Promise<CheckoutView>;
   /**

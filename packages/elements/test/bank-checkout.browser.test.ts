@@ -211,11 +211,8 @@ describe('<bank-checkout>', () => {
 
     // What went over the wire.
     expect(bff.calls.map((c) => `${c.method} ${c.path}`)).to.deep.equal([
-      // The first screen in one call: the view and its bank list.
+      // The first screen in one call: the view and its bank list (an active bank chosen costs no call: its sign-in says it).
       'GET /v1/checkout/start',
-      // The bank chosen, twice (for the merchant's funnel; nothing waits for it).
-      'POST /v1/checkout/bank',
-      'POST /v1/checkout/bank',
       'POST /v1/checkout/login',
       'POST /v1/checkout/login',
       'POST /v1/checkout/second-login',
@@ -224,11 +221,10 @@ describe('<bank-checkout>', () => {
       'POST /v1/checkout/validate',
       'POST /v1/checkout/validate',
     ]);
-    expect(bff.calls[1]!.body).to.deep.equal({ bankId: 'aurora' });
-    expect(bff.calls[4]!.body).to.deep.equal({ bankId: 'aurora', loginId: 'dni', fields: { userId: '12345678Z', userSecret: '135790' } });
-    expect(bff.calls[6]!.body).to.deep.equal({ contractId: 'C2' });
-    expect(bff.calls[8]!.body).to.deep.equal({ values: { signature: '2580', card: '613579' } });
-    expect(bff.calls[9]!.body).to.deep.equal({ values: { app: 'SIGNED' } });
+    expect(bff.calls[2]!.body).to.deep.equal({ bankId: 'aurora', loginId: 'dni', fields: { userId: '12345678Z', userSecret: '135790' } });
+    expect(bff.calls[4]!.body).to.deep.equal({ contractId: 'C2' });
+    expect(bff.calls[6]!.body).to.deep.equal({ values: { signature: '2580', card: '613579' } });
+    expect(bff.calls[7]!.body).to.deep.equal({ values: { app: 'SIGNED' } });
     for (const c of bff.calls) {
       expect(c.headers['x-checkout-secret']).to.equal(SECRET);
       expect(c.credentials).to.equal('omit');

@@ -379,8 +379,9 @@ export class BankCheckout extends BankBase {
     this.modesCollapsed = true;
     this.checkout.clearNotice();
     void this.focusStep();
-    // Told to the BFF for the merchant's funnel (a bank in maintenance too); nothing waits for it.
-    void this.checkout.client?.chooseBank?.({ bankId }).catch(() => {});
+    // A bank in maintenance is told to the BFF for the merchant's funnel (no sign-in will say it
+    // was chosen); nothing waits for it. An active bank is told by its sign-in: no request more.
+    if (!bank.active) void this.checkout.client?.chooseBank?.({ bankId }).catch(() => {});
   }
 
   private backToBanks(): void {
