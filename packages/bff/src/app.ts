@@ -28,7 +28,7 @@ import { handoffRoutes } from './routes/handoff.js';
 import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
 import { json, openApiDocument, router } from './openapi.js';
 import { startRetention } from './retention.js';
-import type { AppParts } from './parts.js';
+import { routeDeps, type AppParts } from './parts.js';
 import { createTelemetry, type TelemetryProviders } from './telemetry.js';
 
 export type { AppParts };
@@ -216,12 +216,14 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   // compressed, as a phone's link counts every kilobyte. Nothing of the request is in it, and
   // its key is new at every redemption, so its size tells nothing worth guessing.
   app.use('/v1/frame/launch', compress());
-  app.route('/v1', checkoutRoutes(parts));
-  app.route('/v1', merchantRoutes(parts));
-  app.route('/v1', merchantCheckoutRoutes(parts));
-  app.route('/v1', providerRoutes(parts));
-  app.route('/v1', webhookRoutes(parts));
-  app.route('/v1', handoffRoutes(parts));
+  // The routes are given the service and the store's queries, never its writes of a checkout.
+  const routes = routeDeps(parts);
+  app.route('/v1', checkoutRoutes(routes));
+  app.route('/v1', merchantRoutes(routes));
+  app.route('/v1', merchantCheckoutRoutes(routes));
+  app.route('/v1', providerRoutes(routes));
+  app.route('/v1', webhookRoutes(routes));
+  app.route('/v1', handoffRoutes(routes));
   const frame = deps.frame;
   app.route('/v1', frameRoutes(config, typeof frame === 'function' ? frame : frame !== undefined ? () => Promise.resolve(frame) : installedFrameBundle));
   const document = openApiDocument(app, config.publicUrl);

@@ -6,7 +6,7 @@
 import type { BffConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { AuthGuard, RateLimiter } from './guards.js';
-import type { Store } from './store/types.js';
+import type { RedeliveryStore, ReplyStore, Store, StoreReader } from './store/types.js';
 import type { Upstream } from './upstream.js';
 import type { CheckoutService } from './checkout/service.js';
 import type { NotificationReceiver } from './notifications.js';
@@ -40,4 +40,51 @@ export interface AppParts {
   now: () => number;
   /** Traces and metrics (telemetry.ts). */
   telemetry: Telemetry;
+}
+
+/**
+ * What the routes are given: the service (which answers every read and change of a checkout),
+ * the store's queries for the merchant's lists and feed (`reader`), and the narrow stores of the
+ * routes' own records (`replies`, `redelivery`); never the store's writes of a checkout, which
+ * only the engine's door makes. Each handler takes what it uses of these.
+ */
+export interface RouteDeps {
+  config: BffConfig;
+  reader: StoreReader;
+  /** The replies of creations that are not checkouts (payment links), under an Idempotency-Key. */
+  replies: ReplyStore;
+  /** A webhook event sent again on the merchant's asking. */
+  redelivery: RedeliveryStore;
+  /** The provider's services, for the calls the merchant API relays and the bank list. */
+  upstream: Upstream;
+  service: CheckoutService;
+  notifications: NotificationReceiver;
+  limiter: RateLimiter;
+  merchantLimiter: RateLimiter;
+  guards: AppParts['guards'];
+  webhook: Pick<Webhook, 'enabled' | 'kick'>;
+  logger: Logger;
+  now: () => number;
+  telemetry: Telemetry;
+}
+
+/** The routes' share of the app's parts. */
+export function routeDeps(p: AppParts): RouteDeps {
+  const { store } = p;
+  return {
+    config: p.config,
+    reader: store,
+    replies: store,
+    redelivery: store,
+    upstream: p.upstream,
+    service: p.service,
+    notifications: p.notifications,
+    limiter: p.limiter,
+    merchantLimiter: p.merchantLimiter,
+    guards: p.guards,
+    webhook: p.webhook,
+    logger: p.logger,
+    now: p.now,
+    telemetry: p.telemetry,
+  };
 }

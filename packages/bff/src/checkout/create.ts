@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckoutMode, CreateCheckoutBody } from '@bank-checkout/contract';
 import { errors } from '../errors.js';
-import type { CheckoutRecord } from '../store/types.js';
+import type { CheckoutCreator, CheckoutRecord } from '../store/types.js';
 import { isUnavailable } from '../store/failure.js';
 import type { Core } from './core.js';
 import type { launchActions } from './launch.js';
@@ -25,8 +25,12 @@ export interface Created {
   launchToken?: string;
 }
 
-export function creationActions(core: Core, launches: Pick<ReturnType<typeof launchActions>, 'relaunch'>) {
-  const { config, store, logger, now } = core;
+/**
+ * The creation of checkouts: a checkout's first write (`creator`, the one store call besides the
+ * engine's door that writes a checkout, in the state its declaration starts it in).
+ */
+export function creationActions(core: Core, launches: Pick<ReturnType<typeof launchActions>, 'relaunch'>, creator: CheckoutCreator) {
+  const { config, reader, logger, now } = core;
 
   /** The page's credential for a checkout: its client secret (inline) or a fresh launch token (isolated). */
   async function credentialFor(record: CheckoutRecord): Promise<Pick<Created, 'record' | 'clientSecret' | 'launchToken'>> {
@@ -37,7 +41,7 @@ export function creationActions(core: Core, launches: Pick<ReturnType<typeof lau
 
   /** 409 naming the open checkout that already has this merchant reference, if there is one. */
   async function referenceFree(reference: string, except?: string): Promise<void> {
-    for (const found of await store.findCheckoutsByReference(reference)) {
+    for (const found of await reader.findCheckoutsByReference(reference)) {
       if (found.id === except || isFinal(found.state)) continue;
       // What time alone has ended (past its expiry, not yet swept) no longer holds the reference.
       const open = await core.settle(found);
@@ -95,13 +99,13 @@ export function creationActions(core: Core, launches: Pick<ReturnType<typeof lau
     const fingerprint = key ? await sha256Hex(JSON.stringify(body)) : null;
     const replay = async (checkoutId: string, storedFingerprint: string): Promise<Created> => {
       if (storedFingerprint !== fingerprint) throw errors.conflict('idempotency_mismatch', 'This Idempotency-Key was used with a different request body.');
-      const record = await store.getCheckout(checkoutId);
+      const record = await reader.getCheckout(checkoutId);
       if (!record) throw errors.notFound('Checkout');
       return { created: false, ...(await credentialFor(record)) };
     };
     /** The checkout this key made, replayed, if it has made one (the store writes the key with it). */
     const made = async (): Promise<Created | null> => {
-      const existing = key ? await store.getIdempotency(key) : null;
+      const existing = key ? await creator.getIdempotency(key) : null;
       return existing ? replay(existing.checkoutId, existing.fingerprint) : null;
     };
     /**
@@ -124,9 +128,9 @@ export function creationActions(core: Core, launches: Pick<ReturnType<typeof lau
     const at = now();
     const { record, clientSecret, launch } = await newRecord(body, at);
     const idempotency = key && fingerprint ? { key, fingerprint, createdAt: at } : undefined;
-    let result: Awaited<ReturnType<typeof store.createCheckout>>;
+    let result: Awaited<ReturnType<CheckoutCreator['createCheckout']>>;
     try {
-      result = await store.createCheckout(record, idempotency);
+      result = await creator.createCheckout(record, idempotency);
     } catch (err) {
       // The store did not answer: nothing to look up (it would not answer either), a 503 now.
       if (isUnavailable(err)) throw err;
@@ -136,7 +140,7 @@ export function creationActions(core: Core, launches: Pick<ReturnType<typeof lau
       const replayed = await freeOrMade();
       if (replayed) return replayed;
       // Nothing was written (the transaction rolled back): the one retry is safe whatever failed.
-      result = await store.createCheckout(record, idempotency).catch(() => {
+      result = await creator.createCheckout(record, idempotency).catch(() => {
         throw err;
       });
     }

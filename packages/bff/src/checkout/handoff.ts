@@ -31,13 +31,13 @@ export type HandoffLook =
 const TOKEN = /^(chk_[A-Za-z0-9_-]{10,64})\.([A-Za-z0-9_-]{32})$/;
 
 export function handoffActions(core: Core) {
-  const { store, now, config } = core;
+  const { reader, now, config } = core;
 
   /** The checkout and hand-off a link names, when its token is the one stored (compared in constant time). */
   async function find(raw: string): Promise<{ rec: CheckoutRecord; h: NonNullable<CheckoutRecord['internal']['handoff']> } | null> {
     const m = TOKEN.exec(raw);
     if (!m) return null;
-    const rec = await store.getCheckout(m[1]!);
+    const rec = await reader.getCheckout(m[1]!);
     const h = rec?.internal.handoff;
     if (!rec || !h) return null;
     const given = Buffer.from(await sha256Hex(m[2]!), 'hex');

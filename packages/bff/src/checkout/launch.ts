@@ -88,7 +88,7 @@ function replacing(l: LaunchRecord | undefined): LaunchRecord | undefined {
 const holdsSession = (rec: CheckoutRecord) => Boolean(rec.internal.sessionId) && !isFinal(rec.state) && rec.state !== 'unknown';
 
 export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
-  const { store, now, logger } = core;
+  const { reader, now, logger } = core;
 
   /**
    * A fresh launch token for an isolated checkout (its page was loaded again). It touches only
@@ -158,7 +158,7 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
    */
   async function redeem(token: string, jkt: string, attempt = 1): Promise<{ record: CheckoutRecord; key: string; resumed: boolean }> {
     const id = credentialCheckout('lt', token);
-    const found = id ? await store.getCheckout(id) : null;
+    const found = id ? await reader.getCheckout(id) : null;
     if (!found || found.isolation !== 'isolated' || !found.launch) throw invalid();
     const hash = await sha256Hex(token);
     const seen = presented(found.launch, hash);
@@ -239,7 +239,7 @@ export function launchActions(core: Core, deps: Pick<ServiceDeps, 'webhook'>) {
    */
   async function byFrameKey(key: string): Promise<CheckoutRecord> {
     const id = credentialCheckout('fk', key);
-    const rec = id ? await store.getCheckout(id) : null;
+    const rec = id ? await reader.getCheckout(id) : null;
     if (!rec || rec.isolation !== 'isolated') throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
     const hash = await sha256Hex(key);
     const launch = rec.launch;

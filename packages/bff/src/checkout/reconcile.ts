@@ -21,7 +21,7 @@ import type { linkActions } from './links.js';
 const MAX_PAGES = 10;
 
 export function reconcileActions(core: Core, links: ReturnType<typeof linkActions>) {
-  const { config, store, upstream, logger, now } = core;
+  const { config, reader, upstream, logger, now } = core;
   const everyMs = config.reconcile.everySeconds * 1000;
   const horizonMs = config.reconcile.horizonHours * 3_600_000;
   const skewMs = config.provider.clockSkewSeconds * 1000;
@@ -51,7 +51,7 @@ export function reconcileActions(core: Core, links: ReturnType<typeof linkAction
   async function run(limit = 100): Promise<number> {
     const at = now();
     // Expired ones up to twice the horizon back, so that those past it are marked as given up on once.
-    const due = await store.findAwaitingLinkResult(at - everyMs, at - 2 * horizonMs, limit);
+    const due = await reader.findAwaitingLinkResult(at - everyMs, at - 2 * horizonMs, limit);
     if (!due.length) return 0;
     const byOrder = new Map(due.map((r) => [r.internal.idDebt!, r]));
     const since = Math.min(...due.map((r) => r.internal.linkSignedAt ?? r.createdAt)) - skewMs;

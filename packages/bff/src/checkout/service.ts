@@ -7,7 +7,7 @@
  */
 import { CHECKOUT_ACTIONS, type CheckoutAction, type CheckoutView } from '@bank-checkout/contract';
 import { errors } from '../errors.js';
-import type { CheckoutRecord } from '../store/types.js';
+import type { CheckoutRecord, Store } from '../store/types.js';
 import { createCore, type ServiceDeps } from './core.js';
 import { linkActions } from './links.js';
 import { nativeActions } from './native.js';
@@ -27,14 +27,16 @@ export type { Created } from './create.js';
 
 export function createCheckoutService(deps: ServiceDeps) {
   const core = createCore(deps);
-  const { config, store, logger, now } = core;
+  const { config, reader, logger, now } = core;
+  // The store's one write the service itself makes, a proof's id; a checkout's creation is create.ts's.
+  const proofIds: Pick<Store, 'useProofId'> = deps.store;
   const native = nativeActions(core);
   const links = linkActions(core);
   const launches = launchActions(core, deps);
   const reconcile = reconcileActions(core, links);
 
   // A proof's id is used once across every instance: kept in the store for the proof's window.
-  const proofs = createProofVerifier(now, (id, until) => store.useProofId(id, until, now()));
+  const proofs = createProofVerifier(now, (id, until) => proofIds.useProofId(id, until, now()));
 
   /**
    * The checkout a client secret (inline) or a frame key (isolated) opens, or 401. A frame key
@@ -52,7 +54,7 @@ export function createCheckoutService(deps: ServiceDeps) {
       }
       return core.settle(rec);
     }
-    const rec = await store.getCheckoutBySecretHash(await hashSecret(secret));
+    const rec = await reader.getCheckoutBySecretHash(await hashSecret(secret));
     // An isolated checkout's stored secret hash is of a value never handed out: never found here.
     if (!rec || rec.isolation === 'isolated') throw errors.unauthorized('Missing or invalid X-Checkout-Secret.');
     return core.settle(rec);
@@ -73,7 +75,7 @@ export function createCheckoutService(deps: ServiceDeps) {
     return { ...v, inFlight: inFlight as CheckoutAction, ...(quiet ? { inFlightUntil: new Date(busy.until!).toISOString() } : {}) };
   }
 
-  const creation = creationActions(core, launches);
+  const creation = creationActions(core, launches, deps.store);
   const { referenceFree } = creation;
   const create: typeof creation.create = async (...args) => {
     const made = await creation.create(...args);
@@ -153,7 +155,7 @@ export function createCheckoutService(deps: ServiceDeps) {
   async function sweep(limit = 200): Promise<number> {
     let changed = 0;
     const due = new Map<string, CheckoutRecord>();
-    for (const rec of [...(await store.findDue(now(), limit)), ...(await store.findLapsedLocks(now(), limit))]) due.set(rec.id, rec);
+    for (const rec of [...(await reader.findDue(now(), limit)), ...(await reader.findLapsedLocks(now(), limit))]) due.set(rec.id, rec);
     for (const rec of due.values()) {
       const after = await core.settle(rec).catch(() => rec);
       if (after.version !== rec.version) changed++;
@@ -162,6 +164,8 @@ export function createCheckoutService(deps: ServiceDeps) {
   }
 
   return {
+    /** The checkout of `id` as stored, or null: how a route reads one (it never reads the store itself). */
+    find: (id: string) => reader.getCheckout(id),
     bySecret,
     /** The verifier of the frame's proofs of possession (proof.ts). */
     proofs,

@@ -14,7 +14,7 @@ import { corsAllowlist, fromOwnOrigin, jsonBody, type BffEnv } from '../http.js'
 import { countRequest, RATE_LIMIT_HEADERS } from '../guards.js';
 import { json, jsonRequest, jsonText, router, SECURITY, withErrors } from '../openapi.js';
 import { toApiError } from '../upstream.js';
-import type { AppParts } from '../parts.js';
+import type { RouteDeps } from '../parts.js';
 
 /** Bodies that may be left out (an action without data; a hand-off without a language). */
 const isEmpty = (schema: z.ZodType) => schema === contract.emptyBody || schema === contract.handoffBody;
@@ -32,7 +32,7 @@ const originRefused = () => new ApiError(403, 'origin_refused', "This checkout i
 
 type CheckoutEnv = { Variables: BffEnv['Variables'] & { checkout: CheckoutRecord } };
 
-export function checkoutRoutes(p: AppParts) {
+export function checkoutRoutes(p: RouteDeps) {
   const app = router<CheckoutEnv>();
   const publicBase = p.config.publicUrl.replace(/\/+$/, '');
   const publicOrigin = new URL(p.config.publicUrl).origin;
@@ -148,7 +148,7 @@ export function checkoutRoutes(p: AppParts) {
     } catch (err) {
       if (!(err instanceof StaleStep)) throw err;
       // Another window (or time) moved the checkout on: the answer shows where it is now.
-      const now = await p.service.settle((await p.store.getCheckout(rec.id)) ?? rec);
+      const now = await p.service.settle((await p.service.find(rec.id)) ?? rec);
       return errorResponse(c, err, { view: await p.service.view(now) });
     }
   };

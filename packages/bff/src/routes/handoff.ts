@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { router, withErrors } from '../openapi.js';
 import { ApiError } from '../errors.js';
 import { handoffLocale, handoffPage, type HandoffPage } from '../handoff-page.js';
-import type { AppParts } from '../parts.js';
+import type { RouteDeps } from '../parts.js';
 
 const page = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 const token = z.object({ token: z.string().meta({ description: 'The single-use token of the link' }) });
@@ -24,7 +24,7 @@ function answer(c: Context, p: HandoffPage, status: 200 | 404 | 410) {
   return c.html(body, status);
 }
 
-export function handoffRoutes(p: AppParts) {
+export function handoffRoutes(p: RouteDeps) {
   const app = router();
   const show = createRoute(
     withErrors({

@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { ApiError, errors } from '../errors.js';
 import { sha256Hex } from '../checkout/secrets.js';
 import { jsonText, type JsonAnswer } from '../openapi.js';
-import type { AppParts } from '../parts.js';
+import type { RouteDeps } from '../parts.js';
 
 export const idempotencyHeader = {
   name: 'Idempotency-Key',
@@ -38,7 +38,7 @@ function mismatch(): ApiError {
 
 /** Runs a creation once per Idempotency-Key of its `scope`; answers 201, or 200 with the first answer. */
 export async function replayable<T extends object>(
-  p: AppParts,
+  p: RouteDeps,
   c: Context,
   scope: string,
   body: unknown,
@@ -51,7 +51,7 @@ export async function replayable<T extends object>(
   }
   const scoped = `${scope}:${key}`;
   const fingerprint = await bodyFingerprint(body);
-  const claim = await p.store.claimReply({ key: scoped, fingerprint, createdAt: p.now() });
+  const claim = await p.replies.claimReply({ key: scoped, fingerprint, createdAt: p.now() });
   if (!claim.claimed) {
     if (claim.existing.fingerprint !== fingerprint) throw mismatch();
     if (claim.existing.status === null) {
@@ -67,9 +67,9 @@ export async function replayable<T extends object>(
     result = await create();
   } catch (err) {
     // No link was made (or none is known): the key is free again for a retry.
-    await p.store.releaseReply(scoped);
+    await p.replies.releaseReply(scoped);
     throw err;
   }
-  await p.store.completeReply(scoped, 201, result);
+  await p.replies.completeReply(scoped, 201, result);
   return c.json(result, 201);
 }

@@ -10,14 +10,14 @@ import { toView } from '../checkout/view.js';
 import { countFunnel, oneRowPerBank } from '../checkout/funnel.js';
 import { json, jsonRequest, router } from '../openapi.js';
 import type { CheckoutRecord } from '../store/types.js';
-import type { AppParts } from '../parts.js';
+import type { RouteDeps } from '../parts.js';
 import { merchantRouteFactory } from './merchant-route.js';
 import { changeCursor, changePosition, listPosition, nextCursor } from '../cursor.js';
 
 const checkoutId = z.object({ id: z.string().meta({ description: 'The checkout id' }) });
 
 /** What the merchant sees of a checkout: the view plus link-service ids and a periodic order's schedule, never session data. */
-export function merchantCheckoutView(p: AppParts, rec: CheckoutRecord) {
+export function merchantCheckoutView(p: RouteDeps, rec: CheckoutRecord) {
   const i = rec.internal;
   return {
     ...toView(rec, { sandbox: p.config.sandbox, payeeName: p.config.merchant.name, bankInfo: p.upstream.cachedNativeBank }),
@@ -71,14 +71,14 @@ export function pageCredential(rec: CheckoutRecord, c: { clientSecret?: string |
   return c.clientSecret ? { clientSecret: c.clientSecret } : {};
 }
 
-export function merchantCheckoutRoutes(p: AppParts) {
+export function merchantCheckoutRoutes(p: RouteDeps) {
   const app = router();
   const merchantRoute = merchantRouteFactory(p);
   const view = (rec: CheckoutRecord) => merchantCheckoutView(p, rec);
   /** The checkout a path's `{id}` names, or 404 (a malformed id names none). */
   const named = async (raw: string | undefined): Promise<CheckoutRecord> => {
     const id = m.idParam.safeParse(raw);
-    const rec = id.success ? await p.store.getCheckout(id.data) : null;
+    const rec = id.success ? await p.service.find(id.data) : null;
     if (!rec) throw errors.notFound('Checkout');
     p.telemetry.checkout(rec.id);
     return rec;
@@ -102,11 +102,11 @@ export function merchantCheckoutRoutes(p: AppParts) {
     const q = c.req.valid('query');
     if (q.after !== undefined) {
       if (q.state || q.cursor) throw errors.validation([{ path: 'after', message: 'reads the feed of every change: it takes no state or cursor' }]);
-      const rows = await p.store.listChanges({ after: changePosition(q.after), limit: q.limit });
+      const rows = await p.reader.listChanges({ after: changePosition(q.after), limit: q.limit });
       const last = rows.at(-1)?.position;
       return c.json({ checkouts: rows.map((r) => view(r.record)), next: last ? changeCursor(last) : q.after }, 200);
     }
-    const rows = await p.store.listCheckouts({
+    const rows = await p.reader.listCheckouts({
       ...(q.state ? { state: q.state } : {}),
       limit: q.limit,
       ...(q.cursor ? { before: listPosition('checkouts', q.cursor) } : {}),
@@ -189,7 +189,7 @@ export function merchantCheckoutRoutes(p: AppParts) {
     const to = q.to ?? p.now();
     const from = q.from ?? to - FUNNEL_DEFAULT_DAYS * 86_400_000;
     if (from >= to) throw errors.validation([{ path: 'from', message: 'must be before to' }]);
-    const rows = await p.store.listCheckoutsCreated({ from, to, limit: FUNNEL_MAX_CHECKOUTS + 1 });
+    const rows = await p.reader.listCheckoutsCreated({ from, to, limit: FUNNEL_MAX_CHECKOUTS + 1 });
     const truncated = rows.length > FUNNEL_MAX_CHECKOUTS;
     // The native bank list (cached) names the rows: a bank of the other service counts under the native one of its name.
     const groups = (await p.upstream.nativeBanks().catch(() => null)) ?? p.upstream.nativeBanks.last() ?? [];

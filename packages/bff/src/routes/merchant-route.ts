@@ -9,9 +9,9 @@ import type { MiddlewareHandler } from 'hono';
 import { jsonBody } from '../http.js';
 import { countRequest, merchantAuth } from '../guards.js';
 import { SECURITY, withErrors } from '../openapi.js';
-import type { AppParts } from '../parts.js';
+import type { RouteDeps } from '../parts.js';
 
-export function merchantRouteFactory(p: AppParts) {
+export function merchantRouteFactory(p: RouteDeps) {
   const auth = merchantAuth(p.config.merchantSecret, p.guards.merchant);
   /** Each class of merchant call has its own budget: a burst of reads never stops creations. */
   const limit =

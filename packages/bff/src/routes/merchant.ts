@@ -11,7 +11,7 @@ import * as m from '@bank-checkout/contract/schemas';
 import type { CheckoutRecord } from '../store/types.js';
 import { toApiError } from '../upstream.js';
 import { notificationView } from '../notifications.js';
-import type { AppParts } from '../parts.js';
+import type { RouteDeps } from '../parts.js';
 import { merchantRouteFactory } from './merchant-route.js';
 import { merchantCheckoutView, pageCredential } from './merchant-checkouts.js';
 import { listPosition, nextCursor } from '../cursor.js';
@@ -20,7 +20,7 @@ import { idempotencyHeader, idempotencyKey, replayable } from './idempotency.js'
 /** A path parameter; its rules are checked by the handler, which answers 404 or 422 as each route says. */
 const orderId = z.object({ id: z.string().meta({ description: "The order's idDebt (idProvider in the earlier variant)" }) });
 
-export function merchantRoutes(p: AppParts) {
+export function merchantRoutes(p: RouteDeps) {
   const app = router();
   const merchantRoute = merchantRouteFactory(p);
 
@@ -212,7 +212,7 @@ export function merchantRoutes(p: AppParts) {
   });
   app.openapi(notificationsRoute, async (c) => {
     const q = c.req.valid('query');
-    const rows = await p.store.listNotifications({ limit: q.limit, ...(q.cursor ? { before: listPosition('notifications', q.cursor) } : {}) });
+    const rows = await p.reader.listNotifications({ limit: q.limit, ...(q.cursor ? { before: listPosition('notifications', q.cursor) } : {}) });
     return c.json(
       {
         notifications: rows.map(notificationView),

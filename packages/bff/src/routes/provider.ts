@@ -13,7 +13,7 @@ import { limitBody, type BffEnv } from '../http.js';
 import type { AuthGuard } from '../guards.js';
 import { verifiesResult } from '../result-signature.js';
 import { json, router, withErrors } from '../openapi.js';
-import type { AppParts } from '../parts.js';
+import type { RouteDeps } from '../parts.js';
 
 const MAX_FORM = 40 * 1024;
 
@@ -68,7 +68,7 @@ async function parseResult(c: Context): Promise<{ dataReturn: unknown; signature
   throw new ApiError(415, 'unsupported_media_type', 'Send application/x-www-form-urlencoded or application/json.');
 }
 
-export function providerRoutes(p: AppParts) {
+export function providerRoutes(p: RouteDeps) {
   const app = router();
 
   /**
@@ -127,7 +127,7 @@ export function providerRoutes(p: AppParts) {
   for (const kind of ['ok', 'error'] as const) {
     app.openapi(ret(kind), async (c) => {
       const hint = c.req.query('c');
-      const rec = hint && /^[A-Za-z0-9_-]{1,64}$/.test(hint) ? await p.store.getCheckout(hint) : null;
+      const rec = hint && /^[A-Za-z0-9_-]{1,64}$/.test(hint) ? await p.service.find(hint) : null;
       if (!rec) throw errors.notFound('Checkout');
       const target = (kind === 'ok' ? rec.urlOk : rec.urlError) ?? rec.urlOk ?? rec.urlError;
       let result: ReturnResult;
@@ -137,7 +137,7 @@ export function providerRoutes(p: AppParts) {
         await p.notifications.receive({ ...input, hint: rec.id }, 'return');
         // What the shop is told is this checkout's own state as stored now, whatever result
         // was posted: another checkout's genuine result never speaks for this one.
-        result = (await p.store.getCheckout(rec.id))?.state ?? 'unmatched';
+        result = (await p.service.find(rec.id))?.state ?? 'unmatched';
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         result = 'unverified';

@@ -7,7 +7,7 @@ import { webhookEventsPage, webhookEventsQuery, webhookEventEntry } from '@bank-
 import { errors } from '../errors.js';
 import { json, router } from '../openapi.js';
 import type { OutboxRecord } from '../store/types.js';
-import type { AppParts } from '../parts.js';
+import type { RouteDeps } from '../parts.js';
 import { merchantRouteFactory } from './merchant-route.js';
 import { listPosition, nextCursor } from '../cursor.js';
 
@@ -29,7 +29,7 @@ export function eventEntry(e: OutboxRecord): z.output<typeof webhookEventEntry> 
   };
 }
 
-export function webhookRoutes(p: AppParts) {
+export function webhookRoutes(p: RouteDeps) {
   const app = router();
   const merchantRoute = merchantRouteFactory(p);
 
@@ -42,7 +42,7 @@ export function webhookRoutes(p: AppParts) {
   });
   app.openapi(list, async (c) => {
     const q = c.req.valid('query');
-    const rows = await p.store.listEvents({
+    const rows = await p.reader.listEvents({
       limit: q.limit,
       ...(q.status ? { status: q.status } : {}),
       ...(q.cursor ? { before: listPosition('events', q.cursor) } : {}),
@@ -61,7 +61,7 @@ export function webhookRoutes(p: AppParts) {
     const id = c.req.param('id') ?? '';
     if (!/^evt_[A-Za-z0-9_-]{1,64}$/.test(id)) throw errors.notFound('Event');
     if (!p.webhook.enabled) throw errors.conflict('webhook_off', 'No webhook is configured (MERCHANT_WEBHOOK_URL).');
-    const queued = await p.store.redeliverEvent(id, p.now());
+    const queued = await p.redelivery.redeliverEvent(id, p.now());
     if (!queued) throw errors.notFound('Event');
     p.webhook.kick();
     return c.json(eventEntry(queued), 200);

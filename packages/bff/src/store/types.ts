@@ -293,3 +293,42 @@ export interface Store {
   /** Forgets the proof ids whose time is over (before `now`); how many. */
   forgetProofIds(now: number): Promise<number>;
 }
+
+/*
+ * The store as each part of the BFF is given it: only what that part does. One writer of a
+ * checkout, by types: only the engine's door (checkout/door.ts, with the lock of act.ts and its
+ * lease, lease.ts) is given the whole Store and so `updateCheckout`; a route gets a reader (and a
+ * narrow store for its own records: replies, redelivery), an action module a reader.
+ */
+
+/** Every query of the store, and no write: what routes and the engine's action modules read. */
+export type StoreReader = Pick<
+  Store,
+  | 'engine'
+  | 'ping'
+  | 'getCheckout'
+  | 'getCheckoutBySecretHash'
+  | 'findCheckoutsByReference'
+  | 'listCheckouts'
+  | 'listChanges'
+  | 'listCheckoutsCreated'
+  | 'findDue'
+  | 'getIdempotency'
+  | 'getNotification'
+  | 'notificationOutcomeIs'
+  | 'listEvents'
+  | 'getEvent'
+  | 'findLapsedLocks'
+  | 'findAwaitingLinkResult'
+  | 'listPendingNotifications'
+  | 'listNotifications'
+>;
+
+/** A checkout's creation (its first write, in the state its declaration starts it in), with its Idempotency-Key. */
+export type CheckoutCreator = Pick<Store, 'createCheckout' | 'getIdempotency'>;
+
+/** The replies of creations that are not checkouts (payment links), under an Idempotency-Key. */
+export type ReplyStore = Pick<Store, 'claimReply' | 'completeReply' | 'releaseReply'>;
+
+/** A webhook event sent again on the merchant's asking. */
+export type RedeliveryStore = Pick<Store, 'redeliverEvent'>;
