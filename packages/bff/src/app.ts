@@ -20,10 +20,8 @@ import { createCheckoutService, type CheckoutEvent } from './checkout/service.js
 import { createNotificationReceiver, type NotificationEvent } from './notifications.js';
 import { createWebhook, eventSubject, type WebhookEvent } from './webhook.js';
 import { checkoutRoutes } from './routes/checkout.js';
-import { merchantRoutes } from './routes/merchant.js';
-import { merchantCheckoutRoutes } from './routes/merchant-checkouts.js';
+import { merchantRouter } from './routes/merchant/merchant.index.js';
 import { providerRoutes } from './routes/provider.js';
-import { webhookRoutes } from './routes/webhooks.js';
 import { handoffRoutes } from './routes/handoff.js';
 import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
 import { json, openApiDocument, router } from './openapi.js';
@@ -219,10 +217,8 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   // The routes are given the service and the store's queries, never its writes of a checkout.
   const routes = routeDeps(parts);
   app.route('/v1', checkoutRoutes(routes));
-  app.route('/v1', merchantRoutes(routes));
-  app.route('/v1', merchantCheckoutRoutes(routes));
+  app.route('/v1', merchantRouter(routes));
   app.route('/v1', providerRoutes(routes));
-  app.route('/v1', webhookRoutes(routes));
   app.route('/v1', handoffRoutes(routes));
   const frame = deps.frame;
   app.route('/v1', frameRoutes(config, typeof frame === 'function' ? frame : frame !== undefined ? () => Promise.resolve(frame) : installedFrameBundle));

@@ -7,10 +7,10 @@
  * first request still runs gets 409 `idempotency_in_progress` with Retry-After.
  */
 import type { Context } from 'hono';
-import { ApiError, errors } from '../errors.js';
-import { sha256Hex } from '../checkout/secrets.js';
-import { jsonText, type JsonAnswer } from '../openapi.js';
-import type { RouteDeps } from '../parts.js';
+import { ApiError, errors } from '../../errors.js';
+import { sha256Hex } from '../../checkout/secrets.js';
+import { jsonText, type JsonAnswer } from '../../openapi.js';
+import type { RouteDeps } from '../../parts.js';
 
 export const idempotencyHeader = {
   name: 'Idempotency-Key',
@@ -38,7 +38,7 @@ function mismatch(): ApiError {
 
 /** Runs a creation once per Idempotency-Key of its `scope`; answers 201, or 200 with the first answer. */
 export async function replayable<T extends object>(
-  p: RouteDeps,
+  p: Pick<RouteDeps, 'replies' | 'now'>,
   c: Context,
   scope: string,
   body: unknown,
