@@ -22,7 +22,7 @@ import { createWebhook, eventSubject, type WebhookEvent } from './webhook.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { merchantRouter } from './routes/merchant/merchant.index.js';
 import { providerRoutes } from './routes/provider.js';
-import { handoffRoutes } from './routes/handoff.js';
+import { handoffRouter } from './routes/handoff/handoff.index.js';
 import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
 import { json, openApiDocument, router } from './openapi.js';
 import { startRetention } from './retention.js';
@@ -219,7 +219,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.route('/v1', checkoutRoutes(routes));
   app.route('/v1', merchantRouter(routes));
   app.route('/v1', providerRoutes(routes));
-  app.route('/v1', handoffRoutes(routes));
+  app.route('/v1', handoffRouter(routes));
   const frame = deps.frame;
   app.route('/v1', frameRoutes(config, typeof frame === 'function' ? frame : frame !== undefined ? () => Promise.resolve(frame) : installedFrameBundle));
   const document = openApiDocument(app, config.publicUrl);
