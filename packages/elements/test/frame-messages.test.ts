@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { THEME_VARS, isDevelopmentHost, readFrameMessage, readHostMessage } from '../src/frame/messages.js';
+import { THEME_VARS, isDevelopmentHost, ownEntry, readFrameMessage, readHostMessage } from '../src/frame/messages.js';
 
 const theme = (vars: Record<string, string>, colorScheme = 'light') => ({ vars, colorScheme });
 
@@ -115,6 +115,15 @@ describe('development hosts (where ignored messages are logged)', () => {
   it('are loopback, localhost and .test names', () => {
     for (const h of ['localhost', '127.0.0.1', '[::1]', 'shop.localhost', 'pay.shop.test']) assert.equal(isDevelopmentHost(h), true, h);
     for (const h of ['shop.example', 'localhost.example.com', '10.0.0.1']) assert.equal(isDevelopmentHost(h), false, h);
+  });
+});
+
+describe('words by language', () => {
+  it('are found by the table’s own keys only: a locale named after an inherited property finds nothing', () => {
+    const table = { en: 'en', es: 'es' };
+    assert.equal(ownEntry(table, 'es-ES'), 'es');
+    assert.equal(ownEntry(table, 'EN'), 'en');
+    for (const locale of ['constructor', '__proto__', 'toString', 'hasOwnProperty-x', '', null, undefined]) assert.equal(ownEntry(table, locale), null, String(locale));
   });
 });
 

@@ -31,17 +31,73 @@ describe('isolatedCheckoutHtml', () => {
     assert.ok(!/ id=| mode=/.test(html));
   });
 
-  it('escapes every value: nothing given can close an attribute or open an element', () => {
+  it('refuses an api that is not the BFF’s https:// address, with an error that says so', () => {
+    for (const api of ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'http://pay.shop.example', 'ftp://pay.example', 'pay.shop.example', '', ' ']) {
+      assert.throws(() => isolatedCheckoutHtml({ api, launchToken: TOKEN }), { name: 'TypeError', message: /^isolatedCheckoutHtml: api must be the BFF's https:\/\/ address/ }, api);
+    }
+    assert.throws(() => isolatedCheckoutHtml({ api: 'https://user:pw@pay.example', launchToken: TOKEN }), /no user, password, query or fragment/);
+    assert.throws(() => isolatedCheckoutHtml({ api: 'https://pay.example/?next=x', launchToken: TOKEN }), /no user, password, query or fragment/);
+    assert.throws(() => isolatedCheckoutHtml({ api: 'http://localhost.evil.example', launchToken: TOKEN }), /for this machine only/);
+    // Development: http:// on this machine.
+    for (const api of ['http://localhost:4020', 'http://127.0.0.1:4020/pay/', 'http://[::1]:4020', 'http://shop.localhost'])
+      assert.ok(isolatedCheckoutHtml({ api, launchToken: TOKEN }).includes(` src="${api.replace(/\/+$/, '')}/v1/frame"`), api);
+  });
+
+  it('finds the title by the words’ own languages only: a locale such as constructor is English', () => {
+    for (const locale of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf-ES']) {
+      assert.ok(isolatedCheckoutHtml({ api: 'https://pay.example', launchToken: TOKEN, locale }).includes(`title="${HOST_WORDS.en![0]}"`), locale);
+    }
+    assert.ok(isolatedCheckoutHtml({ api: 'https://pay.example', launchToken: TOKEN, locale: 'ES-es' }).includes(`title="${HOST_WORDS.es![0]}"`));
+  });
+
+  /** Inputs as a careless or hostile caller may pass them: any text, names of Object's own, markup, other schemes. */
+  const anyText = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom('constructor', '__proto__', 'toString', '"><script>alert(1)</script>', "' onload='alert(1)", '</template><script>x</script>', '&quot;'),
+  );
+  const anyApi = fc.oneof(
+    fc.webUrl({ withQueryParameters: true, withFragments: true }),
+    fc.webUrl().map((u) => u.replace(/^https?:/, 'https:')),
+    fc.constantFrom('javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' javascript:alert(1)', 'data:text/html,x', 'http://127.0.0.1:4020', 'http://localhost', 'https://pay.example/"><script>'),
+    anyText,
+  );
+  /** The oracle: the addresses a frame may load from (an https:// address, http:// on loopback), and the frame's address there. */
+  const expectedSrc = (api: string): string | null => {
+    if (!URL.canParse(api)) return null;
+    const u = new URL(api);
+    const local = /^(localhost|127(\.\d+){3}|\[::1\])$|\.localhost$/.test(u.hostname);
+    if (!(u.protocol === 'https:' || (u.protocol === 'http:' && local)) || u.username || u.password || u.search || u.hash) return null;
+    return `${u.origin}${u.pathname.replace(/\/+$/, '')}/v1/frame`;
+  };
+  const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+
+  it('writes the same markup whatever it is given: every value escaped and read back as given, the frame only on an https:// address (property)', () => {
     fc.assert(
-      fc.property(fc.string(), fc.string(), fc.string(), (api, token, locale) => {
-        const html = isolatedCheckoutHtml({ api, launchToken: token, locale });
+      fc.property(anyApi, anyText, fc.option(anyText, { nil: undefined }), fc.option(anyText, { nil: undefined }), fc.option(anyText, { nil: undefined }), (api, token, locale, mode, id) => {
+        const src = expectedSrc(api);
+        if (src === null) {
+          assert.throws(() => isolatedCheckoutHtml({ api, launchToken: token, locale, mode, id }), TypeError);
+          return;
+        }
+        const html = isolatedCheckoutHtml({ api, launchToken: token, locale, mode, id });
         // The given values, each inside its quotes; the markup around them the same whatever they are.
-        const given = /( (?:api|launch-token|locale|src|title))="([^"]*)"/g;
-        assert.ok(![...html.matchAll(given)].some((m) => /[<>"]/.test(m[2]!)), 'no markup inside a value');
+        const given = /( (?:id|api|launch-token|locale|mode|part|src|title|referrerpolicy))="([^"]*)"/g;
+        const values = new Map([...html.matchAll(given)].map((m) => [m[1]!.trim(), m[2]!]));
+        assert.ok(![...values.values()].some((v) => /[<>"']/.test(v)), 'no markup inside a value');
+        const optional = (name: string, v: string | undefined) => (v === undefined ? '' : ` ${name}=""`);
         assert.equal(
           html.replace(given, '$1=""'),
-          '<bank-checkout isolate api="" launch-token="" locale=""><template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="frame" src="" title="" referrerpolicy="origin" hidden></iframe></template></bank-checkout>',
+          `<bank-checkout isolate${optional('id', id)} api="" launch-token=""${optional('locale', locale)}${optional('mode', mode)}>` +
+            '<template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="" src="" title="" referrerpolicy="" hidden></iframe></template></bank-checkout>',
         );
+        // Read back, each value is what was given; the frame's address is the BFF's, over https (or loopback http).
+        assert.equal(unescape(values.get('api')!), api);
+        assert.equal(unescape(values.get('launch-token')!), token);
+        if (locale !== undefined) assert.equal(unescape(values.get('locale')!), locale);
+        assert.equal(unescape(values.get('src')!), src);
+        assert.equal(values.get('referrerpolicy'), 'origin');
+        assert.ok(Object.values(HOST_WORDS).some(([title]) => unescape(values.get('title')!) === title));
       }),
     );
   });

@@ -178,10 +178,21 @@ export function readFrameMessage(data: unknown): FrameMessage | null {
   }
 }
 
+/**
+ * The entry of `table` for a locale, as given or its language, by the table's own keys only (a
+ * locale such as `constructor` or `__proto__` finds nothing inherited); null when it has none.
+ */
+export function ownEntry<T>(table: Readonly<Record<string, T>>, locale: string | null | undefined): T | null {
+  if (!locale) return null;
+  const tag = locale.toLowerCase();
+  for (const key of [tag, tag.split(/[-_]/)[0]!]) if (Object.hasOwn(table, key)) return table[key]!;
+  return null;
+}
+
 /** The entry of `table` for a locale: as given, then its language, then the browser's languages, then English. */
 export function byLanguage<T>(table: Readonly<Record<string, T>>, locale: string | null | undefined): T {
   for (const tag of [locale, ...navigator.languages]) {
-    const found = tag && (table[tag.toLowerCase()] ?? table[tag.toLowerCase().split(/[-_]/)[0]!]);
+    const found = ownEntry(table, tag);
     if (found) return found;
   }
   return table.en!;
