@@ -34,6 +34,8 @@ export interface StartOptions {
   now?: () => number;
   /** What answers the BFF's requests, given the BFF (default: the BFF): a test's BFF that answers late. */
   bffAnswers?: (bff: FetchFn) => FetchFn;
+  /** Where the BFF's log lines go (default: standard output). */
+  log?: (line: string) => void;
 }
 
 export interface Started {
@@ -46,7 +48,8 @@ export interface Started {
   stop: () => Promise<void>;
 }
 
-export type FetchFn = (req: Request) => Response | Promise<Response>;
+/** An app's fetch, given the Node adapter's `{incoming, outgoing}` as its env (the socket: who the client is, whether its body came whole). */
+export type FetchFn = (req: Request, env: unknown) => Response | Promise<Response>;
 
 const PORT_VARS = { demo: 'DEMO_PORT', bff: 'BFF_PORT', sandbox: 'SANDBOX_PORT' } as const;
 const DEFAULT_PORTS = { demo: 5173, bff: 4020, sandbox: 4010 } as const;
@@ -62,8 +65,9 @@ function portOf(name: keyof typeof PORT_VARS, given: number | undefined, env: Re
 function listen(name: keyof typeof PORT_VARS, port: number, host: string): Promise<{ server: Server; port: number; route: (f: FetchFn) => void }> {
   let target: FetchFn | null = null;
   return new Promise((resolvePort, reject) => {
-    const server = serve({ fetch: (req) => (target ? target(req) : new Response('starting', { status: 503 })), port, hostname: host }, (info: AddressInfo) =>
-      resolvePort({ server, port: info.port, route: (f) => (target = f) }),
+    const server = serve(
+      { fetch: (req, env) => (target ? target(req, env) : new Response('starting', { status: 503 })), port, hostname: host },
+      (info: AddressInfo) => resolvePort({ server, port: info.port, route: (f) => (target = f) }),
     ) as Server;
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(new Error(err.code === 'EADDRINUSE' ? `${name}: port ${port} is in use (set ${PORT_VARS[name]})` : `${name}: ${err.message}`)),
@@ -118,7 +122,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Started> {
     });
     // The isolated checkout's page, built from the kit's sources (a published BFF serves the built package's).
     const frame = buildFramePage();
-    const bff = createBff(config, { frame: () => frame, ...(opts.now ? { now: opts.now } : {}) });
+    const bff = createBff(config, { frame: () => frame, ...(opts.now ? { now: opts.now } : {}), ...(opts.log ? { log: opts.log } : {}) });
     await bff.ready;
     bp!.route(opts.bffAnswers ? opts.bffAnswers(bff.fetch) : bff.fetch);
 

@@ -58,8 +58,8 @@ before(async () => {
   stack = await startStack({
     own: true,
     env: { ALLOWED_ORIGINS: shop },
-    bffAnswers: (bff) => async (req) => {
-      const answer = await bff(req);
+    bffAnswers: (bff) => async (req, env) => {
+      const answer = await bff(req, env);
       if (launchLate && new URL(req.url).pathname === '/v1/frame/launch') {
         await new Promise((r) => setTimeout(r, launchLate));
         launchesHeld++;

@@ -9,7 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { BffConfig } from './config.js';
 import { ApiError, errorResponse, errors, fromHttpException } from './errors.js';
 import { createLogger } from './log.js';
-import { bodyCutShort, requestContext, securityHeaders, type BffEnv } from './http.js';
+import { requestContext, securityHeaders, type BffEnv } from './http.js';
 import { authGuard, bearerCheck, createRateLimiter } from './guards.js';
 import { untrustedProxyWarning } from './proxy.js';
 import { createStore } from './store/index.js';
@@ -231,8 +231,6 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.notFound((c) => errorResponse(c, errors.notFound('Route')));
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err);
-    // A client that closed the connection mid-body: a 400, never taken for the store failing.
-    if (bodyCutShort(c)) return errorResponse(c, errors.bodyCutShort());
     if (isUnavailable(err)) {
       // The database did not answer (a dropped connection, a failover, a full disk): nothing
       // is lost, the request may be sent again; the provider retries its notifications.

@@ -7,7 +7,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { errors } from './errors.js';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError, errors } from './errors.js';
 import { inRequest, type Logger } from './log.js';
 import { randomUUID } from 'node:crypto';
 
@@ -130,15 +131,42 @@ export const limitBody = (maxSize: number): MiddlewareHandler => {
       throw errors.tooLarge();
     },
   });
-  return (c, next) => {
+  return async (c, next) => {
     const length = c.req.header('Content-Length');
     if (length !== undefined && c.req.header('Transfer-Encoding') === undefined && /^\d+$/.test(length)) {
       if (Number(length) > maxSize) throw errors.tooLarge();
       return next();
     }
-    return streamed(c, next);
+    // The chunked body is read here, before the route: a failure before the route ran is the body's.
+    const reached = { route: false };
+    try {
+      return await streamed(c, () => {
+        reached.route = true;
+        return next();
+      });
+    } catch (err) {
+      throw reached.route ? err : bodyError(err);
+    }
   };
 };
+
+/**
+ * What a failure to read the request's body is: the BFF's own error as it is (413 too large),
+ * anything else the client's side of the connection failing before the body's end (an `aborted`
+ * or ECONNRESET error of its socket), a 400 that says so. Never the store's 503, however the BFF
+ * was started: its own server, the CLI, mounted in another server, each hands the app a socket of
+ * its own or none.
+ */
+const bodyError = (err: unknown): unknown => (err instanceof ApiError || err instanceof HTTPException ? err : errors.bodyCutShort());
+
+/** The request's body as text, or a 400 when the client cut it short (`bodyError`). */
+export async function bodyText(c: Context): Promise<string> {
+  try {
+    return await c.req.text();
+  } catch (err) {
+    throw bodyError(err);
+  }
+}
 
 /**
  * Reads a JSON body before the route's schema sees it: 413 too large, 415 wrong type, 400 not
@@ -155,7 +183,7 @@ export function jsonBody(opts: { allowEmpty?: boolean } = {}): MiddlewareHandler
         if (!(opts.allowEmpty && !type && length === 0)) throw errors.unsupportedType();
         return next();
       }
-      text = await c.req.text();
+      text = await bodyText(c);
       if (text.trim() === '') {
         if (!opts.allowEmpty) throw errors.badJson();
         (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve('{}');
@@ -197,14 +225,4 @@ export function fromOwnOrigin(c: Context, publicUrl: string): boolean {
     // `Origin: null` (a sandboxed or opaque document) is no one's origin.
     return false;
   }
-}
-
-/**
- * Whether the client gave up on its request's body: the connection closed before the body's
- * end. Reading such a body fails with a socket error (`aborted`, ECONNRESET) that says nothing
- * about the store, and nobody is left to read the answer.
- */
-export function bodyCutShort(c: Context): boolean {
-  const incoming = (c.env as { incoming?: { complete?: boolean; destroyed?: boolean; aborted?: boolean; readableAborted?: boolean } } | undefined)?.incoming;
-  return Boolean(incoming && incoming.complete === false && (incoming.destroyed || incoming.aborted || incoming.readableAborted));
 }

@@ -9,7 +9,7 @@ import { notificationAck, returnResult, type RETURN_RESULTS } from '@bank-checko
 
 type ReturnResult = (typeof RETURN_RESULTS)[number];
 import { ApiError, errors } from '../errors.js';
-import { limitBody, type BffEnv } from '../http.js';
+import { bodyText, limitBody, type BffEnv } from '../http.js';
 import type { AuthGuard } from '../guards.js';
 import { verifiesResult } from '../result-signature.js';
 import { json, router, withErrors } from '../openapi.js';
@@ -52,7 +52,7 @@ async function parseResult(c: Context): Promise<{ dataReturn: unknown; signature
   if (type.startsWith('application/json')) {
     let body: unknown;
     try {
-      body = JSON.parse(await c.req.text());
+      body = JSON.parse(await bodyText(c));
     } catch (err) {
       if (err instanceof ApiError) throw err;
       throw errors.badJson();
@@ -62,7 +62,7 @@ async function parseResult(c: Context): Promise<{ dataReturn: unknown; signature
     return { dataReturn: b.dataReturn, signatureDataReturn: b.signatureDataReturn };
   }
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    const form = new URLSearchParams(await c.req.text());
+    const form = new URLSearchParams(await bodyText(c));
     return { dataReturn: form.get('dataReturn') ?? undefined, signatureDataReturn: form.get('signatureDataReturn') ?? undefined };
   }
   throw new ApiError(415, 'unsupported_media_type', 'Send application/x-www-form-urlencoded or application/json.');
