@@ -1,7 +1,7 @@
 /**
  * Rate limits that protect without denying service: a busy shop creates at least 1,000
- * checkouts a minute (each counted once); wrong secrets lock an address out of that API only,
- * and preflights count for nothing; behind a proxy, the client is the address the trusted proxy
+ * checkouts a minute (each counted once); wrong secrets lock an address out of that API only
+ * (and never the right merchant secret out), and preflights count for nothing; behind a proxy, the client is the address the trusted proxy
  * appended (proxies named by number, address or CIDR), so a guesser cannot rotate the left-most
  * X-Forwarded-For entry; forged notifications are limited per address and stop filling the log,
  * but never lock out a genuine one (verified first), nor the payer's returns (a guard of their own).
@@ -97,15 +97,37 @@ describe('rate limits', () => {
         await rig.close();
       }
     }
-    // Without TRUST_PROXY, X-Forwarded-For is not believed at all.
+    // Without TRUST_PROXY, X-Forwarded-For is not believed at all: every guess counts against the peer.
     const rig = await createRig({ env: DEFAULTS });
     try {
       const c = await rig.createCheckout();
       for (let i = 0; i < 30; i++) await from(rig, '10.0.0.1', `/v1/checkouts/${c.id}`, merchantGet(`wrong-${i}`, { 'X-Forwarded-For': `203.0.113.${i}` }));
-      assert.equal(
-        (await from(rig, '10.0.0.1', `/v1/checkouts/${c.id}`, merchantGet(SECRETS.merchantSecret, { 'X-Forwarded-For': '203.0.113.99' }))).status,
-        429,
-      );
+      assert.equal((await from(rig, '10.0.0.1', `/v1/checkouts/${c.id}`, merchantGet('wrong-again', { 'X-Forwarded-For': '203.0.113.99' }))).status, 429);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('40 wrong merchant secrets from one address never lock the right one out of it: the wrong ones are refused past the limit', async () => {
+    const rig = await createRig({ env: DEFAULTS });
+    try {
+      const c = await rig.createCheckout();
+      const peer = '198.51.100.40';
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) statuses.push((await from(rig, peer, `/v1/checkouts/${c.id}`, merchantGet(`wrong-${i}`))).status);
+      assert.deepEqual(statuses, [...Array<number>(30).fill(401), ...Array<number>(10).fill(429)], 'wrong secrets: 401, then 429 past the limit');
+      // The shop's own calls from that address go on, reads and writes, and interleaved with more guesses.
+      assert.equal((await from(rig, peer, `/v1/checkouts/${c.id}`, merchantGet(SECRETS.merchantSecret))).status, 200);
+      assert.equal((await from(rig, peer, `/v1/checkouts/${c.id}`, merchantGet('wrong-41'))).status, 429);
+      const created = await from(rig, peer, '/v1/checkouts', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${SECRETS.merchantSecret}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ amount: 1850, subject: 'After the guesses', reference: 'GUESSED-1' }),
+      });
+      assert.equal(created.status, 201);
+      // A secret that only differs in case, or is cut short, is no right secret.
+      for (const near of [SECRETS.merchantSecret.toUpperCase(), SECRETS.merchantSecret.slice(0, -1)])
+        assert.equal((await from(rig, peer, `/v1/checkouts/${c.id}`, merchantGet(near))).status, 429);
     } finally {
       await rig.close();
     }

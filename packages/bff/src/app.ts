@@ -118,7 +118,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   const limiter = createRateLimiter(config.rateLimitPerMinute, now);
   const failures = createRateLimiter(config.authFailuresPerMinute, now);
   const guards = {
-    merchant: authGuard(failures, config.trustProxy, 'merchant'),
+    // The merchant secret is compared first (in constant time, nothing read): the right one
+    // always passes, however many wrong ones came from its address.
+    merchant: authGuard(failures, config.trustProxy, 'merchant', { verifyFirst: true }),
     checkout: authGuard(failures, config.trustProxy, 'checkout'),
     // Signed by the provider: verified before anything is counted (a valid one always passes).
     notifications: authGuard(failures, config.trustProxy, 'notifications', { verifyFirst: true }),

@@ -76,11 +76,14 @@ export type RateLimiter = ReturnType<typeof createRateLimiter>;
  * this minute gets 429 for any secret, right or wrong, until the minute is over. Each API has
  * its own guard (its own `scope`), so failures at one never lock an address out of another.
  *
- * A signed message (`verifyFirst`: the provider's notifications, the payer's returns) is checked
- * first, whatever came before it: a valid signature always passes, so forgeries sent from an
- * address (or through a proxy it shares) never lock the genuine messages out. Only failures
- * count, and past the limit they are answered 429. Guessing a signature's key by the answers
- * is hopeless (an HMAC key), so nothing is lost by verifying each one.
+ * A check that reads nothing (`verifyFirst`: the merchant secret, compared in constant time; the
+ * provider's notifications and the payer's returns, by their signatures) is made first, whatever
+ * came before it: the right secret or a valid signature always passes, so wrong ones sent from
+ * an address (or through a proxy it shares) never lock the right one out, as the large payment
+ * APIs behave. Only failures count, and past the limit they are answered 429. What bounds the
+ * guessing then is the secret's strength, not the count: an HMAC key, or a merchant secret that
+ * going live judged strong (going-live.ts). The checkout API's check reads the store: there an
+ * address past its limit is refused before anything is read.
  */
 export function authGuard(limiter: RateLimiter, trustProxy: TrustProxy, scope: string, opts: { verifyFirst?: boolean } = {}) {
   return async <T>(c: Context, check: () => Promise<T>): Promise<T> => {
