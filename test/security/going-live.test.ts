@@ -9,7 +9,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -198,6 +198,50 @@ describe('going live', () => {
     ['a proxy range that is no CIDR', { TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     // The earlier signer variant: both of its credentials, or neither.
     ['the earlier variant key without its token', { PROVIDER_LEGACY_API_KEY: 'live-legacy-key', PROVIDER_LEGACY_API_TOKEN: '' }, 'PROVIDER_LEGACY_API_TOKEN'],
+    // The red team's fifteen (round 5), and their near kin.
+    ['99 proxy hops', { TRUST_PROXY: '99' }, 'TRUST_PROXY'],
+    ['more proxy hops than a CDN, a load balancer and an ingress', { TRUST_PROXY: '4' }, 'TRUST_PROXY'],
+    ['every IPv4 address as a proxy', { TRUST_PROXY: '0.0.0.0/0' }, 'TRUST_PROXY'],
+    ['every IPv6 address as a proxy', { TRUST_PROXY: '::/0' }, 'TRUST_PROXY'],
+    ['the IPv4 internet in two halves', { TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1' }, 'TRUST_PROXY'],
+    ['the IPv4 internet in IPv6 clothing', { TRUST_PROXY: '::ffff:0:0/96' }, 'TRUST_PROXY'],
+    ['a private range beside half the internet', { TRUST_PROXY: '10.0.0.0/8, 64.0.0.0/2' }, 'TRUST_PROXY'],
+    ['a million wrong secrets a minute', { AUTH_FAILURES_PER_MINUTE: '1000000' }, 'AUTH_FAILURES_PER_MINUTE'],
+    ['just past the sane range of wrong secrets', { AUTH_FAILURES_PER_MINUTE: '101' }, 'AUTH_FAILURES_PER_MINUTE'],
+    ['the merchant secret upper-cased as the provider key', { PROVIDER_API_KEY: STRONG.toUpperCase() }, 'PROVIDER_API_KEY'],
+    ['the merchant secret in hex as the webhook secret', { MERCHANT_WEBHOOK_SECRET: Buffer.from(STRONG).toString('hex') }, 'MERCHANT_WEBHOOK_SECRET'],
+    [
+      'the webhook secret in base64url as the provider token',
+      { PROVIDER_API_TOKEN: Buffer.from(LIVE.MERCHANT_WEBHOOK_SECRET).toString('base64url') },
+      'PROVIDER_API_TOKEN',
+    ],
+    ['the hex of a date, repeated', { BFF_MERCHANT_SECRET: Buffer.from('2026-03-14T09:30:00Z').toString('hex').repeat(2) }, 'BFF_MERCHANT_SECRET'],
+    ['base64url of "password" four times', { BFF_MERCHANT_SECRET: Buffer.from('password'.repeat(4)).toString('base64url') }, 'BFF_MERCHANT_SECRET'],
+    ['sha256("password") in hex', { BFF_MERCHANT_SECRET: createHash('sha256').update('password').digest('hex') }, 'BFF_MERCHANT_SECRET'],
+    ['sha256("password") in base64', { MERCHANT_WEBHOOK_SECRET: createHash('sha256').update('password').digest('base64') }, 'MERCHANT_WEBHOOK_SECRET'],
+    [
+      'sha1 of a common password echoed into sha1sum, in hex',
+      { MERCHANT_WEBHOOK_SECRET: createHash('sha1').update('dragon\n').digest('hex') },
+      'MERCHANT_WEBHOOK_SECRET',
+    ],
+    ['md5 of a common password, in hex', { BFF_MERCHANT_SECRET: createHash('md5').update('iloveyou').digest('hex') }, 'BFF_MERCHANT_SECRET'],
+    ["the shop's name, the role, a year and the environment", { BFF_MERCHANT_SECRET: 'ShopLtd-merchant-secret-2026-prod!' }, 'BFF_MERCHANT_SECRET'],
+    ['a passphrase doubled', { BFF_MERCHANT_SECRET: 'Tq7!wexing-quartz9-Plume$harbor-Tq7!wexing-quartz9-Plume$harbor' }, 'BFF_MERCHANT_SECRET'],
+    [
+      'a passphrase doubled with a space between',
+      { MERCHANT_WEBHOOK_SECRET: 'gravel Ostrich 41 velvet! gravel Ostrich 41 velvet!' },
+      'MERCHANT_WEBHOOK_SECRET',
+    ],
+    ["the BFF's own origin with a trailing dot", { ALLOWED_ORIGINS: 'https://shop.example,https://pay.shop.example.' }, 'ALLOWED_ORIGINS'],
+    ["the BFF's own origin in capitals with a trailing dot", { ALLOWED_ORIGINS: 'https://PAY.Shop.Example.:443' }, 'ALLOWED_ORIGINS'],
+    [
+      "the BFF's public address with a trailing dot among the shop's origins",
+      { BFF_PUBLIC_URL: 'https://pay.shop.example./', ALLOWED_ORIGINS: 'https://pay.shop.example' },
+      'ALLOWED_ORIGINS',
+    ],
+    ['a native address on the test path', { PROVIDER_NATIVE_URL: 'https://native.provider.example/test' }, 'PROVIDER_NATIVE_URL'],
+    ["the links address on the simulator's /san path", { PROVIDER_LINKS_URL: 'https://links.provider.example/san' }, 'PROVIDER_LINKS_URL'],
+    ['a native address on a sandbox path, in capitals', { PROVIDER_NATIVE_URL: 'https://native.provider.example/api/SANDBOX/' }, 'PROVIDER_NATIVE_URL'],
   ];
 
   for (const [what, change, variable] of UNSAFE) {
@@ -222,6 +266,24 @@ describe('going live', () => {
     ['a secret made by the CLI', { MERCHANT_WEBHOOK_SECRET: 'whsec_Qm9vbWFoZ2hiN2ZQZ2VtN2dLcU1wWEx4cjNmNG1zS1E=' }],
     ['the earlier variant with both of its keys', { PROVIDER_LEGACY_API_KEY: 'live-legacy-key', PROVIDER_LEGACY_API_TOKEN: 'live-legacy-token' }],
     ['no earlier variant at all', { PROVIDER_LEGACY_API_KEY: '', PROVIDER_LEGACY_API_TOKEN: '' }],
+    ['three proxy hops', { TRUST_PROXY: '3' }],
+    ["a CDN's published ranges", { TRUST_PROXY: '173.245.48.0/20,103.21.244.0/22,104.16.0.0/13,172.64.0.0/13,2400:cb00::/32,2606:4700::/32,2a06:98c0::/29' }],
+    ['private space as wide as it comes', { TRUST_PROXY: '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,100.64.0.0/10,fc00::/7' }],
+    ['a hundred wrong secrets a minute', { AUTH_FAILURES_PER_MINUTE: '100' }],
+    ['secrets from openssl rand -hex 32', { BFF_MERCHANT_SECRET: randomBytes(32).toString('hex'), MERCHANT_WEBHOOK_SECRET: randomBytes(32).toString('hex') }],
+    [
+      'secrets from openssl rand -hex 16',
+      { BFF_MERCHANT_SECRET: randomBytes(16).toString('hex'), MERCHANT_WEBHOOK_SECRET: randomBytes(16).toString('hex').toUpperCase() },
+    ],
+    [
+      'secrets from openssl rand -base64 32',
+      { BFF_MERCHANT_SECRET: randomBytes(32).toString('base64'), MERCHANT_WEBHOOK_SECRET: randomBytes(24).toString('base64url') },
+    ],
+    [
+      'provider addresses with a path of their own',
+      { PROVIDER_LINKS_URL: 'https://api.provider.example/links/v2', PROVIDER_NATIVE_URL: 'https://api.provider.example/native' },
+    ],
+    ["a shop's origin with a trailing dot", { ALLOWED_ORIGINS: 'https://shop.example.,https://www.shop.example' }],
   ];
   for (const [what, change] of SAFE) {
     it(`accepts ${what} when going live`, () => {

@@ -1,12 +1,15 @@
 /**
  * What the configuration must hold before the BFF serves anything but this machine, or talks to
  * the real provider (`PROVIDER_ENV=pro`): no development default left, no secret weak or used
- * for two roles, every address it calls or hands out an `https://` one on the public internet,
- * the shop's origins exact and not the BFF's own, the proxies in front named. Each problem is
- * one line naming its variable, never its value.
+ * for two roles, every address it calls or hands out an `https://` one on the public internet
+ * and none on the provider's test paths, the shop's origins exact and not the BFF's own, the
+ * proxies in front named and few, the lock-out of guessers in force. Each problem is one line
+ * naming its variable, never its value.
  */
-import { isLoopback, isPublicHost } from './public-hosts.js';
-import { STRONG_SECRET, sameMaterial, weakSecret } from './secret-strength.js';
+import ipaddr from 'ipaddr.js';
+import type { TrustProxy } from './config-env.js';
+import { isLoopback, isPublicHost, normalHost } from './public-hosts.js';
+import { DEPLOYMENT_WORDS, STRONG_SECRET, sameMaterial, weakSecret } from './secret-strength.js';
 
 export { isLoopback, isPublicHost } from './public-hosts.js';
 export { STRONG_SECRET, secretBits, weakSecret } from './secret-strength.js';
@@ -48,6 +51,47 @@ export interface LiveSettings {
   MERCHANT_IBAN: string;
   MERCHANT_WEBHOOK_URL?: string | undefined;
   MERCHANT_WEBHOOK_SECRET?: string | undefined;
+  TRUST_PROXY: TrustProxy;
+  AUTH_FAILURES_PER_MINUTE: number;
+}
+
+/**
+ * The most proxy hops going live believes (TRUST_PROXY as a number): a CDN, a load balancer and
+ * an ingress. More would believe addresses a client wrote itself whenever fewer proxies stand in
+ * front; name them by address or CIDR instead.
+ */
+export const MAX_PROXY_HOPS = 3;
+
+/**
+ * The most public addresses TRUST_PROXY's ranges may hold together, going live: a /8 of IPv4, a
+ * /24 of IPv6 (a CDN's published ranges fit). Ranges inside private space (10.0.0.0/8,
+ * fd00::/8...) are not counted: only the operator's own machines are there.
+ */
+const PUBLIC_PROXY_SPAN = { ipv4: 2 ** 24, ipv6: 2 ** 104 };
+
+/** Private, loopback, link-local and shared space: where a trusted proxy range may be as wide as it likes. */
+const PRIVATE_RANGES = [
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  'fc00::/7',
+  'fe80::/10',
+  '::1/128',
+].map((r) => ipaddr.parseCIDR(r));
+
+/** The wrong secrets a minute going live may allow one address (AUTH_FAILURES_PER_MINUTE). */
+export const MAX_AUTH_FAILURES_PER_MINUTE = 100;
+
+/** Path segments of the provider's test environments (the simulator's `/san` and `/test`). */
+const TEST_SEGMENTS = new Set(['san', 'test', 'sandbox']);
+
+/** Whether two URLs are of one origin, their hosts compared as names (case and a trailing dot aside). */
+function sameOrigin(a: string, b: string): boolean {
+  const [x, y] = [new URL(a), new URL(b)];
+  return x.protocol === y.protocol && x.port === y.port && normalHost(x.hostname) === normalHost(y.hostname);
 }
 
 /** The port a URL names, when it is none a client can reach (0); URLs past 65535 do not parse. */
@@ -108,9 +152,10 @@ export function goingLiveProblems(e: LiveSettings, env: Record<string, string | 
   const live = e.PROVIDER_ENV === 'pro';
   const exposed = !isLoopback(e.HOST);
   const secret = e.BFF_MERCHANT_SECRET;
+  const context = deploymentWords(e);
   if (secret === SANDBOX.merchantSecret && (live || exposed)) {
     problems.add('BFF_MERCHANT_SECRET', `must be set (not the development default) ${live ? 'when PROVIDER_ENV=pro' : `to listen on ${e.HOST}`}`);
-  } else if ((live || exposed) && weakSecret(secret)) {
+  } else if ((live || exposed) && weakSecret(secret, context)) {
     problems.add(
       'BFF_MERCHANT_SECRET',
       `too weak to ${live ? 'go live' : `listen on ${e.HOST}`}: use ${STRONG_SECRET.minLength}+ random characters (npx bank-checkout-bff secret), not words, names or a pattern`,
@@ -147,7 +192,7 @@ export function goingLiveProblems(e: LiveSettings, env: Record<string, string | 
       problems.add(name, `points at this machine (${e[name]}); set the provider's https:// address for PROVIDER_ENV=pro`);
     else {
       // The API key, token and the payer's bank credentials travel on it: TLS, to the provider's public host.
-      const why = publicHttpsProblem(e[name]);
+      const why = publicHttpsProblem(e[name]) ?? testPathProblem(e[name]);
       if (why) problems.add(name, `${why}; set the provider's https:// address for PROVIDER_ENV=pro`);
     }
   }
@@ -160,7 +205,7 @@ export function goingLiveProblems(e: LiveSettings, env: Record<string, string | 
     const bad = e.ALLOWED_ORIGINS.map(liveOriginProblem).filter((p): p is string => p !== null);
     if (bad.length) problems.add('ALLOWED_ORIGINS', `${bad.join('; ')}; list exact https:// origins separated by commas when PROVIDER_ENV=pro`);
     const own = e.BFF_PUBLIC_URL && URL.canParse(e.BFF_PUBLIC_URL) ? new URL(e.BFF_PUBLIC_URL).origin : null;
-    if (own && e.ALLOWED_ORIGINS.some((o) => URL.canParse(o) && new URL(o).origin === own)) {
+    if (own && e.ALLOWED_ORIGINS.some((o) => URL.canParse(o) && sameOrigin(o, own))) {
       problems.add(
         'ALLOWED_ORIGINS',
         `lists the BFF's own origin (${own}, from BFF_PUBLIC_URL): only the shop's pages may embed the checkout; give the BFF an origin of its own and list the shop's`,
@@ -177,19 +222,69 @@ export function goingLiveProblems(e: LiveSettings, env: Record<string, string | 
     const why = publicHttpsProblem(e.MERCHANT_WEBHOOK_URL);
     if (why) problems.add('MERCHANT_WEBHOOK_URL', `${why} when PROVIDER_ENV=pro`);
   }
-  if (e.MERCHANT_WEBHOOK_SECRET && !problems.has('MERCHANT_WEBHOOK_SECRET') && weakSecret(e.MERCHANT_WEBHOOK_SECRET)) {
+  if (e.MERCHANT_WEBHOOK_SECRET && !problems.has('MERCHANT_WEBHOOK_SECRET') && weakSecret(e.MERCHANT_WEBHOOK_SECRET, context)) {
     problems.add(
       'MERCHANT_WEBHOOK_SECRET',
       `too weak for PROVIDER_ENV=pro: use ${STRONG_SECRET.minLength}+ random characters (npx bank-checkout-bff secret), not words, names or a repeated or patterned value`,
     );
   }
   // Behind proxies the client's address decides every lock-out: `true` would believe whatever
-  // the nearest hop says, whoever it is.
-  if (/^(true|yes)$/i.test(env.TRUST_PROXY?.trim() ?? '')) {
+  // the nearest hop says, whoever it is; too many hops, or ranges that hold the internet, would
+  // believe what a client wrote itself.
+  const trust = proxyTrustProblem(e.TRUST_PROXY, env.TRUST_PROXY);
+  if (trust) problems.add('TRUST_PROXY', `${trust} when PROVIDER_ENV=pro`);
+  if (e.AUTH_FAILURES_PER_MINUTE > MAX_AUTH_FAILURES_PER_MINUTE) {
     problems.add(
-      'TRUST_PROXY',
-      'must name the proxies in front when PROVIDER_ENV=pro: their number (1 for one) or their addresses or CIDRs (10.0.0.0/8), not true',
+      'AUTH_FAILURES_PER_MINUTE',
+      `must be from 1 to ${MAX_AUTH_FAILURES_PER_MINUTE} when PROVIDER_ENV=pro: the wrong secrets one address may send a minute before it is refused (default 30)`,
     );
   }
   return problems.lines();
+}
+
+/** Why a provider address names one of the provider's test environments in its path (`/test`, `/san`), or null. */
+function testPathProblem(value: string): string | null {
+  const segment = new URL(value).pathname.split('/').find((s) => TEST_SEGMENTS.has(s.toLowerCase()));
+  return segment === undefined ? null : `names a test environment in its path (/${segment}): the production address has none`;
+}
+
+/** A range's network address and prefix, an IPv4-mapped IPv6 range as the IPv4 range it maps. */
+function asRange(cidr: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  const [address, bits] = ipaddr.parseCIDR(cidr);
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) return [(address as ipaddr.IPv6).toIPv4Address(), bits - 96];
+  return [address, bits];
+}
+
+/** Why the trusted proxies are not named closely enough to go live, or null (see MAX_PROXY_HOPS, PUBLIC_PROXY_SPAN). */
+function proxyTrustProblem(trust: TrustProxy, given: string | undefined): string | null {
+  const named = 'name the proxies in front: their number (1 for one) or their addresses or CIDRs (10.0.0.0/8)';
+  if (/^(true|yes)$/i.test(given?.trim() ?? '')) return `must ${named}, not true`;
+  if (trust.hops > MAX_PROXY_HOPS) return `believes ${trust.hops} proxy hops, at most ${MAX_PROXY_HOPS}: ${named}`;
+  const span = { ipv4: 0, ipv6: 0 };
+  for (const cidr of trust.addresses) {
+    const [address, bits] = asRange(cidr);
+    const kind = address.kind();
+    const inside = PRIVATE_RANGES.some(([net, netBits]) => net.kind() === kind && bits >= netBits && address.match(net, netBits));
+    if (!inside) span[kind] += 2 ** ((kind === 'ipv4' ? 32 : 128) - bits);
+  }
+  if (span.ipv4 > PUBLIC_PROXY_SPAN.ipv4 || span.ipv6 > PUBLIC_PROXY_SPAN.ipv6)
+    return `its ranges hold ${span.ipv4 > PUBLIC_PROXY_SPAN.ipv4 ? 'more of the IPv4 internet than a /8' : 'more of the IPv6 internet than a /24'} (a catch-all such as 0.0.0.0/0 or ::/0 believes any client): ${named}`;
+  return null;
+}
+
+/**
+ * The words of this deployment a secret may be built from: the roles' and environments' own
+ * (DEPLOYMENT_WORDS), the shop's name (each word, and all of them run together) and the labels of
+ * its hosts.
+ */
+function deploymentWords(e: LiveSettings): string[] {
+  const words = new Set<string>(DEPLOYMENT_WORDS);
+  const name = e.MERCHANT_NAME.toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  for (const w of [...name, name.join('')]) words.add(w);
+  for (const url of [e.BFF_PUBLIC_URL, e.MERCHANT_WEBHOOK_URL, e.PROVIDER_LINKS_URL, e.PROVIDER_NATIVE_URL, ...e.ALLOWED_ORIGINS]) {
+    if (url && URL.canParse(url)) for (const label of normalHost(new URL(url).hostname).split('.')) if (label.length > 1) words.add(label);
+  }
+  return [...words].filter((w) => w.length > 1);
 }

@@ -6,9 +6,16 @@
  */
 import ipaddr from 'ipaddr.js';
 
+/** A host as a name compares: without IPv6 brackets, in lower case, without the root's trailing dot. */
+export const normalHost = (host: string): string =>
+  host
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
+
 /** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
 export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  const h = normalHost(host);
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
@@ -80,10 +87,7 @@ function embeddedIpv4(host: string): ipaddr.IPv4 | null {
  * name (an intranet host).
  */
 export function isPublicHost(host: string): boolean {
-  const h = host
-    .replace(/^\[|\]$/g, '')
-    .toLowerCase()
-    .replace(/\.$/, '');
+  const h = normalHost(host);
   if (!h || isLoopback(h)) return false;
   if (ipaddr.isValid(h)) {
     // Only the four-part dotted form is an address here (URLs already write every IPv4 so).

@@ -10,7 +10,7 @@ export const SECRETS = {
   apiToken: 'CANARY-api-token/Vb8Nk3Rt6Wq',
   legacyApiKey: 'CANARY-legacy-key/Ud2Ks8Fe1',
   legacyApiToken: 'CANARY-legacy-token/Hc5Xo0Ya7',
-  merchantSecret: 'CANARY-merchant-secret/Hy5Jq1Ds0F',
+  merchantSecret: 'CANARY-merchant-secret/Hy5Jq1Ds0FwK8pZ3xR7mV2bN6tL4cQ9',
   webhookSecret: 'CANARY-webhook-secret/Ge4Tw9Zc2U',
 } as const;
 
