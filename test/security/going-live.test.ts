@@ -15,7 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, createBff, createStore, loadConfig } from '@bank-checkout/bff';
 import { signNotification } from '@bank-checkout/provider';
+import fc from 'fast-check';
 import { createRig, json } from './lib/rig.js';
+import { FUZZ_RUNS, oddString } from './lib/fuzz.js';
 import { cliArgs } from '../support/cli.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -290,6 +292,52 @@ describe('going live', () => {
       assert.deepEqual(refused({ ...LIVE, ...change }), []);
     });
   }
+
+  it('judges any value of the settings it checks without crashing: accepted, or refused naming only variables (property)', () => {
+    const piece = fc.oneof(
+      oddString,
+      fc.constantFrom(
+        '0.0.0.0/0',
+        '::/0',
+        '::ffff:0:0/96',
+        '10.0.0.0/8',
+        '99',
+        'true',
+        '1000000',
+        '0',
+        '-1',
+        'https://pay.shop.example.',
+        'https://[::1]/test',
+        'whsec_',
+        'whsec_====',
+      ),
+      fc.webUrl({ withQueryParameters: true, withFragments: true }),
+      fc.string({ unit: 'binary' }),
+      fc.uint8Array({ minLength: 0, maxLength: 48 }).map((b) => Buffer.from(b).toString(['hex', 'base64', 'base64url'][b.length % 3] as BufferEncoding)),
+    );
+    const names = [
+      'TRUST_PROXY',
+      'AUTH_FAILURES_PER_MINUTE',
+      'BFF_MERCHANT_SECRET',
+      'MERCHANT_WEBHOOK_SECRET',
+      'PROVIDER_API_KEY',
+      'PROVIDER_API_TOKEN',
+      'BFF_PUBLIC_URL',
+      'ALLOWED_ORIGINS',
+      'PROVIDER_LINKS_URL',
+      'PROVIDER_NATIVE_URL',
+      'MERCHANT_NAME',
+      'HOST',
+    ] as const;
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...names), piece, { maxKeys: 4 }), (change) => {
+        // Never a crash: the configuration loads, or says which variables are wrong and nothing else.
+        const text = message({ ...LIVE, ...change });
+        for (const line of text.split('\n').slice(1)) assert.match(line, /^ {2}[A-Z_]+: \S/, line);
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+  });
 
   it('going live without the earlier variant keys leaves its routes off and its key out of verification', async () => {
     const config = loadConfig({ ...LIVE, PROVIDER_LEGACY_API_KEY: '', PROVIDER_LEGACY_API_TOKEN: '' });
