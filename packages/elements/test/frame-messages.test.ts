@@ -123,7 +123,8 @@ describe('words by language', () => {
     const table = { en: 'en', es: 'es' };
     assert.equal(ownEntry(table, 'es-ES'), 'es');
     assert.equal(ownEntry(table, 'EN'), 'en');
-    for (const locale of ['constructor', '__proto__', 'toString', 'hasOwnProperty-x', '', null, undefined]) assert.equal(ownEntry(table, locale), null, String(locale));
+    for (const locale of ['constructor', '__proto__', 'toString', 'hasOwnProperty-x', '', null, undefined])
+      assert.equal(ownEntry(table, locale), null, String(locale));
   });
 });
 

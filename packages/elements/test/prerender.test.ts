@@ -32,8 +32,20 @@ describe('isolatedCheckoutHtml', () => {
   });
 
   it('refuses an api that is not the BFF’s https:// address, with an error that says so', () => {
-    for (const api of ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'http://pay.shop.example', 'ftp://pay.example', 'pay.shop.example', '', ' ']) {
-      assert.throws(() => isolatedCheckoutHtml({ api, launchToken: TOKEN }), { name: 'TypeError', message: /^isolatedCheckoutHtml: api must be the BFF's https:\/\/ address/ }, api);
+    for (const api of [
+      'javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'http://pay.shop.example',
+      'ftp://pay.example',
+      'pay.shop.example',
+      '',
+      ' ',
+    ]) {
+      assert.throws(
+        () => isolatedCheckoutHtml({ api, launchToken: TOKEN }),
+        { name: 'TypeError', message: /^isolatedCheckoutHtml: api must be the BFF's https:\/\/ address/ },
+        api,
+      );
     }
     assert.throws(() => isolatedCheckoutHtml({ api: 'https://user:pw@pay.example', launchToken: TOKEN }), /no user, password, query or fragment/);
     assert.throws(() => isolatedCheckoutHtml({ api: 'https://pay.example/?next=x', launchToken: TOKEN }), /no user, password, query or fragment/);
@@ -59,7 +71,15 @@ describe('isolatedCheckoutHtml', () => {
   const anyApi = fc.oneof(
     fc.webUrl({ withQueryParameters: true, withFragments: true }),
     fc.webUrl().map((u) => u.replace(/^https?:/, 'https:')),
-    fc.constantFrom('javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' javascript:alert(1)', 'data:text/html,x', 'http://127.0.0.1:4020', 'http://localhost', 'https://pay.example/"><script>'),
+    fc.constantFrom(
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,x',
+      'http://127.0.0.1:4020',
+      'http://localhost',
+      'https://pay.example/"><script>',
+    ),
     anyText,
   );
   /** The oracle: the addresses a frame may load from (an https:// address, http:// on loopback), and the frame's address there. */
@@ -74,31 +94,38 @@ describe('isolatedCheckoutHtml', () => {
 
   it('writes the same markup whatever it is given: every value escaped and read back as given, the frame only on an https:// address (property)', () => {
     fc.assert(
-      fc.property(anyApi, anyText, fc.option(anyText, { nil: undefined }), fc.option(anyText, { nil: undefined }), fc.option(anyText, { nil: undefined }), (api, token, locale, mode, id) => {
-        const src = expectedSrc(api);
-        if (src === null) {
-          assert.throws(() => isolatedCheckoutHtml({ api, launchToken: token, locale, mode, id }), TypeError);
-          return;
-        }
-        const html = isolatedCheckoutHtml({ api, launchToken: token, locale, mode, id });
-        // The given values, each inside its quotes; the markup around them the same whatever they are.
-        const given = /( (?:id|api|launch-token|locale|mode|part|src|title|referrerpolicy))="([^"]*)"/g;
-        const values = new Map([...html.matchAll(given)].map((m) => [m[1]!.trim(), m[2]!]));
-        assert.ok(![...values.values()].some((v) => /[<>"']/.test(v)), 'no markup inside a value');
-        const optional = (name: string, v: string | undefined) => (v === undefined ? '' : ` ${name}=""`);
-        assert.equal(
-          html.replace(given, '$1=""'),
-          `<bank-checkout isolate${optional('id', id)} api="" launch-token=""${optional('locale', locale)}${optional('mode', mode)}>` +
-            '<template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="" src="" title="" referrerpolicy="" hidden></iframe></template></bank-checkout>',
-        );
-        // Read back, each value is what was given; the frame's address is the BFF's, over https (or loopback http).
-        assert.equal(unescape(values.get('api')!), api);
-        assert.equal(unescape(values.get('launch-token')!), token);
-        if (locale !== undefined) assert.equal(unescape(values.get('locale')!), locale);
-        assert.equal(unescape(values.get('src')!), src);
-        assert.equal(values.get('referrerpolicy'), 'origin');
-        assert.ok(Object.values(HOST_WORDS).some(([title]) => unescape(values.get('title')!) === title));
-      }),
+      fc.property(
+        anyApi,
+        anyText,
+        fc.option(anyText, { nil: undefined }),
+        fc.option(anyText, { nil: undefined }),
+        fc.option(anyText, { nil: undefined }),
+        (api, token, locale, mode, id) => {
+          const src = expectedSrc(api);
+          if (src === null) {
+            assert.throws(() => isolatedCheckoutHtml({ api, launchToken: token, locale, mode, id }), TypeError);
+            return;
+          }
+          const html = isolatedCheckoutHtml({ api, launchToken: token, locale, mode, id });
+          // The given values, each inside its quotes; the markup around them the same whatever they are.
+          const given = /( (?:id|api|launch-token|locale|mode|part|src|title|referrerpolicy))="([^"]*)"/g;
+          const values = new Map([...html.matchAll(given)].map((m) => [m[1]!.trim(), m[2]!]));
+          assert.ok(![...values.values()].some((v) => /[<>"']/.test(v)), 'no markup inside a value');
+          const optional = (name: string, v: string | undefined) => (v === undefined ? '' : ` ${name}=""`);
+          assert.equal(
+            html.replace(given, '$1=""'),
+            `<bank-checkout isolate${optional('id', id)} api="" launch-token=""${optional('locale', locale)}${optional('mode', mode)}>` +
+              '<template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="" src="" title="" referrerpolicy="" hidden></iframe></template></bank-checkout>',
+          );
+          // Read back, each value is what was given; the frame's address is the BFF's, over https (or loopback http).
+          assert.equal(unescape(values.get('api')!), api);
+          assert.equal(unescape(values.get('launch-token')!), token);
+          if (locale !== undefined) assert.equal(unescape(values.get('locale')!), locale);
+          assert.equal(unescape(values.get('src')!), src);
+          assert.equal(values.get('referrerpolicy'), 'origin');
+          assert.ok(Object.values(HOST_WORDS).some(([title]) => unescape(values.get('title')!) === title));
+        },
+      ),
     );
   });
 });
