@@ -73,7 +73,8 @@ describe('<bank-challenge>', () => {
     expect(img.getAttribute('src')).to.equal(CARD_IMAGE);
     expect(img.alt, 'the position asked for, as text').to.equal('Your coordinates card. Enter the value at: C4');
     expect(q(el, `label[for=${inputs[5]!.id}]`).textContent).to.equal('Value at C4 on the card shown');
-    expect(q(el, 'button[type=submit]').textContent!.trim()).to.equal('Confirm payment');
+    // The button names the amount it confirms (the isolated frame lets a press count with it on the screen, the summary scrolled away).
+    expect(q(el, 'button[type=submit]').textContent!.trim()).to.equal('Confirm payment of €42.50');
     await expect(el).to.be.accessible();
   });
 

@@ -14,7 +14,7 @@ import { registerTexts, type MessageKey, type MessageParams } from '../i18n/inde
 import { enChallenge } from '../i18n/en-challenge.js';
 import { esChallenge } from '../i18n/es-challenge.js';
 import { announcementDue, deadlineMs, secondsLeft } from '../logic/countdown.js';
-import { formatClock } from '../logic/format.js';
+import { formatCents, formatClock } from '../logic/format.js';
 import { askedCell, cardGrid, svgSource, svgTexts, type CardGrid } from '../logic/card.js';
 import { FieldsController } from '../shared/fields.js';
 import { PROVIDER_LANG, positionIn, validationName } from '../shared/bank-fields.js';
@@ -437,7 +437,15 @@ export class ChallengeForm implements ReactiveController {
               html`${validations.map((v) => this.renderValidation(v))}
             <div class="actions">
               <button type="submit" class="primary" part="submit" ?disabled=${busy}>
-                ${this.t(onlyDevice ? 'challenge.done' : 'challenge.submit')}
+                ${
+                  // The button names the amount it confirms (as the account list's Pay does): with it on the
+                  // screen, the payer sees what they confirm even where the summary has scrolled away.
+                  onlyDevice
+                    ? this.t('challenge.done')
+                    : view
+                      ? this.t('challenge.submitAmount', { amount: formatCents(view.amount, view.currency, this.host.locale()) })
+                      : this.t('challenge.submit')
+                }
               </button>
               ${
                 sandbox && onlyDevice

@@ -35,7 +35,8 @@ export interface CheckoutHooks {
   navigate(url: string): void;
 }
 
-const notice = (e: CheckoutApiError, retry = canRetry('error', e.code)): Notice => ({ key: errorKey(e.code), retry });
+/** A failed call's notice: the words its code names, or those its message names (a refusal the frame made itself says which). */
+const notice = (e: CheckoutApiError, retry = canRetry('error', e.code)): Notice => ({ key: errorKey(e.code, e.message), retry });
 const oneMoment: Notice = { key: 'status.oneMoment', retry: false };
 /** The checkout moved on in another window (or tab) of the payer. */
 const movedOn: Notice = { key: errorKey('stale_step'), retry: false };

@@ -22,7 +22,7 @@ import { esFrame } from '../i18n/es-frame.js';
 import { FRAME_EVENTS, readHostMessage, type FrameMessage, type FrameSettings, type HostMessage } from './messages.js';
 import { DEFAULT_COLORS, themeFloor } from './theme-floor.js';
 import type { Prover } from './proof.js';
-import { isFullyVisible } from './visibility.js';
+import { confirmGate } from './visibility.js';
 import { keptBank, resume } from './resume.js';
 
 registerTexts({ en: enFrame, es: esFrame });
@@ -99,6 +99,19 @@ function resolveColor(value: string): string | null {
   return color;
 }
 
+/**
+ * The gate of the payer's confirmations (frame/visibility.ts): it watches the checkout while a
+ * step that confirms is on screen, and judges each press by what the screen showed (the amount
+ * and the payee, from the summary; the amount in the control's own words).
+ */
+const gate = confirmGate(checkout, {
+  summary: () => checkout.shadowRoot?.querySelector('[part~="summary"] > dl') ?? null,
+  amount: () => checkout.shadowRoot?.querySelector('[part~="amount"]')?.textContent.trim() ?? '',
+});
+/** The states whose step confirms the payment: the account list (the transfer) and the bank's validation. */
+const CONFIRMING = new Set(['select-account', 'validate']);
+checkout.addEventListener('bank-checkout-step', (e) => gate.watch(CONFIRMING.has(e.detail.state)));
+
 /** When another window's action started, how long after it this one reads the checkout (its call may be with the bank by then). */
 const BUSY_READS_MS = [300, 1_500];
 
@@ -126,13 +139,14 @@ function cannotOpen({ code, status, requestId, key = errorKey(code) }: LaunchFai
 
 /**
  * The checkout's client for this frame: its key, with a proof of possession on every call; the
- * payer's confirmation (the transfer, a validation) refused, with nothing sent, while the frame
- * is not fully visible (`frame_hidden`); and the frame's other windows of this checkout told when
- * an action starts and ends (each then reads the checkout again).
+ * payer's confirmation (the transfer, a validation) refused, with nothing sent, unless the gate
+ * lets its press count (`frame_hidden`, its words saying whether the payment was not fully
+ * visible or changed on the screen just before); and the frame's other windows of this checkout
+ * told when an action starts and ends (each then reads the checkout again).
  */
 function frameClient(api: string, key: string, prover: Prover, skew: number, channel: BroadcastChannel | null): CheckoutClient {
   const client = createCheckoutClient({ api, secret: key, proof: (method, url) => prover.prove(method, url, key, Date.now() + skew) });
-  const confirmable = () => isFullyVisible(checkout);
+  const confirmable = async () => (await gate.judge()) === null;
   const calls = Object.entries(client) as [keyof CheckoutClient, (...args: unknown[]) => Promise<unknown>][];
   const wrapped = calls.map(([name, call]) => {
     // Reads, and what changes nothing another window shows (a hand-off link, the bank chosen for the funnel).
@@ -141,8 +155,9 @@ function frameClient(api: string, key: string, prover: Prover, skew: number, cha
     return [
       name,
       async (...args: unknown[]) => {
-        if (confirms && !(await confirmable()))
-          throw new CheckoutApiError(0, 'frame_hidden', 'The payment is not fully visible to the payer: it was not sent.');
+        const refusal = confirms ? await gate.judge() : null;
+        // The message is the key of the words the payer is shown (the code stays the shop's one `frame_hidden`).
+        if (refusal) throw new CheckoutApiError(0, 'frame_hidden', refusal === 'hidden' ? 'error.frame_hidden' : 'error.frame_unsettled');
         channel?.postMessage('busy');
         try {
           return await call(...args);

@@ -121,6 +121,7 @@ export const ca: Catalogue = {
   'challenge.waiting': 'Esperant la teva aprovació a l’app…',
   'challenge.done': 'Ja l’he aprovat',
   'challenge.submit': 'Confirma el pagament',
+  'challenge.submitAmount': 'Confirma el pagament de {amount}',
   'challenge.timeLeft': 'Temps restant',
   'challenge.announce': 'Queden {seconds} segons per confirmar el pagament.',
   'challenge.expired': 'S’ha acabat el temps: el teu banc ha cancel·lat l’operació.',
@@ -235,7 +236,10 @@ export const ca: Catalogue = {
   'error.mode_not_allowed': 'Aquesta forma de pagament no està disponible per a aquest pagament.',
   'error.generic': 'Alguna cosa ha fallat. Torna-ho a provar d’aquí a un moment.',
   'error.stale_step': 'Aquest pagament ha avançat en una altra finestra: aquesta pàgina mostra ara on és.',
-  'error.frame_hidden': 'El pagament no es veu sencer a la pantalla, així que no s’ha confirmat. Assegura’t que res no el tapi i torna a confirmar.',
+  'error.frame_hidden':
+    'El pagament no es veu sencer a la pantalla, així que no s’ha confirmat. Assegura’t que res no el tapi i que es vegin l’import i el botó, i torna a confirmar.',
+  'error.frame_unsettled':
+    'El pagament s’ha mogut o ha canviat a la pantalla just abans que confirmessis, així que no s’ha confirmat. Comprova l’import i a qui pagues, i torna a confirmar.',
 
   'handoff.offer': 'Continua al mòbil',
   'handoff.offerDetail': 'Escaneja un codi amb el mòbil i paga-hi. Aquesta pàgina mostra el resultat.',

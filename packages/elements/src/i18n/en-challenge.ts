@@ -21,6 +21,7 @@ export const enChallenge = {
   'challenge.waiting': 'Waiting for your approval in the app…',
   'challenge.done': 'I have approved it',
   'challenge.submit': 'Confirm payment',
+  'challenge.submitAmount': 'Confirm payment of {amount}',
   'challenge.timeLeft': 'Time left',
   'challenge.announce': '{seconds} seconds left to confirm the payment.',
   'challenge.expired': 'Time is up: your bank cancelled the operation.',

@@ -23,6 +23,7 @@ export const esChallenge: Record<keyof typeof enChallenge, string> = {
   'challenge.waiting': 'Esperando tu aprobación en la app…',
   'challenge.done': 'Ya lo he aprobado',
   'challenge.submit': 'Confirmar el pago',
+  'challenge.submitAmount': 'Confirmar el pago de {amount}',
   'challenge.timeLeft': 'Tiempo restante',
   'challenge.announce': 'Quedan {seconds} segundos para confirmar el pago.',
   'challenge.expired': 'Se acabó el tiempo: tu banco ha cancelado la operación.',

@@ -121,6 +121,7 @@ export const eu: Catalogue = {
   'challenge.waiting': 'Aplikazioan zure onespenaren zain…',
   'challenge.done': 'Onartu dut',
   'challenge.submit': 'Berretsi ordainketa',
+  'challenge.submitAmount': 'Berretsi ordainketa: {amount}',
   'challenge.timeLeft': 'Geratzen den denbora',
   'challenge.announce': '{seconds} segundo geratzen dira ordainketa berresteko.',
   'challenge.expired': 'Denbora amaitu da: zure bankuak eragiketa ezeztatu du.',
@@ -235,7 +236,10 @@ export const eu: Catalogue = {
   'error.mode_not_allowed': 'Ordaintzeko modu hau ez dago erabilgarri ordainketa honetan.',
   'error.generic': 'Zerbait gaizki joan da. Saiatu berriro geroxeago.',
   'error.stale_step': 'Ordainketa hau beste leiho batean aurrera joan da: orri honek orain non dagoen erakusten du.',
-  'error.frame_hidden': 'Ordainketa ez da osorik ikusten pantailan, eta ez da berretsi. Ziurtatu ezerk ez duela estaltzen, eta berretsi berriro.',
+  'error.frame_hidden':
+    'Ordainketa ez da osorik ikusten pantailan, eta ez da berretsi. Ziurtatu ezerk ez duela estaltzen eta zenbatekoa eta botoia ikusten direla, eta berretsi berriro.',
+  'error.frame_unsettled':
+    'Ordainketa mugitu edo aldatu egin da pantailan berretsi aurretxoan, eta ez da berretsi. Egiaztatu zenbatekoa eta nori ordaintzen diozun, eta berretsi berriro.',
 
   'handoff.offer': 'Jarraitu mugikorrean',
   'handoff.offerDetail': 'Eskaneatu kode bat mugikorrarekin eta ordaindu bertan. Orri honek emaitza erakusten du.',

@@ -121,6 +121,7 @@ export const gl: Catalogue = {
   'challenge.waiting': 'Agardando a túa aprobación na app…',
   'challenge.done': 'Xa o aprobei',
   'challenge.submit': 'Confirmar o pagamento',
+  'challenge.submitAmount': 'Confirmar o pagamento de {amount}',
   'challenge.timeLeft': 'Tempo restante',
   'challenge.announce': 'Quedan {seconds} segundos para confirmar o pagamento.',
   'challenge.expired': 'Acabouse o tempo: o teu banco cancelou a operación.',
@@ -234,7 +235,10 @@ export const gl: Catalogue = {
   'error.mode_not_allowed': 'Esta forma de pagamento non está dispoñible para este pagamento.',
   'error.generic': 'Algo fallou. Téntao de novo nun momento.',
   'error.stale_step': 'Este pagamento avanzou noutra ventá: esta páxina amosa agora en que punto está.',
-  'error.frame_hidden': 'O pagamento non se ve enteiro na túa pantalla, así que non se confirmou. Asegúrate de que nada o tape e volve confirmar.',
+  'error.frame_hidden':
+    'O pagamento non se ve enteiro na túa pantalla, así que non se confirmou. Asegúrate de que nada o tape e de que se vexan o importe e o botón, e volve confirmar.',
+  'error.frame_unsettled':
+    'O pagamento moveuse ou cambiou na túa pantalla xusto antes de que confirmases, así que non se confirmou. Comproba o importe e a quen pagas, e volve confirmar.',
 
   'handoff.offer': 'Continuar no móbil',
   'handoff.offerDetail': 'Escanea un código co móbil e paga alí. Esta páxina amosa o resultado.',
