@@ -13,7 +13,19 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import type { FrameLaunchAnswer } from '@bank-checkout/contract';
 import { frameKeys, frameOrigin } from '../../packages/bff/test/frame-proof.js';
-import { act, orderCheckout, kit, merchantCheckout, openPage, signIn, startStack, type Stack } from './lib.js';
+import {
+  act,
+  chooseFirstAccount,
+  fillChallengeTestValues,
+  orderCheckout,
+  kit,
+  merchantCheckout,
+  openPage,
+  readyChallenge,
+  signIn,
+  startStack,
+  type Stack,
+} from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -140,12 +152,13 @@ async function payByTyping(page: Page, root: Locator, j: (typeof JOURNEYS)[numbe
     view = await act(page, stack, () => root.locator('bank-second-login [part=submit]').click());
   }
   assert.equal(view.state, 'select-account');
-  await root.locator('bank-account-picker input[type=radio]').first().check();
-  view = await act(page, stack, () => root.locator('bank-account-picker button[type=submit]').click());
+  const pay = await chooseFirstAccount(page, root);
+  view = await act(page, stack, () => pay.click());
   assert.equal(view.state, 'validate');
   if (j.code) await root.locator('bank-challenge input').pressSequentially(j.code);
-  else await root.locator('bank-challenge').getByRole('button', { name: 'Fill test values' }).click();
-  view = await act(page, stack, () => root.locator('bank-challenge [part=submit]').click());
+  else await fillChallengeTestValues(page, root);
+  const confirm = await readyChallenge(page, root);
+  view = await act(page, stack, () => confirm.click());
   return view.state;
 }
 
@@ -276,10 +289,11 @@ describe('a hostile script that waits for the payer to sign in', () => {
     );
 
     // The payer goes on in the frame, undisturbed.
-    await ui.locator('bank-account-picker input[type=radio]').first().check();
-    assert.equal((await act(page, stack, () => ui.locator('bank-account-picker button[type=submit]').click())).state, 'validate');
+    const pay = await chooseFirstAccount(page);
+    assert.equal((await act(page, stack, () => pay.click())).state, 'validate');
     await ui.locator('bank-challenge input').pressSequentially(j.code!);
-    assert.equal((await act(page, stack, () => ui.locator('bank-challenge [part=submit]').click())).state, 'succeeded');
+    const confirm = await readyChallenge(page);
+    assert.equal((await act(page, stack, () => confirm.click())).state, 'succeeded');
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
 
     const stolen = await page.evaluate(() => (window as unknown as { __stolen: string[] }).__stolen.join('\n'));

@@ -9,7 +9,21 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { act, orderCheckout, kit, merchantCheckout, openPage, signIn, startStack, type Stack } from './lib.js';
+import {
+  act,
+  chooseFirstAccount,
+  hiddenNow,
+  orderCheckout,
+  kit,
+  merchantCheckout,
+  openPage,
+  readyChallenge,
+  settle,
+  signIn,
+  startStack,
+  stillFor,
+  type Stack,
+} from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -154,11 +168,13 @@ describe('the isolated checkout', () => {
     await tabUntil(page, frame, /^frame: input\[type=radio\]/);
     await page.keyboard.press('Space');
     await tabUntil(page, frame, /^frame: button\[type=submit\]/);
+    await settle(page, ui.locator('bank-account-picker button[type=submit]'));
     await act(page, stack, () => page.keyboard.press('Enter'));
     await ui.locator('bank-challenge input').waitFor();
     await check('validation');
     await tabUntil(page, frame, /^frame: input/);
     await page.keyboard.type('482913');
+    await settle(page, ui.locator('bank-checkout [part=summary]'), ui.locator('bank-challenge [part=submit]'));
     const last = await act(page, stack, () => page.keyboard.press('Enter'));
     assert.equal(last.state, 'succeeded');
     await ui.locator('bank-result [part=title]').waitFor();
@@ -194,8 +210,10 @@ describe('nobody pays blind', () => {
       }, css);
     const notice = ui.locator('bank-checkout [part=notice]');
 
-    await fade('bank-checkout::part(frame) { opacity: .04 }');
     const picker = ui.locator('bank-account-picker');
+    await picker.locator('input[type=radio]').first().waitFor();
+    await settle(page, picker.locator('input[type=radio]').first(), picker.locator('button[type=submit]'));
+    await fade('bank-checkout::part(frame) { opacity: .04 }');
     await picker.locator('input[type=radio]').first().check();
     await picker.locator('button[type=submit]').click();
     await notice.getByText('The payment is not fully visible on your screen, so it was not confirmed.').waitFor();
@@ -203,15 +221,20 @@ describe('nobody pays blind', () => {
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __errors: string[] }).__errors), ['frame_hidden'], 'the page hears why');
 
     await fade('');
+    await settle(page, picker.locator('button[type=submit]'));
     const validating = await act(page, stack, () => picker.locator('button[type=submit]').click());
     assert.equal(validating.state, 'validate');
 
     // At the confirmation, in Spanish: refused while faded, the code typed kept for the next try.
     await page.getByLabel('Language of the payment').selectOption('es');
     const challenge = ui.locator('bank-challenge');
-    await challenge.getByRole('button', { name: 'Rellenar valores de prueba' }).click();
+    const fill = challenge.getByRole('button', { name: 'Rellenar valores de prueba' });
+    await fill.waitFor();
+    await settle(page, fill);
+    await fill.click();
     const code = await challenge.locator('input').first().inputValue();
     assert.ok(code);
+    await settle(page, ui.locator('bank-checkout [part=summary]'), challenge.locator('[part=submit]'));
     await fade('bank-checkout::part(frame) { opacity: .04 }');
     await challenge.locator('[part=submit]').click();
     await notice.getByText('El pago no se ve entero en tu pantalla, así que no se ha confirmado.').waitFor();
@@ -219,9 +242,173 @@ describe('nobody pays blind', () => {
     assert.equal(await challenge.locator('input').first().inputValue(), code, 'the code typed stays');
 
     await fade('');
+    await settle(page, ui.locator('bank-checkout [part=summary]'), challenge.locator('[part=submit]'));
     const paid = await act(page, stack, () => challenge.locator('[part=submit]').click());
     assert.equal(paid.state, 'succeeded');
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+    assertClean();
+    await close();
+  });
+});
+
+describe('nobody pays blind: the red team’s motions', () => {
+  it('refuses a frame moved under the cursor from off the screen, cropped to its button, scaled up, or uncovered just before the press, and a code typed off the screen; a still frame pays', async (t) => {
+    const { page, assertClean, addInitScript, close } = await openPage(stack);
+    await addInitScript(`window.__errors = []; document.addEventListener('bank-checkout-error', (e) => window.__errors.push(e.detail.code));`);
+    const id = await orderCheckout(page, stack, 'native');
+    await signIn(page, stack, 'aurora');
+    const ui = kit(page);
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/v1\/checkout\/(transfer|validate)$/.test(r.url())) sent.push(new URL(r.url()).pathname);
+    });
+    /** The hostile page's own style sheet (its policy allows no inline style: a constructed one, as a script of the page can make). */
+    const style = (css: string) =>
+      page.evaluate((text) => {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(text);
+        document.adoptedStyleSheets = [sheet];
+      }, css);
+    const frame = (await (await page.locator('bank-checkout iframe').elementHandle())!.contentFrame())!;
+    // Which presses reach the frame: Chromium itself drops a click on a frame that moved within 500 ms.
+    await frame.evaluate(() => {
+      const w = window as unknown as { __clicks: number };
+      w.__clicks = 0;
+      document.addEventListener('click', () => w.__clicks++, true);
+    });
+    const clicks = () => frame.evaluate(() => (window as unknown as { __clicks: number }).__clicks);
+    const refusals = () => page.evaluate(() => (window as unknown as { __errors: string[] }).__errors.length);
+    const notice = ui.locator('bank-checkout [part=notice]');
+    const HIDDEN = 'The payment is not fully visible on your screen, so it was not confirmed.';
+    const UNSETTLED = 'The payment moved or changed on your screen just before you confirmed, so it was not confirmed.';
+    /**
+     * A press that reached the frame is refused with frame_hidden and these words; one the browser
+     * dropped (it drops input to a frame that moved, or was uncovered, just before) sends nothing
+     * either. Which presses reached it is counted, the refusals the frame itself made below.
+     */
+    const reached: string[] = [];
+    const refused = async (press: () => Promise<void>, words: string, what: string) => {
+      const [before, told] = [await clicks(), await refusals()];
+      await press();
+      if ((await clicks()) > before) {
+        reached.push(what);
+        await page.waitForFunction((n) => (window as unknown as { __errors: string[] }).__errors.length > n, told);
+        assert.equal((await notice.textContent())?.includes(words), true, `${what}: ${await notice.textContent()}`);
+      }
+      assert.deepEqual(sent, [], `${what}: nothing sent`);
+      await style('');
+      await stillFor(page);
+    };
+    /** Where the Pay button is, brought into view as a payer would have it. */
+    const center = async () => {
+      await settle(page, pay);
+      const b = (await pay.boundingBox())!;
+      return [b.x + b.width / 2, b.y + b.height / 2] as const;
+    };
+
+    const pay = await chooseFirstAccount(page);
+    // 1. Kept off the screen, and put back under the cursor just before the click (milliseconds).
+    let [x, y] = await center();
+    await page.mouse.move(x, y);
+    await refused(
+      async () => {
+        await style('bank-checkout { position: relative; left: -4000px }');
+        await stillFor(page, { visible: false });
+        await style('');
+        await page.mouse.click(x, y);
+      },
+      UNSETTLED,
+      'off the screen, then under the cursor',
+    );
+    // The same with the keyboard (never dropped by the browser): the frame says why.
+    await center();
+    await pay.focus();
+    await refused(
+      async () => {
+        await style('bank-checkout { position: relative; left: -4000px }');
+        await stillFor(page, { visible: false });
+        await style('');
+        await page.keyboard.press('Enter');
+      },
+      UNSETTLED,
+      'off the screen, then back for Enter',
+    );
+
+    // 2. Cropped down to its button (clipped by the element around it), for as long as you like.
+    [x, y] = await center();
+    const host = (await page.locator('bank-checkout').boundingBox())!;
+    const button = (await pay.boundingBox())!;
+    await refused(
+      async () => {
+        const [top, left] = [button.y - host.y - 6, button.x - host.x - 6];
+        await style(
+          `bank-checkout { clip-path: inset(${top}px ${host.width - left - button.width - 12}px ${host.height - top - button.height - 12}px ${left}px) }`,
+        );
+        // (Still where it is; whether the browser counts a clipped frame visible is its own affair.)
+        await stillFor(page, { visible: false });
+        await page.mouse.click(x, y);
+      },
+      HIDDEN,
+      'cropped to its button',
+    );
+
+    // 3. Scaled up around its button, which stays under the cursor: the amount and payee off the screen.
+    [x, y] = await center();
+    const around = (await page.locator('bank-checkout').boundingBox())!;
+    await refused(
+      async () => {
+        await style(`bank-checkout { display: block; transform: scale(3); transform-origin: ${x - around.x}px ${y - around.y}px }`);
+        await stillFor(page, { visible: false });
+        await page.mouse.click(x, y);
+      },
+      HIDDEN,
+      'scaled up',
+    );
+
+    // 4. Covered, and the cover taken away 50 ms or less before the click.
+    [x, y] = await center();
+    await refused(
+      async () => {
+        await style(`#cover { position: fixed; left: ${x - 100}px; top: ${y - 40}px; width: 200px; height: 80px; background: #fff }`);
+        await page.evaluate(() => document.body.append(Object.assign(document.createElement('div'), { id: 'cover' })));
+        await hiddenNow(page);
+        await page.evaluate(() => document.getElementById('cover')!.remove());
+        await page.mouse.click(x, y);
+      },
+      UNSETTLED,
+      'uncovered just before the click',
+    );
+
+    assert.ok(reached.includes('off the screen, then back for Enter'), 'a keyboard press always reaches the frame');
+    t.diagnostic(`presses that reached the frame (the others Chromium dropped): ${reached.join('; ')}`);
+
+    // Still and in full view, the same press pays.
+    await settle(page, pay);
+    const validating = await act(page, stack, () => pay.click());
+    assert.equal(validating.state, 'validate');
+
+    // A code typed into the confirmation while the frame is off the screen does not go in; it stays typed.
+    const code = ui.locator('bank-challenge input').first();
+    const confirm = await readyChallenge(page);
+    await code.focus();
+    await style('bank-checkout { position: relative; left: -4000px }');
+    await stillFor(page, { visible: false });
+    const told = await refusals();
+    await page.keyboard.type('482913');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => (window as unknown as { __errors: string[] }).__errors.length > n, told);
+    assert.deepEqual(sent, ['/v1/checkout/transfer'], 'the code was not sent');
+    assert.equal(await code.inputValue(), '482913', 'the code typed stays');
+    await style('');
+    await readyChallenge(page);
+    const paid = await act(page, stack, () => confirm.click());
+    assert.equal(paid.state, 'succeeded');
+    assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
+    assert.deepEqual(
+      [...new Set(await page.evaluate(() => (window as unknown as { __errors: string[] }).__errors))],
+      ['frame_hidden'],
+      'every refusal the page heard was frame_hidden',
+    );
     assertClean();
     await close();
   });

@@ -5,7 +5,7 @@
  * through the shop, the checkout element and the simulator's gateway.
  */
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, CDPSession, Disposable, FrameLocator, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Disposable, Frame, FrameLocator, Locator, Page, Response } from 'playwright-core';
 import type { CheckoutMode, CheckoutView } from '@bank-checkout/contract';
 import { startServersAndBrowser, type StartOptions, type Started } from '../support/stack.js';
 
@@ -325,18 +325,171 @@ export async function signIn(page: Page, stack: Stack, bankId: string, opts: { l
   return act(page, stack, () => form.getByRole('button', { name: 'Sign in' }).click());
 }
 
+/** How long the isolated frame wants the checkout still before a press counts (STILL_MS of packages/elements/src/frame/visibility.ts). */
+const STILL_MS = 600;
+
+/**
+ * What a payer does before confirming, and a press to count needs (frame/visibility.ts): the
+ * controls about to be used brought onto the screen (`inView`, every element each finds, in
+ * order: as many as the screen holds together, the first at least), then a wait until the checkout has been still and fully visible for longer than
+ * the frame asks (STILL_MS). While a step that confirms is on screen, Chromium also drops the
+ * input that reaches the frame within 500 ms of its moving or changing size. Two watches of the
+ * test's own tell: in the shop's page, where the frame is (every animation frame); in the frame,
+ * whether the browser says the checkout is visible (IntersectionObserver v2, as the frame's own
+ * watch), with a margin for the frame's watch, which may report up to one of its intervals
+ * (100 ms) later. A checkout that has been still long enough is not waited for again.
+ */
+export async function settle(page: Page, ...inView: Locator[]): Promise<void> {
+  const iframe = page.locator('bank-checkout iframe');
+  // Inline, the checkout is the page's own: nothing to wait for.
+  if (!(await iframe.count())) return;
+  await watchFrame(page);
+  const height = page.viewportSize()!.height - 8;
+  // Once the frame has drawn the answer to its last call (the checkout is busy until then), every
+  // element each locator finds (none: nothing to bring into view), in order.
+  await kit(page).locator('bank-checkout [part=base][aria-busy="false"]').waitFor();
+  const elements = (await Promise.all(inView.map((l) => l.elementHandles()))).flat();
+  const boxes = (await Promise.all(elements.map((e) => e.boundingBox()))).filter((b) => b !== null);
+  let dy = 0;
+  if (boxes.length) {
+    // The most of them, in order, that the screen holds together (the first at least).
+    const span = (n: number) => [Math.min(...boxes.slice(0, n).map((b) => b.y)), Math.max(...boxes.slice(0, n).map((b) => b.y + b.height))] as const;
+    let n = boxes.length;
+    while (n > 1 && span(n)[1] - span(n)[0] > height - 8) n--;
+    const [from, to] = span(n);
+    if (to > height) dy = to - height;
+    if (from - dy < 8) dy = from - 8;
+  } else {
+    // The frame's end, where a step's buttons are; the whole frame when it fits.
+    const r = await iframe.evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
+    if (r.bottom > height) dy = r.bottom - height;
+    if (r.height <= height && r.top - dy < 8) dy = r.top - 8;
+  }
+  if (Math.abs(dy) >= 1) await page.evaluate((by) => scrollBy({ top: by, behavior: 'instant' }), dy);
+  await stillFor(page);
+}
+
+/**
+ * The test's two watches of the checkout's frame (`settle`), started once a page: where the frame
+ * is in the shop's page (`__placed`: when it last moved or changed size), and whether the browser
+ * says the checkout in it is visible (`__seen`: since when, null while it is not). Answers the frame.
+ */
+async function watchFrame(page: Page): Promise<Frame> {
+  const iframe = page.locator('bank-checkout iframe');
+  const frame = await (await iframe.elementHandle())!.contentFrame();
+  assert.ok(frame, 'the checkout has its frame');
+  // (A script as text: the test bundle names the functions it compiles, which the page cannot.)
+  await iframe.evaluate((el) => ((window as unknown as { __frame: Element }).__frame = el));
+  await page.evaluate(`window.__placed ??= (() => {
+    const placed = { at: performance.now(), rect: '' };
+    requestAnimationFrame(function look() {
+      const rect = JSON.stringify(window.__frame.getBoundingClientRect());
+      if (rect !== placed.rect) Object.assign(placed, { at: performance.now(), rect });
+      requestAnimationFrame(look);
+    });
+    return placed;
+  })()`);
+  await frame.evaluate(() => {
+    const w = window as unknown as { __seen?: Seen };
+    if (w.__seen) return;
+    const seen: Seen = (w.__seen = { since: null, changed: performance.now(), shown: '' });
+    new IntersectionObserver(
+      (entries) => {
+        for (const e of entries as (IntersectionObserverEntry & { isVisible?: boolean })[]) {
+          const r = e.intersectionRect;
+          const shown = `${e.isVisible} ${[r.top, r.left, r.bottom, r.right].map(Math.round).join(',')}`;
+          if (shown !== seen.shown) Object.assign(seen, { changed: performance.now(), shown });
+          seen.since = e.isVisible ? (seen.since ?? performance.now()) : null;
+        }
+      },
+      { threshold: Array.from({ length: 101 }, (_, i) => i / 100), trackVisibility: true, delay: 100 } as IntersectionObserverInit,
+    ).observe(document.querySelector('bank-checkout')!);
+  });
+  return frame;
+}
+
+/** The test's watch in the frame: since when the checkout is visible (null: it is not), and when what the screen shows of it last changed. */
+interface Seen {
+  since: number | null;
+  changed: number;
+  shown: string;
+}
+
+/**
+ * Waits until the checkout's frame has not moved, nor changed what the screen shows of it, for
+ * longer than the frame asks (STILL_MS, with a margin for the frame's own watch, which may report
+ * up to one of its intervals later), and, unless `visible` is false, been visible as long.
+ */
+export async function stillFor(page: Page, { visible = true } = {}): Promise<void> {
+  const frame = await watchFrame(page);
+  const still = STILL_MS + 150;
+  const placedFor = () => page.evaluate(() => performance.now() - (window as unknown as { __placed: { at: number } }).__placed.at);
+  for (;;) {
+    await page.waitForFunction((ms) => performance.now() - (window as unknown as { __placed: { at: number } }).__placed.at >= ms, still);
+    await frame.waitForFunction(
+      ([ms, wanted]) => {
+        const { since, changed } = (window as unknown as { __seen: Seen }).__seen;
+        return performance.now() - changed >= ms && (!wanted || (since !== null && performance.now() - since >= ms));
+      },
+      [still, visible] as const,
+      // (On a timer: a frame off the screen draws no animation frames.)
+      { polling: 50 },
+    );
+    // Both at once: the frame did not move while the rest was waited for.
+    if ((await placedFor()) >= still) return;
+  }
+}
+
+/** Waits until the browser says the checkout is not visible (covered, faded, off the screen). */
+export async function hiddenNow(page: Page): Promise<void> {
+  const frame = await watchFrame(page);
+  await frame.waitForFunction(() => (window as unknown as { __seen: Seen }).__seen.since === null, undefined, { polling: 50 });
+}
+
+/** Where the checkout's steps are: the frame's document (`kit`), or the page's own inline. */
+type Root = Pick<FrameLocator, 'locator'>;
+
+/** At the account list: the first account chosen, and its Pay button ready to press (`settle`). Answers the button. */
+export async function chooseFirstAccount(page: Page, root: Root = kit(page)): Promise<Locator> {
+  const picker = root.locator('bank-account-picker');
+  const [first, pay] = [picker.locator('input[type=radio]').first(), picker.locator('button[type=submit]')];
+  await first.waitFor();
+  await settle(page, first, pay);
+  await first.check();
+  await settle(page, pay);
+  return pay;
+}
+
+/**
+ * At a challenge, its values given: the confirm button on the screen, with the amount and payee
+ * above when the screen holds both, ready to be pressed (`settle`). Answers the button.
+ */
+export async function readyChallenge(page: Page, root: Root = kit(page)): Promise<Locator> {
+  const submit = root.locator('bank-challenge [part=submit]');
+  await submit.waitFor();
+  await settle(page, submit, root.locator('bank-checkout [part=summary]'));
+  return submit;
+}
+
+/** At a challenge: its test values given by its button (`settle`d to press it). */
+export async function fillChallengeTestValues(page: Page, root: Root = kit(page)): Promise<void> {
+  const fill = root.locator('bank-challenge [part=fill-test]');
+  await fill.waitFor();
+  await settle(page, fill);
+  await fill.click();
+}
+
 /** At the account list: the first account, and Pay; answers the BFF's view (the challenge, as a rule). */
 export async function transferFromFirstAccount(page: Page, stack: Stack): Promise<CheckoutView> {
-  const picker = kit(page).locator('bank-account-picker');
-  await picker.locator('input[type=radio]').first().check();
-  return act(page, stack, () => picker.locator('button[type=submit]').click());
+  const pay = await chooseFirstAccount(page);
+  return act(page, stack, () => pay.click());
 }
 
 /** At a challenge: its test values, and confirm; answers the BFF's view. */
 export async function confirmWithTestValues(page: Page, stack: Stack): Promise<CheckoutView> {
-  const challenge = kit(page).locator('bank-challenge');
-  await challenge.getByRole('button', { name: 'Fill test values' }).click();
-  return act(page, stack, () => challenge.locator('[part=submit]').click());
+  await fillChallengeTestValues(page);
+  const confirm = await readyChallenge(page);
+  return act(page, stack, () => confirm.click());
 }
 
 /**
@@ -377,20 +530,23 @@ export async function payNative(
         break;
       }
       case 'select-account': {
-        const host = kit(page).locator('bank-account-picker');
-        await host.locator('input[type=radio]').first().check();
-        view = await act(page, stack, () => host.locator('button[type=submit]').click());
+        const pay = await chooseFirstAccount(page);
+        view = await act(page, stack, () => pay.click());
         break;
       }
       case 'validate': {
         const host = kit(page).locator('bank-challenge');
+        await host.locator('[part=submit]').waitFor();
+        // Its round drawn (the checkout not busy, as the last round's answer came).
+        await kit(page).locator('bank-checkout [part=base][aria-busy="false"]').waitFor();
         const typed = step.validations.filter((v) => v.type !== 6);
         const inputs = host.locator('input');
         assert.equal(await inputs.count(), typed.length, 'one input per typed validation');
         assert.equal(await host.locator('[part=test-value]').count(), typed.length, 'each with its test value shown');
         if (opts.validationValue !== undefined) for (const [i] of typed.entries()) await inputs.nth(i).fill(opts.validationValue);
-        else if (typed.length) await host.getByRole('button', { name: 'Fill test values' }).click();
-        view = await act(page, stack, () => host.locator('[part=submit]').click());
+        else if (typed.length) await fillChallengeTestValues(page);
+        const confirm = await readyChallenge(page);
+        view = await act(page, stack, () => confirm.click());
         break;
       }
       default:

@@ -9,7 +9,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { act, kit, merchantCheckout, openPage, orderCheckout, payNative, startStack, walkGateway, type Stack } from './lib.js';
+import {
+  act,
+  chooseFirstAccount,
+  kit,
+  merchantCheckout,
+  openPage,
+  orderCheckout,
+  payNative,
+  fillChallengeTestValues,
+  readyChallenge,
+  startStack,
+  walkGateway,
+  type Stack,
+} from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -205,14 +218,25 @@ describe('card steps at 320 px, in the payer’s language', () => {
             trees.push(`${host} (${c.locale}, 320 px):\n${seen.tree}`);
           }
           const form = kit(page).locator(host);
-          await form.locator('[part=fill-test]').click();
-          view = await act(page, stack, () => form.locator('[part=submit]').click());
+          if (host === 'bank-challenge') {
+            await fillChallengeTestValues(page);
+            const confirm = await readyChallenge(page);
+            view = await act(page, stack, () => confirm.click());
+          } else {
+            await form.locator('[part=fill-test]').click();
+            view = await act(page, stack, () => form.locator('[part=submit]').click());
+          }
         } else if (s.state === 'select-contract' || s.state === 'select-account') {
           const host = s.state === 'select-contract' ? 'bank-contract-picker' : 'bank-account-picker';
           const form = kit(page).locator(host);
           assert.equal(await form.getByRole('heading', { level: 2 }).count(), 1, `${host}: a heading for the step`);
-          await form.locator('input[type=radio]').first().check();
-          view = await act(page, stack, () => form.locator('[part=submit]').click());
+          if (host === 'bank-account-picker') {
+            const pay = await chooseFirstAccount(page);
+            view = await act(page, stack, () => pay.click());
+          } else {
+            await form.locator('input[type=radio]').first().check();
+            view = await act(page, stack, () => form.locator('[part=submit]').click());
+          }
         } else break;
       }
       assert.equal(view.state, 'succeeded', view.error?.code);

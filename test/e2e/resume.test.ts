@@ -12,7 +12,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page, Response } from 'playwright-core';
 import type { CheckoutView, FrameLaunchAnswer } from '@bank-checkout/contract';
-import { kit, merchantCheckout, openPage, orderCheckout, signIn, startStack, transferFromFirstAccount, act, type Stack } from './lib.js';
+import {
+  kit,
+  merchantCheckout,
+  openPage,
+  orderCheckout,
+  signIn,
+  startStack,
+  transferFromFirstAccount,
+  act,
+  chooseFirstAccount,
+  fillChallengeTestValues,
+  readyChallenge,
+  type Stack,
+} from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -97,6 +110,8 @@ describe('the same browser resumes where the checkout is', () => {
       body: JSON.stringify({ method: 'POST', path: '/test/transfer/init', kind: 'latency', ms: 1500, times: 1 }),
     });
     assert.ok(slow.ok);
+    // (The tab that acts is in front: a browser does not show a tab behind, nor lets it confirm.)
+    await second.bringToFront();
     const transferred = transferFromFirstAccount(second, stack);
     await ui.locator('bank-checkout [part=status]').getByText('Confirming with your bank…').waitFor();
     assert.equal(await ui.locator('bank-account-picker button[type=submit]').isDisabled(), true, 'nothing to act on meanwhile');
@@ -117,9 +132,10 @@ describe('the same browser resumes where the checkout is', () => {
     await ui.locator('bank-challenge [role=timer]').waitFor();
 
     // Confirmed in the first tab; the second shows the result too.
-    const challenge = ui.locator('bank-challenge');
-    await challenge.getByRole('button', { name: 'Fill test values' }).click();
-    const paid: CheckoutView = await act(page, stack, () => challenge.locator('[part=submit]').click());
+    await page.bringToFront();
+    await fillChallengeTestValues(page);
+    const confirm = await readyChallenge(page);
+    const paid: CheckoutView = await act(page, stack, () => confirm.click());
     assert.equal(paid.state, 'succeeded');
     await ui2.locator('bank-result [part=title]').getByText('Payment completed').waitFor();
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
@@ -216,9 +232,9 @@ describe('another browser', () => {
     }
 
     // The first browser's frame, still at its accounts, acts: it is told the payment goes on elsewhere.
-    const picker = kit(page).locator('bank-account-picker');
-    await picker.locator('input[type=radio]').first().check();
-    await picker.locator('button[type=submit]').click();
+    await page.bringToFront();
+    const pay = await chooseFirstAccount(page);
+    await pay.click();
     await kit(page).locator('bank-result').getByText('it continues there').waitFor();
     await kit(page).locator('bank-result').getByRole('heading', { name: 'This payment continues elsewhere' }).waitFor();
     assertClean([/status of 409/]);

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   act,
+  chooseFirstAccount,
   orderCheckout,
   confirmWithTestValues,
   kit,
@@ -78,8 +79,8 @@ describe('a way forward in the shop', () => {
     await page.clock.fastForward(91_000);
     const picker = kit(page).locator('bank-account-picker');
     await picker.getByText('The confirmation was not completed in time, so your bank cancelled it.').waitFor();
-    await picker.locator('input[type=radio]').first().check();
-    const again = await act(page, stack, () => picker.locator('button[type=submit]').click());
+    const pay = await chooseFirstAccount(page);
+    const again = await act(page, stack, () => pay.click());
     assert.equal(again.state, 'validate', 'a new transfer in the same bank session');
     const paid = await confirmWithTestValues(page, stack);
     assert.equal(paid.state, 'succeeded');
@@ -92,13 +93,12 @@ describe('a way forward in the shop', () => {
     await page.context().clock.install({ time: stack.now() });
     await orderCheckout(page, stack, 'native');
     await signIn(page, stack, 'aurora');
-    const picker = kit(page).locator('bank-account-picker');
-    await picker.locator('input[type=radio]').first().check();
+    const pay = await chooseFirstAccount(page);
 
     // The bank ends a session after 15 quiet minutes.
     stack.moveClock(16 * 60_000);
     await page.clock.fastForward(16 * 60_000);
-    const ended = await act(page, stack, () => picker.locator('button[type=submit]').click());
+    const ended = await act(page, stack, () => pay.click());
     assert.equal(ended.state, 'login');
     const form = kit(page).locator('bank-login-form');
     await form.locator('[part=error]').getByText('Your session with the bank has ended. Log in again to continue.').waitFor();
