@@ -169,8 +169,8 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { status: number; meaning
  * checkout's: its frame could not be shown (`frame_unreachable`: its page loaded but never said
  * it was there, the BFF down or the address wrong; `frame_refused`: the BFF said it refuses the
  * page's origin; `frame_timeout`: the frame did not load in time), it was given a client secret instead of a launch token (`secret_refused`: it
- * never runs one), or the payer's confirmation was refused while the frame was not fully
- * visible (`frame_hidden`).
+ * never runs one), or the payer's confirmation was refused: the frame was not fully visible, or
+ * not for long enough before the press (`frame_hidden`).
  */
 export const CLIENT_ERROR_CODES = [
   'network',

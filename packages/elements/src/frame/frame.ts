@@ -49,7 +49,7 @@ const ATTRIBUTES = ['api', 'launch-token', 'checkout-secret', 'locale', 'mode', 
  * again, above the shop's own `slot="fallback"` content. Given a client secret
  * (`checkout-secret`) it runs nothing: `secret_refused` (the frame runs launch tokens only).
  *
- * @fires bank-checkout-error - A call failed, the payer's confirmation was refused while the frame was not fully visible (`frame_hidden`), the frame could not be shown (`frame_unreachable`, `frame_refused`, `frame_timeout`), or it was given a client secret (`secret_refused`); detail `{checkoutId, code, status, requestId}`.
+ * @fires bank-checkout-error - A call failed, the payer's confirmation was refused while the frame was not fully visible, or not still long enough before the press (`frame_hidden`), the frame could not be shown (`frame_unreachable`, `frame_refused`, `frame_timeout`), or it was given a client secret (`secret_refused`); detail `{checkoutId, code, status, requestId}`.
  * @csspart frame - The iframe the checkout runs in.
  * @csspart placeholder - What shows, and is announced, while the frame loads.
  * @csspart failure - Why the frame could not be shown, with Try again (an alert).
