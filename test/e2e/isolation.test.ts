@@ -190,24 +190,35 @@ describe('the isolated checkout', () => {
   });
 });
 
+/**
+ * A page at the accounts of a checkout signed in at a bank, whose own script restyles it
+ * (`style`: a constructed style sheet, as a script of the page can make; its policy allows no
+ * inline style): the confirmations that reach the BFF (`sent`) and the codes of the errors the
+ * page heard (`errors`).
+ */
+async function atTheAccounts() {
+  const opened = await openPage(stack);
+  const { page } = opened;
+  await opened.addInitScript(`window.__errors = []; document.addEventListener('bank-checkout-error', (e) => window.__errors.push(e.detail.code));`);
+  const id = await orderCheckout(page, stack, 'native');
+  await signIn(page, stack, 'aurora');
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && /\/v1\/checkout\/(transfer|validate)$/.test(r.url())) sent.push(new URL(r.url()).pathname);
+  });
+  const style = (css: string) =>
+    page.evaluate((text) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(text);
+      document.adoptedStyleSheets = [sheet];
+    }, css);
+  const errors = () => page.evaluate(() => (window as unknown as { __errors: string[] }).__errors);
+  return { ...opened, id, ui: kit(page), sent, style, errors };
+}
+
 describe('nobody pays blind', () => {
   it('refuses the confirmation while the shop page fades the frame, says why in the payer’s language, keeps the code typed, and confirms at full opacity', async () => {
-    const { page, assertClean, addInitScript, close } = await openPage(stack);
-    await addInitScript(`window.__errors = []; document.addEventListener('bank-checkout-error', (e) => window.__errors.push(e.detail.code));`);
-    const id = await orderCheckout(page, stack, 'native');
-    await signIn(page, stack, 'aurora');
-    const ui = kit(page);
-    const sent: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().startsWith(`${stack.urls.bff}/v1/checkout/`)) sent.push(new URL(r.url()).pathname);
-    });
-    /** The shop page's own style sheet (its policy allows no inline style: a constructed one, as a script of the page can make). */
-    const fade = (css: string) =>
-      page.evaluate((text) => {
-        const sheet = new CSSStyleSheet();
-        sheet.replaceSync(text);
-        document.adoptedStyleSheets = [sheet];
-      }, css);
+    const { page, assertClean, close, id, ui, sent, style: fade, errors } = await atTheAccounts();
     const notice = ui.locator('bank-checkout [part=notice]');
 
     const picker = ui.locator('bank-account-picker');
@@ -218,7 +229,7 @@ describe('nobody pays blind', () => {
     await picker.locator('button[type=submit]').click();
     await notice.getByText('The payment is not fully visible on your screen, so it was not confirmed.').waitFor();
     assert.deepEqual(sent, [], 'the transfer was not sent');
-    assert.deepEqual(await page.evaluate(() => (window as unknown as { __errors: string[] }).__errors), ['frame_hidden'], 'the page hears why');
+    assert.deepEqual(await errors(), ['frame_hidden'], 'the page hears why');
 
     await fade('');
     await settle(page, picker.locator('button[type=submit]'));
@@ -253,22 +264,7 @@ describe('nobody pays blind', () => {
 
 describe('nobody pays blind: the red team’s motions', () => {
   it('refuses a frame moved under the cursor from off the screen, cropped to its button, scaled up, or uncovered just before the press, and a code typed off the screen; a still frame pays', async (t) => {
-    const { page, assertClean, addInitScript, close } = await openPage(stack);
-    await addInitScript(`window.__errors = []; document.addEventListener('bank-checkout-error', (e) => window.__errors.push(e.detail.code));`);
-    const id = await orderCheckout(page, stack, 'native');
-    await signIn(page, stack, 'aurora');
-    const ui = kit(page);
-    const sent: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && /\/v1\/checkout\/(transfer|validate)$/.test(r.url())) sent.push(new URL(r.url()).pathname);
-    });
-    /** The hostile page's own style sheet (its policy allows no inline style: a constructed one, as a script of the page can make). */
-    const style = (css: string) =>
-      page.evaluate((text) => {
-        const sheet = new CSSStyleSheet();
-        sheet.replaceSync(text);
-        document.adoptedStyleSheets = [sheet];
-      }, css);
+    const { page, assertClean, close, id, ui, sent, style, errors } = await atTheAccounts();
     const frame = (await (await page.locator('bank-checkout iframe').elementHandle())!.contentFrame())!;
     // Which presses reach the frame: Chromium itself drops a click on a frame that moved within 500 ms.
     await frame.evaluate(() => {
@@ -277,7 +273,7 @@ describe('nobody pays blind: the red team’s motions', () => {
       document.addEventListener('click', () => w.__clicks++, true);
     });
     const clicks = () => frame.evaluate(() => (window as unknown as { __clicks: number }).__clicks);
-    const refusals = () => page.evaluate(() => (window as unknown as { __errors: string[] }).__errors.length);
+    const refusals = async () => (await errors()).length;
     const notice = ui.locator('bank-checkout [part=notice]');
     const HIDDEN = 'The payment is not fully visible on your screen, so it was not confirmed.';
     const UNSETTLED = 'The payment moved or changed on your screen just before you confirmed, so it was not confirmed.';
@@ -404,11 +400,7 @@ describe('nobody pays blind: the red team’s motions', () => {
     const paid = await act(page, stack, () => confirm.click());
     assert.equal(paid.state, 'succeeded');
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
-    assert.deepEqual(
-      [...new Set(await page.evaluate(() => (window as unknown as { __errors: string[] }).__errors))],
-      ['frame_hidden'],
-      'every refusal the page heard was frame_hidden',
-    );
+    assert.deepEqual([...new Set(await errors())], ['frame_hidden'], 'every refusal the page heard was frame_hidden');
     assertClean();
     await close();
   });

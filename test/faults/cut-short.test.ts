@@ -17,10 +17,10 @@ import { join } from 'node:path';
 import { serve, getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import express from 'express';
-import Fastify from 'fastify';
 import { createBff, loadConfig, type BffApp } from '@bank-checkout/bff';
 import { startAll, type Started } from '../../scripts/start.js';
 import { until } from '../../packages/bff/test/until.js';
+import { fastifyWithBff } from '../../packages/bff/test/shop-servers.js';
 import { cliArgs } from '../support/cli.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -171,20 +171,7 @@ describe('a request body cut short', () => {
     });
 
     it('in Fastify: answers 400 and logs it so', async () => {
-      const shop = Fastify();
-      const listener = getRequestListener(bff.fetch);
-      await shop.register(
-        async (scope) => {
-          scope.removeAllContentTypeParsers();
-          scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
-          scope.all('/*', (req, reply) => {
-            reply.hijack();
-            req.raw.url = req.raw.url!.slice('/pay'.length) || '/';
-            void listener(req.raw, reply.raw);
-          });
-        },
-        { prefix: '/pay' },
-      );
+      const shop = await fastifyWithBff(bff.fetch);
       await shop.listen({ port: 0, host: '127.0.0.1' });
       try {
         await assertCutsAre400((shop.server.address() as AddressInfo).port, logs, '/pay');

@@ -11,9 +11,9 @@ import { createServer, type Server } from 'node:http';
 import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
 import express from 'express';
-import Fastify from 'fastify';
 import { BFF_HOST, createHarness, MERCHANT_SECRET, type Harness } from './harness.js';
 import { frameKeys, frameOrigin } from './frame-proof.js';
+import { fastifyWithBff } from './shop-servers.js';
 
 type Fetch = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -96,21 +96,7 @@ describe('the BFF mounted in an existing server', () => {
   });
 
   it('in Fastify, in its own scope without body parsers', async () => {
-    const shop = Fastify();
-    const listener = getRequestListener(h.bff.fetch);
-    await shop.register(
-      async (scope) => {
-        // The BFF reads request bodies itself: this scope leaves them unread.
-        scope.removeAllContentTypeParsers();
-        scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
-        scope.all('/*', (req, reply) => {
-          reply.hijack();
-          req.raw.url = req.raw.url!.slice('/pay'.length) || '/';
-          void listener(req.raw, reply.raw);
-        });
-      },
-      { prefix: '/pay' },
-    );
+    const shop = await fastifyWithBff(h.bff.fetch);
     shop.post('/orders', async (req) => ({ got: req.body }));
     const base = await shop.listen({ port: 0, host: '127.0.0.1' });
     try {
