@@ -449,13 +449,19 @@ export async function hiddenNow(page: Page): Promise<void> {
 /** Where the checkout's steps are: the frame's document (`kit`), or the page's own inline. */
 type Root = Pick<FrameLocator, 'locator'>;
 
-/** At the account list: the first account chosen, and its Pay button ready to press (`settle`). Answers the button. */
+/**
+ * At the account list: the first account chosen, and its Pay button ready to press (`settle`).
+ * Answers the button. The account is chosen with the keyboard (Space), as a payer may: Chromium
+ * drops a click that reaches the frame within 500 ms of its moving (the step just drawn, a
+ * scroll to the option), never a key, so the one wait is for the press that counts.
+ */
 export async function chooseFirstAccount(page: Page, root: Root = kit(page)): Promise<Locator> {
   const picker = root.locator('bank-account-picker');
   const [first, pay] = [picker.locator('input[type=radio]').first(), picker.locator('button[type=submit]')];
   await first.waitFor();
-  await settle(page, first, pay);
-  await first.check();
+  await first.focus();
+  await page.keyboard.press('Space');
+  assert.ok(await first.isChecked(), 'the first account chosen');
   await settle(page, pay);
   return pay;
 }
@@ -471,12 +477,12 @@ export async function readyChallenge(page: Page, root: Root = kit(page)): Promis
   return submit;
 }
 
-/** At a challenge: its test values given by its button (`settle`d to press it). */
+/** At a challenge: its test values given by its button, pressed with the keyboard (see `chooseFirstAccount`). */
 export async function fillChallengeTestValues(page: Page, root: Root = kit(page)): Promise<void> {
   const fill = root.locator('bank-challenge [part=fill-test]');
   await fill.waitFor();
-  await settle(page, fill);
-  await fill.click();
+  await fill.focus();
+  await page.keyboard.press('Enter');
 }
 
 /** At the account list: the first account, and Pay; answers the BFF's view (the challenge, as a rule). */

@@ -8,7 +8,17 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { confirmWithTestValues, kit, merchantCheckout, openPage, orderCheckout, startStack, transferFromFirstAccount, type Stack } from './lib.js';
+import {
+  chooseFirstAccount,
+  confirmWithTestValues,
+  kit,
+  merchantCheckout,
+  openPage,
+  orderCheckout,
+  startStack,
+  transferFromFirstAccount,
+  type Stack,
+} from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -54,9 +64,8 @@ describe('a call the bank does not answer, before any money can move', () => {
 
     // The transfer's start the bank does not answer.
     await hangNext('/test/transfer/init');
-    const picker = ui.locator('bank-account-picker');
-    await picker.locator('input[type=radio]').first().check();
-    const [transfer] = await Promise.all([answered('transfer'), picker.locator('button[type=submit]').click()]);
+    const pay = await chooseFirstAccount(page);
+    const [transfer] = await Promise.all([answered('transfer'), pay.click()]);
     assert.equal(transfer.status(), 504);
     await ui.getByText('Your bank did not answer, so no payment was made. Choose the account again to try once more.').first().waitFor();
     assert.equal((await merchantCheckout(stack, id)).state, 'select-account', 'at the accounts, not in doubt');

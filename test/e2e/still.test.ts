@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { act, kit, openPage, orderCheckout, startStack, type Stack } from './lib.js';
+import { act, chooseFirstAccount, fillChallengeTestValues, kit, openPage, orderCheckout, readyChallenge, startStack, type Stack } from './lib.js';
 
 let stack: Stack;
 before(async () => {
@@ -165,17 +165,21 @@ describe('every step of every bank, at 375, 320 and 280 px', () => {
               view = await act(page, stack, () => host.locator('[part=submit]').click());
               break;
             }
-            case 'select-contract':
-            case 'select-account': {
-              const host = kit(page).locator(s.state === 'select-contract' ? 'bank-contract-picker' : 'bank-account-picker');
+            case 'select-contract': {
+              const host = kit(page).locator('bank-contract-picker');
               await host.locator('input[type=radio]').first().check();
               view = await act(page, stack, () => host.locator('button[type=submit]').click());
               break;
             }
+            case 'select-account': {
+              const pay = await chooseFirstAccount(page);
+              view = await act(page, stack, () => pay.click());
+              break;
+            }
             default: {
-              const host = kit(page).locator('bank-challenge');
-              if (s.state === 'validate' && s.validations.some((v) => v.type !== 6)) await host.locator('[part=fill-test]').click();
-              view = await act(page, stack, () => host.locator('[part=submit]').click());
+              if (s.state === 'validate' && s.validations.some((v) => v.type !== 6)) await fillChallengeTestValues(page);
+              const confirm = await readyChallenge(page);
+              view = await act(page, stack, () => confirm.click());
             }
           }
         }
