@@ -247,14 +247,15 @@ describe('merchant API', () => {
 });
 
 describe('guessing secrets', () => {
-  it('refuses every attempt at an API from an address after 30 wrong secrets there in a minute (the default), right ones too, and leaves the other API open', async () => {
+  it('refuses wrong secrets at an API from an address after 30 there in a minute (the default): at the merchant API the right one still passes, at the checkout API nothing does; the other API stays open', async () => {
     const h = await createHarness();
     try {
       const c = await h.createCheckout();
       for (let i = 0; i < 30; i++) assert.equal((await h.merchant(`/v1/checkouts/${c.id}`, { headers: { Authorization: `Bearer wrong-${i}` } })).status, 401);
-      const merchant = await h.merchant(`/v1/checkouts/${c.id}`);
-      assert.equal(merchant.status, 429, 'the right merchant secret is refused too while the address is blocked');
-      assert.ok(Number(merchant.headers.get('Retry-After')) > 0);
+      const wrong = await h.merchant(`/v1/checkouts/${c.id}`, { headers: { Authorization: 'Bearer wrong-30' } });
+      assert.equal(wrong.status, 429, 'a wrong merchant secret is refused while the address is blocked');
+      assert.ok(Number(wrong.headers.get('Retry-After')) > 0);
+      assert.equal((await h.merchant(`/v1/checkouts/${c.id}`)).status, 200, 'the right one passes');
       assert.equal((await h.checkout(c.clientSecret, '/v1/checkout')).status, 200, 'the checkout API stays open');
       for (let i = 0; i < 30; i++) assert.equal((await h.checkout(`cs_wrong_${i}`, '/v1/checkout')).status, 401);
       assert.equal((await h.checkout(c.clientSecret, '/v1/checkout')).status, 429);
