@@ -245,16 +245,16 @@ describe('nobody pays blind', () => {
     await fill.click();
     const code = await challenge.locator('input').first().inputValue();
     assert.ok(code);
-    await settle(page, ui.locator('bank-checkout [part=summary]'), challenge.locator('[part=submit]'));
+    const confirm = await readyChallenge(page);
     await fade('bank-checkout::part(frame) { opacity: .04 }');
-    await challenge.locator('[part=submit]').click();
+    await confirm.click();
     await notice.getByText('El pago no se ve entero en tu pantalla, así que no se ha confirmado.').waitFor();
     assert.deepEqual(sent, ['/v1/checkout/transfer'], 'the validation was not sent');
     assert.equal(await challenge.locator('input').first().inputValue(), code, 'the code typed stays');
 
     await fade('');
-    await settle(page, ui.locator('bank-checkout [part=summary]'), challenge.locator('[part=submit]'));
-    const paid = await act(page, stack, () => challenge.locator('[part=submit]').click());
+    await readyChallenge(page);
+    const paid = await act(page, stack, () => confirm.click());
     assert.equal(paid.state, 'succeeded');
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');
     assertClean();
@@ -288,7 +288,12 @@ describe('nobody pays blind: the red team’s motions', () => {
       await press();
       if ((await clicks()) > before) {
         reached.push(what);
-        await page.waitForFunction((n) => (window as unknown as { __errors: string[] }).__errors.length > n, told);
+        // Refused (an error the page hears), or sent (which the assertion below names).
+        await Promise.race([
+          page.waitForFunction((n) => (window as unknown as { __errors: string[] }).__errors.length > n, told),
+          page.waitForRequest((r) => r.method() === 'POST' && /\/v1\/checkout\/(transfer|validate)$/.test(r.url())),
+        ]);
+        assert.deepEqual(sent, [], `${what}: nothing sent`);
         assert.equal((await notice.textContent())?.includes(words), true, `${what}: ${await notice.textContent()}`);
       }
       assert.deepEqual(sent, [], `${what}: nothing sent`);
