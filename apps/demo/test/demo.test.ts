@@ -15,7 +15,7 @@ import { html, toText } from '../src/layout.js';
 const MERCHANT_SECRET = 'merchant-secret-for-tests-0123456789';
 const WEBHOOK_SECRET = 'webhook-secret-for-tests-0123456789';
 const SHOP = 'http://shop.test';
-const BFF = 'http://bff.test';
+const BFF = 'https://bff.test'; // isolatedCheckoutHtml writes frames from https:// only (http:// on loopback)
 
 interface Call {
   method: string;
@@ -129,7 +129,7 @@ describe('shop server', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('Set-Cookie') ?? '', /^shop_sid=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
     const csp = res.headers.get('Content-Security-Policy') ?? '';
-    assert.match(csp, /default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' http:\/\/bff\.test;/);
+    assert.match(csp, /default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' https:\/\/bff\.test;/);
     assert.match(csp, /require-trusted-types-for 'script'; trusted-types lit-html$/);
   });
 
@@ -153,7 +153,7 @@ describe('shop server', () => {
     const page = await (await demo.request(`${SHOP}${a.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
     // Isolated: a fresh single-use launch token on each load of the page, never a client secret.
     const token =
-      /<bank-checkout isolate id="bank-checkout" api="http:\/\/bff\.test" launch-token="(lt_chk_1\.load\d+)" locale="en" mode="redirect"><template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="frame" src="http:\/\/bff\.test\/v1\/frame" /.exec(
+      /<bank-checkout isolate id="bank-checkout" api="https:\/\/bff\.test" launch-token="(lt_chk_1\.load\d+)" locale="en" mode="redirect"><template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="frame" src="https:\/\/bff\.test\/v1\/frame" /.exec(
         page,
       )?.[1];
     assert.ok(token, page);
@@ -178,10 +178,10 @@ describe('shop server', () => {
     assert.ok(imported.length > 0);
     for (const chunk of imported) assert.ok(preloaded.includes(chunk), `${chunk} is preloaded`);
     assert.ok(again.indexOf('rel="modulepreload"') < again.indexOf('<script type="module" src="/assets/checkout.js">'), 'the links come before the script');
-    assert.match(again, /<link rel="preconnect" href="http:\/\/bff\.test">/, 'the frame’s origin, connected to ahead');
+    assert.match(again, /<link rel="preconnect" href="https:\/\/bff\.test">/, 'the frame’s origin, connected to ahead');
     // An isolated order's page never hands out a client secret, whatever its address asks.
     const asked = await (await demo.request(`${SHOP}${a.headers.get('Location')}&embed=inline`, { headers: { Cookie: cookie } })).text();
-    assert.match(asked, /<bank-checkout isolate id="bank-checkout" api="http:\/\/bff\.test" launch-token="lt_chk_1\.load\d+"/);
+    assert.match(asked, /<bank-checkout isolate id="bank-checkout" api="https:\/\/bff\.test" launch-token="lt_chk_1\.load\d+"/);
     assert.ok(!asked.includes('checkout-secret') && !asked.includes('cs_secret'), 'no client secret on an isolated order’s page');
     const made = bff.calls.filter((c) => c.path === '/v1/checkouts').length;
     // The isolated checkout is still open: the inline one made for the same cart cancels it first (one open checkout a payer).
@@ -200,7 +200,7 @@ describe('shop server', () => {
     bff.views.delete('chk_1');
     assert.notEqual(creation.headers.get('Idempotency-Key'), creations[0]!.headers.get('Idempotency-Key'));
     const inline = await (await demo.request(`${SHOP}${own.headers.get('Location')}`, { headers: { Cookie: cookie } })).text();
-    assert.match(inline, /<link rel="preconnect" href="http:\/\/bff\.test" crossorigin>/);
+    assert.match(inline, /<link rel="preconnect" href="https:\/\/bff\.test" crossorigin>/);
     assert.match(inline, /<bank-checkout id="bank-checkout" checkout-secret="cs_secret_2" locale="en"/);
     assert.equal((await demo.request(`${SHOP}/checkout`, form({ mode: 'native', embed: 'frame' }, cookie))).status, 400, 'an unknown embedding');
 

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { INDIRECT_SIGNED_VALUE } from '@bank-checkout/contract';
 import ipaddr from 'ipaddr.js';
 import { isValidIban, normalizeIban } from '@bank-checkout/provider';
-import { DEV_ORIGINS, SANDBOX } from './going-live.js';
+import { DEV_ORIGINS, SANDBOX, type TrustProxy } from './going-live.js';
+
+export type { TrustProxy };
 import { BOOT_WAIT_SECONDS, BUSY_TIMEOUT_MS, DATABASE_DEFAULTS } from './store/limits.js';
 
 /** A URL's or origin's port, when it names one, is one a client can reach: 1 to 65535. */
@@ -199,11 +201,4 @@ export function proxyRange(entry: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** Proxies trusted to say who the client is (see TRUST_PROXY); neither set means none. */
-export interface TrustProxy {
-  hops: number;
-  /** The trusted proxies' addresses, each as a CIDR. */
-  addresses: string[];
 }

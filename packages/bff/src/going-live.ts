@@ -7,9 +7,15 @@
  * naming its variable, never its value.
  */
 import ipaddr from 'ipaddr.js';
-import type { TrustProxy } from './config-env.js';
 import { isLoopback, isPublicHost, normalHost } from './public-hosts.js';
 import { DEPLOYMENT_WORDS, STRONG_SECRET, sameMaterial, weakSecret } from './secret-strength.js';
+
+/** Proxies trusted to say who the client is (see TRUST_PROXY); neither set means none. */
+export interface TrustProxy {
+  hops: number;
+  /** The trusted proxies' addresses, each as a CIDR. */
+  addresses: string[];
+}
 
 export { isLoopback, isPublicHost } from './public-hosts.js';
 export { STRONG_SECRET, secretBits, weakSecret } from './secret-strength.js';
