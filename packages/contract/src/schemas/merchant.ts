@@ -227,8 +227,12 @@ export const createdCheckout = merchantCheckout.extend({
 });
 export type CreatedCheckout = z.infer<typeof createdCheckout>;
 
-/** POST /v1/checkouts/:id/launch: a fresh launch token for an isolated checkout (the page was loaded again). */
-export const checkoutLaunch = z.object({ id: z.string(), ...launchTokenFields });
+/**
+ * POST /v1/checkouts/:id/launch: a fresh launch token for an isolated checkout (the page was
+ * loaded again), with the checkout's state and modes as the page is written (`isolatedCheckoutHtml`
+ * draws the bank list in the frame's page for a checkout that opens on it).
+ */
+export const checkoutLaunch = z.object({ id: z.string(), state: checkoutView.shape.state, modes: checkoutView.shape.modes, ...launchTokenFields });
 export type CheckoutLaunch = z.infer<typeof checkoutLaunch>;
 
 /** POST /v1/frame/launch (the checkout's frame, on the BFF's own origin): redeems a launch token. */

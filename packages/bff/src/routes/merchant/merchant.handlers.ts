@@ -86,10 +86,12 @@ export const readCheckout =
     c.json(merchantCheckoutView(d, await d.service.settle(await named(d, c.req.param('id')))), 200);
 
 export const launchCheckout =
-  (d: Pick<RouteDeps, 'service' | 'telemetry'>): Handler<typeof r.launchCheckout> =>
+  (d: Pick<RouteDeps, 'config' | 'upstream' | 'service' | 'telemetry'>): Handler<typeof r.launchCheckout> =>
   async (c) => {
     const { record, token } = await d.service.relaunch(await named(d, c.req.param('id')));
-    return c.json({ id: record.id, launchToken: token, launchExpiresAt: new Date(record.launch!.tokenExpiresAt).toISOString() }, 200);
+    // Its state and modes, as the page is written (a checkout at its bank list gets the list drawn in its frame's page).
+    const { state, modes } = merchantCheckoutView(d, record);
+    return c.json({ id: record.id, state, modes, launchToken: token, launchExpiresAt: new Date(record.launch!.tokenExpiresAt).toISOString() }, 200);
   };
 
 export const resolveCheckout =
