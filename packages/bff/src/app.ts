@@ -24,6 +24,7 @@ import { merchantRouter } from './routes/merchant/merchant.index.js';
 import { providerRoutes } from './routes/provider.js';
 import { handoffRouter } from './routes/handoff/handoff.index.js';
 import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
+import { banksViewer } from './banks-view.js';
 import { json, openApiDocument, router } from './openapi.js';
 import { startRetention } from './retention.js';
 import { routeDeps, type AppParts } from './parts.js';
@@ -138,7 +139,23 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
     await store.forgetProofIds(now());
     return true;
   };
-  const parts: AppParts = { config, store, upstream, service, notifications, limiter, merchantLimiter, guards, webhook, sweep, logger, now, telemetry };
+  const banksView = banksViewer(config.sandbox);
+  const parts: AppParts = {
+    config,
+    store,
+    upstream,
+    banksView,
+    service,
+    notifications,
+    limiter,
+    merchantLimiter,
+    guards,
+    webhook,
+    sweep,
+    logger,
+    now,
+    telemetry,
+  };
 
   const ready = store.init();
   let sweeper: ReturnType<typeof setInterval> | undefined;
@@ -223,7 +240,13 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.route('/v1', providerRoutes(routes));
   app.route('/v1', handoffRouter(routes));
   const frame = deps.frame;
-  app.route('/v1', frameRoutes(config, typeof frame === 'function' ? frame : frame !== undefined ? () => Promise.resolve(frame) : installedFrameBundle));
+  // The frame's page is written with the bank list the launch would answer (the same for every checkout).
+  const banks = () =>
+    upstream.nativeBanks().then(
+      (groups) => banksView(groups),
+      () => null,
+    );
+  app.route('/v1', frameRoutes(config, typeof frame === 'function' ? frame : frame !== undefined ? () => Promise.resolve(frame) : installedFrameBundle, banks));
   const document = openApiDocument(app, config.publicUrl);
   app.openapi(
     createRoute({ method: 'get', path: '/v1/openapi.json', summary: 'This document', tags: ['service'], responses: { 200: json(openApiAnswer) } }),

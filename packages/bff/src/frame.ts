@@ -22,6 +22,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRoute, z } from '@hono/zod-openapi';
+import type { BankGroupView } from '@bank-checkout/contract';
 import type { Context } from 'hono';
 import { pageText } from './html.js';
 import { html, raw } from 'hono/html';
@@ -48,21 +49,57 @@ export interface FrameBundle {
    */
   imports?: Record<string, string>;
   files: FrameFile[];
+  /**
+   * The first screen's writer (`@bank-checkout/elements`' frame/first-screen.ts, built for Node):
+   * run by the BFF, never sent. Without it, the page is never written with the bank list.
+   */
+  firstScreen?: FrameFile;
 }
+
+/** What the first screen's writer gives (see `FrameBundle.firstScreen`). */
+export interface FirstScreen {
+  lang: string;
+  title: string;
+  main: string;
+  pageStyle: string;
+  styles: string[];
+}
+type FirstScreenWriter = (input: { groups: readonly BankGroupView[]; locale: string; sandbox: boolean; modeLine?: boolean }) => FirstScreen | null;
 
 const MANIFEST = 'manifest.json';
 
 /** Reads a bundle written by the elements' build (`manifest.json` beside the files). */
 export async function readFrameBundle(dir: string): Promise<FrameBundle> {
-  const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Omit<FrameBundle, 'files'> & { files: string[] };
-  const files = await Promise.all(
-    manifest.files.map(async (name) => ({ name, body: new Uint8Array(await readFile(join(dir, name))), type: 'text/javascript; charset=utf-8' })),
-  );
-  return { entry: manifest.entry, preload: manifest.preload, ...(manifest.imports ? { imports: manifest.imports } : {}), files };
+  const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Omit<FrameBundle, 'files' | 'firstScreen'> & {
+    files: string[];
+    firstScreen?: string;
+  };
+  const read = async (name: string) => ({ name, body: new Uint8Array(await readFile(join(dir, name))), type: 'text/javascript; charset=utf-8' });
+  const files = await Promise.all(manifest.files.map(read));
+  return {
+    entry: manifest.entry,
+    preload: manifest.preload,
+    ...(manifest.imports ? { imports: manifest.imports } : {}),
+    files,
+    ...(manifest.firstScreen ? { firstScreen: await read(manifest.firstScreen) } : {}),
+  };
 }
 
 /** The manifest a bundle is written with. */
-export const frameManifest = (b: FrameBundle) => ({ entry: b.entry, preload: b.preload, imports: b.imports, files: b.files.map((f) => f.name) });
+export const frameManifest = (b: FrameBundle) => ({
+  entry: b.entry,
+  preload: b.preload,
+  imports: b.imports,
+  files: b.files.map((f) => f.name),
+  ...(b.firstScreen ? { firstScreen: b.firstScreen.name } : {}),
+});
+
+/** The first screen's writer of a bundle (a module that imports nothing, run from memory), or null. */
+async function firstScreenWriter(b: FrameBundle): Promise<FirstScreenWriter | null> {
+  if (!b.firstScreen) return null;
+  const mod = (await import(`data:text/javascript;base64,${Buffer.from(b.firstScreen.body).toString('base64')}`)) as { firstScreen?: FirstScreenWriter };
+  return typeof mod.firstScreen === 'function' ? mod.firstScreen : null;
+}
 
 /**
  * The bundle of the `@bank-checkout/elements` installed beside the BFF, or null when it is not
@@ -136,8 +173,11 @@ function refererOrigin(referer: string | undefined): string | null {
   }
 }
 
-/** The page and its headers, built once per bundle. */
-function framePage(bundle: FrameBundle, config: BffConfig) {
+/**
+ * The page and its headers, built once per bundle; with `first`, the first screen written in
+ * (once per language and bank list).
+ */
+function framePage(bundle: FrameBundle, config: BffConfig, first?: FirstScreen) {
   const url = (name: string) => `./frame/assets/${name}`;
   const integrity = Object.fromEntries(bundle.files.map((f) => [url(f.name), sri(f.body)]));
   const imports = Object.fromEntries(Object.entries(bundle.imports ?? {}).map(([specifier, file]) => [specifier, url(file)]));
@@ -151,23 +191,23 @@ function framePage(bundle: FrameBundle, config: BffConfig) {
     : html`<script type="module" src="${url(bundle.entry)}" integrity="${integrity[url(bundle.entry)]}"></script>\n`;
   const origins = config.allowedOrigins;
   const body = pageText(html`<!doctype html>
-<html lang="en">
+<html lang="${first?.lang ?? 'en'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="bank-checkout-origins" content="${origins.join(' ')}">
-${config.sandbox ? raw('<meta name="bank-checkout-debug" content="1">\n') : ''}<title>Pay by bank</title>
-<link rel="preconnect" href="/" crossorigin>
+${config.sandbox ? raw('<meta name="bank-checkout-debug" content="1">\n') : ''}<title>${first?.title ?? 'Pay by bank'}</title>
+${first ? html`<style>${raw(first.pageStyle)}</style>\n` : ''}<link rel="preconnect" href="/" crossorigin>
 <script type="importmap">${raw(importMap)}</script>
 ${inline ? '' : entryScript}${bundle.preload.map((p) => html`<link rel="modulepreload" href="${url(p)}" integrity="${integrity[url(p)]}">\n`)}${inline ? entryScript : ''}</head>
-<body><main aria-labelledby="frame-title"><bank-checkout></bank-checkout></main></body>
+<body><main aria-labelledby="frame-title">${raw(first?.main ?? '<bank-checkout></bank-checkout>')}</main></body>
 </html>
 `);
   const csp = [
     "default-src 'none'",
     `script-src 'self' ${sha256(importMap)}${inline ? ` ${sha256(inline)}` : ''}`,
-    "style-src 'self'",
+    `style-src 'self'${first ? [first.pageStyle, ...first.styles].map((t) => ` ${sha256(t)}`).join('') : ''}`,
     "img-src 'self' data:",
     "connect-src 'self'",
     "font-src 'self'",
@@ -186,6 +226,21 @@ const page = createRoute(
     path: '/frame',
     summary: "The isolated checkout's page, embedded by <bank-checkout isolate> (ALLOWED_ORIGINS only)",
     tags: ['checkout'],
+    request: {
+      query: z.object({
+        state: z
+          .string()
+          .max(32)
+          .optional()
+          .describe("The checkout's state, as the shop's server knows it: `select-bank` writes the first screen in (the bank list, in `lang`)"),
+        lang: z.string().max(16).optional().describe('The language of the first screen (en, es, ca, eu, gl)'),
+        mode: z
+          .string()
+          .max(16)
+          .optional()
+          .describe('`native`: the checkout offers other ways to pay and the page asked for this one (one line says it above the bank list)'),
+      }),
+    },
     responses: {
       200: { description: 'The page; its CSP allows framing by ALLOWED_ORIGINS only', content: { 'text/html': { schema: z.string() } } },
       304: { description: 'Not modified (If-None-Match)' },
@@ -203,20 +258,51 @@ const asset = createRoute(
   }),
 );
 
-export function frameRoutes(config: BffConfig, bundle: () => Promise<FrameBundle | null>) {
+/** The public bank list the frame's page may be written with, and its ETag (null when the provider cannot give it). */
+export type FrameBanks = () => Promise<{ groups: readonly BankGroupView[]; etag: string } | null>;
+
+/** The states at which the first screen is the bank list, drawn before the launch is redeemed. */
+const LISTED = 'select-bank';
+
+export function frameRoutes(config: BffConfig, bundle: () => Promise<FrameBundle | null>, banks: FrameBanks = async () => null) {
   const app = router();
   type Body = ReturnType<typeof compressible>;
-  let built: Promise<{ page: { body: Body; csp: string }; etag: string; files: Map<string, FrameFile & { sent: Body }> } | null> | undefined;
+  type Page = { body: Body; csp: string; etag: string };
+  const pageOf = (p: { body: string; csp: string }): Page => ({
+    body: compressible(new TextEncoder().encode(p.body)),
+    csp: p.csp,
+    etag: `"${sri(p.body).slice(7, 34)}"`,
+  });
+  let built: Promise<{ bundle: FrameBundle; page: Page; write: FirstScreenWriter | null; files: Map<string, FrameFile & { sent: Body }> } | null> | undefined;
   const load = () =>
-    (built ??= bundle().then((b) => {
+    (built ??= bundle().then(async (b) => {
       if (!b) return null;
-      const page = framePage(b, config);
       return {
-        page: { body: compressible(new TextEncoder().encode(page.body)), csp: page.csp },
-        etag: `"${sri(page.body).slice(7, 34)}"`,
+        bundle: b,
+        page: pageOf(framePage(b, config)),
+        write: await firstScreenWriter(b).catch(() => null),
         files: new Map(b.files.map((f) => [f.name, { ...f, sent: compressible(f.body) }])),
       };
     }));
+  /**
+   * The page written with the first screen in `lang`: one per language and bank list, the same
+   * for every checkout (nothing of one is in it), kept until the bank list changes (a bank added,
+   * gone, or into or out of maintenance gives the list another ETag, and the page another one).
+   */
+  const written = new Map<string, { banks: string; page: Page | null }>();
+  const listedPage = async (f: NonNullable<Awaited<ReturnType<typeof load>>>, lang: string, modeLine: boolean): Promise<Page | null> => {
+    if (!f.write) return null;
+    const list = await banks();
+    if (!list) return null;
+    const key = `${lang}${modeLine ? ' native' : ''}`;
+    const kept = written.get(key);
+    if (kept?.banks === list.etag) return kept.page;
+    const first = f.write({ groups: list.groups, locale: lang, sandbox: config.sandbox, modeLine });
+    const page = first ? pageOf(framePage(f.bundle, config, first)) : null;
+    // One page per language (and line), the last bank list's: at most ten kept (a language the kit does not speak gets none).
+    if (first) written.set(key, { banks: list.etag, page });
+    return page;
+  };
   /** The body in the encoding the request accepts (with the headers that say so). */
   const send = async (c: Context, body: Body, type: string) => {
     const encoding = acceptedEncoding(c.req.header('Accept-Encoding'));
@@ -246,12 +332,17 @@ export function frameRoutes(config: BffConfig, bundle: () => Promise<FrameBundle
     }
     const f = await load();
     if (!f) throw unavailable();
+    // A checkout at its bank list (as the shop's server wrote its address): the page with that
+    // list drawn, in the checkout's language; any other state, the page that waits for the launch.
+    const { state, lang, mode } = c.req.valid('query');
+    const p = (state === LISTED && lang && (mode === undefined || mode === 'native') && (await listedPage(f, lang, mode === 'native'))) || f.page;
+    // Cacheable: revalidated at each load, answered 304 while the page (its kit, its bank list) is the same.
     c.header('Cache-Control', 'no-cache');
-    c.header('ETag', f.etag);
+    c.header('ETag', p.etag);
     // On a 304 too: the browser would otherwise take the default policy (frame-ancestors 'none') for the cached page.
-    c.header('Content-Security-Policy', f.page.csp);
-    if (c.req.header('If-None-Match') === f.etag) return c.body(null, 304);
-    return send(c, f.page.body, 'text/html; charset=UTF-8');
+    c.header('Content-Security-Policy', p.csp);
+    if (c.req.header('If-None-Match') === p.etag) return c.body(null, 304);
+    return send(c, p.body, 'text/html; charset=UTF-8');
   });
   app.openapi(asset, async (c) => {
     const f = await load();

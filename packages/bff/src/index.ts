@@ -1,6 +1,15 @@
 export { createBff, type BffApp, type BffDeps, type AppParts } from './app.js';
 export { loadConfig, ConfigError, type BffConfig } from './config.js';
-export { frameRoutes, readFrameBundle, installedFrameBundle, frameManifest, type FrameBundle, type FrameFile } from './frame.js';
+export {
+  frameRoutes,
+  readFrameBundle,
+  installedFrameBundle,
+  frameManifest,
+  type FrameBundle,
+  type FrameFile,
+  type FrameBanks,
+  type FirstScreen,
+} from './frame.js';
 export { serveBff, serveOptionsOf, stopBoundMs, stopGraceMs, STOP_MARGIN_MS, CLOSE_MS, type ServeOptions, type ServedBff } from './server.js';
 export { BFF_VERSION } from './version.js';
 export { createStore, createPostgresStore, type PostgresStoreOptions } from './store/index.js';

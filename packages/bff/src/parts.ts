@@ -12,11 +12,15 @@ import type { CheckoutService } from './checkout/service.js';
 import type { NotificationReceiver } from './notifications.js';
 import type { Webhook } from './webhook.js';
 import type { Telemetry } from './telemetry.js';
+import type { BanksBody } from './banks-view.js';
+import type { BankGroup } from '@bank-checkout/provider';
 
 export interface AppParts {
   config: BffConfig;
   store: Store;
   upstream: Upstream;
+  /** The native bank list as the elements get it (banks-view.ts). */
+  banksView: (groups: BankGroup[]) => BanksBody;
   service: CheckoutService;
   notifications: NotificationReceiver;
   /** Checkout-API requests per checkout. */
@@ -57,6 +61,8 @@ export interface RouteDeps {
   redelivery: RedeliveryStore;
   /** The provider's services, for the calls the merchant API relays and the bank list. */
   upstream: Upstream;
+  /** The native bank list as the elements get it (banks-view.ts). */
+  banksView: AppParts['banksView'];
   service: CheckoutService;
   notifications: NotificationReceiver;
   limiter: RateLimiter;
@@ -77,6 +83,7 @@ export function routeDeps(p: AppParts): RouteDeps {
     replies: store,
     redelivery: store,
     upstream: p.upstream,
+    banksView: p.banksView,
     service: p.service,
     notifications: p.notifications,
     limiter: p.limiter,

@@ -2,6 +2,9 @@
  * The isolated checkout's page and modules: a policy of its own (framed only by
  * ALLOWED_ORIGINS, scripts of this origin and its import map only, Trusted Types, no referrer),
  * integrity for every module, long-lived caching, and a clear 404 when the kit is not installed.
+ * A checkout at its bank list (`?state=select-bank&lang=…`) gets the page with that list written
+ * in: the same for every checkout (nothing of one in it), one per language and bank list, its
+ * styles allowed by their hashes, another ETag once the list changes.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +13,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { createBff, frameManifest, loadConfig, readFrameBundle, type BffApp, type FrameBundle } from '@bank-checkout/bff';
+import { Hono } from 'hono';
+import { createBff, frameManifest, frameRoutes, loadConfig, readFrameBundle, type BffApp, type FrameBundle } from '@bank-checkout/bff';
+import type { BankGroupView } from '@bank-checkout/contract';
 
 const BFF = 'http://bff.test';
 const SHOP = 'https://shop.example';
@@ -36,6 +41,30 @@ function bffWith(frame: FrameBundle | null, origins = `${SHOP},https://www.shop.
     LOG_LEVEL: 'error',
   });
   return createBff(config, { frame, sweepMs: 0, log: () => {} });
+}
+
+/** A first screen's writer as a bundle carries it: a module that imports nothing, run by the BFF. */
+const WRITER = `export function firstScreen({ groups, locale, sandbox, modeLine = false }) {
+  if (locale === 'fr') return null;
+  const items = groups.flatMap((g) => g.types.map((b) => '<li>' + b.label + (b.active ? '' : ' (maintenance)') + '</li>')).join('');
+  return { lang: locale, title: 'T-' + locale, main: '<ul data-locale="' + locale + '" data-sandbox="' + sandbox + '" data-line="' + modeLine + '">' + items + '</ul>', pageStyle: 'main{margin:0}', styles: ['li{color:red}'] };
+}`;
+const bank = (bankId: string, label: string) => ({ bankId, label, type: 0 as const, active: true, logins: [] });
+const GROUPS = [
+  { group: 'aurora', name: 'Grupo Aurora', defaultType: 0, types: [bank('aurora', 'Banco Aurora')] },
+  { group: 'levante', name: 'Caja Levante', defaultType: 0, types: [bank('levante', 'Caja Levante')] },
+] as unknown as BankGroupView[];
+
+function configWith() {
+  return loadConfig({
+    PROVIDER_LINKS_URL: 'http://sandbox.test',
+    PROVIDER_NATIVE_URL: 'http://sandbox.test',
+    BFF_PUBLIC_URL: BFF,
+    BFF_MERCHANT_SECRET: 'test-merchant-secret-0123456789',
+    DATABASE_URL: ':memory:',
+    ALLOWED_ORIGINS: SHOP,
+    LOG_LEVEL: 'error',
+  });
 }
 
 const directives = (csp: string) => new Map(csp.split(/;\s*/).map((d) => [d.split(' ')[0]!, d.split(' ').slice(1).join(' ')]));
@@ -210,5 +239,98 @@ describe('the isolated checkout frame', () => {
       { ...read, files: read.files.map((f) => [f.name, Buffer.from(f.body).toString()]) },
       { ...bundle, files: bundle.files.map((f) => [f.name, Buffer.from(f.body).toString()]) },
     );
+  });
+
+  it('reads the first screen’s writer from that folder too, and never serves it', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'frame-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const listed = { ...bundle, firstScreen: { name: 'first-screen-CCCC.js', body: enc.encode(WRITER), type: 'text/javascript; charset=utf-8' } };
+    for (const f of [...listed.files, listed.firstScreen]) writeFileSync(join(dir, f.name), f.body);
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(frameManifest(listed)));
+    const read = await readFrameBundle(dir);
+    assert.equal(Buffer.from(read.firstScreen!.body).toString(), WRITER);
+    const app = new Hono().route(
+      '/v1',
+      frameRoutes(
+        configWith(),
+        async () => read,
+        async () => ({ groups: GROUPS, etag: '"a"' }),
+      ),
+    );
+    assert.match(await (await app.request(`${BFF}/v1/frame?state=select-bank&lang=es`)).text(), /<li>Banco Aurora<\/li>/);
+    assert.equal((await make(read).request(`${BFF}/v1/frame/assets/first-screen-CCCC.js`)).status, 404);
+  });
+
+  it('writes the bank list into the page of a checkout at its bank list, in its language: one page for every checkout, kept until the list changes', async () => {
+    let groups = GROUPS;
+    let etag = '"one"';
+    let reads = 0;
+    const listed: FrameBundle = { ...bundle, firstScreen: { name: 'first-screen-CCCC.js', body: enc.encode(WRITER), type: 'text/javascript; charset=utf-8' } };
+    const app = new Hono().route(
+      '/v1',
+      frameRoutes(
+        configWith(),
+        async () => listed,
+        async () => (reads++, { groups, etag }),
+      ),
+    );
+    const get = (query: string, headers: Record<string, string> = {}) => app.request(`${BFF}/v1/frame${query}`, { headers });
+    const plain = await get('');
+    const plainBody = await plain.text();
+    assert.ok(!plainBody.includes('Banco Aurora'), 'no list without the state');
+    const es = await get('?state=select-bank&lang=es');
+    const body = await es.text();
+    assert.equal(es.status, 200);
+    assert.match(body, /<html lang="es">/);
+    assert.match(body, /<title>T-es<\/title>/);
+    assert.match(
+      body,
+      /<main aria-labelledby="frame-title"><ul data-locale="es" data-sandbox="true" data-line="false"><li>Banco Aurora<\/li><li>Caja Levante<\/li><\/ul><\/main>/,
+    );
+    // Its styles by their hashes, and nothing else inline.
+    const csp = directives(es.headers.get('Content-Security-Policy')!);
+    const hash = (t: string) => `'sha256-${createHash('sha256').update(t).digest('base64')}'`;
+    assert.equal(csp.get('style-src'), `'self' ${hash('main{margin:0}')} ${hash('li{color:red}')}`);
+    assert.equal(directives(plain.headers.get('Content-Security-Policy')!).get('style-src'), "'self'");
+    assert.equal(es.headers.get('Cache-Control'), 'no-cache');
+    const tag = es.headers.get('ETag')!;
+    assert.notEqual(tag, plain.headers.get('ETag'));
+    // The same page for any checkout (the address names none), and a 304 to a browser that has it.
+    assert.equal(await (await get('?state=select-bank&lang=es')).text(), body);
+    assert.equal((await get('?state=select-bank&lang=es', { 'If-None-Match': tag })).status, 304);
+    // Another language, and the line of the way to pay for a checkout that offers others.
+    assert.match(await (await get('?state=select-bank&lang=eu')).text(), /data-locale="eu"/);
+    assert.match(await (await get('?state=select-bank&lang=es&mode=native')).text(), /data-line="true"/);
+    // Any other state, way to pay or language: the page that waits for the redemption.
+    for (const q of [
+      '?state=login&lang=es',
+      '?state=select-account&lang=es',
+      '?state=select-bank',
+      '?state=select-bank&lang=fr',
+      '?state=select-bank&lang=es&mode=redirect',
+    ])
+      assert.equal(await (await get(q)).text(), plainBody, q);
+    // A bank into maintenance: the list's ETag changes, and so does the page's.
+    groups = [{ ...GROUPS[0]!, types: [{ ...GROUPS[0]!.types[0]!, active: false }] }, GROUPS[1]!];
+    etag = '"two"';
+    const after = await get('?state=select-bank&lang=es', { 'If-None-Match': tag });
+    assert.equal(after.status, 200);
+    assert.notEqual(after.headers.get('ETag'), tag);
+    assert.match(await after.text(), /<li>Banco Aurora \(maintenance\)<\/li>/);
+    assert.ok(reads > 0);
+  });
+
+  it('writes no list when the provider cannot give it: the page that waits for the redemption', async () => {
+    const listed: FrameBundle = { ...bundle, firstScreen: { name: 'first-screen-CCCC.js', body: enc.encode(WRITER), type: 'text/javascript; charset=utf-8' } };
+    const app = new Hono().route(
+      '/v1',
+      frameRoutes(
+        configWith(),
+        async () => listed,
+        async () => null,
+      ),
+    );
+    const plain = await (await app.request(`${BFF}/v1/frame`)).text();
+    assert.equal(await (await app.request(`${BFF}/v1/frame?state=select-bank&lang=es`)).text(), plain);
   });
 });

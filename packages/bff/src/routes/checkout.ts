@@ -2,14 +2,12 @@
  * The checkout API the elements call with `X-Checkout-Secret`. Every answer is the checkout
  * view; CORS only for the allowed origins; JSON bodies only.
  */
-import { createHash } from 'node:crypto';
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { CheckoutRecord } from '../store/types.js';
 import * as contract from '@bank-checkout/contract/schemas';
 import { ApiError, StaleStep, errorResponse } from '../errors.js';
-import { bankView } from '../checkout/view.js';
 import { corsAllowlist, fromOwnOrigin, jsonBody, type BffEnv } from '../http.js';
 import { countRequest, RATE_LIMIT_HEADERS } from '../guards.js';
 import { json, jsonRequest, jsonText, router, SECURITY, withErrors } from '../openapi.js';
@@ -86,18 +84,7 @@ export function checkoutRoutes(p: RouteDeps) {
       responses: { 200: json(response, 'The checkout view') },
     });
 
-  /** The bank list as the elements get it, serialised (and its ETag made) once per cached upstream list. */
-  let banksBody: { from: unknown; json: string; etag: string } | null = null;
-  const banksOf = (groups: Awaited<ReturnType<typeof p.upstream.nativeBanks>>) => {
-    if (banksBody?.from !== groups) {
-      const body: contract.BanksResponse = {
-        groups: groups.map((g) => ({ group: g.group, name: g.name, defaultType: g.defaultType, types: g.types.map((t) => bankView(t, p.config.sandbox)) })),
-      };
-      const json = JSON.stringify(body);
-      banksBody = { from: groups, json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
-    }
-    return banksBody;
-  };
+  const banksOf = p.banksView;
 
   app.openapi(
     checkoutRoute({
