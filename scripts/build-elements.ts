@@ -58,12 +58,12 @@ if (extra.length || /\bimport\s*\(|^import\b|[;}]import[\s{*"']/m.test(min.toStr
 console.log(`bank-checkout.min.js: ${min.length} B, ${gzipSync(min, { level: 9 }).length} B gzip, integrity="${sri}"`);
 
 // The isolated mode: the frame page's modules for the BFF to serve (dist/frame-page/, with their
-// manifest), and the thin host as one file with its SRI hash.
+// manifest and the first screen's writer, which the BFF runs), and the thin host as one file with its SRI hash.
 const framePage = await buildFramePage();
 const pageDir = `${pkg}dist/frame-page/`;
 rmSync(pageDir, { recursive: true, force: true });
 mkdirSync(pageDir, { recursive: true });
-for (const f of framePage.files) writeFileSync(pageDir + f.name, f.body);
+for (const f of [...framePage.files, ...(framePage.firstScreen ? [framePage.firstScreen] : [])]) writeFileSync(pageDir + f.name, f.body);
 writeFileSync(`${pageDir}manifest.json`, `${JSON.stringify(frameManifest(framePage), null, 2)}\n`);
 const host = await buildFrameHost();
 const hostSri = `sha384-${createHash('sha384').update(host).digest('base64')}`;

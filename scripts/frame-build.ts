@@ -4,6 +4,8 @@
  *   BFF, which loads the whole kit at once, split, with the languages and later steps as chunks),
  *   content-hashed for the BFF to serve with long-lived caching and integrity
  *   (`GET /v1/frame/assets/*`);
+ * - the first screen as HTML (`packages/elements/src/frame/first-screen.ts`), a module for the BFF
+ *   to run (never sent to a browser), which writes the bank list into the frame's page;
  * - the thin host as one file (`bank-checkout-frame.min.js`: `@bank-checkout/elements/frame`).
  *
  * `npm start` and the journeys build them in memory; `scripts/build-elements.ts` writes them
@@ -92,11 +94,22 @@ export async function buildFramePage(): Promise<FrameBundle> {
   const bytes = new Map(kit.outputFiles!.map((f) => [name(f.path), f.contents.length]));
   preload.sort((a, b) => bytes.get(b)! - bytes.get(a)!);
   const entry = page.outputFiles![0]!;
+  // The first screen as HTML (frame/first-screen.ts), for the BFF to run: one module for Node
+  // that imports nothing, its styles minified as the kit's are.
+  const first = await build({
+    ...common,
+    platform: 'node',
+    entryPoints: { 'first-screen': src('frame/first-screen.ts') },
+    outdir: '/out',
+    entryNames: '[name]-[hash]',
+  });
+  const firstFile = first.outputFiles![0]!;
   return {
     entry: name(entry.path),
     preload,
     imports: { [KIT_SPECIFIER]: name(kitPath) },
     files: [entry, ...kit.outputFiles!].map((f) => ({ name: name(f.path), body: f.contents, type: 'text/javascript; charset=utf-8' })),
+    firstScreen: { name: name(firstFile.path), body: firstFile.contents, type: 'text/javascript; charset=utf-8' },
   };
 }
 
