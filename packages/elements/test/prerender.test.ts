@@ -1,7 +1,9 @@
 /**
  * The isolated checkout written by the shop's server (`@bank-checkout/elements/prerender`): the
  * element with its frame already in a declarative shadow root, hidden until the element runs;
- * every value escaped; nothing that opens the checkout in the frame's address.
+ * every value escaped; the launch token in the frame's `name` (its first script reads and clears
+ * it), never in its address; the address says the bank list is the first screen only for a
+ * checkout that opens on it.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,16 +14,44 @@ import { HOST_WORDS } from '../src/frame/host.js';
 const TOKEN = 'lt_chk_abc.0123456789abcdef';
 
 describe('isolatedCheckoutHtml', () => {
-  it('writes the element with its frame on the BFF, hidden, titled in the checkout’s language, and the token only in the element’s attribute', () => {
+  it('writes the element with its frame on the BFF, hidden, titled in the checkout’s language, and the token in the element’s attribute and the frame’s name only', () => {
     const html = isolatedCheckoutHtml({ id: 'pay', api: 'https://pay.shop.example/', launchToken: TOKEN, locale: 'eu', mode: 'native' });
     assert.equal(
       html,
       `<bank-checkout isolate id="pay" api="https://pay.shop.example/" launch-token="${TOKEN}" locale="eu" mode="native">` +
         '<template shadowrootmode="open" shadowrootdelegatesfocus>' +
-        `<iframe part="frame" src="https://pay.shop.example/v1/frame" title="${HOST_WORDS.eu![0]}" referrerpolicy="origin" hidden></iframe>` +
+        `<iframe part="frame" src="https://pay.shop.example/v1/frame" name="${TOKEN}" title="${HOST_WORDS.eu![0]}" referrerpolicy="origin" hidden></iframe>` +
         '</template></bank-checkout>',
     );
-    assert.equal(html.split(TOKEN).length, 2, 'the token once: in launch-token');
+    assert.equal(html.split(TOKEN).length, 3, 'the token twice: in launch-token and in the frame’s name');
+  });
+
+  it('addresses the frame’s page with its bank list for a checkout that opens on it, and only then', () => {
+    const src = (o: Partial<Parameters<typeof isolatedCheckoutHtml>[0]>) =>
+      /src="([^"]*)"/.exec(isolatedCheckoutHtml({ api: 'https://pay.example', launchToken: TOKEN, locale: 'es', ...o }))![1]!.replaceAll('&#38;', '&');
+    // At the bank list, native alone (the shop's page asking for it or not).
+    assert.equal(src({ state: 'select-bank', modes: ['native'] }), 'https://pay.example/v1/frame?state=select-bank&lang=es');
+    assert.equal(src({ state: 'select-bank', modes: ['native'], mode: 'native', locale: 'es-ES' }), 'https://pay.example/v1/frame?state=select-bank&lang=es');
+    // Other ways to pay too, the page asking for native: one line says it above the list.
+    assert.equal(
+      src({ state: 'select-bank', modes: ['native', 'redirect'], mode: 'native' }),
+      'https://pay.example/v1/frame?state=select-bank&lang=es&mode=native',
+    );
+    // Anything else waits for the redemption: a checkout under way, the choice of ways to pay, another way, no state or modes known, no language given or one the kit does not speak.
+    for (const o of [
+      { state: 'login', modes: ['native'] },
+      { state: 'select-account', modes: ['native'] },
+      { state: 'select-bank', modes: ['native', 'redirect'] },
+      { state: 'select-bank', modes: ['native', 'redirect'], mode: 'redirect' },
+      { state: 'select-bank', modes: ['redirect'] },
+      { state: 'periodic', modes: ['periodic', 'native'] },
+      { state: 'select-bank' },
+      { modes: ['native'] },
+      { state: 'select-bank', modes: ['native'], locale: undefined },
+      { state: 'select-bank', modes: ['native'], locale: 'fr' },
+    ])
+      assert.equal(src(o), 'https://pay.example/v1/frame', JSON.stringify(o));
+    assert.ok(!src({ state: 'select-bank', modes: ['native'] }).includes(TOKEN), 'never the token in the address');
   });
 
   it('leaves out what is not given, and titles the frame in English for a language it has no words in', () => {
@@ -108,18 +138,19 @@ describe('isolatedCheckoutHtml', () => {
           }
           const html = isolatedCheckoutHtml({ api, launchToken: token, locale, mode, id });
           // The given values, each inside its quotes; the markup around them the same whatever they are.
-          const given = /( (?:id|api|launch-token|locale|mode|part|src|title|referrerpolicy))="([^"]*)"/g;
+          const given = /( (?:id|api|launch-token|locale|mode|part|src|name|title|referrerpolicy))="([^"]*)"/g;
           const values = new Map([...html.matchAll(given)].map((m) => [m[1]!.trim(), m[2]!]));
           assert.ok(![...values.values()].some((v) => /[<>"']/.test(v)), 'no markup inside a value');
           const optional = (name: string, v: string | undefined) => (v === undefined ? '' : ` ${name}=""`);
           assert.equal(
             html.replace(given, '$1=""'),
             `<bank-checkout isolate${optional('id', id)} api="" launch-token=""${optional('locale', locale)}${optional('mode', mode)}>` +
-              '<template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="" src="" title="" referrerpolicy="" hidden></iframe></template></bank-checkout>',
+              '<template shadowrootmode="open" shadowrootdelegatesfocus><iframe part="" src="" name="" title="" referrerpolicy="" hidden></iframe></template></bank-checkout>',
           );
           // Read back, each value is what was given; the frame's address is the BFF's, over https (or loopback http).
           assert.equal(unescape(values.get('api')!), api);
           assert.equal(unescape(values.get('launch-token')!), token);
+          assert.equal(unescape(values.get('name')!), token, 'the token in the frame’s name too');
           if (locale !== undefined) assert.equal(unescape(values.get('locale')!), locale);
           assert.equal(unescape(values.get('src')!), src);
           assert.equal(values.get('referrerpolicy'), 'origin');

@@ -14,41 +14,41 @@
 import '../bank-checkout/bank-checkout.js';
 import type { BankCheckout } from '../bank-checkout/bank-checkout.js';
 import { LATER_STATES, loadExtras, loadLaterSteps, stepFilesSettled } from '../bank-checkout/loaders.js';
-import type { CheckoutMode, FrameLaunchAnswer } from '@bank-checkout/contract';
+import type { CheckoutMode, CheckoutState, FrameLaunchAnswer } from '@bank-checkout/contract';
 import { CheckoutApiError, createCheckoutClient, type CheckoutClient } from '../client.js';
 import { browserLanguages, errorKey, loadLocale, registerTexts, resolveLocale, translate, type MessageKey } from '../i18n/index.js';
 import { enFrame } from '../i18n/en-frame.js';
 import { esFrame } from '../i18n/es-frame.js';
 import { FRAME_EVENTS, readHostMessage, type FrameMessage, type FrameSettings, type HostMessage } from './messages.js';
-import { DEFAULT_COLORS, themeFloor } from './theme-floor.js';
+import { themeFloor } from './theme-floor.js';
+import { FRAME_PAGE_CSS } from './page-style.js';
 import type { Prover } from './proof.js';
 import { confirmGate } from './visibility.js';
-import { keptBank, resume } from './resume.js';
+import { STARTS, keptBank, resume } from './resume.js';
 
 registerTexts({ en: enFrame, es: esFrame });
 
 const checkout = document.querySelector('bank-checkout') as BankCheckout;
 
-// The page is the checkout and nothing else: no margin, sized by the host to its content, on
-// an opaque background of its own (the theme's, once it passed the floor); its title (what the
-// page is, for assistive technology) is not drawn.
-const bg = (scheme: 'light' | 'dark') => `html{background:var(--bank-color-background,${DEFAULT_COLORS[scheme]['--bank-color-background']})}`;
+// The page is the checkout and nothing else (page-style.ts).
 const sheet = new CSSStyleSheet();
-sheet.replaceSync(
-  `html,body,main{margin:0;padding:0;overflow:hidden}body,main{background:transparent}${bg('light')}@media (prefers-color-scheme: dark){${bg('dark')}}` +
-    '.title{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}' +
-    '.launch-failed{margin:0;padding:16px;font:1rem/1.45 system-ui,sans-serif}',
-);
+sheet.replaceSync(FRAME_PAGE_CSS);
 document.adoptedStyleSheets = [sheet];
 // It names the page's main landmark (the BFF's page: `<main aria-labelledby="frame-title">`), so
 // the landmark differs from the host page's own main. It is no heading: the frame is part of the
 // shop's page, whose own level-one heading the steps' level-two headings follow. Read as the
-// landmark's name only, not again as the landmark's first line.
-const title = document.createElement('p');
-title.className = 'title';
-title.id = 'frame-title';
-title.ariaHidden = 'true';
-checkout.before(title);
+// landmark's name only, not again as the landmark's first line. A page written with its first
+// screen has it already.
+const title =
+  document.getElementById('frame-title') ??
+  (() => {
+    const p = document.createElement('p');
+    p.className = 'title';
+    p.id = 'frame-title';
+    p.ariaHidden = 'true';
+    checkout.before(p);
+    return p;
+  })();
 
 let spoken = '';
 /** The document speaks the checkout's language: its `lang`, its landmark's name and its title (the last asked for wins). */
@@ -133,6 +133,8 @@ function cannotOpen({ code, status, requestId, key = errorKey(code) }: LaunchFai
   notice.setAttribute('role', 'alert');
   notice.textContent = translate(spoken, key);
   checkout.replaceWith(notice);
+  // Nothing of the first screen the page was written with stays either.
+  document.querySelector('.first-screen')?.remove();
   sizeFromNow();
   post({ v: 1, type: 'event', name: 'bank-checkout-error', detail: { checkoutId: null, code, status, requestId } });
 }
@@ -170,8 +172,21 @@ function frameClient(api: string, key: string, prover: Prover, skew: number, cha
   return { ...(Object.fromEntries(wrapped) as unknown as CheckoutClient), confirmable };
 }
 
-/** Runs the checkout the launch opened: its first screen at once, then its calls with this frame's key. */
-function run(api: string, launch: Extract<Launch, { ok: true }>): void {
+/**
+ * The first screen the page was written with (frame/first-screen.ts), shown until the checkout's
+ * own takes its place: the element, the bank the payer chose in it meanwhile, and its search box.
+ */
+export interface Drawn {
+  element: HTMLElement;
+  chosen(): string | null;
+  search(): HTMLInputElement | null;
+}
+
+/**
+ * Runs the checkout the launch opened: its first screen at once (in the place of the one the
+ * page was written with, `drawn`), then its calls with this frame's key.
+ */
+async function run(api: string, launch: Extract<Launch, { ok: true }>, drawn: Drawn | null): Promise<void> {
   const id = launch.answer.start.view.id;
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`bank-checkout:${id}`) : null;
   // Another window of this browser acted on the checkout: read it again (quietly). An action
@@ -183,15 +198,58 @@ function run(api: string, launch: Extract<Launch, { ok: true }>): void {
     };
   checkout.initial = launch.answer.start;
   checkout.client = frameClient(api, launch.answer.key, launch.prover, launch.skew, channel);
-  // Back where the payer was: the bank chosen in the list before a reload (its sign-in form in
-  // the first screen: its file comes at once), or focus on the step (frame/resume.ts).
+  // Back where the payer was: the bank chosen in the list before a reload, or in the written
+  // first screen before the checkout was redeemed (its sign-in form in the first screen: its
+  // file comes at once), or focus on the step (frame/resume.ts).
   const { state } = launch.answer.start.view;
-  const bank = state === 'select-bank' ? keptBank(id) : null;
+  const bank = state === 'select-bank' ? (keptBank(id) ?? drawn?.chosen() ?? null) : null;
   if (bank) {
     bankKept = true;
     loadLaterSteps().catch(() => {});
   }
-  void resume(checkout, id, state, bank);
+  const resumed = resume(checkout, id, state, bank);
+  if (drawn) await takeOver(drawn, state, resumed, Boolean(bank));
+}
+
+/**
+ * The checkout's own first screen takes the place of the written one, in one frame, once it is
+ * drawn whole (the written one's height is the host's meanwhile): the summary's facts fill the
+ * lines kept for them. What the payer typed in the written search box is typed in the
+ * checkout's, with the focus.
+ */
+async function takeOver(drawn: Drawn, state: CheckoutState, resumed: Promise<void>, chose: boolean): Promise<void> {
+  await resumed;
+  await whole(state);
+  const selector = checkout.renderRoot.querySelector<HTMLElement & { updateComplete?: Promise<unknown> }>('bank-selector');
+  await selector?.updateComplete;
+  const typed = drawn.search();
+  const focused = typed !== null && drawn.element.shadowRoot?.activeElement != null;
+  drawn.element.remove();
+  checkout.hidden = false;
+  const search = selector?.shadowRoot?.querySelector<HTMLInputElement>('#search');
+  if (typed?.value && search && !chose) {
+    search.value = typed.value;
+    search.dispatchEvent(new Event('input'));
+  }
+  if (focused && search && !chose) search.focus();
+  // Focus where it would have gone had the checkout been shown (a bank chosen, a step under way).
+  else if (chose || !STARTS.includes(state)) void checkout.focusStep();
+}
+
+/**
+ * The first screen drawn whole: its step's file in, and a paid checkout's receipt (which
+ * otherwise comes after the first screen), so that the page around moves once, not twice.
+ */
+async function whole(state: string): Promise<void> {
+  await checkout.updateComplete;
+  // Only a step that comes in a file of its own waits for it: the bank list never does.
+  if (LATER_STATES.has(state) || state === 'periodic' || bankKept) await stepFilesSettled();
+  if (state === 'succeeded') await loadExtras().catch(() => undefined);
+  // Drawn with what just came in: the checkout's own request for that redraw may still be
+  // waiting for a frame (it fetches the extras after the first screen shows), and a size
+  // taken before it would move the page twice.
+  checkout.requestUpdate();
+  await checkout.updateComplete;
 }
 
 /** A bank chosen before a reload is chosen again: the first screen is its sign-in form. */
@@ -208,15 +266,7 @@ function sizeFromNow(ev?: Event): void {
   sizing = true;
   const state = (ev as CustomEvent<{ state?: string } | undefined> | undefined)?.detail?.state ?? '';
   void (async () => {
-    await checkout.updateComplete;
-    // Only a step that comes in a file of its own waits for it: the bank list never does.
-    if (LATER_STATES.has(state) || state === 'periodic' || bankKept) await stepFilesSettled();
-    if (state === 'succeeded') await loadExtras().catch(() => undefined);
-    // Drawn with what just came in: the checkout's own request for that redraw may still be
-    // waiting for a frame (it fetches the extras after the first screen shows), and a size
-    // taken before it would move the page twice.
-    checkout.requestUpdate();
-    await checkout.updateComplete;
+    await whole(state);
     new ResizeObserver(() => post({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height })).observe(document.documentElement);
   })();
 }
@@ -238,6 +288,7 @@ export async function start(
   api: string,
   launch: Promise<Launch>,
   ignored: (why: string, data?: unknown) => void,
+  drawn: Drawn | null = null,
 ) {
   port = to;
   port.onmessage = (m) => {
@@ -252,11 +303,12 @@ export async function start(
   checkout.navigate = (url) => post({ v: 1, type: 'navigate', url });
   // Its size once the first screen is drawn (the checkout, or why it cannot go on), then every
   // change: the host holds its placeholder until then, so the page moves once, not at each
-  // piece of the loading.
-  for (const name of ['bank-checkout-step', 'bank-checkout-error'] as const) checkout.addEventListener(name, sizeFromNow, { once: true });
+  // piece of the loading. A page written with its first screen tells it already (frame/page.ts).
+  if (drawn) sizing = true;
+  else for (const name of ['bank-checkout-step', 'bank-checkout-error'] as const) checkout.addEventListener(name, sizeFromNow, { once: true });
   // The first screen is drawn once in the payer's language (a catalogue that comes later would
   // redraw it at another height, under the payer's eyes).
   const [launched] = await Promise.all([launch, spoken.catch(() => {})]);
-  if (launched.ok) run(api, launched);
+  if (launched.ok) await run(api, launched, drawn);
   else cannotOpen(launched);
 }

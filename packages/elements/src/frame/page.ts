@@ -15,15 +15,39 @@
  * This module is small and runs first: it says `ready`, takes the host's `init` and starts the
  * redemption at once, while the kit (frame/page-checkout.ts, preloaded with the page) is still
  * on its way; the kit then draws what the redemption answered, or why the checkout cannot open.
+ * When the shop's server wrote the frame (`isolatedCheckoutHtml`), the launch token is in the
+ * frame's `name`: read and cleared before anything else, and redeemed at once, without waiting
+ * for the host's script.
+ *
+ * A page written with its first screen (the BFF's bank list, `GET /v1/frame?state=select-bank`:
+ * frame/first-screen.ts) shows it as soon as it is read. It is nobody's checkout: it gives the
+ * host its size as soon as the host asks, and keeps the bank the payer chooses in it until the
+ * kit, with the checkout redeemed, takes its place (page-checkout.ts). A bank chosen on this
+ * device before (the list would start with it) or in this tab for this checkout (its sign-in
+ * form would show) needs the kit: the written list goes, and the host keeps its placeholder.
  */
 import { isDevelopmentHost, FRAME_PROTOCOL, readHostMessage, type FrameMessage } from './messages.js';
 import { framePair, newPair, warmPair } from './keys.js';
 import { createProver } from './proof.js';
-import type { Launch, LaunchFailure } from './page-checkout.js';
+import { LAST_BANK_KEY } from '../logic/banks.js';
+import { keptBank } from './resume.js';
+import type { Drawn, Launch, LaunchFailure } from './page-checkout.js';
 
-const kit = import('./page-checkout.js');
-// Its failure is said to the host once there is one to tell (below), not thrown at the page.
-kit.catch(() => {});
+// The launch token the shop's server handed in the frame element's `name`: taken, and the name
+// cleared at once (a name stays with the frame, whatever document it goes to next).
+const named = window.name;
+window.name = '';
+
+let kitLoad: Promise<typeof import('./page-checkout.js')> | null = null;
+/** The kit (preloaded with the page): run at once, or once the written first screen was shown (below). */
+function kit(): Promise<typeof import('./page-checkout.js')> {
+  if (!kitLoad) {
+    kitLoad = import('./page-checkout.js');
+    // Its failure is said to the host once there is one to tell (below), not thrown at the page.
+    kitLoad.catch(() => {});
+  }
+  return kitLoad;
+}
 
 const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
 /** The origins allowed to embed the checkout (the BFF's ALLOWED_ORIGINS). */
@@ -100,7 +124,65 @@ async function redeem(api: string, token: string): Promise<Launch> {
 const unloaded = (host: string) => () =>
   window.parent.postMessage({ v: FRAME_PROTOCOL, type: 'failed', code: 'frame_unreachable' } satisfies FrameMessage, host);
 
+/** The first screen the page was written with, while it shows. */
+let first: HTMLElement | null = document.querySelector<HTMLElement>('.first-screen');
+/** The bank chosen in the first screen, kept for the kit. */
+let chosen: string | null = null;
+/** The written list stays only where the kit would draw the same: no bank chosen before on this device, nor in this tab for this checkout. */
+function keepFirst(token: string): void {
+  const id = checkoutOf(token);
+  let recent: string | null = null;
+  try {
+    recent = localStorage.getItem(LAST_BANK_KEY);
+  } catch {
+    /* refused to the frame: the kit finds none either */
+  }
+  if (first && (recent || (id && keptBank(id)))) {
+    first.remove();
+    first = null;
+    // The kit's checkout, which the page hides behind its first screen, draws the first one.
+    document.querySelector<HTMLElement>('bank-checkout')!.hidden = false;
+  }
+}
+if (first) {
+  const list = first.shadowRoot?.querySelector('.first-selector')?.shadowRoot;
+  // A bank chosen now is the kit's to open, once the checkout is redeemed: it shows as chosen meanwhile.
+  list?.querySelector('[role=listbox]')?.addEventListener('click', (e) => {
+    const option = e.target instanceof Element ? e.target.closest<HTMLElement>('[role=option]') : null;
+    if (!option?.dataset.bank) return;
+    chosen = option.dataset.bank;
+    for (const o of list.querySelectorAll('[role=option]')) o.ariaSelected = String(o === option);
+  });
+}
+/** What the kit takes over from the first screen, or null when there is none. */
+const drawn = (): Drawn | null =>
+  first && {
+    element: first,
+    chosen: () => chosen,
+    search: () => first?.shadowRoot?.querySelector('.first-selector')?.shadowRoot?.querySelector<HTMLInputElement>('#search') ?? null,
+  };
+
+/** Tells the host the page's height, now (the first screen is drawn: the host shows it) and at every change. */
+function sizeFromNow(port: MessagePort): void {
+  const size = () => port.postMessage({ v: 1, type: 'size', height: document.documentElement.getBoundingClientRect().height } satisfies FrameMessage);
+  size();
+  new ResizeObserver(size).observe(document.documentElement);
+}
+
+const api = new URL('..', location.href).href.replace(/\/$/, '');
+/** The redemption, started by the token in the frame's `name` or by the host's `init`. */
+let launch: Promise<Launch> | null = null;
+// Only a frame's (a page opened alone has no host to have been written by).
+if (/^lt_/.test(named) && window.parent !== window) {
+  keepFirst(named);
+  launch = redeem(api, named);
+}
+// Without a first screen, the kit runs at once (it draws the first one). With one, it waits until
+// the host has shown it: its evaluation would hold up the messages that show it.
+if (!first) void kit();
+
 const ready: FrameMessage = { v: FRAME_PROTOCOL, type: 'ready' };
+/** The host's `init` (or a client secret in its place) was taken. */
 let started = false;
 window.addEventListener('message', (e) => {
   if (e.source !== window.parent) {
@@ -123,7 +205,7 @@ window.addEventListener('message', (e) => {
     if (!started && isSecretInit(e.data) && port) {
       started = true;
       console.error('bank-checkout frame: refused a client secret; an isolated checkout opens with its launch token only.');
-      void kit.then((k) => k.refuse(port, { code: 'secret_refused', status: null, requestId: null, key: 'error.unauthorized' }), unloaded(e.origin));
+      void kit().then((k) => k.refuse(port, { code: 'secret_refused', status: null, requestId: null, key: 'error.unauthorized' }), unloaded(e.origin));
     }
     ignored('not an init', e.data);
     return;
@@ -133,10 +215,21 @@ window.addEventListener('message', (e) => {
     return;
   }
   started = true;
-  const api = new URL('..', location.href).href.replace(/\/$/, '');
-  // The redemption goes now; the kit takes it over once it is in.
-  const launch = redeem(api, msg.token);
-  void kit.then((k) => k.start(msg, port, api, launch, ignored), unloaded(e.origin));
+  // The redemption goes now (unless the frame's name started it: that token is the page's too); the kit takes it over once it is in.
+  if (!launch) {
+    keepFirst(msg.token);
+    launch = redeem(api, msg.token);
+  } else if (msg.token !== named) ignored('a launch token other than the one in the frame’s name');
+  const shown = drawn();
+  const redeemed = launch;
+  const run = () => void kit().then((k) => k.start(msg, port, api, redeemed, ignored, shown), unloaded(e.origin));
+  if (!shown) {
+    run();
+    return;
+  }
+  // The first screen shows at once, at its height; the kit runs next, and its own screen takes its place later.
+  sizeFromNow(port);
+  setTimeout(run);
 });
 
 // `ready` carries nothing; the host answers only when it comes from its own frame at the BFF's origin.

@@ -45,7 +45,7 @@ function keep(checkoutId: string, bankId: string | null): void {
 }
 
 /** States a checkout opens at when nothing of it has been done: no focus is taken there. */
-const STARTS: readonly CheckoutState[] = ['select-bank', 'periodic'];
+export const STARTS: readonly CheckoutState[] = ['select-bank', 'periodic'];
 
 /**
  * Takes the payer back to where the checkout was: the bank kept (`bank`, at the list) chosen
