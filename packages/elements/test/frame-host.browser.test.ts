@@ -526,6 +526,23 @@ describe('the isolated checkout host', () => {
       );
     });
 
+    it('a frame that says it failed once it was shown (its page shows a first screen written in before its kit runs, and the kit did not load) is shown failed too', async () => {
+      const { el, frame, sent } = await mount(location.origin);
+      let detail: Record<string, unknown> | null = null;
+      document.addEventListener('bank-checkout-error', (e) => (detail = (e as CustomEvent).detail), { once: true });
+      ready(frame.contentWindow);
+      const port = sent[0]!.transfer[0] as MessagePort;
+      port.postMessage({ v: 1, type: 'size', height: 640 });
+      await until(() => !frame.inert, 'the frame shown');
+      window.dispatchEvent(
+        new MessageEvent('message', { data: { v: 1, type: 'failed', code: 'frame_unreachable' }, origin: location.origin, source: frame.contentWindow }),
+      );
+      await until(() => detail, 'bank-checkout-error');
+      expect(detail!.code).to.equal('frame_unreachable');
+      expect(await said(el)).to.deep.equal([HOST_TEXTS.es![2], 'Reintentar']);
+      expect(el.shadowRoot!.querySelector('iframe'), 'the frame gone').to.equal(null);
+    });
+
     it('a frame that never loads: frame_timeout at its timeout', async () => {
       const waits = holdWaits();
       try {

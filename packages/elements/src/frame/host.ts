@@ -213,9 +213,10 @@ export class IsolatedCheckout {
     adoptStyle(this.root);
     const src = `${api.replace(/\/+$/, '')}/v1/frame`;
     // The frame the shop's page wrote in its HTML (prerender.ts), loading since the page was
-    // read: taken as it is when it is this BFF's (it says `ready` again when asked); else a new one.
+    // read: taken as it is when it is this BFF's, its address saying the checkout's state and
+    // language or not (it says `ready` again when asked); else a new one.
     let frame = this.root.querySelector('iframe');
-    const written = frame?.getAttribute('src') === src;
+    const written = frame?.getAttribute('src')?.split('?')[0] === src;
     if (!written) {
       frame?.remove();
       frame = document.createElement('iframe');
@@ -364,10 +365,8 @@ export class IsolatedCheckout {
     if (!frame || e.source !== frame.contentWindow) return;
     const msg = e.origin === this.origin ? readFrameMessage(e.data) : null;
     const token = this.source().launchToken;
-    if (msg?.type === 'failed') {
-      if (this.state.is === 'loading') void this.fail(msg.code);
-      return;
-    }
+    // Shown or not (a first screen written in its page shows before its kit has run): it fails.
+    if (msg?.type === 'failed') return void this.fail(msg.code);
     // One init a frame: a second `ready` (the frame's first, heard after the host's `hello` had
     // asked for another) would leave the frame on a port closed under it.
     if (msg?.type !== 'ready' || !token || this.port) {
