@@ -116,7 +116,7 @@ function languageSwitch(locale: string): Html {
 }
 
 /** What the page opens its checkout with: an isolated one's launch token, or an inline one's client secret. */
-export type PageCredential = { launchToken: string } | { clientSecret: string };
+export type PageCredential = { launchToken: string; state?: string; modes?: readonly string[] } | { clientSecret: string };
 
 /**
  * The element for one of the session's checkouts. Isolated: it gets a single-use launch token,
@@ -126,7 +126,17 @@ export type PageCredential = { launchToken: string } | { clientSecret: string };
 export function checkoutElement(api: string, credential: PageCredential, mode?: CheckoutMode, locale = 'en'): Html {
   // Isolated: written with its frame in (the frame's page and modules load while the browser reads this page).
   if ('launchToken' in credential)
-    return raw(isolatedCheckoutHtml({ id: 'bank-checkout', api, launchToken: credential.launchToken, locale, ...(mode ? { mode } : {}) }));
+    return raw(
+      isolatedCheckoutHtml({
+        id: 'bank-checkout',
+        api,
+        launchToken: credential.launchToken,
+        locale,
+        ...(mode ? { mode } : {}),
+        ...(credential.state ? { state: credential.state } : {}),
+        ...(credential.modes ? { modes: credential.modes } : {}),
+      }),
+    );
   return html`<bank-checkout id="bank-checkout" checkout-secret="${credential.clientSecret}" locale="${locale}" api="${api}"${mode ? html` mode="${mode}"` : ''}></bank-checkout>`;
 }
 

@@ -46,7 +46,8 @@ export function shopRoutes(ctx: DemoContext) {
     else {
       const launched = await merchant.launchCheckout(order.checkoutId);
       if (!launched.ok) return null;
-      credential = { launchToken: launched.data.launchToken };
+      // Its state and modes: a checkout at its bank list gets the list drawn in its frame's page.
+      credential = { launchToken: launched.data.launchToken, state: launched.data.state, modes: launched.data.modes };
     }
     return views.checkoutElement(ctx.opts.browserBffUrl, credential, mode, language(c));
   };
