@@ -58,9 +58,11 @@ export interface PhoneRun {
   shown: number;
   /**
    * The checkout's milestones, ms from the navigation start: the host element defined (`host`),
-   * the host's `init` in the frame (`init`), the redemption sent and answered (`launchSent`,
-   * `launchAnswered`), the kit's `<bank-checkout>` defined in the frame (`kit`), the first bank
-   * in the frame (`bank`), the host showing the frame (`shown`).
+   * the frame's page read and its script run (`frameRead`), the host's `hello` and `init` in the
+   * frame (`hello`, `init`), the redemption sent and answered
+   * (`launchSent`, `launchAnswered`), the kit's `<bank-checkout>` defined in the frame (`kit`), the
+   * first bank in the frame (`bank`: the written first screen's, or the kit's), the host showing
+   * the frame (`shown`), the kit's own screen with the checkout's facts (`kitShown`).
    */
   marks?: Record<string, number>;
   /** Each request the page and its frame made before that. */
@@ -91,22 +93,33 @@ const PROBE = `
   const find = (root, ...sel) => { let n = root; for (const s of sel) { n = n && (n.shadowRoot || n).querySelector(s); } return n; };
   const loop = (check, done) => { const tick = () => { const el = check(); if (el) { el.getBoundingClientRect(); done(at()); } else requestAnimationFrame(tick); }; requestAnimationFrame(tick); };
   if (location.pathname === '/v1/frame') {
-    // Milestones on the way (passive: a listener, a promise, the resource timings at the end).
+    // Milestones on the way (passive: a listener, a promise, the resource timings), told to the page as they come.
     const marks = {};
-    addEventListener('message', (e) => { if (e.data && e.data.type === 'init' && !marks.init) marks.init = at(); }, true);
-    customElements.whenDefined('bank-checkout').then(() => { marks.kit = at(); });
+    const tell = () => parent.postMessage({ benchMarks: marks }, '*');
+    const mark = (name) => { if (!marks[name]) { marks[name] = at(); tell(); } };
+    addEventListener('message', (e) => { if (e.data && (e.data.type === 'init' || e.data.type === 'hello')) mark(e.data.type); }, true);
+    customElements.whenDefined('bank-checkout').then(() => mark('kit'));
+    // The frame's page read and its own script run (module scripts run before this event).
+    document.addEventListener('DOMContentLoaded', () => mark('frameRead'));
     const launchTimes = () => {
       const r = performance.getEntriesByType('resource').find((x) => x.name.endsWith('/v1/frame/launch'));
-      if (r) { marks.launchSent = performance.timeOrigin + r.startTime; marks.launchAnswered = performance.timeOrigin + r.responseEnd; }
+      if (r && r.responseEnd) { marks.launchSent = performance.timeOrigin + r.startTime; marks.launchAnswered = performance.timeOrigin + r.responseEnd; }
     };
-    loop(() => find(document, 'bank-checkout', 'bank-selector', '[role=option]'), (t) => { launchTimes(); parent.postMessage({ benchShown: t, marks }, '*'); });
+    // The kit's bank list, or the one the page was written with (its first screen, before the kit and the redemption).
+    loop(() => find(document, 'bank-checkout', 'bank-selector', '[role=option]') || find(document, '.first-screen', '.first-selector', '[role=option]'), (t) => { launchTimes(); parent.postMessage({ benchShown: t, marks }, '*'); });
+    // The kit's own screen shown (the checkout redeemed, its facts in).
+    loop(() => { const c = document.querySelector('bank-checkout'); return c && !c.hidden && find(document, 'bank-checkout', 'bank-selector', '[role=option]'); }, (t) => { launchTimes(); marks.kitShown = t; tell(); });
   } else if (location.pathname === '/bench-floor') {
     loop(() => document.querySelector('#bench-banks li'), (t) => { window.__shownAt = t; console.debug('bench:shown'); });
   } else if (window === top) {
     let inFrame = 0, frameShown = 0;
     const report = () => { if (inFrame && frameShown) { window.__shownAt = Math.max(inFrame, frameShown); console.debug('bench:shown'); } };
     customElements.whenDefined('bank-checkout').then(() => { window.__hostDefined = at(); });
-    addEventListener('message', (e) => { if (e.data && typeof e.data.benchShown === 'number' && !inFrame) { inFrame = e.data.benchShown; window.__marks = { host: window.__hostDefined, ...e.data.marks, bank: inFrame }; report(); } });
+    window.__frameMarks = {};
+    addEventListener('message', (e) => {
+      if (e.data && e.data.benchMarks) Object.assign(window.__frameMarks, e.data.benchMarks);
+      if (e.data && typeof e.data.benchShown === 'number' && !inFrame) { inFrame = e.data.benchShown; window.__marks = { host: window.__hostDefined, bank: inFrame }; report(); }
+    });
     // Shown by the host: defined, its frame neither hidden (as the page wrote it) nor inert (under the placeholder).
     loop(() => { const f = customElements.get('bank-checkout') && find(document, 'bank-checkout', 'iframe'); return f && !f.inert && !f.hidden ? f : null; }, (t) => { frameShown = t; if (window.__marks) window.__marks.shown = t; report(); });
   }
@@ -186,11 +199,17 @@ async function phoneRun(
     const shown = page.waitForEvent('console', { predicate: (m) => m.text() === 'bench:shown', timeout: 60_000 });
     await page.goto(url, { waitUntil: 'commit' });
     await shown;
+    // The checkout's later milestones (the kit's own screen, the checkout's facts in), read once they are in, still on the phone.
+    if (await page.evaluate(() => '__frameMarks' in window))
+      await page.waitForFunction(() => (window as unknown as { __frameMarks: { kitShown?: number } }).__frameMarks.kitShown, null, { timeout: 30_000 });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     const { started, shownAt, marks } = await page.evaluate(() => ({
       started: performance.timeOrigin,
       shownAt: (window as unknown as { __shownAt: number }).__shownAt,
-      marks: (window as unknown as { __marks?: Record<string, number> }).__marks,
+      marks: {
+        ...(window as unknown as { __frameMarks?: Record<string, number> }).__frameMarks,
+        ...(window as unknown as { __marks?: Record<string, number> }).__marks,
+      },
     }));
     if (errors.length) throw new Error(`${url}: the page reported errors: ${errors.join('; ')}`);
     const ms = shownAt - started;
