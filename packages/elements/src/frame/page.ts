@@ -29,7 +29,7 @@
 import { isDevelopmentHost, FRAME_PROTOCOL, readHostMessage, type FrameMessage } from './messages.js';
 import { framePair, newPair, warmPair } from './keys.js';
 import { createProver } from './proof.js';
-import { LAST_BANK_KEY } from '../logic/banks.js';
+import { deviceStorage, recallBank } from '../logic/banks.js';
 import { keptBank } from './resume.js';
 import type { Drawn, Launch, LaunchFailure } from './page-checkout.js';
 
@@ -131,12 +131,8 @@ let chosen: string | null = null;
 /** The written list stays only where the kit would draw the same: no bank chosen before on this device, nor in this tab for this checkout. */
 function keepFirst(token: string): void {
   const id = checkoutOf(token);
-  let recent: string | null = null;
-  try {
-    recent = localStorage.getItem(LAST_BANK_KEY);
-  } catch {
-    /* refused to the frame: the kit finds none either */
-  }
+  // Storage refused to the frame: none, as the kit finds none either.
+  const recent = recallBank(deviceStorage());
   if (first && (recent || (id && keptBank(id)))) {
     first.remove();
     first = null;
