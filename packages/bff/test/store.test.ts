@@ -501,26 +501,34 @@ describe('sqlite engine', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bff-store-'));
     let started = 0;
     let doneUpTo = 0;
+    // The first fsync is held until the other writers have committed behind it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
     const store = createSqliteStore(`file:${join(dir, 'bff.db')}`, {
       sync: async (wal) => {
         const n = ++started;
         await wal.sync();
-        await new Promise((r) => setTimeout(r, 5));
+        if (n === 1) await held;
         doneUpTo = Math.max(doneUpTo, n);
       },
     });
     try {
       await store.init();
+      // The schema's own writes, flushed by init, are not counted.
+      [started, doneUpTo] = [0, 0];
       const records = Array.from({ length: 20 }, () => checkoutRecord());
-      const acked = await Promise.all(
-        records.map(async (rec) => {
-          const before = started;
-          await store.createCheckout(rec);
-          return { before, doneUpTo };
-        }),
-      );
-      for (const a of acked) assert.ok(a.doneUpTo > a.before, `acknowledged after an fsync that began after the commit (${JSON.stringify(a)})`);
-      assert.ok(started >= 1 && started < 20, `${started} fsyncs for 20 writes`);
+      const ack = (rec: CheckoutRecord) => store.createCheckout(rec).then(() => doneUpTo);
+      const first = ack(records[0]!);
+      await until(() => started === 1, 'the first fsync to start');
+      const rest = records.slice(1).map(ack);
+      // Reads wait for no fsync: every later write is committed, and waits on the disk.
+      await until(async () => (await Promise.all(records.map((rec) => store.getCheckout(rec.id)))).every(Boolean), 'the writes to commit');
+      assert.equal(doneUpTo, 0, 'nothing acknowledged while the first fsync runs');
+      release();
+      assert.equal(await first, 1);
+      // Committed while the first fsync ran: acknowledged only after the second, which began after their commit.
+      assert.deepEqual(await Promise.all(rest), Array<number>(19).fill(2));
+      assert.equal(started, 2, 'one fsync for the 19 writes that committed during the first');
       for (const rec of records) assert.deepEqual(await store.getCheckout(rec.id), rec);
       // Reads wait for no fsync.
       const before = started;
