@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { until } from '../../packages/bff/test/until.js';
 import {
   act,
   chooseFirstAccount,
@@ -424,7 +425,7 @@ describe('across the frame boundary', () => {
     assert.equal(await primary(), '#1f4f8f', "the shop's own primary colour, read on the host");
 
     await page.locator('bank-checkout').evaluate((el) => el.style.setProperty('--bank-color-primary', 'rgb(120, 20, 60)'));
-    await expectSoon(() => primary(), 'rgb(120, 20, 60)');
+    await until(async () => (await primary()) === 'rgb(120, 20, 60)', 'the new primary colour in the frame', 10_000, 50);
     // A theme that would hide the amount and the payee is refused by the frame, with a warning on the host.
     const warnings: string[] = [];
     page.on('console', (m) => {
@@ -434,7 +435,7 @@ describe('across the frame boundary', () => {
       el.style.setProperty('--bank-color-text', 'transparent');
       el.style.setProperty('--bank-font-size', '0px');
     });
-    await expectSoon(async () => warnings.some((w) => w.includes('--bank-font-size')) && warnings.some((w) => w.includes('--bank-color-text')), true);
+    await until(() => warnings.some((w) => w.includes('--bank-font-size')) && warnings.some((w) => w.includes('--bank-color-text')), 'a warning naming each refused property', 10_000);
     const applied = await ui.locator('html').evaluate((el) => [el.style.getPropertyValue('--bank-color-text'), el.style.getPropertyValue('--bank-font-size')]);
     assert.deepEqual(applied, ['', ''], 'never applied in the frame');
     const amount = ui.locator('bank-checkout [part=amount]');
@@ -479,13 +480,3 @@ describe('across the frame boundary', () => {
     await close();
   });
 });
-
-async function expectSoon<T>(read: () => Promise<T>, want: T, ms = 3000): Promise<void> {
-  const until = Date.now() + ms;
-  let got = await read();
-  while (got !== want && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 50));
-    got = await read();
-  }
-  assert.equal(got, want);
-}

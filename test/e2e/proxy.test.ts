@@ -14,6 +14,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBff, loadConfig, serveBff } from '@bank-checkout/bff';
+import { until } from '../../packages/bff/test/until.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => spawnSync(p, ['-v']).status === 0);
 const SECRET = 'proxy-test-merchant-secret-0123456789';
@@ -90,16 +91,19 @@ describe('the BFF behind nginx (docs/deploy-proxy.md)', { skip }, () => {
       `daemon off;\nmaster_process off;\nworker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 64; }\nhttp {\naccess_log off;\n${temp}\n${server(toTrusted, trusted.port)}\n${server(toUntrusted, untrusted.port)}\n}\n`,
     );
     nginx = spawn(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: 'ignore' });
-    // Ready when it answers.
-    for (let i = 0; ; i++) {
-      const up = await call(toTrusted, '127.0.0.1', '/health').then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (up) break;
-      if (i >= 200 || nginx.exitCode !== null) assert.fail(`nginx did not start: ${readFileSync(join(dir, 'error.log'), { encoding: 'utf8', flag: 'a+' })}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // Ready when it answers (or failed when it exits).
+    await until(
+      async () => {
+        if (nginx.exitCode !== null) assert.fail(`nginx did not start: ${readFileSync(join(dir, 'error.log'), { encoding: 'utf8', flag: 'a+' })}`);
+        return call(toTrusted, '127.0.0.1', '/health').then(
+          (r) => r.status === 200,
+          () => false,
+        );
+      },
+      'nginx to answer',
+      10_000,
+      50,
+    );
   });
   after(async () => {
     nginx?.kill('SIGTERM');
