@@ -5,6 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { createBff, loadConfig, serveBff, serveOptionsOf, type BffApp, type ServedBff } from '@bank-checkout/bff';
 import { createMerchantClient } from '@bank-checkout/bff/client';
@@ -228,17 +229,15 @@ describe("the shop's server is not a browser", () => {
   });
 });
 
-/** Sends the start of a request (`head`, then part of its body) and closes the connection. */
-function giveUp(port: number, head: string): Promise<void> {
+/**
+ * Sends the start of a request (`head`, then part of its body) and closes the connection once
+ * the server has parsed the headers and handed the request to the app.
+ */
+function giveUp(server: Server, port: number, head: string): Promise<void> {
   return new Promise((resolve) => {
-    const s = connect({ port, host: '127.0.0.1' }, () => {
-      s.write(head);
-      // The server has read the headers and started on the body before the client goes.
-      setTimeout(() => {
-        s.destroy();
-        resolve();
-      }, 50);
-    });
+    const s = connect({ port, host: '127.0.0.1' }, () => s.write(head));
+    server.once('request', () => s.destroy());
+    s.on('close', () => resolve());
     s.on('error', () => resolve());
   });
 }
@@ -271,7 +270,7 @@ describe('a client that closes its connection before the end of its body', () =>
         ],
         ['/v1/return/ok', `POST /v1/return/ok?c=${id} HTTP/1.1\r\nHost: bff.test\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"dataRe`],
       ] as const;
-      for (const [, head] of cases) await giveUp(port, head);
+      for (const [, head] of cases) await giveUp(served.server, port, head);
       const answered = () => logs.filter((l) => l.includes('"http.request"')).map((l) => JSON.parse(l) as { path: string; status: number });
       await until(() => answered().length >= cases.length, 'every request that gave up logged');
       assert.deepEqual(
