@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,26 @@ import { createSandbox, FAULT_KINDS, NATIVE_TEST_INPUTS, parseFaultRule, SANDBOX
 const AUTH = { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: SANDBOX_DEFAULTS.apiToken, 'Content-Type': 'application/json' };
 const BANKS = '/test/banks/list';
 const START = Date.UTC(2026, 0, 15, 9, 0, 0);
+
+/**
+ * Sends `request` on the test's mocked timers: not answered a millisecond before `ms` of the
+ * mocked clock, answered at `ms`.
+ */
+async function answeredAfter(t: TestContext, ms: number, request: () => Promise<Response>): Promise<Response> {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const answer = request();
+  let settled = false;
+  void answer.finally(() => (settled = true)).catch(() => {});
+  const turns = async () => {
+    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+  };
+  await turns();
+  t.mock.timers.tick(ms - 1);
+  await turns();
+  assert.equal(settled, false, `answered before ${ms} ms`);
+  t.mock.timers.tick(1);
+  return answer;
+}
 
 function setup() {
   const sandbox = createSandbox({ now: () => START });
@@ -59,13 +79,10 @@ describe('fault rules: every kind', () => {
     assert.equal(((await res.json()) as any).status, '200');
   });
 
-  test('latency: waits ms, then answers normally', async () => {
+  test('latency: waits ms, then answers normally', async (t) => {
     const { addRule, post } = setup();
     await addRule({ path: BANKS, kind: 'latency', ms: 60 });
-    const started = performance.now();
-    const res = await post('banks/list');
-    const elapsed = performance.now() - started;
-    assert.ok(elapsed >= 55, `answered after ${elapsed} ms`);
+    const res = await answeredAfter(t, 60, () => post('banks/list'));
     assert.equal(res.status, 200);
     assert.ok(native.banksListResponse.safeParse(await res.json()).success);
   });
@@ -168,12 +185,10 @@ describe('fault rules: every kind', () => {
     await assert.rejects(res.text(), /connection reset/);
   });
 
-  test('ms delays any kind before its fault', async () => {
+  test('ms delays any kind before its fault', async (t) => {
     const { addRule, post } = setup();
     await addRule({ path: BANKS, kind: 'status', status: 502, ms: 40 });
-    const started = performance.now();
-    const res = await post('banks/list');
-    assert.ok(performance.now() - started >= 35);
+    const res = await answeredAfter(t, 40, () => post('banks/list'));
     assert.equal(res.status, 502);
   });
 
