@@ -8,6 +8,7 @@ import '@bank-checkout/elements';
 import type { BankCheckout } from '@bank-checkout/elements';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { type, until } from '../../packages/elements/test/fixtures.js';
+import { until as untilAnswered } from '../../packages/bff/test/until.js';
 
 interface Journey {
   bffUrl: string;
@@ -22,6 +23,8 @@ async function newCheckout(): Promise<Journey> {
 
 /** Waits for `check` to hold; real servers answer in milliseconds, 10 s is the ceiling. */
 const waitFor = <T>(check: () => T | null | undefined | false, what: string) => until(check, what, 10_000);
+/** Waits for what the BFF says to hold, asking it every 30 ms (10 s at most). */
+const poll = <T>(check: () => Promise<T | null | undefined | false>, what: string) => untilAnswered(check, what, 10_000, 30);
 
 const stepTag = (el: BankCheckout) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
 const stepEl = (el: BankCheckout, tag: string) => (stepTag(el) === tag ? el.shadowRoot!.querySelector<HTMLElement>(`.step > ${tag}`) : null);
@@ -91,8 +94,7 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
       for (const input of ch.shadowRoot!.querySelectorAll<HTMLInputElement>('input')) type(input, '0000');
       await submit(ch);
       if (round === 3) break;
-      for (let i = 0; i < 100 && (await current(j)).attemptsLeft !== 3 - round; i++) await new Promise((r) => setTimeout(r, 50));
-      expect((await current(j)).attemptsLeft, 'the attempt is spent').to.equal(3 - round);
+      await poll(async () => (await current(j)).attemptsLeft === 3 - round, 'the attempt spent');
       ch = await waitFor(() => stepEl(el, 'bank-challenge'), 'the challenge again');
       await until(() => /Attempts left: /.test(text(ch.shadowRoot!.querySelector('[part=error]'))), 'the message and the attempts left');
       expect(text(ch.shadowRoot!.querySelector('[part=error]'))).to.contain(`Attempts left: ${3 - round}`);
@@ -209,7 +211,7 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
         }
         const before = JSON.stringify(await current(j));
         await submit(host);
-        for (let i = 0; i < 100 && JSON.stringify(await current(j)) === before; i++) await new Promise((r) => setTimeout(r, 30));
+        await poll(async () => JSON.stringify(await current(j)) !== before, `the BFF's answer to ${tag}`);
       }
       const result = await waitFor(() => stepEl(el, 'bank-result'), 'result');
       expect(text(result.shadowRoot!.querySelector('h2'))).to.equal('Payment completed');
