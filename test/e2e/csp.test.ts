@@ -61,6 +61,8 @@ before(async () => {
     bffAnswers: (bff) => async (req, env) => {
       const answer = await bff(req, env);
       if (launchLate && new URL(req.url).pathname === '/v1/frame/launch') {
+        // A slow network is the case under test: the kit's own timers run on the browser's real
+        // clock, so the answer is held for real time, not until something happens.
         await new Promise((r) => setTimeout(r, launchLate));
         launchesHeld++;
       }

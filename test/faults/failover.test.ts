@@ -152,9 +152,15 @@ describe('several instances on one PostgreSQL, through failover', { skip: !HAVE_
    * on from what it says (never by sending the same action blindly).
    */
   async function pay(reference: string): Promise<{ id: string; state: string }> {
-    let created: Response;
-    do created = await request('/v1/checkouts', { body: { amount: 1999, subject: 'Failover order', reference, isolation: 'inline' } });
-    while (created.status === 503 && (await sleep(200), true));
+    const created = await until(
+      async () => {
+        const res = await request('/v1/checkouts', { body: { amount: 1999, subject: 'Failover order', reference, isolation: 'inline' } });
+        return res.status === 503 ? null : res;
+      },
+      `${reference} created`,
+      30_000,
+      200,
+    );
     assert.equal(created.status, 201);
     const { id, clientSecret: secret } = (await created.json()) as { id: string; clientSecret: string };
     let busySince: number | null = null;
@@ -207,6 +213,8 @@ describe('several instances on one PostgreSQL, through failover', { skip: !HAVE_
         busySince = null;
         assert.ok(res.status === 503 || res.status === 502 || res.status === 504, `${s.state}: ${res.status} ${JSON.stringify(body)}`);
       }
+      // The payer's pause before trying again, as the element's after a 503 or 409: the try that
+      // follows is the check, so this is the interval of a poll, not a wait for something known.
       await sleep(100);
       v = await read(secret);
     }
