@@ -435,7 +435,11 @@ describe('across the frame boundary', () => {
       el.style.setProperty('--bank-color-text', 'transparent');
       el.style.setProperty('--bank-font-size', '0px');
     });
-    await until(() => warnings.some((w) => w.includes('--bank-font-size')) && warnings.some((w) => w.includes('--bank-color-text')), 'a warning naming each refused property', 10_000);
+    await until(
+      () => warnings.some((w) => w.includes('--bank-font-size')) && warnings.some((w) => w.includes('--bank-color-text')),
+      'a warning naming each refused property',
+      10_000,
+    );
     const applied = await ui.locator('html').evaluate((el) => [el.style.getPropertyValue('--bank-color-text'), el.style.getPropertyValue('--bank-font-size')]);
     assert.deepEqual(applied, ['', ''], 'never applied in the frame');
     const amount = ui.locator('bank-checkout [part=amount]');

@@ -15,9 +15,9 @@ const START = Date.UTC(2026, 0, 15, 9, 0, 0);
  * Sends `request` on the test's mocked timers: not answered a millisecond before `ms` of the
  * mocked clock, answered at `ms`.
  */
-async function answeredAfter(t: TestContext, ms: number, request: () => Promise<Response>): Promise<Response> {
+async function answeredAfter(t: TestContext, ms: number, request: () => Response | Promise<Response>): Promise<Response> {
   t.mock.timers.enable({ apis: ['setTimeout'] });
-  const answer = request();
+  const answer = Promise.resolve(request());
   let settled = false;
   void answer.finally(() => (settled = true)).catch(() => {});
   const turns = async () => {
