@@ -230,6 +230,13 @@ async function resultInit(r: { body: FuzzBody; sign: 'none' | 'form' | 'json' })
   return { init, shown: `${r.body.kind}: ${dataReturn.slice(0, 300)}` };
 }
 
+/** Two valid creations under one Idempotency-Key with different amounts: the second is a conflict. */
+const KEY_REUSED: [FuzzBody, string, string | undefined][] = [1, 2].map((amount) => [
+  { contentType: 'application/json', body: JSON.stringify({ amount, subject: 'Order 1', reference: 'REF-KEY-REUSED' }), kind: 'a key sent again' },
+  `Bearer ${SECRETS.merchantSecret}`,
+  'fuzz-key-reused',
+]);
+
 describe('fuzzing the BFF', () => {
   let rig: Rig;
   let statuses: Map<number, number>;
@@ -316,7 +323,8 @@ describe('fuzzing the BFF', () => {
           if (idem !== undefined && /^[\x20-\x7e]*$/.test(idem)) headers['Idempotency-Key'] = idem;
           await probe(path, requestInit(body, headers), show(body));
         }),
-        { numRuns: RUNS },
+        // Always tried first, whatever the draw: one key sent again with another body (409).
+        { numRuns: RUNS, examples: ep.path === '/v1/checkouts' ? KEY_REUSED : [] },
       );
       await stillHealthy();
     });
