@@ -69,6 +69,10 @@ function listen(name: keyof typeof PORT_VARS, port: number, host: string): Promi
       { fetch: (req, env) => (target ? target(req, env) : new Response('starting', { status: 503 })), port, hostname: host },
       (info: AddressInfo) => resolvePort({ server, port: info.port, route: (f) => (target = f) }),
     ) as Server;
+    // An idle connection is kept longer than a client keeps it for its next request (Node's 5 s
+    // default is shorter than some clients', which then send on a connection being closed and get
+    // ECONNRESET).
+    server.keepAliveTimeout = 65_000;
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(new Error(err.code === 'EADDRINUSE' ? `${name}: port ${port} is in use (set ${PORT_VARS[name]})` : `${name}: ${err.message}`)),
     );
