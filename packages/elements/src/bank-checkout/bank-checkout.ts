@@ -1,35 +1,24 @@
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
-import { keyed } from 'lit/directives/keyed.js';
+import { html, nothing, type PropertyValues } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import { ContextProvider } from '@lit/context';
-import type { BankView, CheckoutMode, CheckoutStart, CheckoutView } from '@bank-checkout/contract';
+import type { CheckoutMode, CheckoutStart, CheckoutView } from '@bank-checkout/contract';
 import { createCheckoutClient, type CheckoutClient } from '../client.js';
 import { checkoutContext, type StepAction } from '../context.js';
-import type { BankCheckoutElement, BankSelectDetail } from '../events.js';
-import { findBank } from '../logic/banks.js';
-import { allows, showsBankList, showsRedirectStart, shownMode, stepKey, waitKey } from '../logic/checkout.js';
+import type { BankCheckoutElement } from '../events.js';
+import { showsBankList, waitKey } from '../logic/checkout.js';
 import { BankBase } from '../shared/bank-element.js';
 import { elementStyles } from '../shared/styles.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { formatCents } from '../logic/format.js';
 import '../bank-selector/bank-selector.js';
 import '../bank-result/bank-result.js';
-import { CheckoutController } from './checkout-controller.js';
+import { CheckoutController, oneMoment } from './checkout-controller.js';
 import { PollController } from './poll-controller.js';
 import { ModeController } from './mode-controller.js';
-import {
-  LATER_STATES,
-  LATER_STEPS,
-  extrasReady,
-  laterModule,
-  loadExtras,
-  loadFrameHost,
-  loadLaterSteps,
-  loadPeriodicForm,
-  stepFilesSettled,
-} from './loaders.js';
-import { renderChoices } from '../shared/choices.js';
-import { cancelTemplate, noticeTemplate, redirectStartTemplate, redirectTemplate, summaryTemplate, type Translate } from './templates.js';
+import { PayerController } from './payer-controller.js';
+import { LATER_STATES, loadFor, loadFrameHost } from './loaders.js';
+import { bodyTemplate } from './step.js';
+import { statusTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
 
 /** How long the isolated mode's frame has to show its first screen, by default (frame/host.ts; here too, as that file loads on demand). */
@@ -141,18 +130,6 @@ export class BankCheckout extends BankBase {
   /** The isolated mode's frame, once its host is loaded. */
   private isolated: import('../frame/host.js').IsolatedCheckout | null = null;
 
-  /** A bank the payer chose in the list (shown with its login form until the BFF answers). */
-  @state() private chosenBank: BankView | null = null;
-  /** The bank the payer chose last (named by the offer of its own page when the in-page flow stops there). */
-  private triedBank: BankView | null = null;
-  /** In the `login` state: the payer went back to the list. */
-  @state() private picking = false;
-  @state() private confirmingCancel = false;
-  /** The payer asked before a back that ends the bank session. */
-  @state() private confirmingBack = false;
-  /** The choice of how to pay shows as one line with "Change" (once the payer moved on from it). */
-  @state() private modesCollapsed = false;
-
   /** The client, api, secret and fetch the checkout was started with. */
   private source: unknown[] = [];
   private readonly checkout = new CheckoutController(this, {
@@ -164,6 +141,8 @@ export class BankCheckout extends BankBase {
   });
   /** The mode the payer chose at the start, and the switch of the BFF to it. */
   private readonly modes = new ModeController(this, this.checkout);
+  /** Where the payer is on the step beyond what the view says, and focus. */
+  private readonly payer: PayerController = new PayerController(this, this.checkout, this.modes);
   private readonly poll = new PollController(
     this,
     () => this.pollInterval,
@@ -181,11 +160,6 @@ export class BankCheckout extends BankBase {
   readonly check = (): Promise<void> => this.checkout.check();
   /** Runs one action; after a failed call the view is read again, as the call may have changed it. */
   readonly run = (action: StepAction): Promise<CheckoutView | null> => this.checkout.run(action);
-
-  private readonly setOnPhone = (on: boolean): void => {
-    this.checkout.stay = on;
-    this.requestUpdate();
-  };
 
   private readonly tr: Translate = (key, params) => this.t(key, params);
 
@@ -205,43 +179,11 @@ export class BankCheckout extends BankBase {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (this.isolating) return void this.runIsolated();
-    if (changed.has('mode') && this.checkout.view) this.modes.prefer(this.mode, this.checkout.view);
     const c = this.checkout;
-    if (c.view?.modes.includes('periodic') && !customElements.get('bank-periodic-form')) void loadPeriodicForm().then(() => this.requestUpdate());
-    if (c.view?.modes.includes('native') && !LATER_STEPS.every((tag) => customElements.get(tag))) {
-      // The bank list first: the later steps' file is fetched once it is on screen (a frame,
-      // then a task; its download and evaluation would delay it), unless the step shown needs
-      // it or the page is hidden (no frame comes then).
-      const load = () =>
-        void loadLaterSteps().then(
-          () => this.requestUpdate(),
-          () => {},
-        );
-      if (this.chosenBank || LATER_STATES.has(c.view.state) || document.visibilityState === 'hidden') load();
-      else requestAnimationFrame(() => setTimeout(load));
-    }
-    if (c.view && !extrasReady()) {
-      // Like the later steps: after the first screen, at once when the page is hidden (no frame comes then).
-      const load = () =>
-        void loadExtras().then(
-          () => this.requestUpdate(),
-          () => {},
-        );
-      if (document.visibilityState === 'hidden') load();
-      else requestAnimationFrame(() => setTimeout(load));
-    }
-    this.provider.setValue({
-      view: c.view,
-      groups: c.groups,
-      client: c.client,
-      locale: this.resolvedLocale,
-      busy: c.busy,
-      run: c.run,
-      refresh: c.refresh,
-      check: c.check,
-      onPhone: c.stay,
-      setOnPhone: this.setOnPhone,
-    });
+    const v = c.view;
+    if (changed.has('mode') && v) this.modes.prefer(this.mode, v);
+    if (v) loadFor(v.modes, !!this.payer.chosenBank || LATER_STATES.has(v.state) || !!c.until, () => this.requestUpdate());
+    this.provider.setValue(c.context(this.resolvedLocale));
   }
 
   /** In isolated mode: the frame shows the checkout; this element only hosts it. */
@@ -278,13 +220,8 @@ export class BankCheckout extends BankBase {
   /** (Re)starts with the current client: forgets the old checkout and loads the new one. */
   private start(): void {
     this.poll.schedule(null);
-    this.chosenBank = null;
-    this.triedBank = null;
-    this.picking = false;
-    this.confirmingCancel = false;
+    this.payer.reset();
     this.modes.reset();
-    this.confirmingBack = false;
-    this.modesCollapsed = false;
     const fetch = this.fetch;
     const client =
       this.client ??
@@ -299,16 +236,7 @@ export class BankCheckout extends BankBase {
 
   /** A view arrived: resets what the payer was doing on the old step, and follows the new one. */
   private applied(view: CheckoutView, before: CheckoutView | null, fromAction: boolean): void {
-    if (fromAction || (before && stepKey(before) !== stepKey(view))) {
-      this.chosenBank = null;
-      this.picking = false;
-      this.confirmingCancel = false;
-      this.confirmingBack = false;
-    }
-    // Found at a bank's sign-in (a reload, a back from the accounts): the way to pay was chosen.
-    if (view.state === 'login' && (!before || before.state !== 'login')) this.modesCollapsed = true;
-    // The shop asked for a way to pay (its own page offered the choice): it shows on one line.
-    if (!before && this.mode && view.modes.includes(this.mode)) this.modesCollapsed = true;
+    this.payer.applied(view, before, fromAction, this.mode);
     if (!before) this.modes.prefer(this.mode, view);
     if (showsBankList(view, this.modes.wanted)) void this.checkout.loadGroups();
     this.schedulePoll(view);
@@ -320,47 +248,15 @@ export class BankCheckout extends BankBase {
    * told what happens next instead of watching for ever.
    */
   private schedulePoll(view: CheckoutView | null): void {
-    this.poll.schedule(waitKey(view, this.checkout.leaving), view?.state === 'unknown' ? UNKNOWN_WATCH_MS : undefined);
-  }
-
-  /** The payer chose a mode: redirect is shown at once; native and periodic ask the BFF. */
-  private chooseMode(mode: CheckoutMode): void {
-    this.modes.want(mode);
-    this.checkout.clearNotice();
-    this.chosenBank = null;
-    const v = this.checkout.view;
-    if (v && showsBankList(v, mode)) void this.checkout.loadGroups();
-    void this.modes.sync();
-  }
-
-  private async retryNotice(): Promise<void> {
-    const c = this.checkout;
-    c.clearNotice();
-    await c.refresh();
-    const v = c.view;
-    if ((v?.state === 'select-bank' && shownMode(v, this.modes.wanted) === 'native') || this.picking) await c.loadGroups();
+    this.poll.schedule(waitKey(view, this.checkout.status === 'leaving'), view?.state === 'unknown' ? UNKNOWN_WATCH_MS : undefined);
   }
 
   /**
    * Moves focus to the current step (its first field or its heading); first to the offer of the
    * bank's own page when one shows (above the step: reading on from focus meets it, then the step).
    */
-  async focusStep(): Promise<void> {
-    await this.updateComplete;
-    const offer = this.renderRoot.querySelector<BankBase & { offering?: boolean }>('bank-rail-offer');
-    if (offer?.offering) {
-      await offer.focusStart();
-      return;
-    }
-    let step = this.renderRoot.querySelector('.step')?.lastElementChild as (BankBase | HTMLElement) | null;
-    if (step?.matches('p[role=status]')) {
-      // The step's file is still coming: focus it once it is in.
-      await stepFilesSettled();
-      await this.updateComplete;
-      step = this.renderRoot.querySelector('.step')?.lastElementChild as (BankBase | HTMLElement) | null;
-    }
-    if (step && 'focusStart' in step) await step.focusStart();
-    else this.renderRoot.querySelector<HTMLElement>('.step h2[tabindex]')?.focus();
+  focusStep(): Promise<void> {
+    return this.payer.focusStep();
   }
 
   /**
@@ -368,211 +264,27 @@ export class BankCheckout extends BankBase {
    * there, shown with its sign-in form (the isolated frame keeps it for a reload of this checkout).
    */
   get chosenBankId(): string | null {
-    return this.chosenBank?.bankId ?? null;
+    return this.payer.chosenBank?.bankId ?? null;
   }
 
   /** Chooses a bank of the list as the payer does (its sign-in form shows, focus on it); a bank not in the list is ignored. */
   chooseBank(bankId: string): void {
-    const bank = findBank(this.checkout.groups ?? [], bankId);
-    if (!bank) return;
-    this.chosenBank = this.triedBank = bank;
-    this.modesCollapsed = true;
-    this.checkout.clearNotice();
-    void this.focusStep();
-    // A bank in maintenance is told to the BFF for the merchant's funnel (no sign-in will say it
-    // was chosen); nothing waits for it. An active bank is told by its sign-in: no request more.
-    if (!bank.active) void this.checkout.client?.chooseBank?.({ bankId }).catch(() => {});
-  }
-
-  private backToBanks(): void {
-    this.chosenBank = null;
-    this.picking = true;
-    this.checkout.clearNotice();
-    void this.checkout.loadGroups();
-    void this.focusStep();
-  }
-
-  private async cancel(): Promise<void> {
-    this.confirmingCancel = false;
-    await this.checkout.run((client) => client.cancel());
-  }
-
-  /** Opens the choice of how to pay again, focus on the chosen one. */
-  private async changeMode(): Promise<void> {
-    this.modesCollapsed = false;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLInputElement>('[part=modes] input:checked')?.focus();
-  }
-
-  /** The payer left the choice of how to pay after choosing: it folds to one line. */
-  private readonly leaveModes = (e: FocusEvent): void => {
-    const modes = e.currentTarget as HTMLElement;
-    if (this.modes.wanted && !modes.contains(e.relatedTarget as Node | null)) this.modesCollapsed = true;
-  };
-
-  /**
-   * Asks before cancelling, or before a back that ends the bank session (focus on the safe
-   * answer), or goes back to the button asked from.
-   */
-  private async confirm(which: 'cancel' | 'back', asking: boolean): Promise<void> {
-    if (which === 'cancel') this.confirmingCancel = asking;
-    else this.confirmingBack = asking;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLButtonElement>(`[part=${which}] ${asking ? '.primary' : 'button'}`)?.focus();
-  }
-
-  /**
-   * The login and every step of the bank session after it (second login, contracts, accounts):
-   * one template, so that the login form stays (hidden) while they show. Back at the same bank's
-   * sign-in (a wrong second-login code, or the payer going back), the form still holds the
-   * identity typed (the password and codes were cleared at submit).
-   */
-  private renderLogin(bank: BankView | null, after: TemplateResult | null = null): TemplateResult {
-    return html`${after ? nothing : html`<button type="button" class="link" part="back" ?disabled=${this.checkout.busy} @click=${this.backToBanks}>${this.t('action.back')}</button>`}
-      ${this.loaded('bank-login-form', html`<bank-login-form .bank=${bank} ?hidden=${!!after}></bank-login-form>`)}
-      ${after ?? nothing}`;
-  }
-
-  private renderSelector(): TemplateResult {
-    const bank = this.chosenBank;
-    // A bank in maintenance: what it offers instead (with the later steps, fetched once the list shows).
-    if (bank && !bank.active)
-      return this.loaded('bank-maintenance', html`<bank-maintenance .bank=${bank} @bank-choose-other=${this.backToBanks}></bank-maintenance>`);
-    return bank
-      ? this.renderLogin(bank)
-      : html`<bank-selector @bank-select=${(e: CustomEvent<BankSelectDetail>) => this.chooseBank(e.detail.bankId)}></bank-selector>`;
-  }
-
-  /**
-   * The choice of how to pay, while the checkout is at its start and allows several modes; once
-   * the payer moved on from it, one line with "Change".
-   */
-  private renderModes(v: CheckoutView): TemplateResult | typeof nothing {
-    if (!allows(v, 'mode')) return nothing;
-    if (this.modesCollapsed) {
-      return html`<div class="modes chosen" part="modes">
-        <span>${this.t(`mode.${shownMode(v, this.modes.wanted)}`)}</span>
-        <button type="button" class="link" part="modes-change" aria-label=${this.t('mode.changeLabel')} ?disabled=${this.checkout.busy} @click=${() => void this.changeMode()}>
-          ${this.t('mode.change')}
-        </button>
-      </div>`;
-    }
-    return html`<div class="modes" part="modes" @focusout=${this.leaveModes}>
-      ${renderChoices({
-        name: 'mode',
-        legend: this.t('mode.title'),
-        choices: v.modes.map((m) => ({ id: m, title: this.t(`mode.${m}`), detail: this.t(`mode.${m}Detail`) })),
-        selected: shownMode(v, this.modes.wanted),
-        disabled: false,
-        onSelect: (m) => this.chooseMode(m as CheckoutMode),
-      })}
-    </div>`;
-  }
-
-  private renderStep(v: CheckoutView): TemplateResult | typeof nothing {
-    const step = v.step;
-    if (showsRedirectStart(v, this.modes.wanted)) return redirectStartTemplate(this.tr, this.checkout.busy, () => void this.checkout.run((c) => c.redirect()));
-    switch (step.state) {
-      case 'select-bank':
-        return this.renderSelector();
-      case 'login':
-        return this.picking ? this.renderSelector() : this.renderLogin(null);
-      case 'second-login':
-        return this.renderLogin(null, this.loaded('bank-second-login', html`<bank-second-login></bank-second-login>`));
-      case 'select-contract':
-        return this.renderLogin(null, this.loaded('bank-contract-picker', html`<bank-contract-picker></bank-contract-picker>`));
-      case 'select-account':
-        return this.renderLogin(null, this.loaded('bank-account-picker', html`<bank-account-picker></bank-account-picker>`));
-      case 'validate':
-        return this.loaded('bank-challenge', html`<bank-challenge .clock=${this.clock}></bank-challenge>`);
-      case 'redirect':
-        // Finishing on the phone, chosen at the start: the hand-off under the step says this page waits for it.
-        return this.checkout.stay ? nothing : redirectTemplate(step.url, this.checkout.leaving, this.tr, this.checkout.busy, this.refresh);
-      case 'periodic':
-        // Until the form's file is in (it started loading with the view), say so.
-        return this.loaded('bank-periodic-form', html`<bank-periodic-form .clock=${this.clock}></bank-periodic-form>`);
-      default:
-        return html`<bank-result></bank-result>${
-          step.state === 'unknown' && this.poll.gaveUp
-            ? this.extra(html`<p class="notice" role="status" part="unknown-later">${this.t('result.unknownLater')}</p>`)
-            : nothing
-        }`;
-    }
-  }
-
-  /** A step loaded on demand, once its file is in; until then, says so. */
-  private loaded(tag: string, step: TemplateResult): TemplateResult {
-    return customElements.get(tag) ? step : html`<p role="status">${this.t('status.loading')}</p>`;
-  }
-
-  /** What extras.ts adds, once it is in (nothing until then: none of it is needed at once). */
-  private extra(t: TemplateResult): TemplateResult | typeof nothing {
-    return extrasReady() ? t : nothing;
-  }
-
-  /**
-   * Under the step (extras.ts): finishing on the phone, at the start of the bank's-page and
-   * periodic methods and while waiting at the bank's page; the receipt of a payment.
-   */
-  private renderAfterStep(v: CheckoutView): TemplateResult | typeof nothing {
-    if (showsRedirectStart(v, this.modes.wanted) || v.state === 'periodic') return this.extra(html`<bank-handoff></bank-handoff>`);
-    if (v.state === 'redirect' && !this.checkout.leaving) return this.extra(html`<bank-handoff ?open=${this.checkout.stay}></bank-handoff>`);
-    return v.state === 'succeeded' ? this.extra(html`<bank-receipt></bank-receipt>`) : nothing;
-  }
-
-  private renderCancel(): TemplateResult {
-    return cancelTemplate(
-      this.tr,
-      this.checkout.busy,
-      this.confirmingCancel,
-      () => void this.cancel(),
-      (asking) => void this.confirm('cancel', asking),
-    );
+    this.payer.chooseBank(bankId);
   }
 
   override render() {
     if (this.isolating) return nothing;
-    const { view: v, notice, loadError, busy, confirming } = this.checkout;
-    // A new step is drawn anew, the step itself (but for the bank session's, which keep the
-    // sign-in form among them) and what follows it: nothing the payer sees moves to make room
-    // for it (the line above the step keeps its height from the sign-in on).
+    const { view: v, status, notice, loadError } = this.checkout;
+    // "One moment" while the line is busy.
+    const told = status === 'confirming' ? null : (notice ?? (status === 'waiting' ? oneMoment : null));
     const body = v
-      ? html`${notice && !confirming ? noticeTemplate(notice, this.tr, busy, () => void this.retryNotice()) : nothing}
-          ${this.extra(html`<bank-rail-offer .bank=${this.triedBank}></bank-rail-offer>`)}
-          ${this.renderModes(v)}
-          ${'bank' in v.step && v.step.bank.label && v.state !== 'login' && laterModule() ? html`<p class="bank-name" part="bank">${this.t('session.bank', { bank: v.step.bank.label })}</p>` : nothing}
-          ${keyed(LATER_STATES.has(v.state) || v.state === 'select-bank' ? '' : v.state, html`<div class="step" part="step">${this.renderStep(v)}</div>`)}
-          ${keyed(
-            stepKey(v) + (this.chosenBank?.bankId ?? (this.picking ? ' picking' : '')),
-            html`${this.renderAfterStep(v)}
-            ${
-              allows(v, 'back') && v.state !== 'login'
-                ? laterModule()?.backTemplate(
-                    v,
-                    this.tr,
-                    this.checkout.busy,
-                    this.confirmingBack,
-                    (asking) => void this.confirm('back', asking),
-                    () => {
-                      this.confirmingBack = false;
-                      void this.checkout.run((c) => c.back());
-                    },
-                  )
-                : nothing
-            }
-            ${allows(v, 'cancel') ? this.renderCancel() : nothing}`,
-          )}`
+      ? bodyTemplate(this.payer.parts(v, this.tr, this.clock, this.refresh), this.payer, told, this.poll.gaveUp)
       : loadError
         ? html`<div class="step" part="step"><bank-result status="error" .code=${loadError.code}></bank-result></div>`
         : nothing;
-    // One status line (a polite live region, kept in the page): "Loading…" before the checkout
-    // shows; then, for screen readers only, "Contacting your bank…" while a call is on its way;
-    // shown to everyone, "Confirming with your bank…" while the payment is being confirmed.
-    const status = confirming ? this.t('status.confirming') : busy ? this.t(v ? 'status.busy' : 'status.loading') : '';
-    return html`<div class="checkout" part="base" lang=${this.resolvedLocale} aria-busy=${busy ? 'true' : 'false'}>
+    return html`<div class="checkout" part="base" lang=${this.resolvedLocale} aria-busy=${this.checkout.busy ? 'true' : 'false'}>
       ${v?.sandbox ? html`<p class="notice" part="sandbox-banner">${this.t('sandbox.banner')}</p>` : nothing} ${v ? summaryTemplate(v, this.tr, this.resolvedLocale) : nothing}
-      <p class=${!v ? 'status' : confirming ? 'status notice' : 'status sr-only'} role="status" part="status">${status}</p>
-      ${body}
+      ${statusTemplate(status, !!v, this.tr, '')} ${body}
     </div>`;
   }
 }

@@ -1,13 +1,15 @@
 /**
  * The data side of `<bank-checkout>`: the typed client, the current view and bank groups, one
  * call at a time, and the error policy (after a failed call the view is read again, as the call
- * may have changed it). Each checkout gets an AbortSignal: when the element leaves the page or
- * the checkout changes, answers still on their way for the old one are dropped.
+ * may have changed it). What the checkout's line is doing is one status (`CheckoutStatus`, in
+ * the manner of @lit/task's): idle, loading, acting, waiting, confirming, leaving or failed.
+ * Each checkout gets an AbortSignal: when the element leaves the page or the checkout changes,
+ * answers still on their way for the old one are dropped.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { BankGroupView, BanksResponse, CheckoutStart, CheckoutView } from '@bank-checkout/contract';
 import { CheckoutApiError, type CheckoutClient } from '../client.js';
-import type { StepAction } from '../context.js';
+import type { CheckoutContextValue, StepAction } from '../context.js';
 import { emit, isOutcome, stepDetail } from '../events.js';
 import { stepKey } from '../logic/checkout.js';
 import { isWebUrl } from '../logic/redirect.js';
@@ -20,6 +22,25 @@ export interface Notice {
   key: MessageKey;
   retry: boolean;
 }
+
+/**
+ * What the checkout's line is doing: one at a time, in the manner of @lit/task's `TaskStatus`
+ * (the data a status goes with, the error and the time the wait ends by, kept beside it).
+ *
+ * - `idle`: nothing under way; the view (when there is one) is the checkout as last read.
+ * - `loading`: a read the payer waits for (the first screen, a refresh).
+ * - `acting`: one of the payer's actions is on its way.
+ * - `waiting`: the line is busy (503, 409 `checkout_busy`) or another call is with the bank: the
+ *   checkout is read again until it is free.
+ * - `confirming`: the payment is being confirmed with the bank (a transfer or a validation in
+ *   flight, or answered 503): read again, at the last pace, until the call is done.
+ * - `leaving`: this page sent the payer to the bank's page (rather than the payer coming back).
+ * - `failed`: the checkout could not be loaded, or is gone (`loadError`): nothing else is shown.
+ */
+export type CheckoutStatus = 'idle' | 'loading' | 'acting' | 'waiting' | 'confirming' | 'leaving' | 'failed';
+
+/** A call the payer waits for is under way: actions are refused meanwhile. */
+export const isBusy = (s: CheckoutStatus): boolean => s === 'loading' || s === 'acting' || s === 'waiting' || s === 'confirming';
 
 /** What the element does with what the controller learns. */
 export interface CheckoutHooks {
@@ -37,18 +58,19 @@ export interface CheckoutHooks {
 
 /** A failed call's notice: the words its code names, or those its message names (a refusal the frame made itself says which). */
 const notice = (e: CheckoutApiError, retry = canRetry('error', e.code)): Notice => ({ key: errorKey(e.code, e.message), retry });
-const oneMoment: Notice = { key: 'status.oneMoment', retry: false };
+/** Said while the line is busy and the checkout gives no time the wait ends by. */
+export const oneMoment: Notice = { key: 'status.oneMoment', retry: false };
 /** The checkout moved on in another window (or tab) of the payer. */
 const movedOn: Notice = { key: errorKey('stale_step'), retry: false };
+
+/** Whether the signal has aborted now (read after an await: it may have, whatever was true before). */
+const aborted = (signal: AbortSignal) => signal.aborted;
 
 /**
  * A busy line, not a failure: the BFF's store cannot answer for a moment (503), or another
  * request for this checkout still holds it (409 `checkout_busy`). The element waits, reads the
  * checkout again and goes on from what it says.
  */
-/** Whether the signal has aborted now (read after an await: it may have, whatever was true before). */
-const aborted = (signal: AbortSignal) => signal.aborted;
-
 const isBusyLine = (e: CheckoutApiError): boolean => e.status === 503 || e.code === 'checkout_busy';
 /** This page can no longer open the checkout: it is gone, or it goes on in another window. */
 const lost = (e: CheckoutApiError): boolean => e.status === 401 || e.status === 404 || e.code === 'opened_elsewhere';
@@ -88,31 +110,35 @@ export class CheckoutController implements ReactiveController {
   client: CheckoutClient | null = null;
   view: CheckoutView | null = null;
   groups: BankGroupView[] | null = null;
-  /** A call the payer waits for is in flight: actions are refused. */
-  busy = false;
-  /** The checkout could not be loaded (or is gone): nothing else is shown. */
+  /** What the checkout's line is doing (one at a time). */
+  status: CheckoutStatus = 'idle';
+  /**
+   * Why the checkout could not be loaded, or is gone (`failed`), shown instead of it; kept while
+   * a read tries again.
+   */
   loadError: CheckoutApiError | null = null;
+  /**
+   * While `waiting` or `confirming`: when the wait ends at the latest, once the view says it (its
+   * `inFlightUntil`: the instance holding the call went quiet).
+   */
+  until: string | undefined;
   notice: Notice | null = null;
-  /** This page sent the payer to the bank's page (rather than the payer coming back to it). */
-  leaving = false;
   /** The waits before each new read while the line is busy (503, or 409 `checkout_busy`); after the last, the error shows. */
   busyDelaysMs: readonly number[] = [1_000, 2_000, 3_000, 5_000, 8_000, 8_000, 8_000];
-  /** The payer finishes at the bank's page on another device: this page stays and waits for the result. */
-  stay = false;
   /**
-   * The payer's payment is being confirmed with the bank: a transfer or a validation is in
-   * flight, or answered that the BFF's store could not take its answer yet (503). "Confirming
-   * with your bank…" shows meanwhile, never an error.
+   * The payer finishes at the bank's page on another device: this page stays when the bank's
+   * page is ready, and waits for the result. The payer's choice, whatever the line is doing.
    */
-  confirming = false;
+  onPhone = false;
 
   /** Aborted when the checkout changes or the element leaves the page. */
   signal: AbortSignal = new AbortController().signal;
 
   private abort: AbortController | null = null;
-  /** Calls of this checkout still on their way. */
+  /** Calls of this checkout still on their way (what leaving the page drops). */
   private pending = 0;
-  private completed = false;
+  /** `bank-checkout-complete` was fired for this checkout: it fires once. */
+  private toldOutcome = false;
   private groupsFor: AbortSignal | null = null;
 
   constructor(
@@ -120,6 +146,33 @@ export class CheckoutController implements ReactiveController {
     private readonly hooks: CheckoutHooks,
   ) {
     host.addController(this);
+  }
+
+  /** A call the payer waits for is in flight: actions are refused. */
+  get busy(): boolean {
+    return isBusy(this.status);
+  }
+
+  /** Sets `onPhone` (the hand-off's choice). */
+  readonly setOnPhone = (on: boolean): void => {
+    this.onPhone = on;
+    this.host.requestUpdate();
+  };
+
+  /** What the step elements are given (@lit/context), in `locale`. */
+  context(locale: string): CheckoutContextValue {
+    return {
+      view: this.view,
+      groups: this.groups,
+      client: this.client,
+      locale,
+      busy: this.busy,
+      run: this.run,
+      refresh: this.refresh,
+      check: this.check,
+      onPhone: this.onPhone,
+      setOnPhone: this.setOnPhone,
+    };
   }
 
   /**
@@ -130,10 +183,10 @@ export class CheckoutController implements ReactiveController {
     this.client = client;
     this.view = null;
     this.groups = null;
+    this.status = 'idle';
     this.loadError = null;
-    this.completed = false;
-    this.leaving = false;
-    this.stay = false;
+    this.toldOutcome = false;
+    this.onPhone = false;
     this.renew();
     if (!client) return;
     if (!first) return void this.refresh();
@@ -163,8 +216,8 @@ export class CheckoutController implements ReactiveController {
 
   /** Back on this page from the bank's through the browser's history: wait for the result. */
   private readonly onPageShow = (e: PageTransitionEvent): void => {
-    if (!e.persisted || !this.leaving) return;
-    this.leaving = false;
+    if (!e.persisted || this.status !== 'leaving') return;
+    this.status = 'idle';
     void this.refresh();
   };
 
@@ -189,8 +242,7 @@ export class CheckoutController implements ReactiveController {
     this.abort = new AbortController();
     this.signal = this.abort.signal;
     this.pending = 0;
-    this.busy = false;
-    this.confirming = false;
+    this.rest();
     this.notice = null;
     this.groupsFor = null;
     this.host.requestUpdate();
@@ -207,9 +259,29 @@ export class CheckoutController implements ReactiveController {
     }
   }
 
-  private set(changes: Partial<Pick<CheckoutController, 'view' | 'groups' | 'busy' | 'loadError' | 'notice' | 'confirming'>>): void {
+  private set(changes: Partial<Pick<CheckoutController, 'view' | 'groups' | 'notice'>>): void {
     Object.assign(this, changes);
     this.host.requestUpdate();
+  }
+
+  private to(status: CheckoutStatus, until?: string): void {
+    this.status = status;
+    this.until = until;
+    this.host.requestUpdate();
+  }
+
+  /**
+   * What was under way ended: idle again (a read that tried again after a failure, and came to
+   * nothing new, fails again). Leaving and a failure stay as they are.
+   */
+  private rest(): void {
+    if (isBusy(this.status)) this.to(this.loadError ? 'failed' : 'idle');
+  }
+
+  /** The checkout was read: a failure to load it is over. */
+  private recover(): void {
+    this.loadError = null;
+    if (this.status === 'failed') this.to('idle');
   }
 
   clearNotice(): void {
@@ -226,11 +298,10 @@ export class CheckoutController implements ReactiveController {
     const client = this.client;
     if (!client || (quiet && this.busy)) return;
     const signal = this.signal;
-    if (!quiet) this.set({ busy: true });
+    if (!quiet) this.to('loading');
     try {
       const { view, banks } = await this.track(this.view || quiet ? client.checkout().then((view) => ({ view, banks: null })) : firstScreen(client));
       if (signal.aborted || (quiet && this.busy)) return;
-      this.loadError = null;
       if (banks && !this.groups) this.groups = banks.groups;
       const before = this.view;
       this.apply(view, false);
@@ -247,7 +318,6 @@ export class CheckoutController implements ReactiveController {
         const waited = await this.waitOut(client, signal, false);
         if (aborted(signal)) return;
         if (!(waited instanceof CheckoutApiError)) {
-          this.loadError = null;
           this.apply(waited, false);
           return;
         }
@@ -258,7 +328,7 @@ export class CheckoutController implements ReactiveController {
       else if (quiet) this.hooks.idle();
       else this.set({ notice: notice(e) });
     } finally {
-      if (!aborted(signal) && !quiet) this.set({ busy: false });
+      if (!aborted(signal) && !quiet) this.rest();
     }
     if (!aborted(signal) && !quiet) this.hooks.settled();
   }
@@ -270,14 +340,15 @@ export class CheckoutController implements ReactiveController {
     const client = this.client;
     if (!client || this.busy) return null;
     const signal = this.signal;
-    this.set({ busy: true, notice: null });
+    this.notice = null;
+    this.to('acting');
     /** The action reached for a call that moves the money. */
     let money = false;
     const moved = () => money;
     try {
       const view = await this.track(action(new Proxy(client, { get: (target, key): unknown => ((money ||= movesMoney(key)), Reflect.get(target, key)) })));
       if (aborted(signal)) return null;
-      this.busy = false;
+      this.rest();
       this.apply(view, true);
       if (focus) this.hooks.focus();
       return view;
@@ -285,7 +356,7 @@ export class CheckoutController implements ReactiveController {
       if (aborted(signal)) return null;
       const e = asApiError(err);
       if (!isBusyLine(e)) this.report(e);
-      this.set({ busy: false });
+      this.rest();
       if (lost(e)) {
         this.lose(e);
         return null;
@@ -300,7 +371,6 @@ export class CheckoutController implements ReactiveController {
       if (isBusyLine(e)) {
         // The action may or may not have been applied: what the checkout says now decides. A
         // payment's confirmation the store could not record yet is being confirmed, not failed.
-        this.set({ busy: true });
         const waited = await this.waitOut(client, signal, moved() && e.status === 503);
         return aborted(signal) ? null : this.waited(waited, true, focus);
       }
@@ -314,7 +384,7 @@ export class CheckoutController implements ReactiveController {
       if (focus) this.hooks.focus();
       return null;
     } finally {
-      if (!signal.aborted) this.set({ busy: false });
+      if (!signal.aborted) this.rest();
     }
   }
 
@@ -322,34 +392,36 @@ export class CheckoutController implements ReactiveController {
    * While the line is busy (503, 409 `checkout_busy`) or a call is with the bank (the view's
    * `inFlight`): the checkout is read again after each of `busyDelaysMs` until it answers with
    * no call in flight. The view it gives, or the last error (at once, an error that is not a busy
-   * line). Confirming a payment (`confirming`: a transfer or a validation in flight, or answered
-   * 503), "Confirming with your bank…" shows, and the reads go on at the last pace, through busy
-   * lines and a lost connection, until the call is done: the bank may have moved the money.
-   * Otherwise "one moment" shows, and after the last wait the last answer is given.
+   * line). Confirming a payment (a transfer or a validation in flight, or answered 503), the
+   * status is `confirming` and the reads go on at the last pace, through busy lines and a lost
+   * connection, until the call is done: the bank may have moved the money. Otherwise it is
+   * `waiting`, and after the last wait the last answer is given. Either says until when the
+   * wait lasts at the latest once a view tells it (`inFlightUntil`, from `until` on).
    */
-  private async waitOut(client: CheckoutClient, signal: AbortSignal, confirming: boolean): Promise<CheckoutView | CheckoutApiError> {
+  private async waitOut(client: CheckoutClient, signal: AbortSignal, confirming: boolean, until?: string): Promise<CheckoutView | CheckoutApiError> {
     const delays = this.busyDelaysMs;
     let last: CheckoutView | CheckoutApiError = new CheckoutApiError(503, 'store_unavailable', 'busy');
     for (let i = 0; confirming || i < delays.length; i++) {
-      this.set(confirming ? { confirming, notice: null } : { notice: oneMoment });
+      this.notice = null;
+      this.to(confirming ? 'confirming' : 'waiting', until);
       await pause(delays[Math.min(i, delays.length - 1)] ?? 0, signal);
       if (signal.aborted) return last;
       try {
         last = await this.track(client.checkout());
         if (!last.inFlight) break;
         confirming ||= movesMoney(last.inFlight);
+        until = last.inFlightUntil;
       } catch (err) {
         last = asApiError(err);
         if (!isBusyLine(last) && (!confirming || last.status)) break;
       }
     }
-    this.set({ confirming: false, ...(this.notice === oneMoment ? { notice: null } : {}) });
     return last;
   }
 
-  /** What a wait (waitOut) came to: the view it read, shown; or its error, told. Ends the busy state. */
+  /** What a wait (waitOut) came to: the view it read, shown; or its error, told. Ends the wait. */
   private waited(got: CheckoutView | CheckoutApiError, fromAction: boolean, focus: boolean): CheckoutView | null {
-    this.set({ busy: false });
+    this.rest();
     if (got instanceof CheckoutApiError) {
       this.report(got);
       if (lost(got)) this.lose(got);
@@ -367,12 +439,11 @@ export class CheckoutController implements ReactiveController {
    * the call that brought the view has settled, the step waits, busy, and the checkout is read
    * again until the call is done.
    */
-  private async follow(inFlight: string): Promise<void> {
+  private async follow(view: CheckoutView): Promise<void> {
     await Promise.resolve();
     const { client, signal } = this;
     if (!client || this.busy) return;
-    this.set({ busy: true });
-    const got = await this.waitOut(client, signal, movesMoney(inFlight));
+    const got = await this.waitOut(client, signal, movesMoney(view.inFlight), view.inFlightUntil);
     if (!signal.aborted) this.waited(got, false, false);
   }
 
@@ -396,7 +467,9 @@ export class CheckoutController implements ReactiveController {
 
   /** The checkout is gone or could not be loaded. */
   private lose(e: CheckoutApiError): void {
-    this.set({ view: null, loadError: e });
+    this.view = null;
+    this.loadError = e;
+    this.to('failed');
     this.hooks.idle();
   }
 
@@ -407,6 +480,7 @@ export class CheckoutController implements ReactiveController {
   /** Shows a view the BFF answered with, and fires what it means. */
   private apply(view: CheckoutView, fromAction: boolean): void {
     const before = this.view;
+    this.recover();
     this.set({ view });
     if (!before || stepKey(before) !== stepKey(view)) {
       emit(this.host, 'bank-checkout-step', stepDetail(view, before?.state ?? null));
@@ -414,16 +488,16 @@ export class CheckoutController implements ReactiveController {
     if (view.error && (fromAction || !before)) {
       emit(this.host, 'bank-checkout-error', { checkoutId: view.id, code: view.error.code, status: null, requestId: null });
     }
-    if (isOutcome(view.state) && !this.completed) {
-      this.completed = true;
+    if (isOutcome(view.state) && !this.toldOutcome) {
+      this.toldOutcome = true;
       emit(this.host, 'bank-checkout-complete', { checkoutId: view.id, outcome: view.state, code: view.error?.code ?? null });
     }
     // Only an action of this page sends the payer away; a checkout found in `redirect` waits for the result.
-    if (fromAction && view.step.state === 'redirect' && isWebUrl(view.step.url) && !this.stay) {
-      this.leaving = true;
+    if (fromAction && view.step.state === 'redirect' && isWebUrl(view.step.url) && !this.onPhone) {
+      this.to('leaving');
       this.hooks.navigate(view.step.url);
     }
     this.hooks.applied(view, before, fromAction);
-    if (view.inFlight && !isOutcome(view.state)) void this.follow(view.inFlight);
+    if (view.inFlight && !isOutcome(view.state)) void this.follow(view);
   }
 }

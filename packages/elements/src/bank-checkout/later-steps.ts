@@ -2,8 +2,8 @@
  * The native steps after the bank list, in one module that `<bank-checkout>` fetches once the
  * checkout is on screen: the login form, the second login, contracts, accounts and validation
  * (with the validation's form, a file of its own for pages that use the kit's elements alone),
- * and what a bank in maintenance offers instead; with them, the way one step back from the bank
- * session's steps (step-back.ts).
+ * and what a bank in maintenance offers instead; with them, how `<bank-checkout>` draws those
+ * steps (session.ts).
  * One file for the five (they are always needed together) is one request for the page, and for
  * a merchant's bundler of the whole kit one split point instead of five.
  */
@@ -14,4 +14,4 @@ import '../bank-account-picker/bank-account-picker.js';
 import '../bank-challenge/bank-challenge.js';
 import '../bank-challenge/challenge-form.js';
 import '../bank-maintenance/bank-maintenance.js';
-export { backTemplate } from './step-back.js';
+export { backTemplate, bankLine, chosen, sessionStep } from './session.js';

@@ -39,19 +39,21 @@ export const laterModule = () => later;
  * receipt, fetched in the background once the checkout is on screen.
  */
 let extras: Promise<unknown> | undefined;
-let extrasIn = false;
+let extrasIn: typeof import('./extras.js') | null = null;
 export const loadExtras = () =>
   (extras ??= import('./extras.js').then(
-    () => {
-      extrasIn = true;
+    (m) => {
+      extrasIn = m;
     },
     (err: unknown) => {
       extras = undefined;
       throw err;
     },
   ));
-/** Whether extras.ts is in (one of its elements defined alone, by a page that imported it, is not). */
-export const extrasReady = (): boolean => extrasIn;
+/** extras.ts once it is in, else null (one of its elements defined alone, by a page that imported it, is not it). */
+export const extrasModule = () => extrasIn;
+/** Whether extras.ts is in. */
+export const extrasReady = (): boolean => !!extrasIn;
 
 /** Settles once the step files asked for so far are in (or failed). */
 export const stepFilesSettled = (): Promise<unknown> => Promise.all([laterSteps, periodicForm].flatMap((p) => (p ? [p.catch(() => undefined)] : [])));
@@ -63,6 +65,21 @@ export const stepFilesSettled = (): Promise<unknown> => Promise.all([laterSteps,
 let frameHost: Promise<typeof import('../frame/host.js')> | undefined;
 export const loadFrameHost = () => (frameHost ??= import('../frame/host.js'));
 
-export const LATER_STEPS = ['bank-login-form', 'bank-account-picker', 'bank-challenge', 'bank-second-login', 'bank-contract-picker', 'bank-maintenance'];
-/** The states whose step is one of LATER_STEPS. */
+/** The states whose step is in the later steps' file. */
 export const LATER_STATES = new Set(['login', 'second-login', 'select-contract', 'select-account', 'validate']);
+
+/**
+ * Fetches what a checkout will show next, each file once (`update` when one is in): the periodic
+ * form for a checkout that allows it; the later steps for one that allows the native mode (or
+ * `now`, when the step shown needs them), and what comes after the first screen. The bank list
+ * first: those are fetched once it is on screen (a frame, then a task; their download and
+ * evaluation would delay it), unless `now` or the page is hidden (no frame comes then).
+ */
+export function loadFor(modes: readonly string[], now: boolean, update: () => void): void {
+  const soon = (load: () => void) => (document.visibilityState === 'hidden' ? load() : requestAnimationFrame(() => setTimeout(load)));
+  if (modes.includes('periodic') && !customElements.get('bank-periodic-form')) void loadPeriodicForm().then(update);
+  const steps = () => void loadLaterSteps().then(update, () => {});
+  if (!later && now) steps();
+  else if (!later && modes.includes('native')) soon(steps);
+  if (!extrasIn) soon(() => void loadExtras().then(update, () => {}));
+}

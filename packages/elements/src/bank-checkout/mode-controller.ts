@@ -3,12 +3,13 @@
  * and the switch of the BFF to it: one call at a time, until the checkout matches the latest
  * choice (the payer may move through the choices faster than the BFF answers).
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveControllerHost } from 'lit';
 import type { CheckoutMode, CheckoutView } from '@bank-checkout/contract';
 import { needsSwitch, preferredMode } from '../logic/checkout.js';
 import type { CheckoutController } from './checkout-controller.js';
 
-export class ModeController implements ReactiveController {
+/** Needs no hook of the host's: it asks the host to update when the choice changes. */
+export class ModeController {
   /** The mode the payer (or the `mode` attribute) chose at the start; null: the view's. */
   wanted: CheckoutMode | null = null;
   /** The checkout a mode switch runs for (it follows later choices itself). */
@@ -17,11 +18,7 @@ export class ModeController implements ReactiveController {
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly checkout: CheckoutController,
-  ) {
-    host.addController(this);
-  }
-
-  hostConnected(): void {}
+  ) {}
 
   /** Forgets the choice (a new checkout). */
   reset(): void {
