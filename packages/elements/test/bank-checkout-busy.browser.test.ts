@@ -4,12 +4,14 @@
  * waits, reads the checkout again and goes on from what it says. A payment being confirmed with
  * the bank (a transfer or a validation in flight, from this window or another, or answered 503)
  * says "Confirming with your bank…", keeps the step disabled, and reads until the call is done.
+ * Once the BFF says until when such a call lasts at the latest (the view's `inFlightUntil`: the
+ * instance holding it went quiet), the status line says that time instead.
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { apiError, fakeBff, until, view, type FakeRoute } from './fixtures.js';
+import { AURORA, apiError, fakeBff, until, view, type FakeRoute } from './fixtures.js';
 
 const SECRET = 'cs_live_0123456789abcdef';
 const bankRef = { bankId: 'aurora', label: 'Banco Aurora' };
@@ -46,10 +48,10 @@ const pickerEnabled = (el: BankCheckout) => {
   return controls.length ? controls.some((c) => !c.disabled) : null;
 };
 
-async function mount(routes: Record<string, FakeRoute>) {
+async function mount(routes: Record<string, FakeRoute>, locale = 'en') {
   const bff = fakeBff(routes);
   const el = await fixture<BankCheckout>(
-    html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale="en" .fetch=${bff.fetch} poll-interval="30"></bank-checkout>`,
+    html`<bank-checkout api="https://bff.test" checkout-secret=${SECRET} locale=${locale} .fetch=${bff.fetch} poll-interval="30"></bank-checkout>`,
   );
   const errors: unknown[] = [];
   el.addEventListener('bank-checkout-error', (e) => errors.push((e as CustomEvent).detail));
@@ -103,6 +105,65 @@ describe('<bank-checkout> while a payment is confirmed with the bank', () => {
     await until(() => status(el).text === '', 'the status line clear');
     expect(bff.calls.filter((x) => x.method === 'POST')).to.deep.equal([]);
     expect(errors).to.deep.equal([]);
+  });
+});
+
+describe('<bank-checkout> while a call with the bank outlasts its instance', () => {
+  /** Today at 10:42:15, the payer's time, as the BFF writes it. */
+  const at104215 = () => {
+    const d = new Date();
+    d.setHours(10, 42, 15, 0);
+    return d.toISOString();
+  };
+  /** The status line's text with every space one plain space (Intl puts a narrow one before AM). */
+  const line = (el: BankCheckout) => status(el).text.replace(/\s+/g, ' ');
+
+  it('a confirmation found in flight says "Confirming…", then, once a read gives its time, until when the page waits at the latest; clears when the call is done', async () => {
+    const inFlightUntil = at104215();
+    let reads = 0;
+    const { el, errors } = await mount({
+      'GET /v1/checkout/start': async () => ({ status: 200, body: { view: { ...validating, inFlight: 'validate' }, banks: null } }),
+      // The first read finds its holder gone quiet (a time to wait until); the third, the call done.
+      'GET /v1/checkout': async () => (++reads < 3 ? { ...validating, inFlight: 'validate', ...(reads === 1 ? {} : { inFlightUntil }) } : accounts),
+    });
+    const c = controllerOf(el);
+    c.busyDelaysMs = [30];
+    await until(() => status(el).text === 'Confirming with your bank…', 'confirming, no time yet');
+    await until(() => line(el).startsWith('Your bank has not answered yet.'), 'the time to wait until', 5000);
+    expect(line(el)).to.equal('Your bank has not answered yet. This page goes on by 10:42:15 AM at the latest.');
+    expect(status(el), 'shown to everyone, in the polite live region').to.include({ role: 'status', shown: true });
+    expect(noticeText(el), 'no error, no “one moment”').to.equal('');
+    await expect(el).to.be.accessible();
+    await until(() => c.view?.state === 'select-account', 'the step once the call is done', 5000);
+    await until(() => status(el).text === '', 'the status line clear');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('another call of the checkout in flight (a sign-in from another window), its time known on the first screen: the time in the payer’s language, not “one moment”', async () => {
+    const inFlightUntil = at104215();
+    let done = false;
+    const login = view({ state: 'login', bank: AURORA });
+    const { el, bff } = await mount(
+      {
+        'GET /v1/checkout/start': async () => ({ status: 200, body: { view: { ...login, inFlight: 'login', inFlightUntil }, banks: null } }),
+        'GET /v1/checkout': async () => (done ? accounts : { ...login, inFlight: 'login', inFlightUntil }),
+      },
+      'es',
+    );
+    const c = controllerOf(el);
+    c.busyDelaysMs = [30];
+    await until(
+      () => line(el) === 'Tu banco aún no ha respondido. Esta página sigue a las 10:42:15 como muy tarde.',
+      () => `the time to wait until: ${line(el)}`,
+    );
+    expect(status(el).shown).to.equal(true);
+    // Past the waits a busy line has ("one moment"), the page still says the time and reads on.
+    await until(() => bff.calls.filter((x) => x.path === '/v1/checkout').length > 3, 'reads past the busy line’s waits');
+    expect(noticeText(el), 'no “one moment” beside the time').to.equal('');
+    expect(line(el)).to.contain('10:42:15');
+    done = true;
+    await until(() => c.view?.state === 'select-account', 'the step once the sign-in is done');
+    await until(() => status(el).text === '', 'the status line clear');
   });
 });
 

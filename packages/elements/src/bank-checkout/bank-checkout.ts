@@ -16,7 +16,7 @@ import { CheckoutController, oneMoment } from './checkout-controller.js';
 import { PollController } from './poll-controller.js';
 import { ModeController } from './mode-controller.js';
 import { PayerController } from './payer-controller.js';
-import { LATER_STATES, loadFor, loadFrameHost } from './loaders.js';
+import { LATER_STATES, laterModule, loadFor, loadFrameHost } from './loaders.js';
 import { bodyTemplate } from './step.js';
 import { statusTemplate, summaryTemplate, type Translate } from './templates.js';
 import { checkoutStyles } from './bank-checkout.styles.js';
@@ -43,7 +43,7 @@ export const UNKNOWN_WATCH_MS = 15 * 60_000;
  * @csspart summary-details - The disclosure of the payment's details.
  * @csspart amount - The amount.
  * @csspart notice - A message about a failed call.
- * @csspart status - "Loading…" before the checkout shows; then "Contacting your bank…" while a call is in flight, for screen readers only (the step dims meanwhile, so nothing moves); shown to everyone, "Confirming with your bank…" while the payment's confirmation is with the bank (the step's inputs stay disabled until it is done).
+ * @csspart status - "Loading…" before the checkout shows; then "Contacting your bank…" while a call is in flight, for screen readers only (the step dims meanwhile, so nothing moves); shown to everyone, "Confirming with your bank…" while the payment's confirmation is with the bank (the step's inputs stay disabled until it is done), and, once the BFF says until when a call with the bank lasts at the latest, that time ("Your bank has not answered yet. This page goes on by 10:42:15 at the latest.").
  * @csspart modes - The choice of how to pay (when the merchant allowed several modes); once chosen, one line.
  * @csspart modes-change - "Change" on the one line of the chosen way to pay.
  * @csspart step - The current step.
@@ -274,9 +274,10 @@ export class BankCheckout extends BankBase {
 
   override render() {
     if (this.isolating) return nothing;
-    const { view: v, status, notice, loadError } = this.checkout;
-    // "One moment" while the line is busy.
-    const told = status === 'confirming' ? null : (notice ?? (status === 'waiting' ? oneMoment : null));
+    const { view: v, status, notice, loadError, until } = this.checkout;
+    const waitLine = (until && laterModule()?.waitLine(until, this.tr, this.resolvedLocale)) || '';
+    // "One moment" while the line is busy, unless the status line says until when.
+    const told = status === 'confirming' || waitLine ? null : (notice ?? (status === 'waiting' ? oneMoment : null));
     const body = v
       ? bodyTemplate(this.payer.parts(v, this.tr, this.clock, this.refresh), this.payer, told, this.poll.gaveUp)
       : loadError
@@ -284,7 +285,7 @@ export class BankCheckout extends BankBase {
         : nothing;
     return html`<div class="checkout" part="base" lang=${this.resolvedLocale} aria-busy=${this.checkout.busy ? 'true' : 'false'}>
       ${v?.sandbox ? html`<p class="notice" part="sandbox-banner">${this.t('sandbox.banner')}</p>` : nothing} ${v ? summaryTemplate(v, this.tr, this.resolvedLocale) : nothing}
-      ${statusTemplate(status, !!v, this.tr, '')} ${body}
+      ${statusTemplate(status, !!v, this.tr, waitLine)} ${body}
     </div>`;
   }
 }

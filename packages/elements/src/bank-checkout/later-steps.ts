@@ -14,4 +14,4 @@ import '../bank-account-picker/bank-account-picker.js';
 import '../bank-challenge/bank-challenge.js';
 import '../bank-challenge/challenge-form.js';
 import '../bank-maintenance/bank-maintenance.js';
-export { backTemplate, bankLine, chosen, sessionStep } from './session.js';
+export { backTemplate, bankLine, chosen, sessionStep, waitLine } from './session.js';

@@ -1,11 +1,13 @@
 /**
  * How `<bank-checkout>` draws the bank session's steps: the sign-in, and every step after it
  * (second sign-in, contracts, accounts) with the sign-in form kept hidden among them; the
- * validation; a bank in maintenance; the bank signed in to; one step back. In the later steps' file
+ * validation; a bank in maintenance; the bank signed in to; one step back; and, while a call is
+ * with the bank, until when the payer waits at the latest. In the later steps' file
  * (later-steps.ts), with the elements and texts they show.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { BankView, CheckoutView } from '@bank-checkout/contract';
+import { numberLocale } from '../logic/format.js';
 import type { StepParts, Translate } from './templates.js';
 
 /**
@@ -46,6 +48,15 @@ export function bankLine(v: CheckoutView, t: Translate): TemplateResult | typeof
   return 'bank' in v.step && v.step.bank.label && v.state !== 'login'
     ? html`<p class="bank-name" part="bank">${t('session.bank', { bank: v.step.bank.label })}</p>`
     : nothing;
+}
+
+/**
+ * While a call is with the bank and its instance went quiet: until when the payer waits at the
+ * latest (`until`, the view's `inFlightUntil`), in the payer's time of day; '' for no time.
+ */
+export function waitLine(until: string, t: Translate, locale: string): string {
+  const at = new Date(until);
+  return Number.isNaN(at.getTime()) ? '' : t('session.waitUntil', { time: at.toLocaleTimeString(numberLocale(locale)) });
 }
 
 /**

@@ -30,6 +30,7 @@ export const ca: Catalogue = {
   'session.backConfirm': 'Si tornes enrere, es tanca la sessió a {bank}. Hi tornaràs a entrar; l’usuari que has escrit es manté.',
   'session.backYes': 'Sí, torna enrere',
   'session.backNo': 'No, continua aquí',
+  'session.waitUntil': 'El teu banc encara no ha respost. Aquesta pàgina continua a les {time} com a molt tard.',
 
   'selector.title': 'Tria el teu banc',
   'selector.search': 'Cerca el teu banc',

@@ -65,4 +65,5 @@ export const enSteps = {
   'session.backConfirm': 'Going back signs you out of {bank}: you will sign in again, with the user you typed.',
   'session.backYes': 'Yes, go back',
   'session.backNo': 'No, stay here',
+  'session.waitUntil': 'Your bank has not answered yet. This page goes on by {time} at the latest.',
 } as const;

@@ -62,4 +62,5 @@ export const esSteps: Record<keyof typeof enSteps, string> = {
   'session.backConfirm': 'Si vuelves atrás, se cierra tu sesión en {bank}. Volverás a entrar allí; el usuario que escribiste se mantiene.',
   'session.backYes': 'Sí, volver atrás',
   'session.backNo': 'No, seguir aquí',
+  'session.waitUntil': 'Tu banco aún no ha respondido. Esta página sigue a las {time} como muy tarde.',
 };

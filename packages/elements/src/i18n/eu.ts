@@ -30,6 +30,7 @@ export const eu: Catalogue = {
   'session.backConfirm': 'Atzera egiten baduzu, {bank} bankuko saioa itxiko da. Berriro sartuko zara; idatzi duzun erabiltzailea gordeko da.',
   'session.backYes': 'Bai, itzuli atzera',
   'session.backNo': 'Ez, jarraitu hemen',
+  'session.waitUntil': 'Zure bankuak ez du oraindik erantzun. Orri honek beranduenez ordu honetan jarraituko du: {time}.',
 
   'selector.title': 'Aukeratu zure bankua',
   'selector.search': 'Bilatu zure bankua',

@@ -30,6 +30,7 @@ export const gl: Catalogue = {
   'session.backConfirm': 'Se volves atrás, péchase a sesión en {bank}. Volverás entrar alí; o usuario que escribiches mantense.',
   'session.backYes': 'Si, volver atrás',
   'session.backNo': 'Non, seguir aquí',
+  'session.waitUntil': 'O teu banco aínda non respondeu. Esta páxina segue ás {time} como moi tarde.',
 
   'selector.title': 'Escolle o teu banco',
   'selector.search': 'Busca o teu banco',
