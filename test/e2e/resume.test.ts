@@ -121,7 +121,10 @@ describe('the same browser resumes where the checkout is', () => {
     await ui.locator('bank-challenge [role=timer]').waitFor();
     assert.equal(await ui.locator('bank-checkout [part=status]').textContent(), '', 'no longer confirming');
 
-    // A reload at the confirmation: the same round and its deadline, the server's.
+    // A reload at the confirmation: the same round and its deadline, the server's. The first tab
+    // comes to the front to act (in a full browser a tab behind another is hidden, and the frame
+    // rightly refuses a confirmation it cannot be seen to show).
+    await page.bringToFront();
     const atConfirmation = await relaunch(page, () => page.reload());
     assert.equal(atConfirmation.start.view.state, 'validate');
     assert.equal(
