@@ -153,6 +153,10 @@ export default {
         executablePath: CHROME_PATH,
         args: CHROMIUM_ARGS,
       },
+      // Each page in a browser context of its own, so a window of its own: in the full Chromium
+      // a tab behind another is hidden (no frames, no resize observations, timers throttled), and
+      // the test runner's pages run side by side. Debian's headless shell shows every tab anyway.
+      createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage(),
     }),
   ],
   concurrency: 2,
