@@ -103,17 +103,12 @@ export interface BankEventMap {
   'bank-periodic-submit': PeriodicSubmitDetail;
 }
 
+/** Each of the kit's events as the DOM types it: a `CustomEvent` of its detail (from BankEventMap). */
+export type BankCustomEventMap = { [K in keyof BankEventMap]: CustomEvent<BankEventMap[K]> };
+
 declare global {
-  interface GlobalEventHandlersEventMap {
-    'bank-checkout-step': CustomEvent<CheckoutStepDetail>;
-    'bank-checkout-complete': CustomEvent<CheckoutCompleteDetail>;
-    'bank-checkout-error': CustomEvent<CheckoutErrorDetail>;
-    'bank-select': CustomEvent<BankSelectDetail>;
-    'bank-challenge-expire': CustomEvent<ChallengeExpireDetail>;
-    'bank-retry': CustomEvent<Record<string, never>>;
-    'bank-choose-other': CustomEvent<Record<string, never>>;
-    'bank-periodic-submit': CustomEvent<PeriodicSubmitDetail>;
-  }
+  // `addEventListener('bank-checkout-complete', …)` is typed on any element and on the document.
+  interface GlobalEventHandlersEventMap extends BankCustomEventMap {}
 }
 
 /** Dispatches one of the kit's events from `target` (bubbling, composed). */
