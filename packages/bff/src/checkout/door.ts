@@ -8,7 +8,7 @@
  * that would end or reset the checkout is refused (409 `checkout_busy`) or left for later, and
  * only time settles a lease that lapsed.
  *
- * Nothing else writes a checkout (test/structure/one-door.test.ts keeps it so).
+ * Nothing else writes a checkout (test/structure/one-door-guard.test.ts keeps it so).
  */
 import type { CheckoutAction, CheckoutMode } from '@bank-checkout/contract';
 import type { BffConfig } from '../config.js';
