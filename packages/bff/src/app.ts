@@ -19,9 +19,9 @@ import { createUpstream } from './upstream.js';
 import { createCheckoutService, type CheckoutEvent } from './checkout/service.js';
 import { createNotificationReceiver, type NotificationEvent } from './notifications.js';
 import { createWebhook, eventSubject, type WebhookEvent } from './webhook.js';
-import { checkoutRoutes } from './routes/checkout.js';
+import { checkoutRouter } from './routes/checkout/checkout.index.js';
 import { merchantRouter } from './routes/merchant/merchant.index.js';
-import { providerRoutes } from './routes/provider.js';
+import { providerRouter } from './routes/provider/provider.index.js';
 import { handoffRouter } from './routes/handoff/handoff.index.js';
 import { frameRoutes, installedFrameBundle, type FrameBundle } from './frame.js';
 import { banksViewer } from './banks-view.js';
@@ -235,9 +235,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   app.use('/v1/frame/launch', compress());
   // The routes are given the service and the store's queries, never its writes of a checkout.
   const routes = routeDeps(parts);
-  app.route('/v1', checkoutRoutes(routes));
+  app.route('/v1', checkoutRouter(routes));
   app.route('/v1', merchantRouter(routes));
-  app.route('/v1', providerRoutes(routes));
+  app.route('/v1', providerRouter(routes));
   app.route('/v1', handoffRouter(routes));
   const frame = deps.frame;
   // The frame's page is written with the bank list the launch would answer (the same for every checkout).

@@ -46,6 +46,8 @@ export const errors = {
   unauthorized: (message = 'Missing or invalid credentials.') => new ApiError(401, 'unauthorized', message),
   notFound: (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found.`),
   conflict: (code: ApiErrorCode, message: string) => new ApiError(409, code, message),
+  /** An isolated checkout's API called from anywhere but its frame. */
+  originRefused: () => new ApiError(403, 'origin_refused', "This checkout is isolated: it answers its own frame only, on the BFF's origin."),
   tooLarge: () => new ApiError(413, 'payload_too_large', 'The request body is too large.'),
   unsupportedType: () => new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json.'),
   rateLimited: (retryAfterS: number, headers: Record<string, string> = {}) =>

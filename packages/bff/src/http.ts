@@ -208,6 +208,24 @@ export function jsonBody(opts: { allowEmpty?: boolean } = {}): MiddlewareHandler
 }
 
 /**
+ * The address a proof of possession (`DPoP`) must name for a request: the BFF's public address
+ * and the API's path, no query, however the BFF is mounted.
+ */
+export function proofUrlOf(publicUrl: string): (c: Context) => string {
+  const base = publicUrl.replace(/\/+$/, '');
+  return (c) => `${base}${c.req.path.slice(Math.max(0, c.req.path.indexOf('/v1/')))}`;
+}
+
+/**
+ * A request a browser made from a document of the BFF's own origin, as it says itself: a
+ * same-origin fetch carries `Sec-Fetch-Site: same-origin` and the `Origin` of its document.
+ * A server, or a page elsewhere, cannot pass for the isolated checkout's frame.
+ */
+export function fromTheFrame(c: Context, publicUrl: string): boolean {
+  return c.req.header('Sec-Fetch-Site') === 'same-origin' && c.req.header('Origin') === new URL(publicUrl).origin;
+}
+
+/**
  * Whether a request comes from a page of the BFF's own origin, as far as a browser says: its
  * `Origin` (sent with every cross-origin request and every POST) is the BFF's (`publicUrl`'s, or
  * the host it was sent to), and its `Sec-Fetch-Site`, when sent, is `same-origin`. A request
