@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkField, checkFields, loginCredentials, receiptReference } from '../src/checkout/view.js';
-import { maskedAccount } from '../src/checkout/internal.js';
+import { finished, maskedAccount, type Internal } from '../src/checkout/internal.js';
 import { costsAttempt, linkOutcome, stateAfterError, timePatch } from '../src/checkout/transitions.js';
 import type { CheckoutRecord } from '../src/store/types.js';
 
@@ -88,6 +88,47 @@ describe('checkout state machine (pure)', () => {
     assert.equal(maskedAccount('Libreta 0049-1500-05-1234567890'), '•••• 7890', 'no IBAN: the last four digits the bank gave');
     assert.equal(maskedAccount('Cuenta Joven'), undefined);
     assert.equal(maskedAccount(undefined), undefined);
+  });
+
+  it('keeps of a finished checkout its 14 lasting fields only: nothing of the session, the payer’s accounts or the signed URL', () => {
+    const lasting = {
+      explicitDestiny: true,
+      bank: { bankId: 'b1', label: 'Bank One' },
+      transactionId: 'TX-1',
+      idDebt: 'D-1',
+      linkTransactionId: 'LT-1',
+      outcomeAt: 5,
+      schedule: { frequency: 'monthly', startDate: '2030-01-01' },
+      resolution: { outcome: 'succeeded' as const, at: 6 },
+      funnel: { step: 'paid' as const, bankId: 'b1' },
+      linkBank: { bankId: 'b2', label: 'Bank Two' },
+      handoff: { hash: 'h', expiresAt: 7, used: true },
+      linkSignedAt: 3,
+      reconciliation: { checkedAt: 8, done: 'found' as const },
+    };
+    const all: Internal = {
+      ...lasting,
+      bank: { ...lasting.bank, extra: 'dropped' } as Internal['bank'],
+      sessionId: 'S-1',
+      sessionAt: 1,
+      secondLogin: { type: 1, value: null, field: field('otp') },
+      contracts: [{ contractId: 'c1', contractInfo: 'Contract' }],
+      contractId: 'c1',
+      accounts: [{ accountId: 'a1', accountInfo: 'Cuenta · ES9121000418450200051332', amount: null }],
+      accountId: 'a1',
+      refused: ['a2'],
+      validations: [],
+      round: 2,
+      deadline: 9,
+      busy: { op: 'validate', since: 1 },
+      lapsed: { op: 'validate', since: 1, at: 2 },
+      doubt: { op: 'validate', at: 2, why: 'timeout' },
+      url: 'https://bank.test/pay',
+    };
+    assert.deepEqual(finished(all), { ...lasting, paidFrom: 'ES •••• 1332' });
+    assert.equal(Object.keys(finished(all)).length, 14);
+    assert.equal(finished({ ...all, paidFrom: 'ES •••• 0000' }).paidFrom, 'ES •••• 0000', 'a masked account already kept stays');
+    assert.deepEqual(finished({ sessionId: 'S-1', funnel: { step: 'bank' } }), { funnel: { step: 'bank' } }, 'a field not there is not added');
   });
 
   it('makes the receipt’s reference from the provider’s id, one way: short, stable, and not the id', () => {

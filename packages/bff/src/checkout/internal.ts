@@ -120,45 +120,33 @@ export function scrubSession(i: Internal): Internal {
 }
 
 /**
- * What a finished checkout keeps: the merchant's choices, which bank and which provider
- * transaction (for reconciliation), the payment link's ids and a periodic order's schedule.
- * The session, the payer's contracts and accounts, the challenge and the signed URL go.
+ * What a finished checkout keeps: the merchant's choices, which bank, the account it was paid
+ * from (masked) and which provider transaction (for reconciliation), the payment link's ids and
+ * a periodic order's schedule. The session, the payer's contracts and accounts, the challenge
+ * and the signed URL go.
  */
+const KEPT = [
+  'explicitDestiny',
+  'bank',
+  'paidFrom',
+  'transactionId',
+  'idDebt',
+  'linkTransactionId',
+  'outcomeAt',
+  'schedule',
+  'resolution',
+  'funnel',
+  'linkBank',
+  'handoff',
+  'linkSignedAt',
+  'reconciliation',
+] as const satisfies readonly (keyof Internal)[];
+
+/** A finished checkout's data: KEPT, the bank by its id and name only, the account paid from masked. */
 export function finished(i: Internal): Internal {
-  const {
-    explicitDestiny,
-    bank,
-    transactionId,
-    idDebt,
-    linkTransactionId,
-    outcomeAt,
-    schedule,
-    resolution,
-    funnel,
-    linkBank,
-    handoff,
-    linkSignedAt,
-    reconciliation,
-  } = i;
   const paidFrom = i.paidFrom ?? maskedAccount(i.accounts?.find((a) => a.accountId === i.accountId)?.accountInfo);
-  return Object.fromEntries(
-    Object.entries({
-      explicitDestiny,
-      bank: bank && { bankId: bank.bankId, label: bank.label },
-      paidFrom,
-      transactionId,
-      idDebt,
-      linkTransactionId,
-      outcomeAt,
-      schedule,
-      resolution,
-      funnel,
-      linkBank,
-      handoff,
-      linkSignedAt,
-      reconciliation,
-    }).filter(([, v]) => v !== undefined),
-  );
+  const from: Internal = { ...i, bank: i.bank && { bankId: i.bank.bankId, label: i.bank.label }, paidFrom };
+  return Object.fromEntries(KEPT.map((key) => [key, from[key]]).filter(([, v]) => v !== undefined)) as Internal;
 }
 
 /**
