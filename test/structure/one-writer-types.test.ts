@@ -1,11 +1,12 @@
 /**
  * One writer of a checkout, by types: code that reaches the store's writes of a checkout from
- * where it must not does not compile. A route is given the service and a reader of the store
- * (packages/bff/src/parts.ts `RouteDeps`); an action module is given the engine without the
- * door's raw commit nor the store's writes (packages/bff/src/checkout/core.ts `Core`). Each probe
- * is type-checked as a file of its package would be, with the repository's compiler settings
- * (one program for all of them), and must be refused for that reason, and only that one (the
- * same probe with an allowed call compiles).
+ * where it must not does not compile. A route is given the service and the store's lists
+ * (packages/bff/src/parts.ts `RouteDeps`), never a checkout by its id (the service answers); an
+ * action module is given the engine without the door's raw commit nor the store's writes
+ * (packages/bff/src/checkout/core.ts `Core`). Each probe is type-checked as a file of its
+ * package would be, with the repository's compiler settings (one program for all of them), and
+ * must be refused for that reason, and only that one (the same probe with an allowed call
+ * compiles).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +20,8 @@ const action = (call: string) => `import type { Core } from './core.js';\nexport
 
 /** Each probe: the file of the repository it stands as, and its text. */
 const PROBES = {
-  routeReads: ['packages/bff/src/routes/probe-read.ts', route("p.reader.getCheckout('chk_1')")],
+  routeReads: ['packages/bff/src/routes/probe-read.ts', route('p.reader.listCheckouts({ limit: 1 })')],
+  routeChecks: ['packages/bff/src/routes/probe-check.ts', route("p.reader.getCheckout('chk_1')")],
   routeWrites: ['packages/bff/src/routes/probe-write.ts', route("p.reader.updateCheckout('chk_1', 1, { state: 'succeeded' })")],
   routeStore: ['packages/bff/src/routes/probe-store.ts', route("p.store.updateCheckout('chk_1', 1, { state: 'succeeded' })")],
   actionReads: ['packages/bff/src/checkout/probe-read.ts', action("core.reader.getCheckout('chk_1')")],
@@ -58,6 +60,11 @@ describe('one writer of a checkout, by types', () => {
     assert.equal(d.routeWrites.length, 1, d.routeWrites.join('\n'));
     assert.match(d.routeWrites[0]!, /Property 'updateCheckout' does not exist/);
     assert.match(d.routeStore.join('\n'), /Property 'store' does not exist/);
+  });
+
+  it('a route reading a checkout from the store does not compile: the service answers', () => {
+    assert.equal(d.routeChecks.length, 1, d.routeChecks.join('\n'));
+    assert.match(d.routeChecks[0]!, /Property 'getCheckout' does not exist/);
   });
 
   it('an action module reaching the door’s raw commit, or the store’s writes, does not compile; its reads do', () => {

@@ -233,7 +233,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): BffApp {
   // compressed, as a phone's link counts every kilobyte. Nothing of the request is in it, and
   // its key is new at every redemption, so its size tells nothing worth guessing.
   app.use('/v1/frame/launch', compress());
-  // The routes are given the service and the store's queries, never its writes of a checkout.
+  // The routes are given the service and the store's lists, never a checkout from the store nor its writes.
   const routes = routeDeps(parts);
   app.route('/v1', checkoutRouter(routes));
   app.route('/v1', merchantRouter(routes));

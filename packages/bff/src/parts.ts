@@ -6,7 +6,7 @@
 import type { BffConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { AuthGuard, RateLimiter } from './guards.js';
-import type { RedeliveryStore, ReplyStore, Store, StoreReader } from './store/types.js';
+import type { RedeliveryStore, ReplyStore, RouteReader, Store } from './store/types.js';
 import type { Upstream } from './upstream.js';
 import type { CheckoutService } from './checkout/service.js';
 import type { NotificationReceiver } from './notifications.js';
@@ -48,13 +48,14 @@ export interface AppParts {
 
 /**
  * What the routes are given: the service (which answers every read and change of a checkout),
- * the store's queries for the merchant's lists and feed (`reader`), and the narrow stores of the
+ * the store's lists for the merchant's lists and feed (`reader`), and the narrow stores of the
  * routes' own records (`replies`, `redelivery`); never the store's writes of a checkout, which
  * only the engine's door makes. Each handler takes what it uses of these.
  */
 export interface RouteDeps {
   config: BffConfig;
-  reader: StoreReader;
+  /** The merchant's lists and feed; no checkout by its id or secret (the service answers those). */
+  reader: RouteReader;
   /** The replies of creations that are not checkouts (payment links), under an Idempotency-Key. */
   replies: ReplyStore;
   /** A webhook event sent again on the merchant's asking. */

@@ -3,9 +3,9 @@
  * payer's actions written through it (act.ts, their lock's lease in lease.ts). Nothing else
  * writes a checkout: the action modules (native.ts, links.ts, launch.ts, …) are given the engine
  * as `Core` below, which carries the door's changes and the actions, and a reader of the store,
- * never the door's raw `commit` nor the store's writes; a route is given the service and a
- * reader (parts.ts `RouteDeps`). test/structure/one-writer.test.ts keeps the text so as a second
- * belt.
+ * never the door's raw `commit` nor the store's writes; a route is given the service and the
+ * store's lists (parts.ts `RouteDeps`). test/structure/one-door.test.ts keeps the text so as a
+ * second belt.
  */
 import { createActs } from './act.js';
 import { createDoor, type ServiceDeps } from './door.js';

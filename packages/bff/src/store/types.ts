@@ -297,8 +297,8 @@ export interface Store {
 /*
  * The store as each part of the BFF is given it: only what that part does. One writer of a
  * checkout, by types: only the engine's door (checkout/door.ts, with the lock of act.ts and its
- * lease, lease.ts) is given the whole Store and so `updateCheckout`; a route gets a reader (and a
- * narrow store for its own records: replies, redelivery), an action module a reader.
+ * lease, lease.ts) is given the whole Store and so `updateCheckout`; a route gets the lists it
+ * reads (and a narrow store for its own records: replies, redelivery), an action module a reader.
  */
 
 /** Every query of the store, and no write: what routes and the engine's action modules read. */
@@ -323,6 +323,13 @@ export type StoreReader = Pick<
   | 'listPendingNotifications'
   | 'listNotifications'
 >;
+
+/**
+ * What the routes read of the store themselves: the merchant's lists and feed (checkouts,
+ * notifications, the webhook's events). A checkout itself they read through the service, which
+ * answers with it as time has left it.
+ */
+export type RouteReader = Pick<StoreReader, 'listCheckouts' | 'listChanges' | 'listCheckoutsCreated' | 'listNotifications' | 'listEvents'>;
 
 /** A checkout's creation (its first write, in the state its declaration starts it in), with its Idempotency-Key. */
 export type CheckoutCreator = Pick<Store, 'createCheckout' | 'getIdempotency'>;
