@@ -4,7 +4,7 @@
  * writes a checkout: the action modules (native.ts, links.ts, launch.ts, …) are given the engine
  * as `Core` below, which carries the door's changes and the actions, and a reader of the store,
  * never the door's raw `commit` nor the store's writes; a route is given the service and the
- * store's lists (parts.ts `RouteDeps`). test/structure/one-door.test.ts keeps the text so as a
+ * store's lists (parts.ts `RouteDeps`). test/structure/one-door-guard.test.ts keeps the text so as a
  * second belt.
  */
 import { createActs } from './act.js';
