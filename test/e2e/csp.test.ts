@@ -35,6 +35,11 @@ const server = httpServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': page.csp, 'Cache-Control': 'no-store' }).end(page.html);
     return;
   }
+  // The full browser asks for the site's icon, which these pages have none of (a 204, as a shop without one might answer).
+  if (path === '/favicon.ico') {
+    res.writeHead(204).end();
+    return;
+  }
   if (!path.startsWith('/assets/')) {
     res.writeHead(404).end();
     return;
