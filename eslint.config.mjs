@@ -1,5 +1,6 @@
 // ESLint (flat config): JavaScript's and typescript-eslint's recommended rules everywhere, and on
-// the packages' sources typescript-eslint's strict rules with type information
+// the packages' and the demo's sources and on the tests typescript-eslint's strict rules with
+// type information (the root tsconfig.json covers all of them)
 // (`strict-type-checked`: a floating promise, a switch that misses a case, a needless assertion
 // are errors); Lit's, web components' and lit-a11y's rules on the elements and the demo; and the
 // one-way package boundary: a package, app, test or benchmark reaches another package through its
@@ -15,8 +16,9 @@ import litA11y from 'eslint-plugin-lit-a11y';
 const PACKAGES = ['bff', 'contract', 'elements', 'provider', 'sandbox', 'create-bank-checkout'];
 const APPS = ['demo'];
 const ELEMENTS = ['packages/elements/src/**/*.ts'];
-/** The packages' sources, linted with type information (the tests and scripts without). */
-const TYPED = ['packages/*/src/**/*.ts'];
+/** The packages' and the demo's sources, and the tests: linted with type information (scripts and benchmarks without). */
+const TESTS = ['test/**/*.ts', 'packages/*/test/**/*.ts', 'apps/*/test/**/*.ts'];
+const TYPED = ['packages/*/src/**/*.ts', 'apps/*/src/**/*.ts', ...TESTS];
 
 /** `../…/packages/<name>/src` or `../…/<name>/src` as a relative specifier. */
 const sourcesOf = (names) => `^\\.{1,2}/(?:\\.\\./)*(?:(?:packages|apps)/)?(?:${names.join('|')})/src(?:/|$)`;
@@ -88,6 +90,38 @@ export default tseslint.config(
       '@typescript-eslint/no-empty-object-type': 'off',
       // As above: an unused name is an error unless its leading underscore or a rest sibling says it is on purpose.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: TESTS,
+    rules: {
+      // node:test's `describe`, `it` and hooks return promises that the runner itself awaits; and
+      // chai's `equal` asserts at once (@open-wc/semantic-dom-diff's types make every `equal` a
+      // promise for the sake of its `.dom` comparisons, which no test uses).
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] },
+            { from: 'package', package: '@open-wc/semantic-dom-diff', name: ['Equal', 'equal'] },
+          ],
+        },
+      ],
+      // Off for the tests: they read answers as the wire gives them (`await res.json()` is `any`)
+      // and send shapes the types refuse on purpose; the assertions that follow are the check.
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // Off for the tests, as `any` above: a fake's body and a wire answer are read as `any`.
+      '@typescript-eslint/no-explicit-any': 'off',
+      // Off for the tests: a query helper takes the element type the test expects, as
+      // `querySelector<T>` does; a wrong guess fails the test's next line.
+      '@typescript-eslint/no-unnecessary-type-parameters': 'off',
+      // Off for the tests: a test double keeps the method it replaces to wrap it (`.call(this, …)`)
+      // or to put it back on the same object, where it is called as a method again.
+      '@typescript-eslint/unbound-method': 'off',
     },
   },
   {
