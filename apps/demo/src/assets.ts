@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { build, type Metafile } from 'esbuild';
+import { build } from 'esbuild';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -68,7 +68,7 @@ export async function buildAssets(opts: { minify?: boolean } = {}): Promise<Asse
   for (const f of result.outputFiles) {
     assets.set(name(f.path), { body: f.contents, type: 'text/javascript; charset=utf-8' });
   }
-  const outputs = (result.metafile as Metafile).outputs;
+  const outputs = result.metafile.outputs;
   const imports = new Map<string, string[]>();
   for (const entry of Object.keys(ENTRIES)) {
     const seen = new Set<string>();

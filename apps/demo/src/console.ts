@@ -25,7 +25,7 @@ import { checkoutRow, notificationRow, type Feed } from './feed.js';
 import { funnelDays, funnelView } from './console-funnel.js';
 import { CANCEL_FORM, LINK_FORM, issuesByField, periodicForm, renderForm, toBody, type FieldErrors, type FormDef, type FormValues } from './forms.js';
 import { html, type Html } from './layout.js';
-import type { ApiErrorBody, Result, SignedLink } from './merchant.js';
+import type { Result, SignedLink } from './merchant.js';
 import type { Session } from './session.js';
 
 const KEEP_ALIVE_MS = 15_000;
@@ -189,7 +189,7 @@ export function consoleRoutes(ctx: DemoContext, feed: Feed) {
     const { body, errors } = toBody(def, values);
     if (Object.keys(errors).length) return formPage(c, def, action, values, { fields: errors, form: [] });
     const res = await send(body);
-    if (!res.ok) return formPage(c, def, action, values, issuesByField(def, res.error as ApiErrorBody));
+    if (!res.ok) return formPage(c, def, action, values, issuesByField(def, res.error));
     linkCreated(session, what, res.data);
     onCreated?.(body, values);
     return c.redirect('/console', 303);

@@ -50,7 +50,7 @@ export function originOf(ctx: DemoContext, c: Context): string {
   return ctx.origins.includes(candidate) ? candidate : ctx.origins[0]!;
 }
 
-export function setSecurityHeaders(ctx: DemoContext, c: Context): void {
+export function setSecurityHeaders(ctx: DemoContext, c: Pick<Context, 'header'>): void {
   for (const [k, v] of Object.entries(securityHeaders({ bffOrigin: new URL(ctx.opts.browserBffUrl).origin }))) c.header(k, v);
 }
 

@@ -98,13 +98,14 @@ export function exampleRoutes(ctx: DemoContext) {
   /** Creates a checkout for an example page; answers `{checkoutId, launchToken, api}`. */
   app.post('/examples/api/checkout', async (c) => {
     const session = ctx.sessions.get(c);
-    let body: { mode?: unknown } = {};
+    // Read as it comes: JSON's `null`, a number or a list name no mode, as an empty body does.
+    let body: unknown = {};
     try {
-      if ((c.req.header('Content-Type') ?? '').startsWith('application/json')) body = (await c.req.json()) as typeof body;
+      if ((c.req.header('Content-Type') ?? '').startsWith('application/json')) body = await c.req.json<unknown>();
     } catch {
       return c.json({ error: { code: 'invalid_json', message: 'The body is not valid JSON.' } }, 400);
     }
-    const mode = body?.mode ?? 'native';
+    const mode = (typeof body === 'object' && body !== null && 'mode' in body ? body.mode : undefined) ?? 'native';
     const chosen = MODES.find((m) => m.mode === mode);
     if (!chosen)
       return c.json(

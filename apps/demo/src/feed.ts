@@ -206,7 +206,7 @@ export function createFeed(opts: {
         }
       });
       timer ??= setInterval(() => void refresh(), opts.intervalMs);
-      timer.unref?.();
+      timer.unref();
       return () => {
         listeners.delete(listener);
         if (listeners.size === 0 && timer) {

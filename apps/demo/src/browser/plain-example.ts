@@ -17,7 +17,8 @@ function log(text: string): void {
   events.append(li);
 }
 
-pay.addEventListener('click', async () => {
+/** Creates a checkout in the mode chosen and shows it; an error is logged, and the button given back. */
+async function start(): Promise<void> {
   pay.disabled = true;
   try {
     const mode = modeSelect.value as Mode;
@@ -38,4 +39,6 @@ pay.addEventListener('click', async () => {
     log(`error: ${err instanceof Error ? err.message : String(err)}`);
     pay.disabled = false;
   }
-});
+}
+
+pay.addEventListener('click', () => void start());
