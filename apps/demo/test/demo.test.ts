@@ -11,6 +11,7 @@ import { createFeed, type FeedEvent } from '../src/feed.js';
 import type { MerchantClient, StoredNotification } from '../src/merchant.js';
 import { CANCEL_FORM, LINK_FORM, issuesByField, toBody } from '../src/forms.js';
 import { html, toText } from '../src/layout.js';
+import { bodyText, urlOf } from '../../../test/support/fake-fetch.js';
 
 const MERCHANT_SECRET = 'merchant-secret-for-tests-0123456789';
 const WEBHOOK_SECRET = 'webhook-secret-for-tests-0123456789';
@@ -36,9 +37,9 @@ function fakeBff() {
   const busy = new Set<string>();
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = new URL(String(input));
+    const url = new URL(urlOf(input));
     const headers = new Headers(init?.headers);
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    const body = init?.body ? JSON.parse(bodyText(init.body)) : undefined;
     calls.push({ method: init?.method ?? 'GET', path: url.pathname + url.search, headers, body });
     if (headers.get('Authorization') !== `Bearer ${MERCHANT_SECRET}`) return json(401, { error: { code: 'unauthorized', message: 'no' } });
     if (url.pathname === '/v1/checkouts' && init?.method === 'POST') {
@@ -109,7 +110,7 @@ function fakeBff() {
     if (url.pathname === '/v1/orders') return json(200, { currentPage: 1, totalPages: 0, totalItems: 0, paymentOrders: [] });
     return json(404, { error: { code: 'not_found', message: 'Route not found.' } });
   };
-  return { fetch: fetch as typeof globalThis.fetch, calls, checkouts, views, busy };
+  return { fetch, calls, checkouts, views, busy };
 }
 
 const bff = fakeBff();

@@ -143,7 +143,7 @@ describe("the merchant's cancel", () => {
       let release!: (res: Response) => void;
       const gate = new Promise<Response>((r) => (release = r));
       const calls = h.upstreamCalls.length;
-      h.override = (p) => (p === path ? (gate as unknown as Response) : undefined);
+      h.override = (p) => (p === path ? gate : undefined);
       const reached = async () => {
         while (!h.upstreamCalls.slice(calls).some((c) => c.endsWith(path))) await new Promise((r) => setImmediate(r));
       };

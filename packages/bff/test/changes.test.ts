@@ -14,6 +14,7 @@ import { until } from './until.js';
 import { PG_CHANGE_SEQ } from '../src/store/postgres.js';
 import type { ChangePosition } from '../src/store/types.js';
 import { checkoutRecord, dropSchemas, freshSchema, withPostgres } from './store-fixtures.js';
+import { opened } from '../../../test/support/opened.js';
 
 /** Waits until `check` holds (other suites' transactions on the same server may hold the feed back for a moment). */
 async function settled<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
@@ -57,12 +58,12 @@ describe('the feed of changes after retention (embedded engine)', () => {
       // An id that sorts before the deleted one's: its position alone must put it after.
       const next = checkoutRecord({ id: 'chk_0_after_retention' });
       await store.createCheckout(next);
-      const read = await store.listChanges({ after: last!.position, limit: 10 });
+      const read = await store.listChanges({ after: last.position, limit: 10 });
       assert.deepEqual(
         read.map((r) => r.record.id),
         [next.id],
       );
-      assert.ok(after_(read[0]!.position, last!.position));
+      assert.ok(after_(read[0]!.position, last.position));
     } finally {
       await store.close();
     }
@@ -80,8 +81,8 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
       pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 12 });
     });
     after(async () => {
-      await store?.close();
-      await pool?.end();
+      await opened(store)?.close();
+      await opened(pool)?.end();
       await dropSchemas(url, schema);
     });
 
@@ -114,12 +115,12 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
 
     test('a change committed while an earlier transaction is open waits for it; a reader that did not wait would skip the earlier one', async () => {
       const [x, y] = [checkoutRecord(), checkoutRecord()];
-      await store.createCheckout(x!);
-      await store.createCheckout(y!);
-      const from = (await settled(end, (at) => at?.id === y!.id || at?.id === x!.id, 'both creations readable'))!;
+      await store.createCheckout(x);
+      await store.createCheckout(y);
+      const from = (await settled(end, (at) => at?.id === y.id || at?.id === x.id, 'both creations readable'))!;
 
-      const slow = await openChange(x!.id); // takes its position first
-      await store.updateCheckout(y!.id, 1, { state: 'login' }); // commits first, at a greater position
+      const slow = await openChange(x.id); // takes its position first
+      await store.updateCheckout(y.id, 1, { state: 'login' }); // commits first, at a greater position
       assert.deepEqual(await store.listChanges({ after: from, limit: 10 }), [], 'the later change waits behind the open transaction');
 
       // What a reader that took what was committed would do: read y, move past x's position, and never read x.
@@ -133,10 +134,10 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
       const taken = await hasty(from);
       assert.deepEqual(
         taken.map((r) => r.id),
-        [y!.id],
+        [y.id],
       );
       await slow.end();
-      const missed = await hasty({ seq: Number(taken[0]!.change_seq), id: y!.id });
+      const missed = await hasty({ seq: Number(taken[0]!.change_seq), id: y.id });
       assert.deepEqual(missed, [], 'without waiting, x would never be read');
 
       const read = await settled(
@@ -147,8 +148,8 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
       assert.deepEqual(
         read.map((r) => [r.record.id, r.position.seq]),
         [
-          [x!.id, slow.position.seq],
-          [y!.id, read[1]!.position.seq],
+          [x.id, slow.position.seq],
+          [y.id, read[1]!.position.seq],
         ],
       );
       assert.ok(after_(read[1]!.position, read[0]!.position));
@@ -164,7 +165,9 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
       const committed = new Map<string, number[]>(records.map((r) => [r.id, []]));
       const reads: ChangePosition[] = [];
       let writing = true;
-      const reader = (async () => {
+      // A function called, not one run in place: TypeScript would read `writing` in it as the
+      // `true` it holds here, when the writers set it to false while the reader waits.
+      const readAll = async () => {
         let at: ChangePosition | null = from;
         for (;;) {
           const stillWriting = writing;
@@ -172,10 +175,11 @@ withPostgres('the feed of changes with concurrent writers', (url) => {
           for (const r of page) reads.push(r.position);
           if (page.length) at = page.at(-1)!.position;
           // Done once the writers were done before a read that found nothing more.
-          else if (!stillWriting && page.length === 0) return at;
+          else if (!stillWriting) return at;
           else await new Promise((r) => setImmediate(r));
         }
-      })();
+      };
+      const reader = readAll();
       await Promise.all(
         Array.from({ length: 8 }, async () => {
           for (let i = 0; i < 12; i++) {

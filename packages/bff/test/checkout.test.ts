@@ -273,7 +273,7 @@ describe('checkout API: the native flow against the simulator', () => {
     const account = { accountId: v.step.accounts.find((a) => a.accountId === 'AUR-0001')?.accountId ?? v.step.accounts[0]!.accountId };
     const results = await Promise.all([1, 2, 3].map(() => h.checkout(c.clientSecret, '/v1/checkout/transfer', account)));
     const statuses = results.map((r) => r.status).sort();
-    assert.equal(statuses.filter((s) => s === 200).length, 1, `statuses ${statuses}`);
+    assert.equal(statuses.filter((s) => s === 200).length, 1, `statuses ${statuses.join(', ')}`);
     assert.ok(statuses.filter((s) => s === 409).length === 2);
     assert.equal(h.upstreamCalls.filter((x) => x.endsWith('/transfer/init')).length - before, 1);
   });

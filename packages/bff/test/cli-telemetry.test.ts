@@ -70,8 +70,8 @@ async function startCli(env: Record<string, string>): Promise<{ child: ChildProc
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c));
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', r));
   const port = await until(
     () => /bff: listening on http:\/\/[^:]+:(\d+)/.exec(stdout)?.[1] ?? (child.exitCode !== null ? 'exited' : null),

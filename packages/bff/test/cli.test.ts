@@ -26,10 +26,10 @@ function runCli(env: Record<string, string>, onLine?: (line: string, stop: (sign
     let stderr = '';
     const kill = setTimeout(() => child.kill('SIGKILL'), 40_000);
     child.stdout.on('data', (c: Buffer) => {
-      stdout += c;
+      stdout += c.toString();
       for (const line of c.toString().split('\n')) if (line) onLine?.(line, (s) => child.kill(s));
     });
-    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('exit', (status) => {
       clearTimeout(kill);
       resolve({ status, stderr, stdout });

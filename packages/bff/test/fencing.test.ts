@@ -34,7 +34,7 @@ describe('no call after the lease', () => {
         const value = Reflect.get(target, prop, receiver) as unknown;
         if (prop !== 'updateCheckout' || typeof value !== 'function') return value;
         return async (...args: unknown[]) => {
-          const out = (await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)) as unknown;
+          const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
           const patch = args[2] as { internal?: { busy?: unknown } } | undefined;
           const hold = holdLockWrite;
           if (hold && patch?.internal?.busy) {

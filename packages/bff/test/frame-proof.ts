@@ -18,7 +18,7 @@ const b64 = (v: Uint8Array | string) => Buffer.from(v).toString('base64url');
 
 /** A new key pair, as a browser's frame makes one. */
 export async function frameKeys(): Promise<FrameKeys> {
-  const pair = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
   const { kty, crv, x, y } = await webcrypto.subtle.exportKey('jwk', pair.publicKey);
   const jwk = { kty, crv, x, y };
   return {

@@ -13,6 +13,7 @@ type MerchantClient = ReturnType<typeof createMerchantClient>;
 import { createStore, type Store } from '../src/store/index.js';
 import type { TelemetryProviders } from '../src/telemetry.js';
 import { bind, frameKeys, frameOrigin, proofHeaders, proved, type FrameKeys } from './frame-proof.js';
+import { bodyText, urlOf } from '../../../test/support/fake-fetch.js';
 
 export const MERCHANT_SECRET = 'test-merchant-secret-0123456789';
 export const SANDBOX_HOST = 'http://sandbox.test';
@@ -115,12 +116,12 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
       return bff.request(url.toString(), init);
     }
     if (url.origin === 'http://merchant.test') {
-      webhooks.push({ headers: new Headers(init?.headers), body: String(init?.body ?? '') });
+      webhooks.push({ headers: new Headers(init?.headers), body: bodyText(init?.body) });
       return new Response('ok');
     }
     throw new TypeError(`fetch failed: ${url.origin} is not reachable in tests`);
   };
-  const sandbox = createSandbox({ publicUrl: SANDBOX_HOST, allowLocalNotif: true, fetch: route as typeof fetch, now });
+  const sandbox = createSandbox({ publicUrl: SANDBOX_HOST, allowLocalNotif: true, fetch: route, now });
   const config = loadConfig({
     PROVIDER_LINKS_URL: SANDBOX_HOST,
     PROVIDER_NATIVE_URL: SANDBOX_HOST,
@@ -137,7 +138,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
   const boot = async () => {
     bff = createBff(config, {
       store: opts.store?.() ?? createStore(config.databaseUrl),
-      fetch: route as typeof fetch,
+      fetch: route,
       now,
       log: (line) => logs.push(line),
       onCheckoutUpdate: (e) => {
@@ -181,13 +182,13 @@ export async function createHarness(env: Record<string, string> = {}, opts: Harn
     url: BFF_HOST,
     secret: MERCHANT_SECRET,
     retries: 0,
-    fetch: (async (input, init) => bff.request(String(input), init)) as typeof fetch,
+    fetch: async (input, init) => bff.request(urlOf(input), init),
   });
   const api = (secret: string) =>
     createCheckoutClient({
       api: BFF_HOST,
       secret,
-      fetch: (async (input, init) => bff.request(String(input), await proved(String(input), init, clock.now))) as typeof fetch,
+      fetch: async (input, init) => bff.request(urlOf(input), await proved(urlOf(input), init, clock.now)),
     });
 
   const harness: Harness = {

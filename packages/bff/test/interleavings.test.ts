@@ -104,7 +104,7 @@ function world(open: () => Store) {
         await s.waitFor(Promise.allSettled(started));
       } finally {
         scheduler = null;
-        while (s.count() > 0) await s.waitAll();
+        while (s.count() > 0) await s.waitIdle();
       }
     },
   };

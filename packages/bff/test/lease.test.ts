@@ -181,7 +181,7 @@ describe("the lease of a call with the bank (no renewal within a test: a 40 s pr
       const rec = (await h.bff.parts.store.getCheckout(c.id))!;
       assert.ok(rec.internal.lapsed, 'the doubt remembers the lock that lapsed');
       assert.ok(
-        await h.bff.parts.store.updateCheckout(c.id, rec.version, { internal: { ...rec.internal, lapsed: { ...rec.internal.lapsed!, token: 'lk_another' } } }),
+        await h.bff.parts.store.updateCheckout(c.id, rec.version, { internal: { ...rec.internal, lapsed: { ...rec.internal.lapsed, token: 'lk_another' } } }),
       );
       held.release();
       const answered = await confirming;

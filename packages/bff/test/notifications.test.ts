@@ -2,6 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeDataReturn, signNotification } from '@bank-checkout/provider';
 import { createHarness, view, type Harness } from './harness.js';
+import { bodyText } from '../../../test/support/fake-fetch.js';
 
 type Json = Record<string, any>;
 
@@ -170,7 +171,7 @@ describe('notifications and returns', () => {
     ];
     for (const [init, status] of cases) {
       const res = await h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, init);
-      assert.equal(res.status, status, String(init.body).slice(0, 40));
+      assert.equal(res.status, status, bodyText(init.body).slice(0, 40));
       assert.ok(((await res.json()) as Json).error.code);
     }
     const after = ((await (await h.merchant('/v1/notifications?limit=200')).json()) as Json).notifications.length;
@@ -202,7 +203,7 @@ describe('notifications and returns', () => {
   it('applies 10 concurrent duplicates exactly once', async () => {
     const c = await redirectCheckout();
     const n = await signed(result(c, '200', 'TX-CONC'));
-    const results = await Promise.all(Array.from({ length: 10 }, () => h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(n))));
+    const results = await Promise.all(Array.from({ length: 10 }, async () => h.bff.request(`http://bff.test/v1/notifications/provider?c=${c.id}`, form(n))));
     assert.ok(results.every((r) => r.status === 200));
     const dup = await Promise.all(results.map(async (r) => ((await r.json()) as Json).duplicate));
     assert.equal(dup.filter((d) => d === false).length, 1);

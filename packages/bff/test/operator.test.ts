@@ -27,8 +27,8 @@ function cli(args: string[], env: Record<string, string> = {}) {
     let stderr = '';
     // A command that starts a server instead of answering would never exit: killed, and the test fails on its status.
     const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.stdout.on('data', (c: Buffer) => (stdout += c));
-    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('exit', (status) => {
       clearTimeout(kill);
       resolve({ status, stdout, stderr });
@@ -254,7 +254,7 @@ describe('bank-checkout-bff: the operator commands', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
-      child.stderr.on('data', (c: Buffer) => (stderr += c));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       // The first line read, the reader closes its end, as `head -1` does.
       child.stdout.once('data', () => child.stdout.destroy());
       const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);

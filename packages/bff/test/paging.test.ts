@@ -123,7 +123,7 @@ describe('paging and the feed of changes', () => {
       assert.equal(status, 422, query);
       assert.equal(body.error?.code, 'validation_failed', query);
       assert.ok(
-        body.error?.issues?.some((i) => i.path === param),
+        body.error.issues?.some((i) => i.path === param),
         `${query}: names ${param}`,
       );
     }

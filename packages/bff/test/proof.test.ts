@@ -26,7 +26,7 @@ const refused = (why: RegExp) => (err: unknown) => err instanceof ApiError && er
 
 /** A proof signed by a fresh key pair with any header and claims (for the ways a proof goes wrong). */
 async function signed(header: Record<string, unknown>, claims: Record<string, unknown>) {
-  const pair = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
   const { kty, crv, x, y, d } = await webcrypto.subtle.exportKey('jwk', pair.privateKey);
   const jwk = { kty, crv, x, y };
   const h = b64({ typ: 'dpop+jwt', alg: 'ES256', jwk, ...header });

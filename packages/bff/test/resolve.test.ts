@@ -7,6 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMerchantClient } from '../src/merchant-client.js';
 import { BFF_HOST, MERCHANT_SECRET, createHarness, view, type Harness } from './harness.js';
+import { urlOf } from '../../../test/support/fake-fetch.js';
 
 describe('resolving an unknown checkout', () => {
   let h: Harness;
@@ -94,12 +95,12 @@ describe('resolving an unknown checkout', () => {
     };
     const op = doc.paths['/v1/checkouts/{id}/resolve']?.post;
     assert.ok(op?.security?.length, 'bearer');
-    assert.deepEqual(Object.keys(op!.requestBody!.content['application/json']!.schema.properties ?? {}).sort(), ['note', 'outcome']);
+    assert.deepEqual(Object.keys(op.requestBody!.content['application/json']!.schema.properties ?? {}).sort(), ['note', 'outcome']);
     const c = await unknownCheckout();
     const client = createMerchantClient({
       url: BFF_HOST,
       secret: MERCHANT_SECRET,
-      fetch: ((input: RequestInfo | URL, init?: RequestInit) => h.bff.request(String(input), init)) as typeof fetch,
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) => h.bff.request(urlOf(input), init)) as typeof fetch,
     });
     const out = await client.resolveCheckout(c.id, 'failed', 'The bank refused it');
     assert.equal(out.state, 'failed');

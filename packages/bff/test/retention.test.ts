@@ -194,19 +194,19 @@ describe('retention settings and command', () => {
     await checkoutExporter(out, () => NOW)([rec]);
     const [file] = readdirSync(out);
     assert.equal(file, 'checkouts-2027-06-01.jsonl');
-    const lines = readFileSync(join(out, file!), 'utf8')
+    const lines = readFileSync(join(out, file), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines.length, 1);
     assert.equal(lines[0]!.id, rec.id);
     assert.equal('secretHash' in lines[0]!, false);
-    assert.equal(statSync(join(out, file!)).mode & 0o777, 0o600, "the file is readable by the BFF's user alone");
+    assert.equal(statSync(join(out, file)).mode & 0o777, 0o600, "the file is readable by the BFF's user alone");
     // A file that was there before, world-readable, is narrowed at the next export.
-    chmodSync(join(out, file!), 0o644);
+    chmodSync(join(out, file), 0o644);
     await checkoutExporter(out, () => NOW)([checkout('failed', OLD)]);
-    assert.equal(statSync(join(out, file!)).mode & 0o777, 0o600);
-    assert.equal(readFileSync(join(out, file!), 'utf8').trim().split('\n').length, 2, 'appended');
+    assert.equal(statSync(join(out, file)).mode & 0o777, 0o600);
+    assert.equal(readFileSync(join(out, file), 'utf8').trim().split('\n').length, 2, 'appended');
   });
 
   test('`bank-checkout-bff prune --dry-run` says what would go and deletes nothing; `prune` deletes it', async () => {

@@ -30,7 +30,7 @@ function get(port: number, path: string, agent: Agent): Promise<{ status: number
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
       let body = '';
-      res.on('data', (c: Buffer) => (body += c));
+      res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on('error', reject);
@@ -55,7 +55,7 @@ describe('draining the server', () => {
     await new Promise((r) => late.once('connect', r));
     late.write('GET /fast HTTP/1.1\r\nHost: bff.test\r\n');
     let lateAnswer = '';
-    late.on('data', (c: Buffer) => (lateAnswer += c));
+    late.on('data', (c: Buffer) => (lateAnswer += c.toString()));
     const lateClosed = new Promise((r) => late.once('close', r));
     await until(() => app.reached.length === 2, 'nothing more reaching the app');
 
@@ -89,7 +89,7 @@ describe('draining the server', () => {
     const served = serveBff(app.fetch, { port: 0, hostname: '127.0.0.1' });
     const { port } = await served.listening;
     const agent = new Agent({ keepAlive: true });
-    const slow = get(port, '/slow', agent).catch((err: NodeJS.ErrnoException) => err.code);
+    const slow = get(port, '/slow', agent).catch((err: unknown) => (err as NodeJS.ErrnoException).code);
     await until(() => served.inFlight() === 1, 'the slow request under way');
     assert.deepEqual(await served.drain(50), { cut: 1 });
     assert.equal(await slow, 'ECONNRESET');

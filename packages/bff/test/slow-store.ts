@@ -14,7 +14,7 @@ export function slowStore(inner: Store, pause: () => Promise<void>): Store {
       if (typeof value !== 'function' || prop === 'close') return value;
       return async (...args: unknown[]) => {
         await pause();
-        const out = (await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)) as unknown;
+        const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         await pause();
         return out;
       };

@@ -61,7 +61,10 @@ const START_POSTGRES =
  */
 export function withPostgres(what: string, declare: (url: string) => void): void {
   const url = process.env.TEST_DATABASE_URL;
-  if (url) return declare(url);
+  if (url) {
+    declare(url);
+    return;
+  }
   if (process.env.CI === 'true') {
     test(`${what}: postgres needs TEST_DATABASE_URL`, () => assert.fail(`TEST_DATABASE_URL is not set. ${START_POSTGRES}.`));
     return;

@@ -12,6 +12,7 @@ import Database from 'libsql';
 import { createPostgresStore, createSqliteStore, createStore, type CheckoutRecord, type NotificationRecord, type Store } from '../src/store/index.js';
 import type { ChangePosition } from '../src/store/types.js';
 import { RECORD_AT, checkoutRecord, dropSchemas, freshSchema, sha256, unique, withPostgres } from './store-fixtures.js';
+import { opened } from '../../../test/support/opened.js';
 
 function notification(overrides: Partial<NotificationRecord> = {}): NotificationRecord {
   const id = unique('ntf');
@@ -47,8 +48,8 @@ function contract(name: string, makeEngine: () => Engine) {
       store = engine.open();
     });
     after(async () => {
-      await store?.close();
-      await engine?.teardown();
+      await opened(store)?.close();
+      await opened(engine)?.teardown();
     });
 
     test('init is safe when several instances boot at once, and when repeated', async () => {
@@ -94,7 +95,7 @@ function contract(name: string, makeEngine: () => Engine) {
       const next = checkoutRecord({ reference });
       assert.deepEqual(await store.createCheckout(next), { created: true, record: next });
       // Reopening the ended one while the next is open is refused too.
-      await assert.rejects(store.updateCheckout(open.id, ended!.version, { state: 'select-bank' }));
+      await assert.rejects(store.updateCheckout(open.id, ended.version, { state: 'select-bank' }));
     });
 
     test('rejects a second checkout with the same id or secret hash', async () => {
@@ -198,7 +199,7 @@ function contract(name: string, makeEngine: () => Engine) {
       const results = await Promise.all(records.map((r) => store.createCheckout(r, { key, fingerprint: sha256('same'), createdAt: 3 })));
       const winners = results.filter((r) => r.created);
       assert.equal(winners.length, 1);
-      const winnerId = winners[0]!.created ? winners[0]!.record.id : '';
+      const winnerId = winners[0]!.record.id;
       for (const r of results) if (!r.created) assert.equal(r.existing.checkoutId, winnerId);
       const stored = await Promise.all(records.map((r) => store.getCheckout(r.id)));
       assert.deepEqual(
@@ -412,7 +413,7 @@ function contract(name: string, makeEngine: () => Engine) {
       const everything = await drain(null, 500);
       let from = everything.out.at(-1)?.position ?? null;
       const [a, b, c] = [checkoutRecord(), checkoutRecord(), checkoutRecord()];
-      for (const rec of [a!, b!, c!]) await store.createCheckout(rec);
+      for (const rec of [a, b, c]) await store.createCheckout(rec);
       // A change is read once no transaction that could commit an earlier one is open (on a
       // shared PostgreSQL server, another database's too): waited for, not assumed.
       const settled = async (after: ChangePosition | null, count: number, limit?: number) =>
@@ -423,24 +424,24 @@ function contract(name: string, makeEngine: () => Engine) {
       const created = await settled(from, 3);
       assert.deepEqual(
         created.out.map((r) => r.id),
-        [a!.id, b!.id, c!.id],
+        [a.id, b.id, c.id],
         'in the order they were written',
       );
       from = created.out.at(-1)!.position;
       // A lock taken and released: nothing to read.
-      const locked = await store.updateCheckout(a!.id, 1, { internal: { busy: { op: 'login', since: 1 } } });
-      await store.updateCheckout(a!.id, locked!.version, { internal: {} });
+      const locked = await store.updateCheckout(a.id, 1, { internal: { busy: { op: 'login', since: 1 } } });
+      await store.updateCheckout(a.id, locked!.version, { internal: {} });
       assert.deepEqual((await drain(from)).out, []);
       // Two changes of b, one of a, in the same millisecond as their creation: b once, at its last change, then a.
-      await store.updateCheckout(b!.id, 1, { state: 'login' });
-      await store.updateCheckout(b!.id, 2, { state: 'select-account', internal: { accounts: [] } });
-      await store.updateCheckout(a!.id, 3, { state: 'cancelled', error: { code: 'cancelled', message: 'error.cancelled' } });
+      await store.updateCheckout(b.id, 1, { state: 'login' });
+      await store.updateCheckout(b.id, 2, { state: 'select-account', internal: { accounts: [] } });
+      await store.updateCheckout(a.id, 3, { state: 'cancelled', error: { code: 'cancelled', message: 'error.cancelled' } });
       const changed = await settled(from, 2, 1);
       assert.deepEqual(
         changed.out.map((r) => [r.id, r.state]),
         [
-          [b!.id, 'select-account'],
-          [a!.id, 'cancelled'],
+          [b.id, 'select-account'],
+          [a.id, 'cancelled'],
         ],
       );
       assert.ok(changed.out.every((r, i) => i === 0 || r.position.seq > changed.out[i - 1]!.position.seq || r.position.id > changed.out[i - 1]!.position.id));

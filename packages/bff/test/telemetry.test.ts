@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { createHarness, type Harness } from './harness.js';
 import { breakStore } from './slow-store.js';
 
@@ -22,7 +22,7 @@ type Point = { attributes: Record<string, unknown>; value: unknown };
 /** The points of a metric as collected now, with their labels. */
 async function points(reader: Collect, name: string): Promise<Point[]> {
   const { resourceMetrics } = await reader.collect();
-  const metric = (resourceMetrics as ResourceMetrics).scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === name);
+  const metric = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === name);
   return (metric?.dataPoints ?? []).map((p) => ({ attributes: p.attributes, value: p.value }));
 }
 

@@ -63,7 +63,7 @@ describe('checkout state machine (pure)', () => {
     } as unknown as CheckoutRecord;
     const lapsed = timePatch(validating, 501, 100);
     assert.equal(lapsed?.state, 'select-account', 'past the deadline: a new transfer from the account list');
-    assert.deepEqual(lapsed?.internal, { accountId: 'A1' }, 'the account chosen stays; the transfer waited for goes');
+    assert.deepEqual(lapsed.internal, { accountId: 'A1' }, 'the account chosen stays; the transfer waited for goes');
     const crashed = { ...base, expiresAt: 10_000, internal: { busy: { op: 'validate', since: 0 } } } as unknown as CheckoutRecord;
     assert.equal(timePatch(crashed, 50, 100), null, 'still in flight');
     const overdue = timePatch(crashed, 101, 100);
@@ -74,9 +74,9 @@ describe('checkout state machine (pure)', () => {
     assert.equal(timePatch(again, 202, 100)?.state, 'unknown');
     // A call that moves no money: its lock is released, the step stays (a transfer's start after
     // the one more lease its holder is given: its answer is the challenge the bank sent).
-    const login = timePatch({ ...crashed, internal: { busy: { op: 'login', since: 0 } } } as unknown as CheckoutRecord, 101, 100);
+    const login = timePatch({ ...crashed, internal: { busy: { op: 'login', since: 0 } } }, 101, 100);
     assert.deepEqual({ state: login?.state, busy: (login?.internal as Record<string, unknown>).busy }, { state: undefined, busy: undefined });
-    const transfer = timePatch({ ...crashed, internal: { busy: { op: 'transfer', since: 0 } } } as unknown as CheckoutRecord, 101, 100);
+    const transfer = timePatch({ ...crashed, internal: { busy: { op: 'transfer', since: 0 } } }, 101, 100);
     assert.equal((transfer?.internal as { busy?: { overdueSince?: number } }).busy?.overdueSince, 101);
     const released = timePatch({ ...crashed, internal: transfer?.internal } as unknown as CheckoutRecord, 202, 100);
     assert.deepEqual({ state: released?.state, busy: (released?.internal as Record<string, unknown>).busy }, { state: undefined, busy: undefined });
