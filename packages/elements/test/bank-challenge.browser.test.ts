@@ -74,7 +74,7 @@ describe('<bank-challenge>', () => {
     expect(img.alt, 'the position asked for, as text').to.equal('Your coordinates card. Enter the value at: C4');
     expect(q(el, `label[for=${inputs[5]!.id}]`).textContent).to.equal('Value at C4 on the card shown');
     // The button names the amount it confirms (the isolated frame lets a press count with it on the screen, the summary scrolled away).
-    expect(q(el, 'button[type=submit]').textContent!.trim()).to.equal('Confirm payment of €42.50');
+    expect(q(el, 'button[type=submit]').textContent.trim()).to.equal('Confirm payment of €42.50');
     await expect(el).to.be.accessible();
   });
 
@@ -116,7 +116,7 @@ describe('<bank-challenge>', () => {
     expect(q(el, '.waiting').textContent).to.equal('Waiting for your approval in the app…');
     expect(el.shadowRoot!.querySelector('input')).to.equal(null);
     const done = q<HTMLButtonElement>(el, 'button[type=submit]');
-    expect(done.textContent!.trim()).to.equal('I have approved it');
+    expect(done.textContent.trim()).to.equal('I have approved it');
     await expect(el).to.be.accessible();
     done.click();
     await until(() => el.shadowRoot!.querySelector('.notice'), 'not yet');
@@ -145,7 +145,7 @@ describe('<bank-challenge>', () => {
     expect(timer.textContent).to.equal('1:05');
     expect(live.textContent).to.equal('65 seconds left to confirm the payment.');
     const heard: string[] = [];
-    const observer = new MutationObserver(() => heard.push(live.textContent!));
+    const observer = new MutationObserver(() => heard.push(live.textContent));
     observer.observe(live, { childList: true, subtree: true, characterData: true });
     clock.advance(4);
     await el.updateComplete;
@@ -196,7 +196,7 @@ describe('<bank-challenge>', () => {
     el.view = view({ state: 'validate', bank, round: 2, deadline: deadline(90), validations: [validation(1, { fieldId: 'smsCode' })] });
     await el.updateComplete;
     // Headed by its number, in place of the first round's heading (no longer, so nothing under it moves).
-    expect(q(el, 'h2').textContent!.replace(/\s+/g, ' ').trim()).to.equal('Confirmación 2');
+    expect(q(el, 'h2').textContent.replace(/\s+/g, ' ').trim()).to.equal('Confirmación 2');
     expect(q<HTMLInputElement>(el, 'input').value).to.equal('');
     expect(q(el, '[role=status]').textContent).to.equal('Tu banco pide una confirmación más. Quedan 90 segundos para confirmar el pago.');
     await expect(el).to.be.accessible();

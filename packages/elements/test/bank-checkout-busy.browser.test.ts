@@ -31,12 +31,12 @@ interface Controller {
   loadError: unknown;
 }
 const controllerOf = (el: BankCheckout) => (el as unknown as { checkout: Controller }).checkout;
-const noticeText = (el: BankCheckout) => el.shadowRoot!.querySelector('[part=notice]')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+const noticeText = (el: BankCheckout) => el.shadowRoot!.querySelector('[part=notice]')?.textContent.replace(/\s+/g, ' ').trim() ?? '';
 /** The status line, and whether it shows to everyone (not for screen readers only). */
 const status = (el: BankCheckout) => {
   const line = el.shadowRoot!.querySelector<HTMLElement>('[part=status]')!;
   return {
-    text: line.textContent!.trim(),
+    text: line.textContent.trim(),
     role: line.getAttribute('role'),
     shown: !line.classList.contains('sr-only') && line.getBoundingClientRect().height > 0,
   };

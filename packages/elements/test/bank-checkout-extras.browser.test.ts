@@ -182,7 +182,7 @@ describe('<bank-checkout> beyond the steps', () => {
     const visited: string[] = [];
     const { bff } = bffOf(view({ state: 'select-bank' }, { modes: ['native', 'redirect'] }));
     const el = await mount(bff.fetch, { visited, locale: 'ca' });
-    (await need<HTMLElement>(el, 'bank-selector #bank-norte')).click();
+    (await need(el, 'bank-selector #bank-norte')).click();
     const panel = await need(el, 'bank-maintenance [part=maintenance]');
     const inside = deep(el.shadowRoot!, 'bank-maintenance')!.shadowRoot!;
     await until(() => inside.activeElement?.id === 'title', 'focus on what it says');
@@ -192,7 +192,7 @@ describe('<bank-checkout> beyond the steps', () => {
     await expect(el).to.be.accessible();
     // Another bank: back to the list.
     panel.querySelector<HTMLButtonElement>('[part=other]')!.click();
-    (await need<HTMLElement>(el, 'bank-selector #bank-norte')).click();
+    (await need(el, 'bank-selector #bank-norte')).click();
     const page = await need<HTMLButtonElement>(el, 'bank-maintenance [part=page]');
     expect(text(page)).to.equal('Paga a la pàgina de Banco Norte');
     page.click();
@@ -208,7 +208,7 @@ describe('<bank-checkout> beyond the steps', () => {
     // Without the bank's-page method: another bank, or later.
     const nativeOnly = bffOf(view({ state: 'select-bank' }, { modes: ['native'] }));
     const other = await mount(nativeOnly.bff.fetch);
-    (await need<HTMLElement>(other, 'bank-selector #bank-norte')).click();
+    (await need(other, 'bank-selector #bank-norte')).click();
     const only = await need(other, 'bank-maintenance [part=maintenance]');
     expect(only.querySelector('[part=page]')).to.equal(null);
     expect(text(only.querySelector('p'))).to.equal('It cannot be used here right now. Choose another bank, or come back later.');

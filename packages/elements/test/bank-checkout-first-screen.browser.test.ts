@@ -18,7 +18,7 @@ async function countingNumberFormats<T>(fn: (made: string[]) => Promise<T>): Pro
   Intl.NumberFormat = new Proxy(NumberFormat, {
     construct(target, args: ConstructorParameters<typeof Intl.NumberFormat>) {
       made.push(String(args[0]));
-      return Reflect.construct(target, args) as object;
+      return Reflect.construct(target, args);
     },
   });
   try {

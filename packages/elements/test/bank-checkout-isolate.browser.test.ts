@@ -7,12 +7,13 @@ import '../src/index.js';
 import type { BankCheckout } from '../src/index.js';
 import { FRAME_PROTOCOL } from '../src/frame/messages.js';
 import { until } from './fixtures.js';
+import { urlOf } from '../../../test/support/fake-fetch.js';
 
 describe('<bank-checkout isolate> (full kit)', () => {
   it('shows the frame instead of the steps, makes no call itself, and re-fires the frame’s events', async () => {
     const calls: string[] = [];
     const spy = (async (input: RequestInfo | URL) => {
-      calls.push(String(input));
+      calls.push(urlOf(input));
       return new Response('{}', { status: 500 });
     }) as typeof fetch;
     const warn = console.warn;
@@ -52,7 +53,7 @@ describe('<bank-checkout isolate> (full kit)', () => {
   it('given a client secret, runs nothing: no frame, no call, secret_refused to the page and the reason in the console', async () => {
     const calls: string[] = [];
     const spy = (async (input: RequestInfo | URL) => {
-      calls.push(String(input));
+      calls.push(urlOf(input));
       return new Response('{}', { status: 500 });
     }) as typeof fetch;
     const logged: unknown[][] = [];

@@ -175,9 +175,9 @@ describe('<bank-checkout> for a payer with several windows, a phone, or no sight
       bff.calls.some((c) => c.path === '/v1/checkout/back'),
       'nothing sent before the payer answers',
     ).to.equal(false);
-    expect(focused()?.textContent?.trim()).to.equal('No, stay here');
+    expect(focused()?.textContent.trim()).to.equal('No, stay here');
     await expect(el).to.be.accessible();
-    const yes = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=back] button')].find((b) => b.textContent?.trim() === 'Yes, go back')!;
+    const yes = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=back] button')].find((b) => b.textContent.trim() === 'Yes, go back')!;
     yes.click();
     await until(() => current.state === 'login' && !el.shadowRoot!.querySelector('bank-account-picker'), 'back at the sign-in');
     const again = await need<LitElement>(el, 'bank-login-form');

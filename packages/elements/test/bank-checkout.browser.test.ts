@@ -481,7 +481,7 @@ describe('<bank-checkout>', () => {
       set(view({ state: 'login', bank: AURORA }, { sandbox: true, error: { code: 'B100', message: 'error.secondLoginCode' }, attemptsLeft: 2 }));
     const el = await mount(bff.fetch, 'en');
     const selector = await need(el, 'bank-selector');
-    (await until(() => deep<HTMLElement>(selector.shadowRoot!, '[role=option]#bank-aurora'), 'aurora')).click();
+    (await need(selector, '[role=option]#bank-aurora')).click();
     const form = await need(el, 'bank-login-form');
     const inputs = () => [...form.shadowRoot!.querySelectorAll<HTMLInputElement>('input:not([type=radio])')];
     await until(() => inputs().length === 2, 'the login fields');
@@ -570,7 +570,7 @@ describe('<bank-checkout>', () => {
       html`<bank-checkout api="https://bff.test" checkout-secret="cs_old" locale="en" .fetch=${bff.fetch}></bank-checkout>`,
     );
     const steps: string[] = [];
-    el.addEventListener('bank-checkout-step', (e) => steps.push(e.detail.checkoutId!));
+    el.addEventListener('bank-checkout-step', (e) => steps.push(e.detail.checkoutId));
     await until(() => reads === 1);
     el.checkoutSecret = 'cs_new';
     await need(el, 'bank-selector');

@@ -80,7 +80,7 @@ function fields(el: Element) {
   return [...root.querySelectorAll('input')].map((i) => {
     const described = (i.getAttribute('aria-describedby') ?? '').split(' ').map((id) => root.getElementById(id));
     const bankText = described.find((d) => d?.getAttribute('part') === 'bank-text')?.querySelector('q');
-    return { name: i.labels![0]!.textContent!.trim(), bank: bankText?.textContent ?? null, lang: bankText?.lang ?? null };
+    return { name: i.labels![0]!.textContent.trim(), bank: bankText?.textContent ?? null, lang: bankText?.lang ?? null };
   });
 }
 
@@ -106,7 +106,7 @@ describe('the bank’s fields in the payer’s language', () => {
       for (const [i, f] of shown.entries()) expect(f.name, 'never the bank’s Spanish').not.to.equal(VALIDATIONS[i]!.label);
       // The reveal button of a masked code names the field in the same language, mid-sentence ("Show signature code").
       const name = NAMES[locale]![0]!;
-      expect(el.shadowRoot!.querySelector('[part=reveal] .sr-only')!.textContent!.trim()).to.equal(name[0]!.toLowerCase() + name.slice(1));
+      expect(el.shadowRoot!.querySelector('[part=reveal] .sr-only')!.textContent.trim()).to.equal(name[0]!.toLowerCase() + name.slice(1));
       await expect(el).to.be.accessible();
     });
   }
@@ -184,7 +184,7 @@ describe('the coordinates card at any width', () => {
       cellInView: c.left >= box.left - 0.5 && c.right <= box.right + 0.5,
       wholeInput: i.left >= host.left - 0.5 && i.right <= host.right + 0.5 && i.width > 100,
       pageScrolls: document.documentElement.scrollWidth > document.documentElement.clientWidth,
-      name: input.labels![0]!.textContent!.trim(),
+      name: input.labels![0]!.textContent.trim(),
     };
   }
 

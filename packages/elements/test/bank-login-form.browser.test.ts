@@ -6,7 +6,7 @@ import { AURORA, AURORA_EMPRESAS, GALICIA, allAttributeValues, fakeBff, leave, t
 
 const q = <T extends Element = HTMLElement>(el: BankLoginForm, sel: string) => el.shadowRoot!.querySelector(sel) as T;
 const inputs = (el: BankLoginForm) => [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input:not([type=radio])')];
-const errors = (el: BankLoginForm) => [...el.shadowRoot!.querySelectorAll('[part=field-error]')].map((e) => e.textContent!.trim());
+const errors = (el: BankLoginForm) => [...el.shadowRoot!.querySelectorAll('[part=field-error]')].map((e) => e.textContent.trim());
 const submit = async (el: BankLoginForm) => {
   q<HTMLButtonElement>(el, 'button[type=submit]').click();
   await el.updateComplete;
@@ -16,9 +16,9 @@ describe('<bank-login-form>', () => {
   it('builds the form from the bank’s login types and field descriptors', async () => {
     const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
     expect(q(el, 'h2').textContent).to.equal('Sign in to Banco Aurora · Particulares');
-    const types = q(el, 'select#login-type') as HTMLSelectElement;
+    const types = q<HTMLSelectElement>(el, 'select#login-type');
     expect(q(el, 'label[for=login-type]').textContent).to.equal('How do you want to sign in?');
-    expect([...types.options].map((o) => o.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
+    expect([...types.options].map((o) => o.textContent.replace(/\s+/g, ' ').trim())).to.deep.equal([
       'ID number (DNI / NIE) and password',
       'Username and password',
       'Card number (not available right now)',
@@ -75,7 +75,7 @@ describe('<bank-login-form>', () => {
       ['Clave', null],
     ]);
     expect(described(es), 'in Spanish the bank’s words are the names').to.deep.equal([null, null]);
-    expect(es.shadowRoot!.querySelector('select#login-type option')!.textContent!.trim()).to.equal('DNI y clave');
+    expect(es.shadowRoot!.querySelector('select#login-type option')!.textContent.trim()).to.equal('DNI y clave');
     const ca = await fixture<BankLoginForm>(html`<bank-login-form locale="ca" .bank=${GALICIA}></bank-login-form>`);
     await until(() => labels(ca)[0]?.[0] === 'Usuari', 'the Catalan names');
     expect(labels(ca)).to.deep.equal([
@@ -129,7 +129,7 @@ describe('<bank-login-form>', () => {
     const pin = inputs(el)[1]!;
     expect(toggle.getAttribute('aria-pressed')).to.equal('false');
     expect(toggle.getAttribute('aria-controls')).to.equal(pin.id);
-    expect(toggle.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Show password');
+    expect(toggle.textContent.replace(/\s+/g, ' ').trim()).to.equal('Show password');
     toggle.click();
     await el.updateComplete;
     expect(pin.type).to.equal('text');
@@ -147,7 +147,7 @@ describe('<bank-login-form>', () => {
     expect(el.shadowRoot!.querySelector('select')).to.equal(null);
     expect(group.querySelector('legend')!.textContent).to.equal('How do you want to sign in?');
     const radios = [...group.querySelectorAll<HTMLInputElement>('input[type=radio]')];
-    expect(radios.map((r) => [r.labels![0]!.textContent!.trim(), r.checked, r.disabled])).to.deep.equal([
+    expect(radios.map((r) => [r.labels![0]!.textContent.trim(), r.checked, r.disabled])).to.deep.equal([
       ['ID number (DNI / NIE) and password', true, false],
       ['Username and password', false, false],
       ['Card number (not available right now)', false, true],
@@ -168,7 +168,7 @@ describe('<bank-login-form>', () => {
   it('switches login type with the fields of that type, starting empty', async () => {
     const el = await fixture<BankLoginForm>(html`<bank-login-form locale="en" .bank=${AURORA}></bank-login-form>`);
     type(inputs(el)[0]!, '12345678Z');
-    const types = q(el, 'select#login-type') as HTMLSelectElement;
+    const types = q<HTMLSelectElement>(el, 'select#login-type');
     types.value = 'user';
     types.dispatchEvent(new Event('change'));
     await el.updateComplete;

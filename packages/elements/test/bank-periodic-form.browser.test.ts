@@ -261,7 +261,7 @@ describe('<bank-periodic-form>', () => {
     await setViewport({ width: 320, height: 640 });
     const el = await mount();
     await fill(el);
-    const form = q<HTMLElement>(el, 'form');
+    const form = q(el, 'form');
     expect(form.scrollWidth, 'overflows at 320 px').to.be.at.most(form.clientWidth + 1);
     expect(inlineStyled(el.shadowRoot!)).to.deep.equal([]);
     await setViewport({ width: 800, height: 600 });

@@ -9,7 +9,7 @@ import { registerTexts } from '../src/i18n/index.js';
 import { enFrame } from '../src/i18n/en-frame.js';
 import { esFrame } from '../src/i18n/es-frame.js';
 
-const q = (el: BankResult, sel: string) => el.shadowRoot!.querySelector(sel) as HTMLElement | null;
+const q = (el: BankResult, sel: string) => el.shadowRoot!.querySelector<HTMLElement>(sel);
 
 const CODES = [
   'B100',
@@ -80,7 +80,7 @@ describe('<bank-result>', () => {
       const el = await fixture<BankResult>(html`<bank-result locale="en" .view=${v}></bank-result>`);
       expect(q(el, 'h2')!.textContent).to.equal(en[`result.${state}` as keyof typeof en]);
       expect(q(el, '[part=message]')!.textContent).to.equal(text);
-      expect(q(el, '[part=retry]')?.textContent?.trim() ?? null, state).to.equal(restart ? 'Try again' : null);
+      expect(q(el, '[part=retry]')?.textContent.trim() ?? null, state).to.equal(restart ? 'Try again' : null);
       await expect(el).to.be.accessible();
     }
     // Without the restart action (the checkout's time is over), nothing to retry.
@@ -94,7 +94,7 @@ describe('<bank-result>', () => {
     const el = await fixture<BankResult>(
       html`<bank-result locale="en" .view=${view({ state: 'unknown' }, { error: { code: 'unknown', message: 'error.unknown' } })}></bank-result>`,
     );
-    expect(q(el, '[part=retry]')!.textContent!.trim()).to.equal('Check again');
+    expect(q(el, '[part=retry]')!.textContent.trim()).to.equal('Check again');
     await expect(el).to.be.accessible();
     const retried = oneEvent(el, 'bank-retry');
     q(el, '[part=retry]')!.click();
@@ -102,7 +102,7 @@ describe('<bank-result>', () => {
 
     const load = await fixture<BankResult>(html`<bank-result locale="es" status="error" code="network"></bank-result>`);
     expect(q(load, 'h2')!.textContent).to.equal('Algo ha fallado');
-    expect(q(load, '[part=retry]')!.textContent!.trim()).to.equal('Reintentar');
+    expect(q(load, '[part=retry]')!.textContent.trim()).to.equal('Reintentar');
     load.code = 'unauthorized';
     await load.updateComplete;
     expect(q(load, '[part=message]')!.textContent).to.equal(es['error.unauthorized']);

@@ -67,7 +67,7 @@ describe('<bank-selector> with a long list', () => {
     input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
     await el.updateComplete;
     // "Bank 49 …" and "Bank 490 …" to "Bank 499 …".
-    expect(options(el).map((o) => o.textContent!.trim().split(' ').slice(0, 2).join(' '))).to.deep.equal([
+    expect(options(el).map((o) => o.textContent.trim().split(' ').slice(0, 2).join(' '))).to.deep.equal([
       'Bank 49',
       ...Array.from({ length: 10 }, (_, i) => `Bank ${490 + i}`),
     ]);

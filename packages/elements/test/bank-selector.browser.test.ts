@@ -8,7 +8,7 @@ import { GROUPS, fakeBff, memoryStorage, type, until } from './fixtures.js';
 
 const q = (el: BankSelector, sel: string) => el.shadowRoot!.querySelector(sel) as HTMLElement;
 const options = (el: BankSelector) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[role=option]')];
-const labels = (el: BankSelector) => options(el).map((o) => o.querySelector('span')!.textContent!.trim());
+const labels = (el: BankSelector) => options(el).map((o) => o.querySelector('span')!.textContent.trim());
 const search = (el: BankSelector) => q(el, 'input[role=combobox]') as HTMLInputElement;
 
 async function render(extra = {}, storage = memoryStorage()) {

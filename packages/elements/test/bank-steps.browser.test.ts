@@ -107,10 +107,10 @@ describe('<bank-account-picker>', () => {
     });
     const v = view({ state: 'select-account', bank, accounts });
     const el = await fixture<BankAccountPicker>(html`<bank-account-picker locale="es" .view=${v} .client=${client}></bank-account-picker>`);
-    const details = [...el.shadowRoot!.querySelectorAll('[part=detail]')].map((d) => d.textContent!.replace(/\s/g, ' '));
+    const details = [...el.shadowRoot!.querySelectorAll('[part=detail]')].map((d) => d.textContent.replace(/\s/g, ' '));
     expect(details).to.deep.equal(['Saldo: 2543,10 €']);
     const submit = q<HTMLButtonElement>(el, 'button[type=submit]');
-    expect(submit.textContent!.replace(/\s/g, ' ').trim()).to.equal('Pagar 42,50 €');
+    expect(submit.textContent.replace(/\s/g, ' ').trim()).to.equal('Pagar 42,50 €');
     el.locale = 'en';
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=detail]')!.textContent).to.equal('Balance: €2,543.10');
@@ -119,7 +119,7 @@ describe('<bank-account-picker>', () => {
       'Cuenta Nómina · ES21…',
       'Cuenta Ahorro · ES33…',
     ]);
-    expect(submit.textContent!.trim()).to.equal('Pay €42.50');
+    expect(submit.textContent.trim()).to.equal('Pay €42.50');
     await expect(el).to.be.accessible();
     el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')[1]!.click();
     await el.updateComplete;

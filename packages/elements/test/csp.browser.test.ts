@@ -48,7 +48,7 @@ describe("under script-src 'self'; style-src 'self'", () => {
     await until(() => selector.shadowRoot!.querySelector('[role=option]'));
     selector.shadowRoot!.querySelector<HTMLElement>('#bank-aurora')!.click();
     const login = await until(() => el.shadowRoot!.querySelector('bank-login-form'));
-    const input = await until(() => login.shadowRoot!.querySelector('input:not([type=radio])') as HTMLInputElement | null);
+    const input = await until(() => login.shadowRoot!.querySelector<HTMLInputElement>('input:not([type=radio])'));
     type(input, '1');
     login.shadowRoot!.querySelector<HTMLButtonElement>('[part=reveal]')!.click();
     for (const next of steps.slice(1)) {

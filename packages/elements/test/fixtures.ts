@@ -15,6 +15,7 @@ import type {
   ValidationView,
 } from '@bank-checkout/contract';
 import type { Clock } from '../src/shared/clock.js';
+import { urlOf } from '../../../test/support/fake-fetch.js';
 
 export const field = (over: Partial<FieldView> & Pick<FieldView, 'fieldId' | 'label'>): FieldView => ({
   min: null,
@@ -227,7 +228,9 @@ export type FakeRoute = (body: any, call: FakeCall) => FakeReply | Promise<FakeR
 export function fakeBff(routes: Record<string, FakeRoute>) {
   const calls: FakeCall[] = [];
   let unread = 0;
-  const read = () => void unread--;
+  const read = () => {
+    unread--;
+  };
   const answer = (res: Response): Response => {
     const json = res.json.bind(res);
     // Defined, not assigned: a process that served HTTP through Hono's Node adapter has its
@@ -245,7 +248,7 @@ export function fakeBff(routes: Record<string, FakeRoute>) {
     }
   };
   const respond = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const url = new URL(String(input));
+    const url = new URL(urlOf(input));
     const method = init?.method ?? 'GET';
     const headers = Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
@@ -258,7 +261,7 @@ export function fakeBff(routes: Record<string, FakeRoute>) {
     if ('status' in reply && 'body' in reply && !('step' in reply)) return Response.json(reply.body, { status: reply.status });
     return Response.json(reply);
   };
-  return { fetch: fetch as typeof globalThis.fetch, calls, idle: () => unread === 0 };
+  return { fetch, calls, idle: () => unread === 0 };
 }
 
 /** The BFF's first-screen answer, made of the fake's own checkout and bank-list routes. */

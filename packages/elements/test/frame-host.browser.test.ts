@@ -463,7 +463,7 @@ describe('the isolated checkout host', () => {
       const waits = holdWaits();
       const fetches: unknown[] = [];
       const realFetch = window.fetch;
-      window.fetch = ((...args: unknown[]) => (fetches.push(args[0]), Promise.reject(new TypeError('no call expected')))) as typeof fetch;
+      window.fetch = (...args: unknown[]) => (fetches.push(args[0]), Promise.reject(new TypeError('no call expected')));
       const details: unknown[] = [];
       const onError = (e: Event) => details.push((e as CustomEvent).detail);
       document.addEventListener('bank-checkout-error', onError);

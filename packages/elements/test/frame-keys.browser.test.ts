@@ -13,14 +13,14 @@ const publicOf = async (pair: CryptoKeyPair) => JSON.stringify(await crypto.subt
 function keptIds(): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const open = indexedDB.open('bank-checkout');
-    open.onerror = () => reject(open.error);
+    open.onerror = () => reject(open.error ?? new Error('the database did not open'));
     open.onsuccess = () => {
       const req = open.result.transaction('frame-keys').objectStore('frame-keys').getAllKeys();
       req.onsuccess = () => {
         open.result.close();
         resolve(req.result as string[]);
       };
-      req.onerror = () => reject(req.error);
+      req.onerror = () => reject(req.error ?? new Error('the keys were not read'));
     };
   });
 }

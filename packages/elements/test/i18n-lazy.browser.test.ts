@@ -16,7 +16,7 @@ describe('languages loaded on demand', () => {
 
   it('shows no English text while Galician loads, then the Galician texts', async () => {
     const seen: (string | null)[] = [];
-    const el = document.createElement('bank-result') as BankResult;
+    const el = document.createElement('bank-result');
     el.locale = 'gl';
     el.view = view({ state: 'succeeded' });
     // A plain container (fixture() of a non-Lit element waits for an animation frame, which a

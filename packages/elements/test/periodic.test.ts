@@ -78,13 +78,18 @@ describe('IBAN', () => {
 
   it('catches any single changed character (mod 97)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...VALID), fc.nat(), fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), (iban, at, ch) => {
-        const i = 2 + (at % (iban.length - 2));
-        fc.pre(iban[i] !== ch && /\d/.test(iban[i]!) === /\d/.test(ch));
-        const changed = iban.slice(0, i) + ch + iban.slice(i + 1);
-        assert.equal(ibanChecksumOk(changed), false, changed);
-        assert.notEqual(validateIban(changed), null);
-      }),
+      fc.property(
+        fc.constantFrom(...VALID),
+        fc.nat(),
+        fc.integer({ min: 0, max: 35 }).map((n) => n.toString(36).toUpperCase()),
+        (iban, at, ch) => {
+          const i = 2 + (at % (iban.length - 2));
+          fc.pre(iban[i] !== ch && /\d/.test(iban[i]!) === /\d/.test(ch));
+          const changed = iban.slice(0, i) + ch + iban.slice(i + 1);
+          assert.equal(ibanChecksumOk(changed), false, changed);
+          assert.notEqual(validateIban(changed), null);
+        },
+      ),
       { numRuns: 300 },
     );
   });
