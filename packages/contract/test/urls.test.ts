@@ -1,4 +1,5 @@
 import { describe, it } from 'node:test';
+import { inspect } from 'node:util';
 import assert from 'node:assert/strict';
 import { isWebUrl, safeHref } from '@bank-checkout/contract';
 
@@ -50,7 +51,7 @@ describe('web addresses', () => {
   });
 
   it('refuses what is not a string', () => {
-    for (const value of [undefined, null, 42, {}, ['https://a.example'], new URL('https://a.example')]) assert.equal(isWebUrl(value), false, String(value));
+    for (const value of [undefined, null, 42, {}, ['https://a.example'], new URL('https://a.example')]) assert.equal(isWebUrl(value), false, inspect(value));
   });
 
   it('refuses an address too long to be a link', () => {

@@ -9,6 +9,7 @@ import {
   type CallEvent,
   type LinksClientOptions,
 } from '@bank-checkout/provider';
+import { urlOf } from '../../../test/support/fake-fetch.js';
 
 const API_KEY = 'key-0123456789-secret';
 const API_TOKEN = 'token-9876543210-secret';
@@ -34,7 +35,7 @@ function fakeFetch(respond: Responder = () => json({ status: '200', description:
   const sent: Sent[] = [];
   const fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const s: Sent = {
-      url: new URL(String(input)),
+      url: new URL(urlOf(input)),
       method: init.method ?? 'GET',
       headers: new Headers(init.headers),
       body: typeof init.body === 'string' ? init.body : undefined,
@@ -44,7 +45,7 @@ function fakeFetch(respond: Responder = () => json({ status: '200', description:
     sent.push(s);
     return respond(s);
   };
-  return { fetch: fetch as typeof globalThis.fetch, sent };
+  return { fetch, sent };
 }
 
 function options(fetch: typeof globalThis.fetch, extra: Partial<LinksClientOptions> = {}): LinksClientOptions & { events: CallEvent[] } {

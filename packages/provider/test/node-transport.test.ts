@@ -123,9 +123,9 @@ describe('the node:http transport: a busy event loop', () => {
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c));
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     try {
-      const port = await new Promise<string>((resolve) => child.stdout!.on('data', () => /port (\d+)/.test(out) && resolve(/port (\d+)/.exec(out)![1]!)));
+      const port = await new Promise<string>((resolve) => child.stdout.on('data', () => /port (\d+)/.test(out) && resolve(/port (\d+)/.exec(out)![1]!)));
       const client = createNativeClient({ baseUrl: `http://127.0.0.1:${port}`, env: 'test', apiKey: 'k', apiToken: 't', timeoutMs: 5000 });
       await client.banksList();
       // The loop is busy past the server's timeout: the connection's idle timer cannot run, and
@@ -139,7 +139,7 @@ describe('the node:http transport: a busy event loop', () => {
       await new Promise<void>((resolve) => {
         const seen = () => connections() >= 2 && resolve();
         seen();
-        child.stdout!.on('data', seen);
+        child.stdout.on('data', seen);
       });
       assert.equal(connections(), 2, 'the second call on a connection of its own');
     } finally {
@@ -212,7 +212,7 @@ describe('a paused process: an answer that came before the deadline is read, not
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
       let out = '';
-      child.stdout!.on('data', (c: Buffer) => (out += c));
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       const line = (re: RegExp) =>
         new Promise<RegExpExecArray>((resolve) => {
           const seen = () => {
@@ -220,7 +220,7 @@ describe('a paused process: an answer that came before the deadline is read, not
             if (m) resolve(m);
           };
           seen();
-          child.stdout!.on('data', seen);
+          child.stdout.on('data', seen);
         });
       try {
         const port = (await line(/port (\d+)/))[1];

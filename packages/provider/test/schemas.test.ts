@@ -18,17 +18,20 @@ import {
 const IBAN = 'ES9121000418450200051332';
 const IBAN_BAD_CHECKSUM = 'ES9121000418450200051333';
 
+/** `value` for a failure's message: its JSON, or `undefined`, which JSON has no text for. */
+const shown = (value: unknown) => (value === undefined ? 'undefined' : JSON.stringify(value).slice(0, 200));
+
 /** Asserts the schema accepts `value`; returns the parsed output. */
 function ok<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const r = schema.safeParse(value);
-  assert.ok(r.success, `expected success for ${JSON.stringify(value)?.slice(0, 200)}: ${r.success ? '' : JSON.stringify(r.error.issues)}`);
+  assert.ok(r.success, `expected success for ${shown(value)}: ${r.success ? '' : JSON.stringify(r.error.issues)}`);
   return r.data;
 }
 
 /** Asserts the schema rejects `value` with an issue at `path` (and a message matching). */
 function fails(schema: z.ZodType, value: unknown, path: string, message?: RegExp) {
   const r = schema.safeParse(value);
-  assert.ok(!r.success, `expected failure at ${path} for ${JSON.stringify(value)?.slice(0, 200)}`);
+  assert.ok(!r.success, `expected failure at ${path} for ${shown(value)}`);
   const issue = r.error.issues.find((i) => i.path.join('.') === path);
   assert.ok(issue, `no issue at '${path}': ${JSON.stringify(r.error.issues)}`);
   if (message) assert.match(issue.message, message);

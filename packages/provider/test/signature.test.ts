@@ -144,7 +144,7 @@ describe('dataReturn encoding', () => {
 
 describe('timingSafeEqual', () => {
   test('equal strings only', () => {
-    assert.equal(timingSafeEqual(SIGNATURE, `${SIGNATURE}`), true);
+    assert.equal(timingSafeEqual(SIGNATURE, SIGNATURE), true);
     assert.equal(timingSafeEqual('', ''), true);
     assert.equal(timingSafeEqual('ñ€', 'ñ€'), true);
     assert.equal(timingSafeEqual(SIGNATURE, SIGNATURE.slice(0, -1) + 'A'), false);

@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import { createNativeClient, native, UpstreamError, type UpstreamFault } from '@bank-checkout/provider';
 import { readFileSync } from 'node:fs';
 import { createSandbox, FAULT_KINDS, NATIVE_TEST_INPUTS, parseFaultRule, SANDBOX_DEFAULTS, testCredentials, type FaultRuleInput } from '../src/testing.js';
+import { urlOf } from '../../../test/support/fake-fetch.js';
 
 const AUTH = { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: SANDBOX_DEFAULTS.apiToken, 'Content-Type': 'application/json' };
 const BANKS = '/test/banks/list';
@@ -39,7 +40,7 @@ function setup() {
       method,
       ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: await res.json() };
   };
   const addRule = async (rule: Partial<FaultRuleInput> & Record<string, unknown>) => {
     const r = await control('POST', '/faults', rule);
@@ -56,7 +57,7 @@ function setup() {
       apiKey: SANDBOX_DEFAULTS.apiKey,
       apiToken: SANDBOX_DEFAULTS.apiToken,
       timeoutMs,
-      fetch: (input, init) => Promise.resolve(app.request(String(input), init)),
+      fetch: (input, init) => Promise.resolve(app.request(urlOf(input), init)),
     });
   return { sandbox, app, control, addRule, post: native_, client };
 }
@@ -76,7 +77,7 @@ describe('fault rules: every kind', () => {
     assert.deepEqual((await control('GET', '/faults')).body, { rules: [] });
     const res = await post('banks/list');
     assert.equal(res.status, 200);
-    assert.equal(((await res.json()) as any).status, '200');
+    assert.equal((await res.json()).status, '200');
   });
 
   test('latency: waits ms, then answers normally', async (t) => {
@@ -331,7 +332,7 @@ describe('clock', () => {
       assert.match(r.body.error, /advanceMs|JSON/);
     }
     assert.equal(sandbox.config.now(), START + 91_000);
-    await sandbox.faults.add({ path: '*', kind: 'html' });
+    sandbox.faults.add({ path: '*', kind: 'html' });
     const reset = await control('POST', '/reset');
     assert.deepEqual(reset.body, { now: START });
     assert.deepEqual(sandbox.faults.rules(), []);
@@ -342,10 +343,10 @@ describe('clock', () => {
   test('the native service runs on this clock: the 90-second validation deadline', async () => {
     async function validateAfter(advanceMs: number) {
       const { post, control } = setup();
-      const login = (await (await post('login', testCredentials(NATIVE_TEST_INPUTS.simpleBankId))).json()) as any;
+      const login = await (await post('login', testCredentials(NATIVE_TEST_INPUTS.simpleBankId))).json();
       assert.equal(login.status, '200', JSON.stringify(login));
-      const accounts = (await (await post('accounts/list', { sessionId: login.sessionId })).json()) as any;
-      const init = (await (
+      const accounts = await (await post('accounts/list', { sessionId: login.sessionId })).json();
+      const init = await (
         await post('transfer/init', {
           sessionId: login.sessionId,
           accountIdOrigin: accounts.listAccounts[0].accountId,
@@ -354,11 +355,11 @@ describe('clock', () => {
           holderDestiny: 'Tienda Demo',
           accountDestiny: SANDBOX_DEFAULTS.merchantIban,
         })
-      ).json()) as any;
+      ).json();
       assert.equal(init.status, '228', JSON.stringify(init));
       await control('POST', '/clock', { advanceMs });
       const validations = init.validations.map((v: any) => ({ ...v, valueFromUser: v.testValue }));
-      return ((await (await post('transfer/validate', { sessionId: login.sessionId, validations })).json()) as any).status;
+      return (await (await post('transfer/validate', { sessionId: login.sessionId, validations })).json()).status;
     }
     assert.equal(await validateAfter(10_000), '200');
     assert.notEqual(await validateAfter(91_000), '200');

@@ -6,6 +6,7 @@ import { SANDBOX_DEFAULTS } from '../src/context.js';
 import { formFor, radioValues, submit, toPage, walkGateway, type GatewayPage } from '../src/gateway/index.js';
 import { DEFAULT_HOLDER, LINK_BANKS, testPayer } from '../src/links/index.js';
 import { NATIVE_BANKS } from '../src/native/catalogue.js';
+import { bodyText } from '../../../test/support/fake-fetch.js';
 
 type Body = Record<string, any>;
 const AUTH = { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: SANDBOX_DEFAULTS.apiToken };
@@ -20,7 +21,7 @@ function setup() {
   const sandbox = createSandbox({
     now: () => clock,
     fetch: (async (url: string, init: RequestInit) => {
-      notified.push({ url: String(url), body: new URLSearchParams(String(init.body)), type: new Headers(init.headers).get('Content-Type') });
+      notified.push({ url, body: new URLSearchParams(bodyText(init.body)), type: new Headers(init.headers).get('Content-Type') });
       return new Response('ok');
     }) as typeof fetch,
   });

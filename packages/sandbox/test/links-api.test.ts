@@ -22,7 +22,7 @@ const SIMPLE = { subject: 'Order 1001', amount: 1999, reference: 'REF-1001' };
 
 function setup(partial: Partial<SandboxConfig> = {}) {
   let clock = T0;
-  const sandbox = createSandbox({ now: () => clock, fetch: (async () => new Response('ok')) as typeof fetch, ...partial });
+  const sandbox = createSandbox({ now: () => clock, fetch: async () => new Response('ok'), ...partial });
   async function post(path: string, body: unknown, opts: { client?: Client; env?: string; raw?: string; headers?: Record<string, string> } = {}) {
     const res = await sandbox.app.request(`/${opts.env ?? 'san'}/${path}`, {
       method: 'POST',

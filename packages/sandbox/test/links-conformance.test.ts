@@ -9,6 +9,7 @@ import { decodeDataReturn, links } from '@bank-checkout/provider';
 import { createSandbox } from '../src/index.js';
 import { SANDBOX_DEFAULTS } from '../src/context.js';
 import { walkGateway } from '../src/gateway/index.js';
+import { bodyText } from '../../../test/support/fake-fetch.js';
 
 type Body = Record<string, any>;
 const AUTH = { 'X-Api-Key': SANDBOX_DEFAULTS.apiKey, Authorization: SANDBOX_DEFAULTS.apiToken };
@@ -22,7 +23,7 @@ function setup() {
   const sandbox = createSandbox({
     now: () => T0,
     fetch: (async (_url: string, init: RequestInit) => {
-      sent.push(new URLSearchParams(String(init.body)));
+      sent.push(new URLSearchParams(bodyText(init.body)));
       return new Response('ok');
     }) as typeof fetch,
   });

@@ -5,6 +5,7 @@ import { createSandbox } from '../src/app.js';
 import { resolveConfig, SANDBOX_DEFAULTS, type SandboxConfig } from '../src/context.js';
 import { formFor, submit, toPage, walkGateway } from '../src/gateway/index.js';
 import { createLinksService, type NotificationAttempt } from '../src/links/index.js';
+import { bodyText } from '../../../test/support/fake-fetch.js';
 
 type Body = Record<string, any>;
 type Client = 'current' | 'commerce' | 'business';
@@ -28,7 +29,7 @@ interface Sent {
 function receiver(answers: (number | 'throw' | 'hang')[] = [200]) {
   const sent: Sent[] = [];
   const capture = (async (url: string, init: RequestInit): Promise<Response> => {
-    sent.push({ url: String(url), body: new URLSearchParams(String(init.body)), method: init.method, type: new Headers(init.headers).get('Content-Type') });
+    sent.push({ url, body: new URLSearchParams(bodyText(init.body)), method: init.method, type: new Headers(init.headers).get('Content-Type') });
     const answer = answers[Math.min(sent.length - 1, answers.length - 1)]!;
     if (answer === 'throw') throw new TypeError('fetch failed: connection refused');
     if (answer === 'hang') return new Promise<Response>(() => {});

@@ -13,7 +13,7 @@ const MINUTE = 60_000;
 
 function setup() {
   let clock = T0;
-  const sandbox = createSandbox({ now: () => clock, fetch: (async () => new Response('ok')) as typeof fetch });
+  const sandbox = createSandbox({ now: () => clock, fetch: async () => new Response('ok') });
   async function post(path: string, body: unknown, headers: Record<string, string> = AUTH) {
     const res = await sandbox.app.request(`/san/${path}`, {
       method: 'POST',
