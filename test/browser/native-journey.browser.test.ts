@@ -28,7 +28,7 @@ const poll = <T>(check: () => Promise<T | null | undefined | false>, what: strin
 
 const stepTag = (el: BankCheckout) => el.shadowRoot!.querySelector('.step')?.lastElementChild?.localName;
 const stepEl = (el: BankCheckout, tag: string) => (stepTag(el) === tag ? el.shadowRoot!.querySelector<HTMLElement>(`.step > ${tag}`) : null);
-const text = (el: Element | null | undefined) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+const text = (el: Element | null | undefined) => el?.textContent.replace(/\s+/g, ' ').trim() ?? '';
 
 async function submit(host: HTMLElement) {
   const button = await waitFor(() => host.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]:not([disabled])'), `${host.localName} submit`);
@@ -147,7 +147,7 @@ describe('<bank-checkout> against the real BFF and simulator', () => {
     // Going back ends the bank session: asked first, focus on the answer that keeps it.
     const question = await waitFor(() => el.shadowRoot!.querySelector('#back-question'), 'the question');
     expect(text(question)).to.contain('Aurora');
-    await waitFor(() => el.shadowRoot!.activeElement?.textContent?.trim() === 'No, stay here', 'focus on "No, stay here"');
+    await waitFor(() => el.shadowRoot!.activeElement?.textContent.trim() === 'No, stay here', 'focus on "No, stay here"');
     await expect(el).to.be.accessible();
     // "No" keeps the accounts and the bank session.
     (el.shadowRoot!.activeElement as HTMLButtonElement).click();

@@ -64,6 +64,7 @@ import { until } from '../../packages/bff/test/until.js';
 import pgDriver from 'pg';
 import { HAVE_PG, NO_PG_REASON, bffProcess, freePort, privatePostgres, sleep, type Instance, type PrivatePostgres } from '../support/cluster.js';
 import { pgProxy } from '../support/pg-proxy.js';
+import { opened } from '../support/opened.js';
 
 const INSTANCES = Number(process.env.DRILL_INSTANCES ?? 2);
 if (!Number.isInteger(INSTANCES) || INSTANCES < 2 || INSTANCES > 5) throw new Error(`DRILL_INSTANCES must be 2 to 5, got ${process.env.DRILL_INSTANCES}`);
@@ -188,7 +189,7 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
   /** Removes what the drill started even when the process ends before `after` (a timeout, a signal). */
   const cleanupNow = () => {
     for (const i of all) if (!i.exited) i.child.kill('SIGKILL');
-    pg?.closeSync();
+    opened(pg)?.closeSync();
   };
   const onSignal = () => {
     cleanupNow();
@@ -397,7 +398,7 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
       if (now() > limit) throw new Error(`${ref}: not created`);
       await pause(r);
     }
-    const secret = p.secret!;
+    const secret = p.secret;
     let v = await read(p, limit);
     for (;;) {
       if (now() > limit) throw new Error(`${ref}: no end within ${PAYMENT_LIMIT_MS} ms, last ${v.state}`);
@@ -609,8 +610,10 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
 
   after(async () => {
     paying = false;
-    pg?.thaw();
-    await pg?.start().catch(() => null); // running already
+    opened(pg)?.thaw();
+    await opened(pg)
+      ?.start()
+      .catch(() => null); // running already
     await until(() => settledPayers, 'the payers to stop', PAYMENT_LIMIT_MS, 50).catch(() => null);
     await watcher?.end().catch(() => null);
     if (paused) paused.child.kill('SIGCONT');
@@ -619,8 +622,8 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
     await Promise.all(stopping.map((i) => until(() => i.exited, `${i.name} to stop`, 30_000, 50).catch(() => i.child.kill('SIGKILL'))));
     figures['exits at the end (SIGTERM)'] = stopping.map((i) => `${i.name} ${i.exited?.code ?? i.exited?.signal ?? 'killed'}`).join(', ');
     for (const s of servers) s.close();
-    for (const s of servers) s.closeAllConnections?.();
-    await pg?.close();
+    for (const s of servers) s.closeAllConnections();
+    await opened(pg)?.close();
     process.off('exit', cleanupNow);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -1022,11 +1025,11 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
           secret: c.clientSecret,
           ref,
           op: 'transfer',
-          body: { accountId: v.step.state === 'select-account' ? payingAccount('aurora', v.step.accounts) : '' },
+          body: { accountId: payingAccount('aurora', v.step.accounts) },
         })
       ).json as CheckoutView;
       assert.equal(v.step.state, 'validate', JSON.stringify(v));
-      const values = v.step.state === 'validate' ? Object.fromEntries(v.step.validations.map((x) => [x.fieldId, x.testValue ?? ''])) : {};
+      const values = Object.fromEntries(v.step.validations.map((x) => [x.fieldId, x.testValue ?? '']));
       // The server freezes as it answers the lock's write: committed, never heard of.
       let frozenAt = Infinity;
       proxy.arm('UPDATE checkouts', () => {
@@ -1046,7 +1049,7 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
       // The instance that took the lock and sent nothing releases it once the server answers.
       const released = await until(
         async () => {
-          const r = await send('/v1/checkout', { inst: other!, secret: c.clientSecret, ref, op: 'read' });
+          const r = await send('/v1/checkout', { inst: other, secret: c.clientSecret, ref, op: 'read' });
           const view = r.status === 200 ? (r.json as CheckoutView) : null;
           return view && !view.inFlight ? view : null;
         },
@@ -1197,7 +1200,7 @@ describe(`the outage drill: ${INSTANCES} instances on one PostgreSQL`, { skip: !
     const rows = Object.entries(figures);
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(
-      `\noutage drill: ${INSTANCES} instances, PostgreSQL ${pg ? 'private' : ''}\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`,
+      `\noutage drill: ${INSTANCES} instances, PostgreSQL ${opened(pg) ? 'private' : ''}\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`,
     );
   }
 });

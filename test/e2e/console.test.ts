@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { walkGateway } from '@bank-checkout/sandbox/testing';
 import { openPage, pageStatus, startStack, type Stack, type WatchedPage } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 let desk: WatchedPage;
@@ -16,8 +17,8 @@ before(async () => {
   desk = await openPage(stack);
 });
 after(async () => {
-  await desk?.close();
-  await stack?.close();
+  await opened(desk)?.close();
+  await opened(stack)?.close();
 });
 
 /** Creates a payment link server to server, as another part of the merchant's system would. */

@@ -20,6 +20,7 @@ import type { Page } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { docPolicy } from '../support/doc-csp.mjs';
 import { act, kit, merchantCheckout, openPage, payNative, resultTitle, startStack, type Stack, type WatchedPage } from './lib.js';
+import { opened } from '../support/opened.js';
 
 /**
  * This file's shop pages, on a loopback server of their own (a page Playwright answered itself
@@ -76,7 +77,7 @@ before(async () => {
   });
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
 });

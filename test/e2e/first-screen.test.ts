@@ -12,13 +12,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page, Route } from 'playwright-core';
 import { kit, merchantCheckout, openPage, orderCheckout, signIn, startStack, type Stack } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 before(async () => {
   stack = await startStack();
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 /** Records every layout shift of each document from its first paint (a script run before the page's own). */
@@ -45,21 +46,21 @@ const frameOf = (page: Page) => {
 
 /** Every text of the frame's document, its shadow roots included. */
 const frameText = (page: Page) =>
-  frameOf(page).evaluate(`(() => {
+  frameOf(page).evaluate<string>(`(() => {
     const texts = [];
     const walk = (root) => { for (const el of root.querySelectorAll('*')) { if (!el.shadowRoot && !el.children.length) texts.push(el.textContent); if (el.shadowRoot) walk(el.shadowRoot); } texts.push(...[...root.querySelectorAll('input')].map((i) => i.value)); };
     walk(document);
     return texts.join(' ');
-  })()`) as Promise<string>;
+  })()`);
 
 /** The boxes of a first screen (the written one's host, or the kit's `<bank-checkout>`): each element's place and size (not those of a closed disclosure), and the page's height. */
 const boxesOf = (page: Page, host: string) =>
-  frameOf(page).evaluate(`(() => {
+  frameOf(page).evaluate<{ boxes: string[]; height: number }>(`(() => {
     const boxes = [];
     const walk = (root) => { for (const el of root.querySelectorAll('section, h2, fieldset, legend, label, input, p, dl, dt, dd, summary, [role=listbox], [role=group], [role=option], .group-name, .modes, button')) { if (el.tagName !== 'SUMMARY' && el.closest('details:not([open])')) continue; const r = el.getBoundingClientRect(); if (r.width) boxes.push(el.tagName + (el.getAttribute('role') ? '[' + el.getAttribute('role') + ']' : '') + ' ' + [r.x, r.y, r.width, r.height].map(Math.round).join(',')); } for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
     walk(document.querySelector('${host}').shadowRoot);
     return { boxes, height: document.documentElement.getBoundingClientRect().height };
-  })()`) as Promise<{ boxes: string[]; height: number }>;
+  })()`);
 
 /** The host shows the frame (no longer hidden as the page wrote it, nor inert under its placeholder). */
 const frameShown = (page: Page) =>

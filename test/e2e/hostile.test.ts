@@ -26,13 +26,14 @@ import {
   startStack,
   type Stack,
 } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 before(async () => {
   stack = await startStack();
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 /** What payers type at two banks (the simulator's test values): login, second login, validation code. */
@@ -58,7 +59,7 @@ function hostile(): void {
       stolen.push(`${kind}: (unreadable)`);
     }
   };
-  const valueOf = (t: EventTarget | null | undefined) => (t && 'value' in (t as object) ? String((t as HTMLInputElement).value) : null);
+  const valueOf = (t: EventTarget | null | undefined) => (t && 'value' in t ? String(t.value) : null);
   const listen = (target: Document | ShadowRoot, where: string) => {
     for (const type of ['keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'change', 'paste', 'submit', 'focusin']) {
       target.addEventListener(
@@ -71,7 +72,8 @@ function hostile(): void {
       );
     }
     new MutationObserver((records) => {
-      for (const r of records) keep(`${where} mutation`, [r.target.nodeValue, valueOf(r.target), (r.target as Element).outerHTML?.slice(0, 4000)]);
+      for (const r of records)
+        keep(`${where} mutation`, [r.target.nodeValue, valueOf(r.target), r.target instanceof Element ? r.target.outerHTML.slice(0, 4000) : null]);
     }).observe(target, { subtree: true, childList: true, attributes: true, characterData: true, characterDataOldValue: true, attributeOldValue: true });
   };
   listen(document, 'document');
@@ -110,7 +112,7 @@ function hostile(): void {
   const send = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.send = function (body?: Document | XMLHttpRequestBodyInit | null) {
     keep('xhr', typeof body === 'string' ? body : null);
-    return send.call(this, body);
+    send.call(this, body);
   };
   window.addEventListener('message', (e) => keep('message', e.data), true);
   const portPost = MessagePort.prototype.postMessage;
@@ -118,14 +120,21 @@ function hostile(): void {
   MessagePort.prototype.postMessage = function (this: MessagePort, message: unknown, transfer?: Transferable[] | StructuredSerializeOptions) {
     if (!ports.includes(this)) ports.push(this);
     keep('port out', message);
-    return portPost.call(this, message, transfer as StructuredSerializeOptions);
+    portPost.call(this, message, transfer as StructuredSerializeOptions);
   } as MessagePort['postMessage'];
   const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage')!;
   Object.defineProperty(MessagePort.prototype, 'onmessage', {
     configurable: true,
     get: onmessage.get,
     set(this: MessagePort, fn: ((e: MessageEvent) => void) | null) {
-      onmessage.set!.call(this, fn && ((e: MessageEvent) => (keep('port in', e.data), fn.call(this, e))));
+      onmessage.set!.call(
+        this,
+        fn &&
+          ((e: MessageEvent) => {
+            keep('port in', e.data);
+            fn.call(this, e);
+          }),
+      );
     },
   });
   // And a sweep every 50 ms over every input it can reach (open shadow roots included).
@@ -270,9 +279,7 @@ describe('a hostile script that waits for the payer to sign in', () => {
     assert.ok(accounts.length > 0);
 
     // As a page's own script: the function's text (with the helper the TypeScript loader names functions by).
-    const results = (await page.evaluate(`var __name = (f) => f; (${attack.toString()})(${JSON.stringify(stack.urls.bff)})`)) as Awaited<
-      ReturnType<typeof attack>
-    >;
+    const results = await page.evaluate<Awaited<ReturnType<typeof attack>>>(`var __name = (f) => f; (${attack.toString()})(${JSON.stringify(stack.urls.bff)})`);
     assert.ok(results.length >= 6, `the script tried what it found: ${results.map((r) => r.what).join(', ')}`);
     assert.ok(
       results.some((r) => r.what.startsWith('redeem lt_')),
@@ -291,7 +298,7 @@ describe('a hostile script that waits for the payer to sign in', () => {
     // The payer goes on in the frame, undisturbed.
     const pay = await chooseFirstAccount(page);
     assert.equal((await act(page, stack, () => pay.click())).state, 'validate');
-    await ui.locator('bank-challenge input').pressSequentially(j.code!);
+    await ui.locator('bank-challenge input').pressSequentially(j.code);
     const confirm = await readyChallenge(page);
     assert.equal((await act(page, stack, () => confirm.click())).state, 'succeeded');
     assert.equal((await merchantCheckout(stack, id)).state, 'succeeded');

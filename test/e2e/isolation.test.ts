@@ -25,13 +25,14 @@ import {
   stillFor,
   type Stack,
 } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 before(async () => {
   stack = await startStack();
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -51,7 +52,7 @@ async function focused(page: Page, frame: Frame): Promise<string> {
     let el = document.activeElement;
     while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
     if (!el || el === document.body) return 'body';
-    const label = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? '';
+    const label = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent;
     return `${el.localName}${el.getAttribute('type') ? `[type=${el.getAttribute('type')}]` : ''} ${label.trim().replace(/\s+/g, ' ').slice(0, 60)}`;
   };
   const top = await page.evaluate(describe);
@@ -74,7 +75,7 @@ async function tabUntil(page: Page, frame: Frame, match: RegExp, max = 25): Prom
 
 const checkoutFrame = async (page: Page): Promise<Frame> => {
   const handle = await page.locator('bank-checkout iframe').elementHandle();
-  const frame = await handle!.contentFrame();
+  const frame = await handle.contentFrame();
   assert.ok(frame, 'the checkout has its frame');
   return frame;
 };
@@ -266,7 +267,7 @@ describe('nobody pays blind', () => {
 describe('nobody pays blind: the red team’s motions', () => {
   it('refuses a frame moved under the cursor from off the screen, cropped to its button, scaled up, or uncovered just before the press, and a code typed off the screen; a still frame pays', async (t) => {
     const { page, assertClean, close, id, ui, sent, style, errors } = await atTheAccounts();
-    const frame = (await (await page.locator('bank-checkout iframe').elementHandle())!.contentFrame())!;
+    const frame = (await (await page.locator('bank-checkout iframe').elementHandle()).contentFrame())!;
     // Which presses reach the frame: Chromium itself drops a click on a frame that moved within 500 ms.
     await frame.evaluate(() => {
       const w = window as unknown as { __clicks: number };
@@ -476,9 +477,9 @@ describe('across the frame boundary', () => {
     const events = await page.evaluate(() => (window as unknown as { __events: [string, string, boolean, boolean, Record<string, unknown>][] }).__events);
     const [first] = events;
     assert.deepEqual(first?.slice(0, 4), ['bank-checkout-step', 'bank-checkout', true, true]);
-    assert.equal(first?.[4].state, 'select-bank');
+    assert.equal(first[4].state, 'select-bank');
     const complete = events.find((e) => e[0] === 'bank-checkout-complete');
-    assert.deepEqual(complete?.[4], { checkoutId: first?.[4].checkoutId, outcome: 'cancelled', code: 'cancelled' });
+    assert.deepEqual(complete?.[4], { checkoutId: first[4].checkoutId, outcome: 'cancelled', code: 'cancelled' });
     assert.ok(!JSON.stringify(events).includes('cs_'), 'no event carries the client secret');
     assertClean();
     await close();

@@ -11,13 +11,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page, Response, Route } from 'playwright-core';
 import { kit, openPage, orderCheckout, startStack, type Stack } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 before(async () => {
   stack = await startStack();
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 /** The frame's redemptions of launch tokens, as the BFF answered them. */

@@ -376,7 +376,7 @@ export async function settle(page: Page, ...inView: Locator[]): Promise<void> {
  */
 async function watchFrame(page: Page): Promise<Frame> {
   const iframe = page.locator('bank-checkout iframe');
-  const frame = await (await iframe.elementHandle())!.contentFrame();
+  const frame = await (await iframe.elementHandle()).contentFrame();
   assert.ok(frame, 'the checkout has its frame');
   // (A script as text: the test bundle names the functions it compiles, which the page cannot.)
   await iframe.evaluate((el) => ((window as unknown as { __frame: Element }).__frame = el));

@@ -19,13 +19,14 @@ import {
   transferFromFirstAccount,
   type Stack,
 } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 before(async () => {
   stack = await startStack({ own: true, env: { PROVIDER_TIMEOUT_MS: '1500' } });
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 /** The simulator holds the next call to `path` until the BFF gives up on it. */

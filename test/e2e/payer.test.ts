@@ -23,13 +23,14 @@ import {
   walkGateway,
   type Stack,
 } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 before(async () => {
   stack = await startStack();
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 /** The checkout's language, as the shop's language switch remembers it (a cookie the checkout page reads). */
@@ -126,7 +127,7 @@ async function cardStep(page: Page, host: string) {
   const input = step.locator('input').first();
   await input.waitFor();
   await input.scrollIntoViewIfNeeded();
-  const name = await input.evaluate((i: HTMLInputElement) => i.labels![0]!.textContent!.trim());
+  const name = await input.evaluate((i: HTMLInputElement) => i.labels![0]!.textContent.trim());
   const box = (await input.boundingBox())!;
   const width = page.viewportSize()!.width;
   const asked = step.locator('[part=card-asked]');

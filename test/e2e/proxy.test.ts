@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBff, loadConfig, serveBff } from '@bank-checkout/bff';
 import { until } from '../../packages/bff/test/until.js';
+import { opened } from '../support/opened.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => spawnSync(p, ['-v']).status === 0);
 const SECRET = 'proxy-test-merchant-secret-0123456789';
@@ -106,8 +107,8 @@ describe('the BFF behind nginx (docs/deploy-proxy.md)', { skip }, () => {
     );
   });
   after(async () => {
-    nginx?.kill('SIGTERM');
-    await Promise.all([trusted?.close(), untrusted?.close()]);
+    opened(nginx)?.kill('SIGTERM');
+    await Promise.all([opened(trusted)?.close(), opened(untrusted)?.close()]);
     rmSync(dir, { recursive: true, force: true });
   });
 

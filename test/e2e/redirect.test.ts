@@ -7,13 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { act, orderCheckout, kit, merchantCheckout, openPage, startStack, walkGateway, type Stack } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 before(async () => {
   stack = await startStack();
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 describe('redirect payments through the gateway', () => {

@@ -26,13 +26,14 @@ import {
   readyChallenge,
   type Stack,
 } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 before(async () => {
   stack = await startStack();
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 /** The frame's redemption of its page's launch token, as the BFF answered it. */
@@ -52,11 +53,11 @@ async function relaunch(page: Page, load: () => Promise<unknown>): Promise<Frame
  * holding the frame).
  */
 async function focusOn(page: Page, text: string): Promise<{ inFrame: string; page: string | undefined }> {
-  const frame = await (await page.locator('bank-checkout iframe').elementHandle())!.contentFrame();
+  const frame = await (await page.locator('bank-checkout iframe').elementHandle()).contentFrame();
   const found = await frame!.waitForFunction((text) => {
     let el = document.activeElement;
     while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-    return el?.textContent?.replace(/\s+/g, ' ').trim() === text && el.localName;
+    return el?.textContent.replace(/\s+/g, ' ').trim() === text && el.localName;
   }, text);
   return { inFrame: String(await found.jsonValue()), page: await page.evaluate(() => document.activeElement?.localName) };
 }
@@ -164,7 +165,9 @@ describe('a bank chosen in the list, not yet signed in to', () => {
     assert.equal(await ui.locator('bank-selector').count(), 0, 'the sign-in form is the first screen, not the list');
     assert.deepEqual(await focusOn(page, 'Sign in to Caja Levante'), { inFrame: 'h2', page: 'bank-checkout' });
     // What the frame keeps, in its own origin's storage: this checkout's bank, and nothing typed.
-    const kept = await ui.locator('html').evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }));
+    const kept = await ui
+      .locator('html')
+      .evaluate(() => JSON.stringify({ ...Object.fromEntries(Object.entries(sessionStorage)), ...Object.fromEntries(Object.entries(localStorage)) }));
     assert.ok(kept.includes(`"bank-checkout:chosen-bank:${id}":"levante"`), kept);
     assert.ok(!kept.includes(typed), kept);
     assert.equal((await merchantCheckout(stack, id)).state, 'select-bank', 'nothing was sent to the BFF');

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { orderCheckout, openPage, pageStatus, payNative, startStack, type Stack } from './lib.js';
+import { opened } from '../support/opened.js';
 
 /** axe-core, evaluated in the page by the browser's debugging protocol (the page's CSP stays on). */
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -19,7 +20,7 @@ before(async () => {
   stack = await startStack();
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 describe('the shop under its content security policy', () => {
@@ -85,8 +86,8 @@ describe('the shop under its content security policy', () => {
     await page.goto(`${stack.urls.demo}/`);
     const [cookie] = await page.context().cookies();
     assert.equal(cookie?.name, 'shop_sid');
-    assert.equal(cookie?.httpOnly, true);
-    assert.equal(cookie?.sameSite, 'Lax');
+    assert.equal(cookie.httpOnly, true);
+    assert.equal(cookie.sameSite, 'Lax');
     assert.equal(await page.evaluate(() => document.cookie), '');
 
     const forged = await fetch(`${stack.urls.demo}/cart/add`, {

@@ -12,13 +12,14 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
 import { act, chooseFirstAccount, fillChallengeTestValues, kit, openPage, orderCheckout, readyChallenge, startStack, type Stack } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 before(async () => {
   stack = await startStack();
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 /** The widest the frame may move at one step (cumulative layout shift). */
@@ -140,7 +141,7 @@ describe('every step of every bank, at 375, 320 and 280 px', () => {
           // Three login types: each name whole (radio buttons, where a list would cut it).
           const names = await form
             .locator('[part=login-types] label')
-            .evaluateAll((ls) => ls.map((l) => [l.textContent!.trim(), l.scrollWidth <= l.clientWidth + 1]));
+            .evaluateAll((ls) => ls.map((l) => [l.textContent.trim(), l.scrollWidth <= l.clientWidth + 1]));
           assert.equal(names.length, 3, JSON.stringify(names));
           assert.deepEqual(
             names.map(([, whole]) => whole),

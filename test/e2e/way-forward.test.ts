@@ -26,13 +26,14 @@ import {
   transferFromFirstAccount,
   type Stack,
 } from './lib.js';
+import { opened } from '../support/opened.js';
 
 let stack: Stack;
 before(async () => {
   stack = await startStack();
 });
 after(async () => {
-  await stack?.close();
+  await opened(stack)?.close();
 });
 
 describe('a way forward in the shop', () => {
@@ -135,7 +136,7 @@ describe('a way forward in the shop', () => {
     await seeWhatHappened.waitFor({ state: 'hidden' });
     const paid = await payNative(page, stack, 'aurora');
     assert.equal(paid.state, 'succeeded');
-    assert.equal((await merchantCheckout(stack, next!)).state, 'succeeded');
+    assert.equal((await merchantCheckout(stack, next)).state, 'succeeded');
     assertClean();
     await close();
   });

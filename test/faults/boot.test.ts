@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { until } from '../../packages/bff/test/until.js';
 import { HAVE_PG, NO_PG_REASON, PG_BIN, freePort, listening, privatePostgres, spawnBff, type Instance, type PrivatePostgres } from '../support/cluster.js';
+import { opened } from '../support/opened.js';
 
 const waits = (i: Instance) => i.output.filter((l) => l.includes('the store does not answer yet')).length;
 
@@ -36,10 +37,10 @@ describe('boot waits for the database', { skip: !HAVE_PG && process.env.CI !== '
     pg = await privatePostgres({ prefix: 'bc-boot-pg-' });
   });
   after(async () => {
-    pg?.thaw();
+    opened(pg)?.thaw();
     for (const i of started) if (!i.exited) i.child.kill('SIGTERM');
     await Promise.all(started.map((i) => until(() => i.exited, `${i.name} to stop`, 15_000).catch(() => i.child.kill('SIGKILL'))));
-    await pg?.close();
+    await opened(pg)?.close();
   });
 
   it('three instances started together while the database stalls every connection wait, none exits, and all come up once it answers', async () => {

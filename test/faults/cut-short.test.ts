@@ -22,6 +22,7 @@ import { startAll, type Started } from '../../scripts/start.js';
 import { until } from '../../packages/bff/test/until.js';
 import { fastifyWithBff } from '../../packages/bff/test/shop-servers.js';
 import { cliArgs } from '../support/cli.mjs';
+import { opened } from '../support/opened.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const SECRET = 'cut-short-merchant-secret-0123456789';
@@ -96,7 +97,7 @@ describe('a request body cut short', () => {
       });
     });
     after(async () => {
-      await started?.stop();
+      await opened(started)?.stop();
     });
 
     it('answers 400 and logs it so, never the store unavailable', async () => {
@@ -139,7 +140,7 @@ describe('a request body cut short', () => {
       port = Number(/:(\d+)/.exec(line.slice('bff: listening on '.length))![1]);
     });
     after(() => {
-      child?.kill('SIGKILL');
+      opened(child)?.kill('SIGKILL');
     });
 
     it('answers 400 and logs it so, never the store unavailable', async () => {

@@ -25,6 +25,7 @@ import { createSandbox } from '@bank-checkout/sandbox';
 import { payingAccount, testFields } from '../../packages/bff/test/flow.js';
 import { until } from '../../packages/bff/test/until.js';
 import { HAVE_PG, NO_PG_REASON, PG_BIN, bffProcess, privatePostgres, sleep, type Instance, type PrivatePostgres } from '../support/cluster.js';
+import { opened } from '../support/opened.js';
 
 const MERCHANT_SECRET = 'failover-merchant-secret-0123456789';
 const WEBHOOK_SECRET = 'failover-webhook-secret-0123456789';
@@ -71,7 +72,7 @@ describe('several instances on one PostgreSQL, through failover', { skip: !HAVE_
     const sandboxUrl = `http://127.0.0.1:${(sandboxServer.address() as AddressInfo).port}`;
     receiver = createServer((req, res) => {
       let body = '';
-      req.on('data', (c) => (body += c));
+      req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         const e = JSON.parse(body) as { id: string; type: string; data: { checkoutId?: string; state?: string } };
         delivered.set(e.id, e);
@@ -101,9 +102,9 @@ describe('several instances on one PostgreSQL, through failover', { skip: !HAVE_
     releaseHang();
     for (const i of instances) if (!i.exited) i.child.kill('SIGTERM');
     await Promise.all(instances.map((i) => until(() => i.exited, `${i.name} to stop`, 15_000).catch(() => i.child.kill('SIGKILL'))));
-    sandboxServer?.close();
-    receiver?.close();
-    await pg?.close();
+    opened(sandboxServer)?.close();
+    opened(receiver)?.close();
+    await opened(pg)?.close();
   });
 
   let turn = 0;

@@ -27,7 +27,7 @@ async function periodicCheckout(h: Harness) {
   const res = await h.checkout(c.clientSecret, '/v1/checkout/mode', { mode: 'periodic' });
   const v = (await res.json()) as CheckoutView;
   assert.equal(v.step.state, 'periodic', JSON.stringify(v));
-  const bank = v.step.state === 'periodic' ? v.step.banks.find((b) => b.enabled && b.frequencies.length > 0) : undefined;
+  const bank = v.step.banks.find((b) => b.enabled && b.frequencies.length > 0);
   assert.ok(bank, 'a bank that offers periodic payments');
   const body = { bankId: bank.bankId, frequency: bank.frequencies[0], debtorAccount: 'ES7620770024003102575766', startDate: day(h, 2) };
   return { secret: c.clientSecret, run: () => h.checkout(c.clientSecret, '/v1/checkout/periodic', body) };

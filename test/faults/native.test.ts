@@ -80,7 +80,7 @@ const STEPS: FaultStep[] = [
       const { secret, run } = await loginRequest(h, 'levante');
       const v = (await (await run()).json()) as CheckoutView;
       assert.equal(v.step.state, 'second-login');
-      const value = v.step.state === 'second-login' ? v.step.field.testValue : null;
+      const value = v.step.field.testValue;
       return { secret, run: () => h.checkout(secret, '/v1/checkout/second-login', { value }) };
     },
     calls: (n) => ({ [P.second]: n }),
@@ -107,7 +107,7 @@ const STEPS: FaultStep[] = [
       const c = await h.createCheckout();
       const v = await walk(h, c.clientSecret, 'aurora', { stopAt: 'select-account' });
       assert.equal(v.step.state, 'select-account');
-      const accountId = v.step.state === 'select-account' ? payingAccount('aurora', v.step.accounts) : '';
+      const accountId = payingAccount('aurora', v.step.accounts);
       return { secret: c.clientSecret, run: () => h.checkout(c.clientSecret, '/v1/checkout/transfer', { accountId }) };
     },
     calls: (n) => ({ [P.transfer]: n }),
@@ -125,7 +125,7 @@ const STEPS: FaultStep[] = [
       const c = await h.createCheckout();
       const v = await walk(h, c.clientSecret, 'aurora', { stopAt: 'validate' });
       assert.equal(v.step.state, 'validate');
-      const values = v.step.state === 'validate' ? Object.fromEntries(v.step.validations.map((x) => [x.fieldId, x.testValue ?? ''])) : {};
+      const values = Object.fromEntries(v.step.validations.map((x) => [x.fieldId, x.testValue ?? '']));
       return { secret: c.clientSecret, run: () => h.checkout(c.clientSecret, '/v1/checkout/validate', { values }) };
     },
     calls: (n) => ({ [P.validate]: n }),

@@ -21,6 +21,7 @@ import { walk } from '../../packages/bff/test/flow.js';
 import { createCheckoutClient } from '@bank-checkout/elements/client';
 import { cliArgs } from '../support/cli.mjs';
 import { until } from '../../packages/bff/test/until.js';
+import { opened } from '../support/opened.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const MERCHANT_SECRET = 'shutdown-merchant-secret-0123456789';
@@ -43,7 +44,7 @@ function post(
       { method: 'POST', agent, headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(data)) } },
       (res) => {
         let text = '';
-        res.on('data', (c: Buffer) => (text += c));
+        res.on('data', (c: Buffer) => (text += c.toString()));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
       },
     );
@@ -101,8 +102,8 @@ describe('SIGTERM while validations are with a slow bank', () => {
   });
 
   after(() => {
-    if (!exited) bff?.kill('SIGKILL');
-    sandboxServer?.close();
+    if (!exited) opened(bff)?.kill('SIGKILL');
+    opened(sandboxServer)?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

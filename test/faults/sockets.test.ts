@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startServers, type Servers } from '../../bench/lib/spawn.js';
 import { READ_ONLY_TRIES, assertUpstreamError, timed, type FaultRule } from './support.js';
+import { opened } from '../support/opened.js';
 
 const MB = 1024 * 1024;
 
@@ -43,7 +44,7 @@ function socketServers(timeoutMs: number) {
   beforeEach(async () => {
     await t.sandbox('/reset', 'POST');
   });
-  after(() => t.s?.stop());
+  after(() => opened(t.s)?.stop());
   return t;
 }
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBff, createStore, loadConfig, type BffApp, type Store } from '@bank-checkout/bff';
 import { verifyWebhook } from '@bank-checkout/bff/client';
+import { bodyText, urlOf } from '../support/fake-fetch.js';
 
 const SECRET = 'merchant-secret-for-webhook-tests-0123456789';
 const HOOK_SECRET = 'webhook-secret-0123456789abcdef';
@@ -25,9 +26,9 @@ function merchantEndpoint() {
   const received: Received[] = [];
   let status = 500;
   const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input));
+    const url = new URL(urlOf(input));
     if (url.origin !== 'http://merchant.test') throw new TypeError(`unreachable: ${url.origin}`);
-    received.push({ headers: new Headers(init?.headers), body: String(init?.body) });
+    received.push({ headers: new Headers(init?.headers), body: bodyText(init?.body) });
     return new Response(status === 204 ? null : '', { status });
   }) as typeof fetch;
   return { received, fetch: fetchFn, answer: (s: number) => (status = s) };
@@ -173,7 +174,7 @@ describe('durable webhooks', () => {
     assert.equal(merchant.received.length, 14, 'one try and 13 retries');
     assert.ok(
       gaps.every((g, i) => i === 0 || g >= gaps[i - 1]!),
-      `growing delays: ${gaps}`,
+      `growing delays: ${gaps.join(', ')}`,
     );
     assert.ok(last - started >= 24 * 3600_000, `retried for ${((last - started) / 3600_000).toFixed(1)} h`);
     const listed = await app.request('/v1/webhooks/events?status=failed', { headers: { Authorization: `Bearer ${SECRET}` } });
@@ -224,9 +225,9 @@ describe('checkouts that end by time alone', () => {
     const { createSandbox } = await import('@bank-checkout/sandbox');
     const sandbox = createSandbox({ publicUrl: sandboxUrl, now: () => clock.now });
     const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input));
+      const url = new URL(urlOf(input));
       if (url.origin === sandboxUrl) return sandbox.app.request(url.toString(), init);
-      received.push(String(init?.body));
+      received.push(bodyText(init?.body));
       return new Response(null, { status: 204 });
     }) as typeof fetch;
     const app = createBff(

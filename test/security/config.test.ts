@@ -30,7 +30,7 @@ describe('configuration', () => {
 
   it('a bad value of any variable is named, never repeated', () => {
     const bad = {
-      PORT: `${SECRETS.apiKey}`,
+      PORT: SECRETS.apiKey,
       PROVIDER_ENV: SECRETS.apiToken,
       BFF_MERCHANT_SECRET: 'CANARY-short',
       ALLOWED_ORIGINS: `https://shop.example/${SECRETS.legacyApiKey}`,

@@ -374,7 +374,7 @@ describe('fuzzing the BFF', () => {
       console.log(
         statuses,
         rig.upstream.length,
-        rig.upstream.map((u) => new URL(u.url).pathname).reduce((m, p) => m.set(p, (m.get(p) ?? 0) + 1), new Map()),
+        rig.upstream.map((u) => new URL(u.url).pathname).reduce((m, p) => m.set(p, (m.get(p) ?? 0) + 1), new Map<string, number>()),
       );
     const seen = [...statuses.keys()].sort();
     for (const s of [200, 303, 400, 401, 409, 413, 415, 422]) assert.ok(seen.includes(s), `some request got ${s} (seen ${seen.join(', ')})`);

@@ -23,6 +23,7 @@ import { createSandbox, SANDBOX_DEFAULTS } from '@bank-checkout/sandbox';
 import { createBff, loadConfig, type BffApp, type CheckoutView } from '@bank-checkout/bff';
 import { MERCHANT_SECRET as HARNESS_MERCHANT_SECRET } from '../../packages/bff/test/harness.js';
 import { describeLeaks, findLeaks, SECRETS, type Sample } from './lib/canary.js';
+import { opened } from '../support/opened.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const kitDir = mkdtempSync(join(tmpdir(), 'security-kit-'));
@@ -151,9 +152,9 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
   });
 
   after(async () => {
-    await browser?.close();
+    await opened(browser)?.close();
     await Promise.all([close(shop), close(bffServer), close(sandboxServer)]);
-    await bff?.close();
+    await opened(bff)?.close();
   });
 
   async function createCheckout(): Promise<{ id: string; clientSecret: string }> {
@@ -197,7 +198,6 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
       await tab.locator('bank-challenge input').first().waitFor();
       const v = await view(checkout.clientSecret);
       assert.equal(v.step.state, 'validate');
-      if (v.step.state !== 'validate') return;
       const inputs = tab.locator('bank-challenge input');
       assert.equal(await inputs.count(), v.step.validations.length);
       for (let i = 0; i < v.step.validations.length; i++) await inputs.nth(i).fill(v.step.validations[i]!.testValue!);
@@ -214,7 +214,11 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
         requests.some((u) => u === `${bffUrl}/v1/checkout/validate`),
         'the kit called the BFF',
       );
-      const storage = await tab.evaluate(() => ({ local: { ...localStorage }, session: Object.keys(sessionStorage), cookie: document.cookie }));
+      const storage = await tab.evaluate(() => ({
+        local: Object.fromEntries(Object.entries(localStorage)),
+        session: Object.keys(sessionStorage),
+        cookie: document.cookie,
+      }));
       assert.deepEqual(storage, { local: { 'bank-checkout:last-bank': 'aurora' }, session: [], cookie: '' }, 'only the last bank chosen is stored');
     } finally {
       await context.close();
@@ -235,7 +239,7 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
       await tab.goto(shopUrl);
       await tab.locator('bank-selector #bank-aurora').waitFor();
       // A string, so that the test's compiler adds no helper to the code run in the page.
-      const refused = (await tab.evaluate(`(async () => {
+      const refused = await tab.evaluate<{ html: string; connect: string; violations: string[] }>(`(async () => {
         const w = window;
         const reported = new Promise((resolve) => {
           document.addEventListener('securitypolicyviolation', () => setTimeout(() => w.__violations.length >= 3 && resolve()));
@@ -257,7 +261,7 @@ describe('<bank-checkout> on a page with a strict CSP and Trusted Types', () => 
         }
         await reported;
         return { html, connect, violations: w.__violations };
-      })()`)) as { html: string; connect: string; violations: string[] };
+      })()`);
       assert.equal(refused.html, 'refused', 'Trusted Types refuse a string as HTML');
       assert.equal(refused.connect, 'refused');
       assert.ok(

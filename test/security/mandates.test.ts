@@ -59,7 +59,7 @@ describe('periodic payments are mandates, asked for by the merchant', () => {
     const c = await rig.createCheckout({ subject: 'Monthly plan', modes: ['periodic'], urlOk: 'https://shop.example/ok' });
     const body = await periodicBody(c.clientSecret, day(3));
     await payByLink(rig, c.clientSecret, { periodic: body });
-    const merchantView = await json<Record<string, any>>(await rig.merchant(`/v1/checkouts/${c.id}`));
+    const merchantView = await json(await rig.merchant(`/v1/checkouts/${c.id}`));
     assert.equal(merchantView.state, 'succeeded');
     assert.equal(merchantView.mode, 'periodic');
     assert.deepEqual(merchantView.schedule, { frequency: 'Monthly', startDate: body.startDate });

@@ -85,9 +85,6 @@ describe('notifications', () => {
     assert.match(trickyB64, /[+/]/);
     const trickyB64url = trickyB64.replace(/\+/g, '-').replace(/\//g, '_');
     const hexSig = Buffer.from(good.signatureDataReturn, 'base64').toString();
-    let padded = encodeDataReturn(result(c));
-    for (let extra = ''; !padded.endsWith('='); extra += ' ') padded = encodeDataReturn({ ...result(c), description: `OK${extra}` });
-    const latin1 = Buffer.from(JSON.stringify({ ...result(c), description: 'Operación' }), 'latin1').toString('base64');
     const cases: [string, RequestInit][] = [
       ['dataReturn with one character changed', form({ ...good, dataReturn: flip(good.dataReturn, 10) })],
       ['dataReturn for a larger amount, old signature', form({ ...good, dataReturn: encodeDataReturn({ ...result(c), amount: c.amount + 1 }) })],
@@ -151,9 +148,6 @@ describe('notifications', () => {
         } as RequestInit,
       ],
     ];
-    void trickyB64url;
-    void padded;
-    void latin1;
     return cases;
   }
 
@@ -333,7 +327,7 @@ describe('notifications', () => {
       assert.equal(new URL(back.headers.get('Location')!).searchParams.get('result'), 'succeeded');
       const row = (await rig.bff.parts.store.listNotifications({ limit: 500 })).find((r) => r.id === genuine.id);
       assert.equal(row?.outcome, 'applied');
-      assert.equal(row?.checkoutId, c.id);
+      assert.equal(row.checkoutId, c.id);
     }
   });
 
@@ -393,10 +387,10 @@ describe('a BFF killed with SIGKILL', () => {
     });
     children.push(child);
     let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     return new Promise((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`bff exited with ${code}: ${stderr}`)));
-      createInterface({ input: child.stdout! }).on('line', (line) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
         const m = /listening on (http:\/\/\S+)/.exec(line);
         if (m) resolve({ url: m[1]!, child });
       });

@@ -44,7 +44,9 @@ describe('declared imports', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | string | undefined>;
     const declared = new Set([
       pkg.name as string,
-      ...['dependencies', 'peerDependencies', 'devDependencies', 'optionalDependencies'].flatMap((k) => Object.keys((pkg[k] as Record<string, string>) ?? {})),
+      ...['dependencies', 'peerDependencies', 'devDependencies', 'optionalDependencies'].flatMap((k) =>
+        Object.keys((pkg[k] as Record<string, string> | undefined) ?? {}),
+      ),
     ]);
     it(`${relative(root, dir)}: its sources import only what its package.json declares`, () => {
       const missing = new Set<string>();

@@ -186,8 +186,8 @@ export function spawnBff(name: string, env: Record<string, string>): Instance {
   });
   const inst: Instance = { name, url: '', child, output: [], exited: null };
   const onData = (chunk: Buffer) => inst.output.push(...chunk.toString().split('\n').filter(Boolean));
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   child.on('exit', (code, signal) => (inst.exited = { code, signal }));
   return inst;
 }

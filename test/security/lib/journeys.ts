@@ -84,7 +84,7 @@ export async function payByLink(rig: Rig, secret: string, how: { periodic?: Reco
     ? await json<CheckoutView>(await rig.checkout(secret, '/v1/checkout/periodic', how.periodic))
     : await json<CheckoutView>(await rig.checkout(secret, '/v1/checkout/redirect', {}));
   assert.equal(view.step.state, 'redirect');
-  const url = view.step.state === 'redirect' ? view.step.url : '';
+  const url = view.step.url;
   let page = await walkGateway(rig.browser, url, { ...GATEWAY_PAYER, code: how.fail ? '0000' : GATEWAY_PAYER.code, bankId: 'es-cantabrico' });
   if (how.fail) page = await submit(rig.browser, formFor(page, 'leave'));
   const back = page.forms.find((f) => 'dataReturn' in f.fields);

@@ -23,6 +23,7 @@ import { SECRETS, type Sample } from './canary.js';
 import { asFrame } from '../../../packages/bff/test/harness.js';
 import { proved } from '../../../packages/bff/test/frame-proof.js';
 import { dropSchemas, freshSchema } from '../../../packages/bff/test/store-fixtures.js';
+import { bodyText } from '../../support/fake-fetch.js';
 
 export const SANDBOX_HOST = 'http://sandbox.test';
 export const BFF_HOST = 'http://bff.test';
@@ -180,11 +181,11 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
       return new Response(JSON.stringify(stripTestValues(json, device)), { status: res.status, headers: res.headers });
     }
     if (url.origin === BFF_HOST) {
-      notificationsIn.push({ where: `provider → BFF ${url.pathname}`, status: 0, headers: headersOf(init?.headers), body: String(init?.body ?? '') });
+      notificationsIn.push({ where: `provider → BFF ${url.pathname}`, status: 0, headers: headersOf(init?.headers), body: bodyText(init?.body) });
       return call(url.toString(), init, `BFF answer to the provider's notification ${url.pathname}`);
     }
     if (url.origin === MERCHANT_HOST) {
-      webhooks.push({ where: `webhook ${url.pathname}`, status: 0, headers: headersOf(init?.headers), body: String(init?.body ?? '') });
+      webhooks.push({ where: `webhook ${url.pathname}`, status: 0, headers: headersOf(init?.headers), body: bodyText(init?.body) });
       return new Response('ok');
     }
     throw new TypeError(`fetch failed: ${url.origin} is not reachable in tests`);
@@ -193,7 +194,7 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
   const sandbox = createSandbox({
     publicUrl: SANDBOX_HOST,
     allowLocalNotif: true,
-    fetch: route as typeof fetch,
+    fetch: route,
     now,
     apiKey: SECRETS.apiKey,
     apiToken: SECRETS.apiToken,
@@ -226,7 +227,7 @@ export async function createRig(opts: RigOptions = {}): Promise<Rig> {
   bff = createBff(config, {
     telemetry: { tracerProvider, meterProvider },
     store: opts.store ?? createStore(config.databaseUrl),
-    fetch: route as typeof fetch,
+    fetch: route,
     now,
     log: (line) => logs.push(line),
     onCheckoutUpdate: (e) => {
