@@ -376,6 +376,13 @@ describe('shop server', () => {
       body: '{"mode":"cash"}',
     });
     assert.equal(mode.status, 422);
+    // JSON's null names no mode, as an empty body does: the default one, not a 500.
+    const none = await demo.request(`${SHOP}/examples/api/checkout`, {
+      method: 'POST',
+      headers: { Origin: SHOP, 'Content-Type': 'application/json' },
+      body: 'null',
+    });
+    assert.equal(none.status, 201);
   });
 
   it('puts the BFF error next to the field it names and keeps what was typed', async () => {
