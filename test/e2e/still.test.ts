@@ -96,104 +96,111 @@ const SHOWN: Record<string, string> = {
 
 describe('every step of every bank, at 375, 320 and 280 px', () => {
   it(`moves the frame by at most ${MOST} (CLS) at each step, and scrolls nothing sideways; the first bank on a 320×640 screen`, async (t) => {
-    const { page, assertClean, close, addInitScript } = await openPage(stack);
-    await addInitScript(WATCH_SHIFTS);
-    const worst: string[] = [];
+    const worst: string[][] = WIDTHS.map(() => []);
     const problems: string[] = [];
     let steps = 0;
-    for (const [width, height] of WIDTHS) {
-      await page.setViewportSize({ width, height });
-      for (const bank of BANKS) {
-        const where = `${bank.bankId} at ${width} px`;
-        const seen: [string, number][] = [];
-        /** The step now on screen: drawn, its shifts since the last step, nothing sideways. */
-        const step = async (name: string) => {
-          await drawn(page);
-          const cls = await shiftsSinceLast(page);
-          seen.push([name, cls]);
-          steps++;
-          if (cls > MOST) problems.push(`${where}, ${name}: CLS ${cls.toFixed(3)}`);
-          const wide = await sideways(page);
-          if (wide.page > 0 || wide.frame > 0 || wide.inFrame.length)
-            problems.push(`${where}, ${name}: sideways (page ${wide.page} px, frame ${wide.frame} px, ${wide.inFrame.join(' ') || 'no box'})`);
-        };
+    // The three widths at once, a page each: most of a journey is the frame's wait for stillness
+    // before each confirmation, which the other journeys' work fills.
+    const pages = await Promise.all(WIDTHS.map(() => openPage(stack)));
+    await Promise.all(
+      WIDTHS.map(async ([width, height], w) => {
+        const { page, addInitScript } = pages[w]!;
+        await addInitScript(WATCH_SHIFTS);
+        await page.setViewportSize({ width, height });
+        for (const bank of BANKS) {
+          const where = `${bank.bankId} at ${width} px`;
+          const seen: [string, number][] = [];
+          /** The step now on screen: drawn, its shifts since the last step, nothing sideways. */
+          const step = async (name: string) => {
+            await drawn(page);
+            const cls = await shiftsSinceLast(page);
+            seen.push([name, cls]);
+            steps++;
+            if (cls > MOST) problems.push(`${where}, ${name}: CLS ${cls.toFixed(3)}`);
+            const wide = await sideways(page);
+            if (wide.page > 0 || wide.frame > 0 || wide.inFrame.length)
+              problems.push(`${where}, ${name}: sideways (page ${wide.page} px, frame ${wide.frame} px, ${wide.inFrame.join(' ') || 'no box'})`);
+          };
 
-        await orderCheckout(page, stack, 'native');
-        const first = kit(page).locator('bank-selector [role=option]').first();
-        await first.waitFor();
-        await step('bank list');
-        if (width === 320 && bank.bankId === 'aurora') {
-          const box = (await first.boundingBox())!;
-          assert.ok(
-            box.y + box.height <= height,
-            `the first bank (${Math.round(box.y)}–${Math.round(box.y + box.height)} px) on the ${width}×${height} screen`,
-          );
-        }
-        await kit(page)
-          .locator('bank-selector [part=person-type] input[type=radio]')
-          .nth(bank.legal ? 1 : 0)
-          .check();
-        await kit(page).locator(`bank-selector [role=option]#bank-${bank.bankId}`).click();
-        const form = kit(page).locator('bank-login-form');
-        await form.locator('[part=test-value]').first().waitFor();
-        await step('sign-in');
-        if (width === 280 && bank.bankId === 'aurora') {
-          // Three login types: each name whole (radio buttons, where a list would cut it).
-          const names = await form
-            .locator('[part=login-types] label')
-            .evaluateAll((ls) => ls.map((l) => [l.textContent.trim(), l.scrollWidth <= l.clientWidth + 1]));
-          assert.equal(names.length, 3, JSON.stringify(names));
-          assert.deepEqual(
-            names.map(([, whole]) => whole),
-            [true, true, true],
-            JSON.stringify(names),
-          );
-        }
-        await form.locator('[part=fill-test]').click();
-        let view: CheckoutView = await act(page, stack, () => form.locator('[part=submit]').click());
-        for (let round = 0; round < 10 && view.state !== 'succeeded'; round++) {
-          const s = view.step;
-          const shown = SHOWN[s.state];
-          assert.ok(shown, `${where}: ended at ${view.state} ${view.error?.code ?? ''}`);
-          const label = s.state === 'validate' ? `validate ${s.round}` : s.state;
-          if (s.state === 'validate' && s.round > 1) await kit(page).locator('bank-challenge h2').getByText(`Confirmation ${s.round}`).waitFor();
-          await kit(page).locator(shown).first().waitFor();
-          await step(label);
-          switch (s.state) {
-            case 'second-login': {
-              const host = kit(page).locator('bank-second-login');
-              await host.locator('[part=fill-test]').click();
-              view = await act(page, stack, () => host.locator('[part=submit]').click());
-              break;
-            }
-            case 'select-contract': {
-              const host = kit(page).locator('bank-contract-picker');
-              await host.locator('input[type=radio]').first().check();
-              view = await act(page, stack, () => host.locator('button[type=submit]').click());
-              break;
-            }
-            case 'select-account': {
-              const pay = await chooseFirstAccount(page);
-              view = await act(page, stack, () => pay.click());
-              break;
-            }
-            default: {
-              if (s.state === 'validate' && s.validations.some((v) => v.type !== 6)) await fillChallengeTestValues(page);
-              const confirm = await readyChallenge(page);
-              view = await act(page, stack, () => confirm.click());
+          await orderCheckout(page, stack, 'native');
+          const first = kit(page).locator('bank-selector [role=option]').first();
+          await first.waitFor();
+          await step('bank list');
+          if (width === 320 && bank.bankId === 'aurora') {
+            const box = (await first.boundingBox())!;
+            assert.ok(
+              box.y + box.height <= height,
+              `the first bank (${Math.round(box.y)}–${Math.round(box.y + box.height)} px) on the ${width}×${height} screen`,
+            );
+          }
+          await kit(page)
+            .locator('bank-selector [part=person-type] input[type=radio]')
+            .nth(bank.legal ? 1 : 0)
+            .check();
+          await kit(page).locator(`bank-selector [role=option]#bank-${bank.bankId}`).click();
+          const form = kit(page).locator('bank-login-form');
+          await form.locator('[part=test-value]').first().waitFor();
+          await step('sign-in');
+          if (width === 280 && bank.bankId === 'aurora') {
+            // Three login types: each name whole (radio buttons, where a list would cut it).
+            const names = await form
+              .locator('[part=login-types] label')
+              .evaluateAll((ls) => ls.map((l) => [l.textContent.trim(), l.scrollWidth <= l.clientWidth + 1]));
+            assert.equal(names.length, 3, JSON.stringify(names));
+            assert.deepEqual(
+              names.map(([, whole]) => whole),
+              [true, true, true],
+              JSON.stringify(names),
+            );
+          }
+          await form.locator('[part=fill-test]').click();
+          let view: CheckoutView = await act(page, stack, () => form.locator('[part=submit]').click());
+          for (let round = 0; round < 10 && view.state !== 'succeeded'; round++) {
+            const s = view.step;
+            const shown = SHOWN[s.state];
+            assert.ok(shown, `${where}: ended at ${view.state} ${view.error?.code ?? ''}`);
+            const label = s.state === 'validate' ? `validate ${s.round}` : s.state;
+            if (s.state === 'validate' && s.round > 1) await kit(page).locator('bank-challenge h2').getByText(`Confirmation ${s.round}`).waitFor();
+            await kit(page).locator(shown).first().waitFor();
+            await step(label);
+            switch (s.state) {
+              case 'second-login': {
+                const host = kit(page).locator('bank-second-login');
+                await host.locator('[part=fill-test]').click();
+                view = await act(page, stack, () => host.locator('[part=submit]').click());
+                break;
+              }
+              case 'select-contract': {
+                const host = kit(page).locator('bank-contract-picker');
+                await host.locator('input[type=radio]').first().check();
+                view = await act(page, stack, () => host.locator('button[type=submit]').click());
+                break;
+              }
+              case 'select-account': {
+                const pay = await chooseFirstAccount(page);
+                view = await act(page, stack, () => pay.click());
+                break;
+              }
+              default: {
+                if (s.state === 'validate' && s.validations.some((v) => v.type !== 6)) await fillChallengeTestValues(page);
+                const confirm = await readyChallenge(page);
+                view = await act(page, stack, () => confirm.click());
+              }
             }
           }
+          assert.equal(view.state, 'succeeded', `${where}: ${view.error?.code ?? ''}`);
+          await kit(page).locator(SHOWN.succeeded!).waitFor();
+          await step('receipt');
+          const [name, cls] = seen.reduce((a, b) => (b[1] > a[1] ? b : a));
+          worst[w]!.push(`${where}: ${seen.length} steps, most ${cls.toFixed(3)} (${name})`);
         }
-        assert.equal(view.state, 'succeeded', `${where}: ${view.error?.code ?? ''}`);
-        await kit(page).locator(SHOWN.succeeded!).waitFor();
-        await step('receipt');
-        const [name, cls] = seen.reduce((a, b) => (b[1] > a[1] ? b : a));
-        worst.push(`${where}: ${seen.length} steps, most ${cls.toFixed(3)} (${name})`);
-      }
-    }
-    t.diagnostic(`${steps} steps; ${worst.join('; ')}`);
+      }),
+    );
+    t.diagnostic(`${steps} steps; ${worst.flat().join('; ')}`);
     assert.deepEqual(problems, []);
-    assertClean();
-    await close();
+    for (const { assertClean, close } of pages) {
+      assertClean();
+      await close();
+    }
   });
 });
