@@ -253,7 +253,7 @@ describe('<bank-receipt>', () => {
     ]);
     expect(el.shadowRoot!.innerHTML, 'nothing on it opens the checkout').not.to.contain(paid.id);
     expect(el.shadowRoot!.querySelector('a'), 'no address on it').to.equal(null);
-    expect(text(el.shadowRoot!.querySelector('h2'))).to.equal('Justificante');
+    expect(text(el.shadowRoot!.querySelector('h3'))).to.equal('Justificante');
     // A print-only sheet on the page hides the rest on paper while the receipt shows; the status line is printed.
     const sheet = () => document.adoptedStyleSheets.find((s) => [...s.cssRules].some((r) => r.cssText.includes('@media print')));
     expect(sheet()).to.not.equal(undefined);
@@ -283,7 +283,7 @@ describe('<bank-receipt>', () => {
     };
     for (const [locale, [title, status, date]] of Object.entries(expected)) {
       const el = await fixture<BankReceipt>(html`<bank-receipt locale=${locale} .view=${paid}></bank-receipt>`);
-      await until(() => text(el.shadowRoot!.querySelector('h2')) === title, `the ${locale} receipt`);
+      await until(() => text(el.shadowRoot!.querySelector('h3')) === title, `the ${locale} receipt`);
       expect(text(el.shadowRoot!.querySelector('[part=receipt-status]'))).to.equal(status);
       expect(rows(el).at(-1)).to.equal(date);
       const english = rows(el).filter((r) => /^(Amount paid|Paid to|Payee account|Concept|Reference|Paying bank|Paid from|Bank reference|Date):/.test(r));

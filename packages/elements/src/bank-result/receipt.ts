@@ -54,7 +54,7 @@ export class BankReceipt extends BankElement {
         border-radius: var(--_radius);
         padding: var(--_gap);
       }
-      h2 {
+      h3 {
         margin: 0 0 8px;
         font-size: 1.1em;
       }
@@ -133,7 +133,7 @@ export class BankReceipt extends BankElement {
     const locale = this.resolvedLocale;
     const date = step.paidAt ? formatReceiptDate(step.paidAt, locale, this.t('date.months').split(',')) : null;
     return html`<section class="receipt" part="receipt" aria-labelledby="receipt-title">
-      <h2 id="receipt-title">${this.t('receipt.title')}</h2>
+      <h3 id="receipt-title">${this.t('receipt.title')}</h3>
       <p class="status" part="receipt-status"><span aria-hidden="true">✓ </span>${this.t('receipt.completed')}</p>
       <dl>
         ${row('receipt.amount', formatCents(v.amount, v.currency, locale))} ${row('receipt.payee', v.payee.name)}
