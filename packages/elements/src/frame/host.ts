@@ -103,6 +103,8 @@ export function adoptStyle(root: ShadowRoot | HTMLElement, style = STYLE): void 
 }
 
 const dev = () => isDevelopmentHost(location.hostname);
+/** A message from the frame that was not for the host, said in development. */
+const ignored = (what: unknown) => dev() && console.warn('bank-checkout: ignored a message from the checkout frame', what);
 
 /** The `--bank-*` custom properties and colour scheme computed on `el`. */
 export function readTheme(el: Element): FrameTheme {
@@ -154,21 +156,21 @@ const tell = (...why: Parameters<Awaited<ReturnType<typeof loadFailure>>['tellDe
 export class IsolatedCheckout {
   private frame: HTMLIFrameElement | null = null;
   /** The placeholder or the failure, whichever shows. */
-  private panel: HTMLElement | null = null;
+  declare private panel?: HTMLElement | null;
   private port: MessagePort | null = null;
   private origin: string | null = null;
   private sentTheme = '';
   private loadedFor = '';
   /** Ends what the current frame listens to (its messages, the theme's changes). */
-  private listening: AbortController | null = null;
+  declare private listening?: AbortController;
   /** The failure chunk, once a failure loaded it. */
-  private failure: Awaited<ReturnType<typeof loadFailure>> | null = null;
+  declare private failure?: Awaited<ReturnType<typeof loadFailure>> | null;
   /** The console was told why a client secret is refused (once). */
-  private toldSecret = false;
+  declare private toldSecret?: boolean;
   /** What shows now. */
   state: HostState = { is: 'loading' };
   /** The payer pressed Try again: focus goes to the placeholder, then into the frame once it shows. */
-  private refocus = false;
+  declare private refocus?: boolean;
 
   constructor(
     private readonly host: HTMLElement,
@@ -370,7 +372,7 @@ export class IsolatedCheckout {
     // One init a frame: a second `ready` (the frame's first, heard after the host's `hello` had
     // asked for another) would leave the frame on a port closed under it.
     if (msg?.type !== 'ready' || !token || this.port) {
-      if (dev()) console.warn('bank-checkout: ignored a message from the checkout frame', e);
+      ignored(e);
       return;
     }
     const { port1, port2 } = new MessageChannel();
@@ -383,7 +385,7 @@ export class IsolatedCheckout {
   private receive(data: unknown): void {
     const msg = readFrameMessage(data);
     if (!msg) {
-      if (dev()) console.warn('bank-checkout: ignored a message from the checkout frame', data);
+      ignored(data);
       return;
     }
     switch (msg.type) {

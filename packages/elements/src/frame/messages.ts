@@ -191,10 +191,9 @@ export function ownEntry<T>(table: Readonly<Record<string, T>>, locale: string |
 
 /** The entry of `table` for a locale: as given, then its language, then the browser's languages, then English. */
 export function byLanguage<T>(table: Readonly<Record<string, T>>, locale: string | null | undefined): T {
-  for (const tag of [locale, ...navigator.languages]) {
-    const found = ownEntry(table, tag);
-    if (found) return found;
-  }
+  // As ownEntry, written out: the thin host's bundle carries this one only.
+  for (let tag of [locale, ...navigator.languages])
+    if ((tag = tag?.toLowerCase())) for (const key of [tag, tag.split(/[-_]/)[0]!]) if (Object.hasOwn(table, key)) return table[key]!;
   return table.en!;
 }
 
