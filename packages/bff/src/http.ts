@@ -8,6 +8,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
+import { inheritedKey } from '@bank-checkout/contract';
 import { ApiError, errors } from './errors.js';
 import { inRequest, type Logger } from './log.js';
 import { randomUUID } from 'node:crypto';
@@ -170,7 +171,7 @@ export async function bodyText(c: Context): Promise<string> {
 
 /**
  * Reads a JSON body before the route's schema sees it: 413 too large, 415 wrong type, 400 not
- * JSON, 422 for a `__proto__` key. With `allowEmpty`, no body at all reads as `{}`.
+ * JSON, 422 for a key named like a property of every object (`__proto__`, `toString`…). With `allowEmpty`, no body at all reads as `{}`.
  */
 export function jsonBody(opts: { allowEmpty?: boolean } = {}): MiddlewareHandler {
   const limit = limitBody(MAX_JSON_BYTES);
@@ -189,20 +190,14 @@ export function jsonBody(opts: { allowEmpty?: boolean } = {}): MiddlewareHandler
         (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve('{}');
         return next();
       }
-      const found = { proto: false };
       try {
-        // A `__proto__` key is an own property after JSON.parse, but schemas do not see it: refused.
-        // Only a body that could spell it (plainly or with a \u escape) is parsed key by key.
-        if (text.includes('__proto__') || text.includes('\\u')) {
-          JSON.parse(text, (key, value: unknown) => {
-            if (key === '__proto__') found.proto = true;
-            return value;
-          });
-        } else JSON.parse(text);
+        JSON.parse(text);
       } catch {
         throw errors.badJson();
       }
-      if (found.proto) throw errors.validation([{ path: '__proto__', message: 'is not an accepted key' }]);
+      // `__proto__`, `toString` and the like: no field of any request, and a trap for the schemas (contract's rules/json.ts).
+      const inherited = inheritedKey(text);
+      if (inherited) throw errors.validation([{ path: inherited, message: 'is not an accepted key' }]);
       return next();
     });
 }

@@ -348,6 +348,9 @@ describe('checkout API: the native flow against the simulator', () => {
         422,
         'validation_failed',
       ],
+      // An own toString or valueOf that is not a function: a schema's length check would throw converting it.
+      ['{"bankId":{"length":{"toString":""}},"loginId":"user","fields":{}}', { 'Content-Type': 'application/json' }, 422, 'validation_failed'],
+      ['{"bankId":"aurora","loginId":{"length":{"valueOf":{}}},"fields":{}}', { 'Content-Type': 'application/json' }, 422, 'validation_failed'],
     ];
     for (const [body, headers, status, code] of cases) {
       const url = 'http://bff.test/v1/checkout/login';

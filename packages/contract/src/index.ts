@@ -15,6 +15,7 @@ export * from './rules/fields.js';
 export * from './rules/dates.js';
 export * from './rules/urls.js';
 export * from './rules/text.js';
+export * from './rules/json.js';
 export type {
   BankChoiceBody,
   BankGroupView,

@@ -4,6 +4,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { inheritedKey } from '@bank-checkout/contract';
 
 /** Which signer a payment-link API client gets: the current one or an earlier variant. */
 export type SignerVariant = 'current' | 'commerce' | 'business';
@@ -109,8 +110,9 @@ export async function readJsonObject(c: Context, descriptionField = 'description
     return answer(c, 'E301', 'Content-Type must be application/json', {}, descriptionField);
   }
   let body: unknown;
+  let text: string;
   try {
-    const text = await c.req.text();
+    text = await c.req.text();
     if (text.length > 256 * 1024) return answer(c, 'E301', 'Body too large (max 256 KiB)', {}, descriptionField);
     body = text.trim() === '' ? {} : JSON.parse(text);
   } catch {
@@ -119,6 +121,8 @@ export async function readJsonObject(c: Context, descriptionField = 'description
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return answer(c, 'E301', 'Body must be a JSON object', {}, descriptionField);
   }
+  const inherited = inheritedKey(text);
+  if (inherited) return answer(c, 'E301', `${inherited}: is not an accepted key`, {}, descriptionField);
   return body as Record<string, unknown>;
 }
 

@@ -184,6 +184,8 @@ describe('links API: 1. url/signer', () => {
     for (const [body, field] of cases) assertE301(await t.post('url/signer', body), field, JSON.stringify(body).slice(0, 80));
     assertE301(await t.post('url/signer', null, { raw: '{"subject":' }), /not valid JSON/);
     assertE301(await t.post('url/signer', null, { raw: '[1,2]' }), /JSON object/);
+    // An own toString that is not a function (a length check converting it would throw): refused by name.
+    assertE301(await t.post('url/signer', null, { raw: '{"amount":100,"subject":{"length":{"toString":""}}}' }), /toString: is not an accepted key/);
     assertE301(await t.post('url/signer', SIMPLE, { headers: { 'Content-Type': 'text/plain' } }), /Content-Type/);
     assert.equal((await t.orders()).totalItems, 0);
   });
