@@ -340,7 +340,7 @@ async function starter(framework, packed, tarballs, browser) {
     });
     await check(`starter (${framework}): ${THROTTLED_LOADS} page loads on a CPU ${THROTTLE}× slower each pay, with no error event`, async () => {
       const times = [];
-      for (let i = 0; i < THROTTLED_LOADS; i++) {
+      const load = async (i) => {
         const { tab, errors } = await watchedTab(browser, { width: 375, height: 800 });
         tab.setDefaultTimeout(30_000);
         const cdp = await tab.context().newCDPSession(tab);
@@ -354,7 +354,15 @@ async function starter(framework, packed, tarballs, browser) {
         } finally {
           await tab.close();
         }
-      }
+      };
+      // Two payers at a time (each page's wait for the checkout's stillness is the other's time to run), every load to its end.
+      let next = 0;
+      const payers = await Promise.allSettled(
+        [0, 1].map(async () => {
+          while (next < THROTTLED_LOADS) await load(next++);
+        }),
+      );
+      for (const p of payers) if (p.status === 'rejected') throw p.reason;
       times.sort((a, b) => a - b);
       return `${times.length} of ${THROTTLED_LOADS} paid; order to result ${(times[0] / 1000).toFixed(1)}–${(times.at(-1) / 1000).toFixed(1)} s, median ${(times[times.length >> 1] / 1000).toFixed(1)} s`;
     });
