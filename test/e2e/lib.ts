@@ -520,46 +520,52 @@ export async function payNative(
   await kit(page).locator('bank-login-form').getByRole('button', { name: 'Fill test values' }).click();
   let view = await act(page, stack, () => kit(page).locator('bank-login-form').getByRole('button', { name: 'Sign in' }).click());
   for (let steps = 0; steps < 10; steps++) {
-    const step = view.step;
-    switch (step.state) {
-      case 'second-login': {
-        const host = kit(page).locator('bank-second-login');
-        await host.locator('[part=test-value]').waitFor();
-        await host.getByRole('button', { name: 'Fill test values' }).click();
-        view = await act(page, stack, () => host.locator('[part=submit]').click());
-        break;
-      }
-      case 'select-contract': {
-        const host = kit(page).locator('bank-contract-picker');
-        await host.locator('input[type=radio]').first().check();
-        view = await act(page, stack, () => host.locator('button[type=submit]').click());
-        break;
-      }
-      case 'select-account': {
-        const pay = await chooseFirstAccount(page);
-        view = await act(page, stack, () => pay.click());
-        break;
-      }
-      case 'validate': {
-        const host = kit(page).locator('bank-challenge');
-        await host.locator('[part=submit]').waitFor();
-        // Its round drawn (the checkout not busy, as the last round's answer came).
-        await kit(page).locator('bank-checkout [part=base][aria-busy="false"]').waitFor();
-        const typed = step.validations.filter((v) => v.type !== 6);
-        const inputs = host.locator('input');
-        assert.equal(await inputs.count(), typed.length, 'one input per typed validation');
-        assert.equal(await host.locator('[part=test-value]').count(), typed.length, 'each with its test value shown');
-        if (opts.validationValue !== undefined) for (const [i] of typed.entries()) await inputs.nth(i).fill(opts.validationValue);
-        else if (typed.length) await fillChallengeTestValues(page);
-        const confirm = await readyChallenge(page);
-        view = await act(page, stack, () => confirm.click());
-        break;
-      }
-      default:
-        return view;
-    }
+    const next = await takeStep(page, stack, view, opts);
+    if (!next) return view;
+    view = next;
   }
   throw new Error(`the payment did not end; last state ${view.state}`);
+}
+
+/**
+ * The payer's action at the step `view` shows (second login, contract, account, validation),
+ * with the test values the page shows; answers the BFF's answer to it, or null at any other state.
+ */
+export async function takeStep(page: Page, stack: Stack, view: CheckoutView, opts: { validationValue?: string } = {}): Promise<CheckoutView | null> {
+  const step = view.step;
+  switch (step.state) {
+    case 'second-login': {
+      const host = kit(page).locator('bank-second-login');
+      await host.locator('[part=test-value]').waitFor();
+      await host.getByRole('button', { name: 'Fill test values' }).click();
+      return await act(page, stack, () => host.locator('[part=submit]').click());
+    }
+    case 'select-contract': {
+      const host = kit(page).locator('bank-contract-picker');
+      await host.locator('input[type=radio]').first().check();
+      return await act(page, stack, () => host.locator('button[type=submit]').click());
+    }
+    case 'select-account': {
+      const pay = await chooseFirstAccount(page);
+      return await act(page, stack, () => pay.click());
+    }
+    case 'validate': {
+      const host = kit(page).locator('bank-challenge');
+      await host.locator('[part=submit]').waitFor();
+      // Its round drawn (the checkout not busy, as the last round's answer came).
+      await kit(page).locator('bank-checkout [part=base][aria-busy="false"]').waitFor();
+      const typed = step.validations.filter((v) => v.type !== 6);
+      const inputs = host.locator('input');
+      assert.equal(await inputs.count(), typed.length, 'one input per typed validation');
+      assert.equal(await host.locator('[part=test-value]').count(), typed.length, 'each with its test value shown');
+      if (opts.validationValue !== undefined) for (const [i] of typed.entries()) await inputs.nth(i).fill(opts.validationValue);
+      else if (typed.length) await fillChallengeTestValues(page);
+      const confirm = await readyChallenge(page);
+      return await act(page, stack, () => confirm.click());
+    }
+    default:
+      return null;
+  }
 }
 
 /** The element's result heading, once it shows one. */

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { CheckoutView } from '@bank-checkout/contract';
-import { act, chooseFirstAccount, fillChallengeTestValues, kit, openPage, orderCheckout, readyChallenge, startStack, type Stack } from './lib.js';
+import { act, kit, openPage, orderCheckout, startStack, takeStep, type Stack } from './lib.js';
 import { opened } from '../support/opened.js';
 
 let stack: Stack;
@@ -163,30 +163,9 @@ describe('every step of every bank, at 375, 320 and 280 px', () => {
             if (s.state === 'validate' && s.round > 1) await kit(page).locator('bank-challenge h2').getByText(`Confirmation ${s.round}`).waitFor();
             await kit(page).locator(shown).first().waitFor();
             await step(label);
-            switch (s.state) {
-              case 'second-login': {
-                const host = kit(page).locator('bank-second-login');
-                await host.locator('[part=fill-test]').click();
-                view = await act(page, stack, () => host.locator('[part=submit]').click());
-                break;
-              }
-              case 'select-contract': {
-                const host = kit(page).locator('bank-contract-picker');
-                await host.locator('input[type=radio]').first().check();
-                view = await act(page, stack, () => host.locator('button[type=submit]').click());
-                break;
-              }
-              case 'select-account': {
-                const pay = await chooseFirstAccount(page);
-                view = await act(page, stack, () => pay.click());
-                break;
-              }
-              default: {
-                if (s.state === 'validate' && s.validations.some((v) => v.type !== 6)) await fillChallengeTestValues(page);
-                const confirm = await readyChallenge(page);
-                view = await act(page, stack, () => confirm.click());
-              }
-            }
+            const next = await takeStep(page, stack, view);
+            assert.ok(next, `${where}: no action at ${view.state}`);
+            view = next;
           }
           assert.equal(view.state, 'succeeded', `${where}: ${view.error?.code ?? ''}`);
           await kit(page).locator(SHOWN.succeeded!).waitFor();
